@@ -1,0 +1,71 @@
+"""Message catalogs: ``data/locales/<lang>/<namespace>.json``.
+
+A key is ``namespace.rest`` (``core.error.not_your_turn``,
+``city_of_fury.action.choose_skill``); the namespace picks the file, so each
+game owns its own catalog files.  Lookup falls back to English, then to the
+key itself, so a missing string is visible but never crashes.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+LOCALES = ("en", "zh")
+DEFAULT = "en"
+
+
+def normalise(locale: str | None) -> str:
+    """Map a Discord locale (``zh-CN``, ``en-US``...) to a catalog language."""
+    if not locale:
+        return DEFAULT
+    low = str(locale).lower()
+    if low.startswith("zh"):
+        return "zh"
+    if low.startswith("en"):
+        return "en"
+    return DEFAULT
+
+
+@lru_cache(maxsize=None)
+def _catalog(lang: str, namespace: str) -> dict[str, str]:
+    path = DATA / "locales" / lang / f"{namespace}.json"
+    if not path.exists():
+        return {}
+    with path.open(encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+class _Safe(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def has(key: str, locale: str | None = None) -> bool:
+    ns = key.split(".", 1)[0]
+    return key in _catalog(normalise(locale), ns)
+
+
+def t(key: str, locale: str | None = None, /, **params: Any) -> str:
+    """Translate ``key`` into ``locale`` with ``params`` filled in.
+
+    A parameter that is itself a catalog key (a string starting with ``@``)
+    is translated first, so events can name cards, skills or directions.
+    """
+    lang = normalise(locale)
+    ns = key.split(".", 1)[0]
+    text = _catalog(lang, ns).get(key)
+    if text is None:
+        text = _catalog(DEFAULT, ns).get(key)
+    if text is None:
+        return key if not params else key + " " + json.dumps(params, ensure_ascii=False, default=str)
+    filled = {k: (t(v[1:], lang) if isinstance(v, str) and v.startswith("@") else v) for k, v in params.items()}
+    return string.Formatter().vformat(text, (), _Safe(filled))
+
+
+def keys(lang: str, namespace: str) -> set[str]:
+    return set(_catalog(lang, namespace))

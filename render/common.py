@@ -1,0 +1,83 @@
+"""Shared drawing helpers: CJK-capable fonts, PNG encoding, small widgets.
+
+Font source: WenQuanYi Micro Hei (Apache-2.0 / GPLv3 with font exception),
+installed from PyPI by the package ``paperang-p2-fonts-cjk`` (a dependency in
+pyproject.toml), so the default set-up and the Docker image draw Chinese
+glyphs without system packages.  ``TG_FONT`` overrides it with any TTF/TTC/OTF
+path.  Falls back to system Noto CJK or DejaVu.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+
+def _candidates() -> list[Path]:
+    out: list[Path] = []
+    env = os.environ.get("TG_FONT")
+    if env:
+        out.append(Path(env))
+    try:
+        import paperang_p2_fonts_cjk  # type: ignore
+
+        out.append(Path(paperang_p2_fonts_cjk.__file__).parent / "fonts" / "wqy-microhei.ttc")
+    except ImportError:
+        pass
+    out += [
+        Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
+        Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"),
+        Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+    ]
+    return out
+
+
+@lru_cache(maxsize=1)
+def font_path() -> str | None:
+    for p in _candidates():
+        if p.exists():
+            return str(p)
+    return None
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    path = font_path()
+    if path is None:
+        return ImageFont.load_default(size)
+    return ImageFont.truetype(path, size)
+
+
+def has_cjk_font() -> bool:
+    path = font_path() or ""
+    return any(tag in path.lower() for tag in ("wqy", "cjk", "noto", "han"))
+
+
+def to_png(img: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    # compress_level 1: images are small and we care about latency more than bytes
+    img.save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()
+
+
+def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int = 16,
+         fill: str | tuple = "#ffffff", anchor: str = "la") -> None:
+    draw.text(xy, s, font=font(size), fill=fill, anchor=anchor)
+
+
+def bar(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, value: float, maximum: float,
+        fg: str = "#e8c547", bg: str = "#3a3a3a", outline: str = "#111111") -> None:
+    """A horizontal gauge (HP bars and the like)."""
+    draw.rectangle((x, y, x + w, y + h), fill=bg, outline=outline)
+    if maximum > 0 and value > 0:
+        frac = max(0.0, min(1.0, value / maximum))
+        draw.rectangle((x + 1, y + 1, x + 1 + int((w - 2) * frac), y + h - 1), fill=fg)
+
+
+def canvas(w: int, h: int, bg: str = "#1d1f24") -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    img = Image.new("RGB", (w, h), bg)
+    return img, ImageDraw.Draw(img)
