@@ -82,6 +82,10 @@ class Game:
     Action: ClassVar[Any]  # a pydantic model or an Annotated discriminated union
     Event: ClassVar[Any] = Event
     Options: ClassVar[type[BaseModel]] = NoOptions
+    #: the game has per-seat hidden information (a hand): offer a private view
+    private_view: ClassVar[bool] = False
+    #: actions are committed in secret (simultaneous turns): never show them on the public board
+    private_actions: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self._action_adapter = TypeAdapter(self.Action)

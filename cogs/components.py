@@ -1,0 +1,98 @@
+"""Persistent components: DynamicItems whose custom_id carries ids only.
+
+Registered once with ``bot.add_dynamic_items`` so a click on any message the
+bot ever sent (also before a restart) reaches the right handler.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+
+def _tables(interaction: discord.Interaction):
+    return interaction.client.get_cog("Tables")
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:a:(?P<gid>\d+):(?P<ver>\d+):(?P<idx>\d+)"):
+    def __init__(self, gid: int, ver: int, idx: int, *, label: str = "?", row: int | None = None,
+                 style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, row=row, custom_id=f"tg:a:{gid}:{ver}:{idx}"))
+        self.gid, self.ver, self.idx = gid, ver, idx
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["gid"]), int(match["ver"]), int(match["idx"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _tables(interaction).on_action(interaction, self.gid, self.ver, self.idx)
+
+
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tg:s:(?P<gid>\d+):(?P<ver>\d+):(?P<n>\d+)"):
+    def __init__(self, gid: int, ver: int, n: int, *, placeholder: str | None = None,
+                 options: list[discord.SelectOption] | None = None, row: int | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"tg:s:{gid}:{ver}:{n}", placeholder=placeholder,
+                                           options=options or [discord.SelectOption(label="-", value="0")], row=row))
+        self.gid, self.ver = gid, ver
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["gid"]), int(match["ver"]), int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        try:
+            idx = int(values[0])
+        except (IndexError, ValueError):
+            idx = -1
+        await _tables(interaction).on_action(interaction, self.gid, self.ver, idx)
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:l:(?P<gid>\d+):(?P<op>join|leave|ai|start|cancel)"):
+    def __init__(self, gid: int, op: str, *, label: str = "?",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"tg:l:{gid}:{op}"))
+        self.gid, self.op = gid, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["gid"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _tables(interaction).on_lobby(interaction, self.gid, self.op)
+
+
+class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:p:(?P<gid>\d+):(?P<ver>\d+)"):
+    """Opens a private panel with the clicker's own choices (simultaneous or secret turns)."""
+
+    def __init__(self, gid: int, ver: int, *, label: str = "?") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary, row=4,
+                                           custom_id=f"tg:p:{gid}:{ver}"))
+        self.gid, self.ver = gid, ver
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["gid"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _tables(interaction).on_panel(interaction, self.gid)
+
+
+class PrivateViewButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:v:(?P<gid>\d+)"):
+    """Shows the clicker their own seat's view (hand, private cards), ephemerally."""
+
+    def __init__(self, gid: int, *, label: str = "?") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=4,
+                                           custom_id=f"tg:v:{gid}"))
+        self.gid = gid
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _tables(interaction).on_private_view(interaction, self.gid)
+
+
+DYNAMIC_ITEMS = (ActionButton, ActionSelect, LobbyButton, PanelButton, PrivateViewButton)

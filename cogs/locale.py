@@ -1,0 +1,41 @@
+"""Locale resolution and the app_commands Translator (names and descriptions)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from engine.i18n import has, normalise, t
+
+
+def locale_of(interaction: discord.Interaction, default: str = "en") -> str:
+    """The user's locale, falling back to the guild's, then ``default``."""
+    for candidate in (interaction.locale, interaction.guild_locale):
+        value = getattr(candidate, "value", candidate)
+        if value:
+            return normalise(str(value))
+    return normalise(default)
+
+
+def tr(interaction: discord.Interaction, key: str, /, **params) -> str:
+    services = getattr(interaction.client, "services", None)
+    return t(key, locale_of(interaction, getattr(services, "default_locale", "en")), **params)
+
+
+_DISCORD_LANG = {discord.Locale.chinese: "zh", discord.Locale.taiwan_chinese: "zh"}
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Translates ``locale_str(..., key="discord.…")`` from data/locales/<lang>/discord.json."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        key = string.extras.get("key")
+        lang = _DISCORD_LANG.get(locale)
+        if not key or lang is None or not has(key, lang):
+            return None
+        return t(key, lang)
+
+
+def ls(text: str, key: str) -> app_commands.locale_str:
+    return app_commands.locale_str(text, key=key)
