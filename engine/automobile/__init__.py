@@ -1,0 +1,7 @@
+"""Automobile (汽车传奇), 3-5 players.  See docs/rulings/automobile.md."""
+
+from .game import Automobile
+
+GAME = Automobile()
+
+__all__ = ["GAME", "Automobile"]

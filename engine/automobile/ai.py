@@ -1,0 +1,293 @@
+"""Seat-filler AI: a plain, cautious economy.
+
+It builds early in the class where demand is expected, produces about what
+demand (and its own distributors) can absorb, sells everything it can through
+distributors, uses executive decisions for markers or closing outdated
+models, and keeps cash for the loss fees.  It sees only what its seat sees:
+its own demand cards plus the public board (the expected value of the other
+players' cards stands in for them).  Deterministic for a given state.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from . import data as D
+from .models import (
+    Act, AutoState, BuildClass, BuildCount, BuildParts, BuildSpace, Cancel, Close, DistMove, DistSell,
+    DistStop, Done, Exec, HowardSell, Loan, Marker, PlaceDist, Pick, Produce,
+)
+
+E_ONE, E_HIGH, E_LOW = 3.5, 4.1, 2.9  # expected single card, larger and smaller of two cards
+
+
+def expected_demand(state: AutoState, seat: str) -> dict[str, float]:
+    sched = D.rules()["demand_schedule"][str(state.round)]
+    est = {c: 0.0 for c in D.CLASSES}
+    for s in state.seats:
+        if s == seat:
+            for value, cls in zip(state.players[seat].hand, sched["assign"]):
+                est[cls] += value
+        else:
+            exp = [E_ONE] if sched["draw"] == 1 else [E_HIGH, E_LOW]
+            for value, cls in zip(exp, sched["assign"]):
+                est[cls] += value
+    for cls in sched["extra"]:
+        est[cls] += E_ONE
+    return est
+
+
+def _active(state: AutoState, cls: str) -> list[int]:
+    return [i for i in D.class_spaces(cls) if state.spaces[i].factories > 0]
+
+
+def _reserve(state: AutoState, seat: str) -> int:
+    """Cash kept back for this round's loss fee and interest."""
+    R = D.rules()
+    p = state.players[seat]
+    rate = R["loss_fee"][str(state.round)]
+    return (p.losses + 3) * rate + p.loans * R["loan"]["interest"]
+
+
+def _my_spaces(state: AutoState, seat: str) -> list[int]:
+    return [i for i, sp in enumerate(state.spaces) if sp.owner == seat and sp.factories > 0 and not sp.closed]
+
+
+def _produced(state: AutoState, seat: str) -> bool:
+    return any(sp.cars > 0 for sp in state.spaces if sp.owner == seat)
+
+
+def build_plan(game: Any, state: AutoState, seat: str, cap: int) -> tuple[str, int, int] | None:
+    """(class, space, count) of the build worth doing, or None."""
+    R = D.rules()
+    if state.round >= R["rounds"]:
+        return None
+    p = state.players[seat]
+    est = expected_demand(state, seat)
+    future = {"low": 1.0 + 0.4 * state.round, "mid": 1.4 - 0.15 * state.round, "high": 0.3 + 0.2 * state.round}
+    best: tuple[float, str, int, int] | None = None
+    budget = p.money - _reserve(state, seat) - 150
+    for cls in D.CLASSES:
+        spaces = list(reversed(D.class_spaces(cls)))
+        others = sum(1 for i in _active(state, cls) if state.spaces[i].owner != seat)
+        mine = [i for i in _active(state, cls) if state.spaces[i].owner == seat]
+        for i in spaces:
+            counts = game._build_counts(state, seat, i, cap)
+            if not counts:
+                continue
+            cost = D.board()[i]["cost"]
+            counts = [n for n in counts if n * cost <= budget]
+            if not counts:
+                continue
+            sp = state.spaces[i]
+            fac = sp.factories
+            if fac and fac >= 2 and state.round >= 3:
+                continue
+            n = max(counts) if (fac == 0 and est[cls] >= 8 and len(counts) > 1) else 1
+            n = min(n, 2)
+            if fac + n > 3:
+                n = 3 - fac
+            lo, hi = D.production_range(cls, fac + n)
+            share = (est[cls] * future[cls]) / (1 + others + (0 if fac else len(mine)))
+            margin = R["price"][cls] - D.car_cost(cls, sp.parts)
+            rounds_left = R["rounds"] - state.round + 1
+            value = min(share, hi) * margin * rounds_left * 0.6 - n * cost
+            if lo > share + 2:
+                value -= 200
+            if best is None or value > best[0]:
+                best = (value, cls, i, n)
+            break  # only the newest buildable space of each class is considered
+    if best is None or best[0] <= 0:
+        return None
+    return best[1], best[2], best[3]
+
+
+def produce_target(game: Any, state: AutoState, seat: str, space: int) -> int:
+    counts = game._produce_counts(state, seat, space)
+    if len(counts) <= 1:
+        return 0
+    cls = D.board()[space]["cls"]
+    sp = state.spaces[space]
+    est = expected_demand(state, seat)
+    active = [i for i in _active(state, cls)]
+    k = max(1, len(active))
+    share = est[cls] / k * (1 + 0.5 * (int(sp.bonus) + int(sp.discount)))
+    p = state.players[seat]
+    moves = D.rules()["distributor_moves"]
+    dist = sum(p.dist[src] for src in D.CLASSES if cls in moves[src])
+    howard = 2 if p.character == "howard" and cls in D.rules()["howard_price"] else 0
+    target = math.floor(share + 0.5 * dist + howard)
+    lo = counts[1]
+    hi = counts[-1]
+    cash = p.money - _reserve(state, seat)
+    cost = D.car_cost(cls, sp.parts)
+    affordable = max(0, cash // max(cost, 1))
+    target = min(target, hi, affordable)
+    if target < lo:
+        return lo if lo <= target + 1 and lo <= affordable else 0
+    return target
+
+
+def choose(game: Any, state: AutoState, seat: str) -> Any:
+    legal = game.legal_actions(state, seat)
+    if not legal:
+        raise ValueError("nothing to do")
+    if len(legal) == 1:
+        return legal[0]
+    pend = state.pending
+    p = state.players[seat]
+    R = D.rules()
+    kinds = {a.kind for a in legal}
+
+    if "pick" in kinds:
+        return _pick(game, state, seat, legal)
+
+    if pend is not None:
+        cap = game._build_cap(state, pend)
+        if pend.kind in ("build_class", "build_space", "build_count"):
+            plan = build_plan(game, state, seat, cap)
+            if plan is None:
+                return Cancel() if Cancel() in legal else legal[0]
+            cls, space, n = plan
+            if pend.kind == "build_class":
+                return BuildClass(cls=cls) if BuildClass(cls=cls) in legal else legal[0]
+            if pend.kind == "build_space":
+                return BuildSpace(space=space) if BuildSpace(space=space) in legal else legal[0]
+            for cand in (BuildCount(count=n), BuildCount(count=1)):
+                if cand in legal:
+                    return cand
+            return legal[0]
+        if pend.kind == "dist_place":
+            if PlaceDist(cls="mid") in legal and pend.left > 0:
+                if _dist_wanted(state, seat) > 0 or not pend.done_any:
+                    return PlaceDist(cls="mid")
+            return Done() if Done() in legal else legal[0]
+        if pend.kind == "produce":
+            n = produce_target(game, state, seat, pend.queue[0])
+            cand = Produce(space=pend.queue[0], count=n)
+            return cand if cand in legal else legal[0]
+        if pend.kind == "close":
+            return max(legal, key=lambda a: _close_value(state, a.space) if isinstance(a, Close) else -1e9)
+        if pend.kind == "howard":
+            return max(legal, key=lambda a: (state.spaces[a.space].cars, -a.space))
+        if pend.kind == "dist_sell":
+            return max(legal, key=lambda a: (state.spaces[a.space].discount, -a.space))
+        if pend.kind in ("bonus", "discount"):
+            return max(legal, key=lambda a: (state.spaces[a.space].cars, a.space))
+        return legal[0]
+
+    if state.phase == 3:
+        return _action(game, state, seat, legal)
+    if state.phase == 5:
+        moves = [a for a in legal if isinstance(a, DistMove)]
+        if not moves:
+            return DistStop()
+        price = R["price"]
+        return max(moves, key=lambda a: (price[a.lane], a.src == a.lane, a.src != "mid"))
+    if state.phase == 6:
+        return _exec(game, state, seat, legal)
+    return legal[0]
+
+
+def _pick(game: Any, state: AutoState, seat: str, legal: list[Any]) -> Any:
+    p = state.players[seat]
+    r = state.round
+    has_lm = any(D.board()[i]["cls"] in ("low", "mid") for i in _my_spaces(state, seat))
+    score = {
+        "ford": 3.0 if r <= 2 else 1.2,
+        "kettering": 1.5,
+        "sloan": 0.4 * p.losses,
+        "howard": 2.6 if has_lm or r == 1 else 0.5,
+        "durant": 2.8 if r <= 3 and p.money >= 600 else 0.3,
+        "chrysler": 1.0 + 0.15 * p.losses,
+    }
+    chars = D.characters()
+    return max(legal, key=lambda a: (score[a.character] + 0.3 * state.char_rd.get(a.character, 0),
+                                     -chars.index(a.character)))
+
+
+def _action(game: Any, state: AutoState, seat: str, legal: list[Any]) -> Any:
+    p = state.players[seat]
+    k = state.turn // len(state.seats)
+    mine = _my_spaces(state, seat)
+    produced = _produced(state, seat)
+    if (not mine and p.loans == 0 and state.round <= 2 and Loan() in legal
+            and p.money < min(b["cost"] for b in D.board() if b["era"] <= state.round)):
+        return Loan()
+    can_build = Act(what="build") in legal and not produced
+    plan = build_plan(game, state, seat, game._build_cap(state, game_pending(seat))) if can_build else None
+    if plan is not None and (k == 0 or not mine):
+        return Act(what="build")
+    if Act(what="produce") in legal and not produced:
+        if any(produce_target(game, state, seat, i) > 0 for i in game._produce_spaces(state, seat)):
+            return Act(what="produce")
+    if Act(what="distributors") in legal and _dist_wanted(state, seat) > 0:
+        return Act(what="distributors")
+    if plan is not None and k == 1:
+        return Act(what="build")
+    return Act(what="rd")
+
+
+def _dist_wanted(state: AutoState, seat: str) -> int:
+    """Distributors worth adding: cars beyond the expected demand share, less distributors already out."""
+    p = state.players[seat]
+    est = expected_demand(state, seat)
+    surplus = 0.0
+    for i, sp in enumerate(state.spaces):
+        if sp.owner == seat and sp.cars > 0:
+            cls = D.board()[i]["cls"]
+            k = max(1, len(_active(state, cls)))
+            surplus += max(0.0, sp.cars - est[cls] / k)
+    have = sum(p.dist.values())
+    return max(0, min(3, math.ceil(surplus) - have))
+
+
+def game_pending(seat: str) -> Any:
+    from .models import Pending
+
+    return Pending(kind="build_class", seat=seat)
+
+
+def _close_value(state: AutoState, space: int) -> float:
+    R = D.rules()
+    sp = state.spaces[space]
+    refund = sp.factories * (D.board()[space]["cost"] - R["close_refund_less"]) + (R["parts_refund"] if sp.parts else 0)
+    return refund + 100 * _loss_rank(state, space)
+
+
+def _loss_rank(state: AutoState, space: int) -> int:
+    cls = D.board()[space]["cls"]
+    rank = 0
+    for i in reversed(D.class_spaces(cls)):
+        if i == space:
+            return rank
+        if state.spaces[i].factories > 0 or state.spaces[i].closed:
+            rank += 1
+    return rank
+
+
+def _exec(game: Any, state: AutoState, seat: str, legal: list[Any]) -> Any:
+    p = state.players[seat]
+    R = D.rules()
+    if Exec(choice="close") in legal:
+        spaces = _my_spaces(state, seat)
+        if state.round == R["rounds"]:
+            return Exec(choice="close")  # factories are worth nothing after the last round
+        if any(_loss_rank(state, i) >= 3 for i in spaces) or (p.losses >= 10 and len(spaces) > 1):
+            return Exec(choice="close")
+    est = expected_demand(state, seat)
+    surplus = {}
+    for i, sp in enumerate(state.spaces):
+        if sp.owner == seat and sp.cars > 0 and not sp.closed:
+            cls = D.board()[i]["cls"]
+            k = max(1, len([j for j in D.class_spaces(cls) if state.spaces[j].cars > 0]))
+            surplus[i] = sp.cars - est[cls] / k
+    if Exec(choice="bonus") in legal and any(v >= 1 for v in surplus.values()):
+        return Exec(choice="bonus")
+    cheap = [i for i, v in surplus.items() if v >= 2 and D.board()[i]["cls"] != "high"]
+    if len(cheap) >= 2 and Exec(choice="discount2") in legal:
+        return Exec(choice="discount2")
+    if cheap and Exec(choice="discount1") in legal:
+        return Exec(choice="discount1")
+    return Exec(choice="pass")
