@@ -1,0 +1,1881 @@
+"""A local stand-in for Discord that a real discord.py 2.x client can log into.
+
+FakeDiscord serves the REST API (``/api/v10/...``) and the gateway websocket on
+127.0.0.1 (random port), plays one guild with channels, members and roles, lets a
+test act as users (slash commands, autocomplete, button clicks, selects, modals),
+records everything the bot sends, and checks every request body against
+Discord's OpenAPI description (``../shared/discord-api-spec/openapi.json``
+relative to the repository root; validation is skipped with a clear message in
+``fd.spec_status`` when that file is absent).
+
+Example::
+
+    from fakediscord import FakeDiscord
+
+    async def test_new_game(tmp_path):
+        async with FakeDiscord(strict=True) as fd:     # strict: spec violations fail the test
+            alice = fd.add_user(1001, "alice", locale="zh-CN")
+            boss = fd.add_user(1002, "boss", manage_guild=True)
+            bot = make_bot()                            # your commands.Bot / discord.Client
+            await fd.start(bot, sync=True)              # sync=True: bot.tree.sync() once ready
+
+            ex = await fd.slash(alice, "game new", {"game": "city_of_fury"})
+            await ex.wait_ack()                         # initial callback (type 4/5/6/7/8/9)
+            assert ex.ack_seconds < 3 and ex.callback.type == 5
+            msg = await ex.wait_response()              # first real message (original or followup)
+            assert msg.embeds and msg.png().startswith(b"\\x89PNG")
+
+            click = await fd.click(alice, msg, "game:1:join")   # MESSAGE_COMPONENT
+            await click.wait_ack()
+            err = await (await fd.click(boss, msg, "game:1:start")).wait_response()
+            assert err.ephemeral
+
+            await fd.stop(bot)                          # clean shutdown; start a new bot to
+            bot2 = make_bot(); await fd.start(bot2)     # test persistence (old buttons still work)
+
+Driving API (all ``fd.*`` coroutines have a ``timeout`` and raise ``FakeTimeout``
+with a summary of what *was* received, including errors the bot logged):
+
+* ``FakeDiscord(strict=False, ack_deadline=3.0, locale="en-US")``; ``fd.guild_id``,
+  ``fd.channel_id`` (the default text channel), ``fd.bot_user_id``, ``fd.application_id``,
+  ``fd.guild_locale`` (settable), ``fd.base_url``.
+* ``fd.add_user(id, name, locale="en-US", manage_guild=False, bot=False) -> FakeUser``;
+  ``fd.add_channel(name, type=0, parent_id=None) -> id``.
+* ``await fd.start(bot, sync=False, timeout=10)`` / ``await fd.stop(bot)``; bots still
+  running when the ``async with`` block ends are stopped for you.
+* ``await fd.slash(user, "game new", options, locale=None, channel=None, unchecked=False)``
+  -> ``Exchange``. The command is looked up in the commands the bot *synced* (kept across
+  bot restarts, like Discord); names may be given in any synced localisation. Discord's own
+  checks (unknown/missing options, choices, min/max) raise ``ValueError`` unless
+  ``unchecked=True`` (to test the bot's own validation).
+* ``await fd.autocomplete(user, "rules", {"game": "ci"}, focused="game") -> [choices]``.
+* ``await fd.click(user, message, custom_id)`` / ``await fd.select(user, message, custom_id,
+  values)`` -> ``Exchange``. ``message`` is a ``FakeMessage`` (or its id); the custom_id must be
+  on the message (disabled components refuse) unless ``force=True``. An old message keeps its
+  buttons, so clicking a stale board is just clicking an older ``FakeMessage``.
+* ``await fd.submit_modal(user, exchange, {"field_custom_id": "text"})`` answers a modal
+  (callback type 9) shown by ``exchange``.
+* ``fd.messages(channel_id=None, ephemeral=False)`` lists messages in a channel (the default
+  channel when omitted) in order; ``await fd.wait_message(channel_id, predicate)``;
+  ``fd.threads`` (created threads); ``fd.requests`` (every request: method, path, route,
+  query, json, files, at, status); ``fd.violations`` (OpenAPI problems);
+  ``fd.unhandled`` (requests FakeDiscord does not serve, answered 404);
+  ``fd.bot_errors`` (WARNING+ log records from the ``discord`` loggers, e.g. exceptions
+  raised in commands); ``fd.dispatch(event, data)`` sends a raw gateway event.
+
+``Exchange`` (one interaction): ``callback`` (``type``, ``data``, ``files``, ``at``),
+``ack_seconds``, ``ephemeral``, ``original`` (the response message: created by type 4/5 or
+the clicked message for 6/7), ``followups``, ``edits``, ``messages`` (original + followups),
+``choices`` (autocomplete), ``modal`` (type 9 data), ``errors`` (HTTP errors FakeDiscord
+returned for this interaction, e.g. "already acknowledged"), and waits:
+``wait_ack()``, ``wait_response()``, ``wait_followups(n)``, ``wait_idle(quiet)``,
+``wait(predicate, what)``.
+
+``FakeMessage``: ``id``, ``channel_id``, ``content``, ``embeds``/``embed``, ``components``,
+``custom_ids``, ``component(custom_id)``, ``flags``, ``ephemeral``, ``loading``,
+``attachments``, ``file(name_or_index)`` -> bytes, ``png()`` -> bytes, ``mentions``,
+``pinged``, ``text`` (content + embed text), ``versions`` (earlier states), ``data`` (raw).
+
+Behaviour worth knowing (modelled on Discord):
+
+* a second initial callback gets 400 (code 40060), a callback after ``ack_deadline``
+  seconds gets 404 Unknown interaction (code 10062);
+* after a type-5 defer, the first followup *replaces* the loading message and inherits the
+  defer's ephemeral flag (the followup's own flag is ignored);
+* after type 6/7 on a component, ``@original`` is the clicked message;
+* embed ``attachment://name`` URLs are rewritten to served attachment URLs;
+* gateway: HELLO, heartbeat ACK, IDENTIFY -> READY + GUILD_CREATE, RESUME -> RESUMED,
+  REQUEST_GUILD_MEMBERS -> GUILD_MEMBERS_CHUNK; a created thread is announced with
+  THREAD_CREATE. Messages the bot sends are not echoed as MESSAGE_CREATE.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import itertools
+import json
+import logging
+import os
+import re
+import struct
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Optional, Union
+from urllib.parse import quote
+
+import aiohttp
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from aiohttp import web
+
+__all__ = [
+    "FakeDiscord",
+    "FakeUser",
+    "FakeMessage",
+    "Exchange",
+    "Callback",
+    "Request",
+    "UploadedFile",
+    "FakeTimeout",
+    "spec_path",
+]
+
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+COMPONENTS_V2 = 1 << 15
+DISCORD_EPOCH_MS = 1420070400000
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
+# Permission bits used in the fake guild.
+P_VIEW = 1 << 10
+P_SEND = 1 << 11
+P_EMBED = 1 << 14
+P_ATTACH = 1 << 15
+P_HISTORY = 1 << 16
+P_MENTION_EVERYONE = 1 << 17
+P_EXT_EMOJI = 1 << 18
+P_MANAGE_GUILD = 1 << 5
+P_ADD_REACTIONS = 1 << 6
+P_USE_APP_COMMANDS = 1 << 31
+P_CREATE_PUBLIC_THREADS = 1 << 35
+P_SEND_IN_THREADS = 1 << 38
+P_MANAGE_THREADS = 1 << 34
+EVERYONE_PERMS = P_VIEW | P_SEND | P_EMBED | P_ATTACH | P_HISTORY | P_ADD_REACTIONS | P_EXT_EMOJI | P_USE_APP_COMMANDS | P_CREATE_PUBLIC_THREADS | P_SEND_IN_THREADS
+BOT_PERMS = EVERYONE_PERMS | P_MANAGE_THREADS | P_MENTION_EVERYONE
+
+_log = logging.getLogger("fakediscord")
+
+
+class FakeTimeout(AssertionError):
+    """A wait ran out; the message says what was expected and what was received."""
+
+
+def _now_iso() -> str:
+    t = time.time()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int((t % 1) * 1e6):06d}+00:00"
+
+
+def _json_response(data: Any, status: int = 200) -> web.Response:
+    # Exactly "application/json": aiohttp's json_response appends "; charset=utf-8".
+    return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"})
+
+
+def _error(status: int, code: int, message: str) -> web.Response:
+    return _json_response({"code": code, "message": message}, status=status)
+
+
+def _png_size(data: bytes) -> Optional[tuple[int, int]]:
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return struct.unpack(">II", data[16:24])
+    return None
+
+
+def _content_type(filename: str, given: Optional[str]) -> str:
+    low = filename.lower()
+    for ext, ct in ((".png", "image/png"), (".jpg", "image/jpeg"), (".jpeg", "image/jpeg"), (".gif", "image/gif"), (".webp", "image/webp"), (".txt", "text/plain; charset=utf-8"), (".json", "application/json")):
+        if low.endswith(ext):
+            return ct
+    return given or "application/octet-stream"
+
+
+def walk_components(components: Iterable[dict]) -> Iterable[dict]:
+    """Yield every component in a (possibly nested, components v2) component tree."""
+    for comp in components or ():
+        if not isinstance(comp, dict):
+            continue
+        yield comp
+        yield from walk_components(comp.get("components") or ())
+        for key in ("component", "accessory"):
+            if isinstance(comp.get(key), dict):
+                yield from walk_components([comp[key]])
+
+
+# --------------------------------------------------------------------------- OpenAPI
+
+
+def spec_path() -> Path:
+    """Where the OpenAPI description is read from (env FAKEDISCORD_OPENAPI overrides)."""
+    env = os.environ.get("FAKEDISCORD_OPENAPI")
+    if env:
+        return Path(env)
+    repo = Path(__file__).resolve().parent.parent
+    return repo / ".." / "shared" / "discord-api-spec" / "openapi.json"
+
+
+class _OpenAPI:
+    URI = "urn:discord-openapi"
+    METHODS = ("get", "put", "post", "patch", "delete")
+
+    def __init__(self, path: Path) -> None:
+        import jsonschema
+        from referencing import Registry, Resource
+        from referencing.jsonschema import DRAFT202012
+
+        self._jsonschema = jsonschema
+        self.doc = json.loads(path.read_text(encoding="utf-8"))
+        self.registry = Registry().with_resource(self.URI, Resource(contents=self.doc, specification=DRAFT202012))
+        self.routes: list[tuple[re.Pattern, str, int]] = []
+        for template in self.doc["paths"]:
+            regex = "^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)) + "$"
+            literal = len([s for s in template.split("/") if s and not s.startswith("{")])
+            self.routes.append((re.compile(regex), template, literal))
+        self._validators: dict[tuple[str, str], Any] = {}
+
+    def match(self, path: str) -> Optional[str]:
+        best = None
+        for regex, template, literal in self.routes:
+            if regex.match(path) and (best is None or literal > best[1]):
+                best = (template, literal)
+        return best[0] if best else None
+
+    def operation(self, template: str, method: str) -> Optional[dict]:
+        return self.doc["paths"].get(template, {}).get(method.lower())
+
+    def _validator(self, template: str, method: str, content_type: str):
+        key = (template, method, content_type)
+        if key not in self._validators:
+            def esc(part: str) -> str:
+                return part.replace("~", "~0").replace("/", "~1")
+            pointer = "/" + "/".join(esc(p) for p in ("paths", template, method.lower(), "requestBody", "content", content_type, "schema"))
+            schema = {"$ref": self.URI + "#" + quote(pointer, safe="/~")}
+            self._validators[key] = self._jsonschema.Draft202012Validator(schema, registry=self.registry)
+        return self._validators[key]
+
+    def check(self, method: str, path: str, body: Any, multipart: bool) -> tuple[Optional[str], list[str]]:
+        template = self.match(path)
+        if template is None:
+            return None, [f"{method} {path}: no such path in the OpenAPI description"]
+        op = self.operation(template, method)
+        if op is None:
+            return template, [f"{method} {template}: method not allowed by the OpenAPI description"]
+        rb = op.get("requestBody")
+        if rb is None:
+            if body not in (None, b"", {}) and method != "GET":
+                return template, [f"{method} {template}: the operation takes no request body, got {str(body)[:120]}"]
+            return template, []
+        if body is None:
+            if rb.get("required"):
+                return template, [f"{method} {template}: request body required but none sent"]
+            return template, []
+        content = rb.get("content", {})
+        ctype = "multipart/form-data" if multipart and "multipart/form-data" in content else "application/json"
+        if ctype not in content:
+            ctype = next(iter(content))
+        validator = self._validator(template, method, ctype)
+        errors = list(validator.iter_errors(_normalise_for_spec(body)))
+        return template, [f"{method} {template}: {_describe_error(e)}" for e in errors[:3]]
+
+
+def _normalise_for_spec(body: Any) -> Any:
+    """The one known gap: discord.py sends integer attachment placeholder ids; the spec wants strings."""
+    body = copy.deepcopy(body)
+
+    def fix(node: Any) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "attachments" and isinstance(v, list):
+                    for a in v:
+                        if isinstance(a, dict) and isinstance(a.get("id"), int):
+                            a["id"] = str(a["id"])
+                fix(v)
+        elif isinstance(node, list):
+            for v in node:
+                fix(v)
+
+    fix(body)
+    return body
+
+
+def _error_depth(error: Any) -> int:
+    own = len(error.absolute_path)
+    return max([own] + [_error_depth(e) for e in error.context or ()])
+
+
+def _is_discriminator(error: Any) -> bool:
+    path = list(error.absolute_path)
+    return bool(path) and path[-1] == "type" and error.validator in ("enum", "const")
+
+
+def _describe_error(error: Any) -> str:
+    """Descend into anyOf/oneOf to the branch that got furthest, for a readable message."""
+    while error.context:
+        by_branch: dict[Any, list] = {}
+        for sub in error.context:
+            by_branch.setdefault(sub.schema_path[0] if sub.schema_path else None, []).append(sub)
+
+        def score(errs: list) -> tuple:
+            # a branch refused on its "type" discriminator is the wrong branch, whatever its depth
+            return (not any(_is_discriminator(e) for e in errs), max(_error_depth(e) for e in errs), -len(errs))
+
+        branch = max(by_branch.values(), key=score)
+        error = max(branch, key=_error_depth)
+    where = error.json_path
+    inst = json.dumps(error.instance, default=str)
+    if len(inst) > 120:
+        inst = inst[:117] + "..."
+    rule = f"{error.validator}={json.dumps(error.validator_value, default=str)}"
+    if len(rule) > 100:
+        rule = rule[:97] + "..."
+    message = error.message if len(error.message) <= 160 else f"value fails {rule}"
+    return f"{message} at {where} [{rule}] (value {inst})"
+
+
+_SPEC: Optional[_OpenAPI] = None
+_SPEC_STATUS: Optional[str] = None
+
+
+def _load_spec() -> tuple[Optional[_OpenAPI], str]:
+    """Compiled once per process (module-level cache)."""
+    global _SPEC, _SPEC_STATUS
+    if _SPEC_STATUS is None:
+        path = spec_path()
+        if not path.is_file():
+            _SPEC_STATUS = f"OpenAPI validation skipped: {path} not found"
+            _log.warning(_SPEC_STATUS)
+        else:
+            try:
+                _SPEC = _OpenAPI(path)
+                _SPEC_STATUS = f"validating against {path.resolve()}"
+            except ImportError as exc:  # pragma: no cover - jsonschema is in the test extra
+                _SPEC_STATUS = f"OpenAPI validation skipped: {exc}"
+    return _SPEC, _SPEC_STATUS
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass
+class UploadedFile:
+    field: str
+    filename: str
+    content_type: Optional[str]
+    data: bytes
+
+
+@dataclass
+class Request:
+    method: str
+    path: str  # below /api/v10, e.g. "/channels/1/messages"
+    query: dict
+    json: Any  # the JSON body, or the parsed payload_json of a multipart body
+    files: list[UploadedFile]
+    at: float  # time.monotonic()
+    route: Optional[str] = None  # the OpenAPI path template it matched
+    status: int = 0
+
+    def __repr__(self) -> str:
+        return f"<Request {self.method} {self.path} -> {self.status}>"
+
+
+@dataclass
+class FakeUser:
+    id: int
+    name: str
+    locale: str = "en-US"
+    manage_guild: bool = False
+    bot: bool = False
+    roles: list[int] = field(default_factory=list)
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    def user_payload(self) -> dict:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.name.title(),
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+            "flags": 0,
+            "banner": None,
+            "accent_color": None,
+            "avatar_decoration_data": None,
+            "primary_guild": None,
+            "collectibles": None,
+        }
+
+
+class FakeMessage:
+    """A message as FakeDiscord stores it (live: edits update it, older states in ``versions``)."""
+
+    def __init__(self, fd: "FakeDiscord", data: dict, files: dict[str, bytes]) -> None:
+        self._fd = fd
+        self.data = data
+        self.files = files  # attachment id -> bytes
+        self.versions: list[dict] = []
+        self.deleted = False
+        self.created_at = time.monotonic()
+
+    def __repr__(self) -> str:
+        flags = " ephemeral" if self.ephemeral else ""
+        return f"<FakeMessage {self.id} ch={self.channel_id}{flags} {self.text[:60]!r} ids={self.custom_ids}>"
+
+    id = property(lambda self: int(self.data["id"]))
+    channel_id = property(lambda self: int(self.data["channel_id"]))
+    content = property(lambda self: self.data.get("content") or "")
+    embeds = property(lambda self: self.data.get("embeds") or [])
+    components = property(lambda self: self.data.get("components") or [])
+    attachments = property(lambda self: self.data.get("attachments") or [])
+    flags = property(lambda self: int(self.data.get("flags") or 0))
+    ephemeral = property(lambda self: bool(self.flags & EPHEMERAL))
+    loading = property(lambda self: bool(self.flags & LOADING))
+
+    @property
+    def embed(self) -> Optional[dict]:
+        return self.embeds[0] if self.embeds else None
+
+    @property
+    def text(self) -> str:
+        """Content plus the visible text of embeds and text-display components (for assertions)."""
+        parts = [self.content]
+        for e in self.embeds:
+            parts += [e.get("title") or "", e.get("description") or ""]
+            parts += [f"{f.get('name', '')} {f.get('value', '')}" for f in e.get("fields") or []]
+            parts += [(e.get("footer") or {}).get("text") or "", (e.get("author") or {}).get("name") or ""]
+        for c in walk_components(self.components):
+            if c.get("type") == 10:
+                parts.append(c.get("content") or "")
+        return "\n".join(p for p in parts if p)
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in walk_components(self.components) if c.get("custom_id")]
+
+    def component(self, custom_id: str) -> Optional[dict]:
+        for c in walk_components(self.components):
+            if c.get("custom_id") == custom_id:
+                return c
+        return None
+
+    @property
+    def buttons(self) -> list[dict]:
+        return [c for c in walk_components(self.components) if c.get("type") == 2]
+
+    @property
+    def mentions(self) -> list[int]:
+        """User ids mentioned in the content (``<@id>``), in order."""
+        return [int(m) for m in re.findall(r"<@!?(\d+)>", self.content)]
+
+    @property
+    def pinged(self) -> list[int]:
+        """Mentioned users who would actually be notified, honouring allowed_mentions."""
+        am = self.data.get("_allowed_mentions")
+        ids = self.mentions
+        if am is None:
+            return ids
+        if "users" in (am.get("parse") or []):
+            return ids
+        allowed = {int(u) for u in am.get("users") or []}
+        return [i for i in ids if i in allowed]
+
+    def file(self, which: Union[int, str] = 0) -> bytes:
+        """Bytes of an attachment, by index or filename."""
+        atts = self.attachments
+        if isinstance(which, str):
+            match = [a for a in atts if a["filename"] == which]
+            if not match:
+                raise KeyError(f"no attachment {which!r}; have {[a['filename'] for a in atts]}")
+            att = match[0]
+        else:
+            att = atts[which]
+        return self.files[str(att["id"])]
+
+    def png(self) -> bytes:
+        """The bytes of the first PNG attachment (AssertionError if none)."""
+        for a in self.attachments:
+            data = self.files.get(str(a["id"]), b"")
+            if data.startswith(b"\x89PNG\r\n\x1a\n"):
+                return data
+        raise AssertionError(f"message {self.id} has no PNG attachment: {[a['filename'] for a in self.attachments]}")
+
+    def public_data(self) -> dict:
+        return {k: v for k, v in self.data.items() if not k.startswith("_")}
+
+
+@dataclass
+class Callback:
+    type: int
+    data: dict
+    files: list[UploadedFile]
+    at: float
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(int((self.data or {}).get("flags") or 0) & EPHEMERAL)
+
+
+class _Notifier:
+    def __init__(self) -> None:
+        self._event = asyncio.Event()
+
+    def notify(self) -> None:
+        self._event.set()
+        self._event = asyncio.Event()
+
+    async def wait_until(self, predicate: Callable[[], Any], timeout: float, describe: Callable[[], str], what: str) -> Any:
+        deadline = time.monotonic() + timeout
+        while True:
+            ev = self._event
+            result = predicate()
+            if result:
+                return result
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise FakeTimeout(f"timed out after {timeout:.1f}s waiting for {what}\n{describe()}")
+            try:
+                await asyncio.wait_for(ev.wait(), remaining)
+            except asyncio.TimeoutError:
+                pass
+
+
+class Exchange:
+    """Everything the bot did in answer to one interaction."""
+
+    def __init__(self, fd: "FakeDiscord", kind: str, user: FakeUser, payload: dict) -> None:
+        self.fd = fd
+        self.kind = kind  # "command", "autocomplete", "component", "modal"
+        self.user = user
+        self.payload = payload
+        self.interaction_id = int(payload["id"])
+        self.token = payload["token"]
+        self.dispatched_at = time.monotonic()
+        self.callback: Optional[Callback] = None
+        self.original: Optional[FakeMessage] = None
+        self.followups: list[FakeMessage] = []
+        self.edits: list[tuple[int, dict]] = []  # (message id, body) for PATCHes through the token
+        self.deleted: list[int] = []
+        self.errors: list[tuple[int, str]] = []  # (status, message) answered with an error
+        self.log: list[str] = []
+        self.last_activity = self.dispatched_at
+        self._created_original = False
+        self._deferred_loading = False
+        self._notifier = _Notifier()
+
+    def __repr__(self) -> str:
+        cb = self.callback.type if self.callback else None
+        return f"<Exchange {self.kind} {self.interaction_id} callback={cb} followups={len(self.followups)}>"
+
+    def _touch(self, line: str) -> None:
+        self.last_activity = time.monotonic()
+        self.log.append(f"+{self.last_activity - self.dispatched_at:.3f}s {line}")
+        self._notifier.notify()
+
+    # -- views
+    @property
+    def ack_seconds(self) -> Optional[float]:
+        return None if self.callback is None else self.callback.at - self.dispatched_at
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether the initial response (message or deferral) is ephemeral."""
+        if self.original is not None and self._created_original:
+            return self.original.ephemeral
+        return bool(self.callback and self.callback.ephemeral)
+
+    @property
+    def messages(self) -> list[FakeMessage]:
+        """The response messages: the original (if this interaction created it) then the followups."""
+        out = [self.original] if (self.original is not None and self._created_original) else []
+        return out + [m for m in self.followups if m not in out]
+
+    @property
+    def choices(self) -> Optional[list[dict]]:
+        if self.callback and self.callback.type == 8:
+            return self.callback.data.get("choices", [])
+        return None
+
+    @property
+    def modal(self) -> Optional[dict]:
+        if self.callback and self.callback.type == 9:
+            return self.callback.data
+        return None
+
+    def describe(self) -> str:
+        lines = [f"  interaction {self.kind} id={self.interaction_id} by {self.user.name} ({self.user.id})"]
+        if self.callback is None:
+            lines.append("  no callback received")
+        lines += ["  " + line for line in self.log] or []
+        for m in self.messages:
+            lines.append(f"  message {m!r}")
+        lines += [f"  error answered: {s} {msg}" for s, msg in self.errors]
+        lines.append(self.fd._describe_tail())
+        return "\n".join(lines)
+
+    # -- waits
+    async def wait(self, predicate: Callable[["Exchange"], Any], timeout: float = 5.0, what: str = "a condition") -> Any:
+        return await self._notifier.wait_until(lambda: predicate(self), timeout, self.describe, what)
+
+    async def wait_ack(self, timeout: float = 3.5) -> Callback:
+        return await self.wait(lambda ex: ex.callback, timeout, "the initial interaction callback")
+
+    def _response(self) -> Optional[FakeMessage]:
+        cb = self.callback
+        if cb is None:
+            return None
+        if cb.type in (4, 7) and self.original is not None and not self.original.loading:
+            return self.original
+        if cb.type == 5 and self.original is not None and not self.original.loading:
+            return self.original
+        if cb.type == 6 and self.edits and self.original is not None:
+            return self.original
+        return self.followups[0] if self.followups else None
+
+    async def wait_response(self, timeout: float = 5.0) -> FakeMessage:
+        """The first real message: a type 4/7 response, a deferral filled in (edit or first
+        followup), an edit after a type-6 ack, or else the first followup."""
+        return await self.wait(lambda ex: ex._response(), timeout, "a response message")
+
+    async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[FakeMessage]:
+        return await self.wait(lambda ex: ex.followups[:count] if len(ex.followups) >= count else None, timeout, f"{count} followup(s)")
+
+    async def wait_idle(self, quiet: float = 0.05, timeout: float = 5.0) -> "Exchange":
+        """Wait until acknowledged and nothing has happened for ``quiet`` seconds (bot and
+        FakeDiscord-wide: channel messages count too)."""
+        await self.wait_ack(timeout)
+        deadline = time.monotonic() + timeout
+        while True:
+            last = max(self.last_activity, self.fd._last_activity)
+            idle = time.monotonic() - last
+            if idle >= quiet:
+                return self
+            if time.monotonic() > deadline:
+                raise FakeTimeout(f"bot never went quiet within {timeout}s\n{self.describe()}")
+            await asyncio.sleep(min(quiet - idle, 0.02) + 0.001)
+
+
+# --------------------------------------------------------------------------- the server
+
+
+class _GatewayConn:
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self.session_id: Optional[str] = None
+        self.seq = 0
+        self.identified = asyncio.Event()
+        self.closed = False
+
+    async def send(self, op: int, d: Any = None, t: Optional[str] = None) -> None:
+        msg: dict = {"op": op, "d": d}
+        if op == 0:
+            self.seq += 1
+            msg["s"] = self.seq
+            msg["t"] = t
+        else:
+            msg["s"] = None
+            msg["t"] = None
+        if not self.ws.closed:
+            await self.ws.send_str(json.dumps(msg))
+
+
+class _LogCatcher(logging.Handler):
+    def __init__(self, sink: list) -> None:
+        super().__init__(logging.WARNING)
+        self.sink = sink
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "voice will NOT be supported" not in record.getMessage():
+            self.sink.append(record)
+
+
+class FakeDiscord:
+    """See the module docstring."""
+
+    def __init__(self, *, strict: bool = False, ack_deadline: float = 3.0, locale: str = "en-US", validate: bool = True) -> None:
+        self.strict = strict
+        self.ack_deadline = ack_deadline
+        self.validate = validate
+        self._ids = itertools.count(1)
+        self.bot_user = FakeUser(id=self._snowflake(), name="tabletop-gm", bot=True)
+        self.application_id = self.bot_user.id
+        self.guild_id = self._snowflake()
+        self.guild_locale = locale
+        self.manager_role_id = self._snowflake()
+        self.bot_role_id = self._snowflake()
+        self.owner = FakeUser(id=self._snowflake(), name="owner", manage_guild=True)
+        self.users: dict[int, FakeUser] = {}
+        self.channels: dict[int, dict] = {}
+        self.threads: list[dict] = []
+        self.requests: list[Request] = []
+        self.violations: list[str] = []
+        self.unhandled: list[Request] = []
+        self.server_errors: list[str] = []
+        self.bot_errors: list[logging.LogRecord] = []
+        self.commands: dict[Optional[int], dict[int, dict]] = {}  # guild id (None = global) -> id -> command
+        self.spec_status = "OpenAPI validation disabled"
+        self._messages: dict[int, FakeMessage] = {}
+        self._channel_messages: dict[int, list[FakeMessage]] = {}
+        self._exchanges: dict[str, Exchange] = {}
+        self._blobs: dict[str, bytes] = {}
+        self._conns: list[_GatewayConn] = []
+        self._sessions: set[str] = set()
+        self._bots: dict[int, tuple[discord.Client, asyncio.Task]] = {}
+        self._notifier: Optional[_Notifier] = None
+        self._last_activity = time.monotonic()
+        self._runner: Optional[web.AppRunner] = None
+        self._saved: Optional[tuple] = None
+        self._log_catcher = _LogCatcher(self.bot_errors)
+        self.add_user(self.owner.id, self.owner.name, manage_guild=True, _user=self.owner)
+        self.channel_id = self.add_channel("general")
+
+    @property
+    def bot_user_id(self) -> int:
+        return self.bot_user.id
+
+    # -- ids and world
+    def _snowflake(self) -> int:
+        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        return (ms << 22) | (next(self._ids) & 0x3FFFFF)
+
+    def add_user(self, id: int, name: str, locale: str = "en-US", *, manage_guild: bool = False, bot: bool = False, _user: Optional[FakeUser] = None) -> FakeUser:
+        """A guild member. ``manage_guild=True`` gives them a role with the Manage Server permission."""
+        user = _user or FakeUser(id=int(id), name=name, locale=locale, manage_guild=manage_guild, bot=bot)
+        if manage_guild and self.manager_role_id not in user.roles:
+            user.roles.append(self.manager_role_id)
+        self.users[user.id] = user
+        if self._conns:
+            self._spawn_dispatch("GUILD_MEMBER_ADD", dict(self.member_payload(user), guild_id=str(self.guild_id)))
+        return user
+
+    def user(self, who: Union[FakeUser, int]) -> FakeUser:
+        if isinstance(who, FakeUser):
+            return who
+        try:
+            return self.users[int(who)]
+        except KeyError:
+            raise KeyError(f"unknown user {who}; add it with fd.add_user(id, name)") from None
+
+    def add_channel(self, name: str, type: int = 0, parent_id: Optional[int] = None) -> int:
+        cid = self._snowflake()
+        ch = {
+            "id": str(cid),
+            "type": type,
+            "guild_id": str(self.guild_id),
+            "name": name,
+            "position": len(self.channels),
+            "permission_overwrites": [],
+            "parent_id": str(parent_id) if parent_id else None,
+            "topic": None,
+            "nsfw": False,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+        self.channels[cid] = ch
+        if self._conns:
+            self._spawn_dispatch("CHANNEL_CREATE", ch)
+        return cid
+
+    def _spawn_dispatch(self, event: str, data: dict) -> None:
+        try:
+            asyncio.get_running_loop().create_task(self.dispatch(event, data))
+        except RuntimeError:
+            pass
+
+    # -- payload factory
+    def roles_payload(self) -> list[dict]:
+        def role(rid: int, name: str, perms: int, position: int, managed: bool = False) -> dict:
+            return {
+                "id": str(rid), "name": name, "color": 0, "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+                "hoist": False, "icon": None, "unicode_emoji": None, "position": position, "permissions": str(perms),
+                "managed": managed, "mentionable": False, "flags": 0, "tags": {"bot_id": str(self.bot_user.id)} if managed else {},
+            }
+        return [
+            role(self.guild_id, "@everyone", EVERYONE_PERMS, 0),
+            role(self.manager_role_id, "Managers", EVERYONE_PERMS | P_MANAGE_GUILD, 1),
+            role(self.bot_role_id, "tabletop-gm", BOT_PERMS, 2, managed=True),
+        ]
+
+    def permissions_of(self, user: FakeUser) -> int:
+        if user.id == self.bot_user.id:
+            return BOT_PERMS
+        perms = EVERYONE_PERMS
+        if self.manager_role_id in user.roles or user.manage_guild:
+            perms |= P_MANAGE_GUILD
+        return perms
+
+    def member_payload(self, user: FakeUser, *, with_user: bool = True, permissions: bool = False) -> dict:
+        roles = list(user.roles)
+        if user.id == self.bot_user.id:
+            roles = [self.bot_role_id]
+        m = {
+            "roles": [str(r) for r in roles],
+            "nick": None,
+            "avatar": None,
+            "banner": None,
+            "joined_at": "2024-01-01T00:00:00.000000+00:00",
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "pending": False,
+            "flags": 0,
+            "communication_disabled_until": None,
+            "avatar_decoration_data": None,
+        }
+        if with_user:
+            m["user"] = user.user_payload()
+        if permissions:
+            m["permissions"] = str(self.permissions_of(user))
+        return m
+
+    def channel_payload(self, channel_id: int) -> dict:
+        ch = self.channels.get(int(channel_id))
+        if ch is None:
+            raise KeyError(f"unknown channel {channel_id}; known: {list(self.channels)}")
+        return ch
+
+    def guild_payload(self) -> dict:
+        members = [self.bot_user] + list(self.users.values())
+        return {
+            "id": str(self.guild_id),
+            "name": "Tabletop Test Guild",
+            "icon": None, "splash": None, "discovery_splash": None, "banner": None, "description": None,
+            "owner_id": str(self.owner.id),
+            "region": None, "afk_channel_id": None, "afk_timeout": 300,
+            "verification_level": 0, "default_message_notifications": 1, "explicit_content_filter": 0,
+            "roles": self.roles_payload(), "emojis": [], "stickers": [], "features": [],
+            "mfa_level": 0, "application_id": None, "system_channel_id": str(self.channel_id),
+            "system_channel_flags": 0, "rules_channel_id": None, "public_updates_channel_id": None,
+            "safety_alerts_channel_id": None, "max_members": 500000, "max_presences": None,
+            "vanity_url_code": None, "premium_tier": 0, "premium_subscription_count": 0,
+            "preferred_locale": self.guild_locale, "nsfw_level": 0, "premium_progress_bar_enabled": False,
+            "joined_at": "2024-01-01T00:00:00.000000+00:00", "large": False, "unavailable": False,
+            "member_count": len(members), "voice_states": [], "presences": [],
+            "members": [self.member_payload(u) for u in members],
+            "channels": [{k: v for k, v in ch.items() if k != "guild_id"} for ch in self.channels.values() if ch["type"] not in (10, 11, 12)],
+            "threads": [t for t in self.threads if not t["thread_metadata"]["archived"]],
+            "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
+            "lazy": True, "hub_type": None, "incidents_data": None, "latest_onboarding_question_id": None,
+            "home_header": None, "version": 1, "embedded_activities": [], "activity_instances": [],
+        }
+
+    def app_payload(self) -> dict:
+        return {
+            "id": str(self.application_id), "name": "Tabletop GM", "icon": None, "description": "test application",
+            "summary": "", "type": None, "bot_public": True, "bot_require_code_grant": False,
+            "verify_key": "0" * 64, "flags": 0, "owner": self.owner.user_payload(), "team": None,
+            "bot": self.bot_user.user_payload(), "rpc_origins": [], "interactions_endpoint_url": None,
+            "install_params": None, "integration_types_config": {"0": {}}, "approximate_guild_count": 1,
+            "redirect_uris": [], "tags": [], "custom_install_url": None, "role_connections_verification_url": None,
+        }
+
+    def interaction_payload(self, *, type: int, user: FakeUser, data: Optional[dict], channel_id: Optional[int] = None, locale: Optional[str] = None, message: Optional[dict] = None) -> dict:
+        """One complete INTERACTION_CREATE payload (everything discord.py 2.7 reads)."""
+        iid = self._snowflake()
+        cid = int(channel_id or self.channel_id)
+        payload: dict[str, Any] = {
+            "id": str(iid),
+            "application_id": str(self.application_id),
+            "type": type,
+            "token": f"itoken-{iid}-{os.urandom(6).hex()}",
+            "version": 1,
+            "guild_id": str(self.guild_id),
+            "guild": {"id": str(self.guild_id), "locale": self.guild_locale, "features": []},
+            "channel_id": str(cid),
+            "channel": dict(self.channel_payload(cid), permissions=str(self.permissions_of(user))),
+            "member": self.member_payload(user, permissions=True),
+            "locale": locale or user.locale,
+            "guild_locale": self.guild_locale,
+            "app_permissions": str(BOT_PERMS),
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "context": 0,
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+        }
+        if data is not None:
+            payload["data"] = data
+        if message is not None:
+            payload["message"] = message
+        return payload
+
+    # -- lifecycle
+    async def __aenter__(self) -> "FakeDiscord":
+        self._notifier = _Notifier()
+        if self.validate:
+            _, self.spec_status = _load_spec()
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/attachments/{aid}/{filename}", self._cdn)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.base_url = f"http://127.0.0.1:{port}"
+        self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+        discord.http.Route.BASE = f"{self.base_url}/api/v10"
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
+        logging.getLogger("discord").addHandler(self._log_catcher)
+        return self
+
+    async def __aexit__(self, exc_type, exc, tb) -> None:
+        try:
+            for bot, _task in list(self._bots.values()):
+                await self.stop(bot)
+            for conn in list(self._conns):
+                await conn.ws.close()
+            if self._runner is not None:
+                await self._runner.cleanup()
+        finally:
+            if self._saved is not None:
+                discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
+            logging.getLogger("discord").removeHandler(self._log_catcher)
+        if self.strict and exc_type is None and self.violations:
+            raise AssertionError("requests violating the Discord OpenAPI description:\n  " + "\n  ".join(self.violations))
+
+    async def start(self, bot: discord.Client, *, sync: bool = False, timeout: float = 10.0) -> discord.Client:
+        """Run ``bot.start()`` in a task and wait until it is ready. ``sync=True`` then calls
+        ``await bot.tree.sync()`` (global commands)."""
+        state = bot._connection
+        if state.guild_ready_timeout > 0.1:
+            state.guild_ready_timeout = 0.02  # otherwise every start waits 2 s for more guilds
+        task = asyncio.create_task(bot.start("fake-token"), name=f"fakediscord-bot-{id(bot)}")
+        deadline = time.monotonic() + timeout
+        while not bot.is_ready():
+            if task.done():
+                exc = task.exception()
+                await bot.close()
+                raise RuntimeError(f"bot.start() ended before the bot was ready: {exc!r}\n{self._describe_tail()}") from exc
+            if time.monotonic() > deadline:
+                await bot.close()
+                task.cancel()
+                raise FakeTimeout(f"bot not ready after {timeout}s\n{self._describe_tail()}")
+            await asyncio.sleep(0.005)
+        self._bots[id(bot)] = (bot, task)
+        if sync:
+            await bot.tree.sync()  # type: ignore[attr-defined]
+        return bot
+
+    async def stop(self, bot: discord.Client, timeout: float = 5.0) -> None:
+        """Close the bot and wait for ``bot.start()`` to return."""
+        entry = self._bots.pop(id(bot), None)
+        await bot.close()
+        if entry is not None:
+            try:
+                await asyncio.wait_for(entry[1], timeout)
+            except asyncio.CancelledError:
+                pass
+        # let the server side notice the closed websocket
+        for _ in range(100):
+            if not any(not c.closed for c in self._conns):
+                break
+            await asyncio.sleep(0.005)
+
+    # -- gateway
+    def _live_conn(self) -> _GatewayConn:
+        live = [c for c in self._conns if not c.closed and c.identified.is_set()]
+        if not live:
+            raise RuntimeError(f"no bot is connected to the gateway; did you `await fd.start(bot)`?\n{self._describe_tail()}")
+        return live[-1]
+
+    async def dispatch(self, event: str, data: dict) -> None:
+        """Send a raw gateway dispatch (op 0) to the connected bot."""
+        await self._live_conn().send(0, data, event)
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        conn = _GatewayConn(ws)
+        self._conns.append(conn)
+        try:
+            await conn.send(10, {"heartbeat_interval": 41250})
+            async for msg in ws:
+                if msg.type != aiohttp.WSMsgType.TEXT:
+                    continue
+                frame = json.loads(msg.data)
+                op, d = frame.get("op"), frame.get("d")
+                if op == 1:
+                    await conn.send(11)
+                elif op == 2:
+                    conn.session_id = os.urandom(16).hex()
+                    self._sessions.add(conn.session_id)
+                    await conn.send(0, self._ready_payload(conn), "READY")
+                    await conn.send(0, self.guild_payload(), "GUILD_CREATE")
+                    conn.identified.set()
+                elif op == 6:
+                    if d and d.get("session_id") in self._sessions:
+                        conn.session_id = d["session_id"]
+                        conn.seq = int(d.get("seq") or 0)
+                        await conn.send(0, {}, "RESUMED")
+                        conn.identified.set()
+                    else:
+                        await conn.send(9, False)
+                elif op == 8:
+                    await conn.send(0, {
+                        "guild_id": str(self.guild_id),
+                        "members": [self.member_payload(u) for u in [self.bot_user, *self.users.values()]],
+                        "chunk_index": 0, "chunk_count": 1, "not_found": [], "nonce": (d or {}).get("nonce"),
+                    }, "GUILD_MEMBERS_CHUNK")
+        finally:
+            conn.closed = True
+        return ws
+
+    def _ready_payload(self, conn: _GatewayConn) -> dict:
+        return {
+            "v": 10,
+            "user": dict(self.bot_user.user_payload(), verified=True, mfa_enabled=False, email=None),
+            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "session_id": conn.session_id,
+            "resume_gateway_url": str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY),
+            "application": {"id": str(self.application_id), "flags": 0},
+            "private_channels": [], "relationships": [], "presences": [], "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [], "session_type": "normal", "auth": {}, "user_settings": {},
+            "_trace": ["fakediscord"],
+        }
+
+    # -- interactions
+    def _find_command(self, name: str) -> tuple[dict, Optional[int]]:
+        for scope in (self.guild_id, None):
+            for cmd in self.commands.get(scope, {}).values():
+                if cmd.get("type", 1) == 1 and _names(cmd, name):
+                    return cmd, scope
+        have = sorted({c["name"] for cmds in self.commands.values() for c in cmds.values()})
+        raise KeyError(f"no synced slash command {name!r}; synced: {have or 'none'} "
+                       "(did the bot sync? `await fd.start(bot, sync=True)`)")
+
+    def _build_options(self, declared: list[dict], given: dict, resolved: dict, *, unchecked: bool, focused: Optional[str]) -> list[dict]:
+        by_name: dict[str, dict] = {}
+        for opt in declared:
+            if opt["type"] in (1, 2):
+                continue
+            by_name[opt["name"]] = opt
+            for loc in (opt.get("name_localizations") or {}).values():
+                by_name.setdefault(loc, opt)
+        out = []
+        for key, value in given.items():
+            opt = by_name.get(key)
+            if opt is None:
+                if unchecked:
+                    out.append({"name": key, "type": 3, "value": value})
+                    continue
+                raise ValueError(f"option {key!r} is not declared; options: {[o['name'] for o in declared]}")
+            item: dict[str, Any] = {"name": opt["name"], "type": opt["type"]}
+            if focused is not None and opt["name"] == by_name.get(focused, {}).get("name"):
+                item["value"] = "" if value is None else str(value)
+                item["focused"] = True
+            else:
+                item["value"] = self._option_value(opt, value, resolved, unchecked)
+            out.append(item)
+        if not unchecked and focused is None:
+            present = {o["name"] for o in out}
+            missing = [o["name"] for o in declared if o.get("required") and o["name"] not in present and o["type"] not in (1, 2)]
+            if missing:
+                raise ValueError(f"required option(s) missing: {missing}")
+        return out
+
+    def _option_value(self, opt: dict, value: Any, resolved: dict, unchecked: bool) -> Any:
+        t = opt["type"]
+        name = opt["name"]
+        if t in (6, 9) and (isinstance(value, FakeUser) or (isinstance(value, int) and value in self.users)):
+            user = self.user(value)
+            resolved.setdefault("users", {})[str(user.id)] = user.user_payload()
+            resolved.setdefault("members", {})[str(user.id)] = self.member_payload(user, with_user=False, permissions=True)
+            return str(user.id)
+        if t in (8, 9):
+            for role in self.roles_payload():
+                if int(role["id"]) == int(value):
+                    resolved.setdefault("roles", {})[role["id"]] = role
+                    return role["id"]
+            raise ValueError(f"option {name!r}: unknown role/user {value}")
+        if t == 7:
+            ch = self.channel_payload(int(value))
+            resolved.setdefault("channels", {})[ch["id"]] = dict(ch, permissions=str(EVERYONE_PERMS))
+            return ch["id"]
+        if t == 11:
+            filename, data = value if isinstance(value, tuple) else ("file.bin", value)
+            aid = str(self._snowflake())
+            self._blobs[aid] = data
+            size = _png_size(data)
+            resolved.setdefault("attachments", {})[aid] = {
+                "id": aid, "filename": filename, "size": len(data), "url": f"{self.base_url}/attachments/{aid}/{filename}",
+                "proxy_url": f"{self.base_url}/attachments/{aid}/{filename}", "content_type": _content_type(filename, None),
+                "width": size[0] if size else None, "height": size[1] if size else None, "ephemeral": True,
+            }
+            return aid
+        if t == 6:
+            raise ValueError(f"option {name!r}: unknown user {value}; add it with fd.add_user")
+        if unchecked:
+            return value
+        if t == 3:
+            if not isinstance(value, str):
+                raise ValueError(f"option {name!r} is a string option, got {value!r}")
+            if "min_length" in opt and len(value) < opt["min_length"] or "max_length" in opt and len(value) > opt["max_length"]:
+                raise ValueError(f"option {name!r}: length of {value!r} outside {opt.get('min_length')}..{opt.get('max_length')}")
+        elif t == 4:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"option {name!r} is an integer option, got {value!r}")
+        elif t == 10:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError(f"option {name!r} is a number option, got {value!r}")
+        elif t == 5:
+            if not isinstance(value, bool):
+                raise ValueError(f"option {name!r} is a boolean option, got {value!r}")
+        if t in (4, 10) and (("min_value" in opt and value < opt["min_value"]) or ("max_value" in opt and value > opt["max_value"])):
+            raise ValueError(f"option {name!r}: {value} outside {opt.get('min_value')}..{opt.get('max_value')} (Discord refuses it; pass unchecked=True to send anyway)")
+        if opt.get("choices") and value not in [c["value"] for c in opt["choices"]]:
+            raise ValueError(f"option {name!r}: {value!r} is not one of the choices {[c['value'] for c in opt['choices']]}")
+        return value
+
+    def _command_data(self, command: str, options: Optional[dict], *, unchecked: bool, focused: Optional[str]) -> dict:
+        parts = command.strip().lstrip("/").split()
+        if not parts:
+            raise ValueError("empty command")
+        cmd, scope = self._find_command(parts[0])
+        node = cmd
+        chain = []
+        for sub in parts[1:]:
+            found = next((o for o in node.get("options") or [] if o["type"] in (1, 2) and _names(o, sub)), None)
+            if found is None:
+                subs = [o["name"] for o in node.get("options") or [] if o["type"] in (1, 2)]
+                raise KeyError(f"{node['name']!r} has no subcommand {sub!r}; has: {subs}")
+            chain.append(found)
+            node = found
+        if any(o["type"] in (1, 2) for o in node.get("options") or []):
+            subs = [o["name"] for o in node["options"] if o["type"] in (1, 2)]
+            raise KeyError(f"{command!r} needs a subcommand: {subs}")
+        resolved: dict = {}
+        opts = self._build_options(node.get("options") or [], dict(options or {}), resolved, unchecked=unchecked, focused=focused)
+        for sub in reversed(chain):
+            opts = [{"name": sub["name"], "type": sub["type"], "options": opts}]
+        data: dict[str, Any] = {"id": str(cmd["id"]), "name": cmd["name"], "type": 1}
+        if opts:
+            data["options"] = opts
+        if resolved:
+            data["resolved"] = resolved
+        if scope is not None:
+            data["guild_id"] = str(scope)
+        return data
+
+    async def _send_interaction(self, kind: str, user: FakeUser, payload: dict) -> Exchange:
+        ex = Exchange(self, kind, user, payload)
+        self._exchanges[ex.token] = ex
+        ex.dispatched_at = time.monotonic()
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return ex
+
+    async def slash(self, user: Union[FakeUser, int], command: str, options: Optional[dict] = None, *, locale: Optional[str] = None, channel: Optional[int] = None, unchecked: bool = False) -> Exchange:
+        """Run ``/command sub ...`` as ``user``; returns the Exchange (not yet awaited)."""
+        user = self.user(user)
+        data = self._command_data(command, options, unchecked=unchecked, focused=None)
+        payload = self.interaction_payload(type=2, user=user, data=data, channel_id=channel, locale=locale)
+        return await self._send_interaction("command", user, payload)
+
+    async def autocomplete(self, user: Union[FakeUser, int], command: str, options: Optional[dict] = None, *, focused: str, locale: Optional[str] = None, channel: Optional[int] = None, timeout: float = 3.5) -> list[dict]:
+        """Ask for autocomplete choices while ``focused`` is being typed; returns the choices."""
+        user = self.user(user)
+        options = dict(options or {})
+        options.setdefault(focused, "")
+        data = self._command_data(command, options, unchecked=False, focused=focused)
+        payload = self.interaction_payload(type=4, user=user, data=data, channel_id=channel, locale=locale)
+        ex = await self._send_interaction("autocomplete", user, payload)
+        cb = await ex.wait_ack(timeout)
+        if cb.type != 8:
+            raise AssertionError(f"autocomplete answered with callback type {cb.type}, expected 8\n{ex.describe()}")
+        return cb.data.get("choices", [])
+
+    def message(self, message: Union[FakeMessage, int]) -> FakeMessage:
+        if isinstance(message, FakeMessage):
+            return message
+        try:
+            return self._messages[int(message)]
+        except KeyError:
+            raise KeyError(f"unknown message {message}") from None
+
+    async def _component(self, user: Union[FakeUser, int], message: Union[FakeMessage, int], custom_id: str, values: Optional[list], force: bool, locale: Optional[str]) -> Exchange:
+        user = self.user(user)
+        msg = self.message(message)
+        comp = msg.component(custom_id)
+        if comp is None and not force:
+            raise KeyError(f"message {msg.id} has no component {custom_id!r}; it has {msg.custom_ids}")
+        if comp is not None and comp.get("disabled") and not force:
+            raise ValueError(f"component {custom_id!r} on message {msg.id} is disabled")
+        ctype = comp["type"] if comp else (2 if values is None else 3)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": ctype}
+        if comp is not None and "id" in comp:
+            data["id"] = comp["id"]
+        if values is not None:
+            if ctype == 2:
+                raise ValueError(f"{custom_id!r} is a button; use fd.click")
+            values = [str(v) if not isinstance(v, FakeUser) else str(v.id) for v in values]
+            if comp is not None and not force:
+                lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
+                if not lo <= len(values) <= hi:
+                    raise ValueError(f"select {custom_id!r} takes {lo}..{hi} values, got {values}")
+                if ctype == 3:
+                    allowed = [o["value"] for o in comp.get("options", [])]
+                    bad = [v for v in values if v not in allowed]
+                    if bad:
+                        raise ValueError(f"select {custom_id!r}: {bad} not among options {allowed}")
+            data["values"] = values
+            if ctype in (5, 7):
+                resolved: dict = {}
+                for v in values:
+                    if int(v) in self.users:
+                        self._option_value({"type": 6, "name": custom_id}, int(v), resolved, True)
+                data["resolved"] = resolved
+        elif ctype != 2:
+            raise ValueError(f"{custom_id!r} is a select (type {ctype}); use fd.select")
+        payload = self.interaction_payload(type=3, user=user, data=data, channel_id=msg.channel_id if msg.channel_id in self.channels else None, locale=locale, message=msg.public_data())
+        ex = await self._send_interaction("component", user, payload)
+        ex.original = msg
+        return ex
+
+    async def click(self, user: Union[FakeUser, int], message: Union[FakeMessage, int], custom_id: str, *, force: bool = False, locale: Optional[str] = None) -> Exchange:
+        """Click button ``custom_id`` on ``message`` as ``user``."""
+        return await self._component(user, message, custom_id, None, force, locale)
+
+    async def select(self, user: Union[FakeUser, int], message: Union[FakeMessage, int], custom_id: str, values: list, *, force: bool = False, locale: Optional[str] = None) -> Exchange:
+        """Choose ``values`` in select menu ``custom_id`` on ``message`` as ``user``."""
+        return await self._component(user, message, custom_id, list(values), force, locale)
+
+    async def submit_modal(self, user: Union[FakeUser, int], exchange: Exchange, values: dict[str, Any], *, locale: Optional[str] = None) -> Exchange:
+        """Submit the modal that ``exchange`` answered with (callback type 9)."""
+        user = self.user(user)
+        modal = exchange.modal
+        if modal is None:
+            raise AssertionError(f"that interaction did not open a modal\n{exchange.describe()}")
+
+        def answer(comp: dict) -> dict:
+            out = {"type": comp["type"], "custom_id": comp.get("custom_id")}
+            if "id" in comp:
+                out["id"] = comp["id"]
+            v = values.get(comp.get("custom_id"), comp.get("value", ""))
+            if comp["type"] == 4:
+                out["value"] = "" if v is None else str(v)
+            else:
+                out["values"] = [str(x) for x in (v if isinstance(v, list) else [v])]
+            return out
+
+        comps = []
+        for top in modal.get("components", []):
+            if top.get("type") == 1:
+                comps.append({"type": 1, "components": [answer(c) for c in top.get("components", [])]})
+            elif top.get("type") == 18 and isinstance(top.get("component"), dict):
+                comps.append({"type": 18, "component": answer(top["component"])})
+        unknown = set(values) - {c.get("custom_id") for c in walk_components(modal.get("components", []))}
+        if unknown:
+            raise KeyError(f"modal has no fields {sorted(unknown)}")
+        data = {"custom_id": modal["custom_id"], "components": comps}
+        cid = int(exchange.payload["channel_id"])
+        msg = exchange.payload.get("message")
+        payload = self.interaction_payload(type=5, user=user, data=data, channel_id=cid, locale=locale, message=msg)
+        ex = await self._send_interaction("modal", user, payload)
+        if msg is not None:
+            ex.original = self._messages.get(int(msg["id"]))
+        return ex
+
+    # -- messages
+    def messages(self, channel_id: Optional[int] = None, *, ephemeral: bool = False) -> list[FakeMessage]:
+        """Messages in a channel (default: fd.channel_id), oldest first. Ephemeral ones only if asked."""
+        cid = int(channel_id or self.channel_id)
+        return [m for m in self._channel_messages.get(cid, []) if not m.deleted and (ephemeral or not m.ephemeral)]
+
+    @property
+    def all_messages(self) -> list[FakeMessage]:
+        return list(self._messages.values())
+
+    async def wait_message(self, channel_id: Optional[int] = None, predicate: Optional[Callable[[FakeMessage], Any]] = None, *, after: Optional[float] = None, timeout: float = 5.0) -> FakeMessage:
+        """Wait for a (non-ephemeral) message in a channel matching ``predicate``, created after
+        monotonic time ``after`` (default: any)."""
+        def find() -> Optional[FakeMessage]:
+            for m in self.messages(channel_id):
+                if (after is None or m.created_at >= after) and (predicate is None or predicate(m)):
+                    return m
+            return None
+        assert self._notifier is not None
+        return await self._notifier.wait_until(find, timeout, self._describe_tail, f"a message in channel {channel_id or self.channel_id}")
+
+    def _touch(self) -> None:
+        self._last_activity = time.monotonic()
+        if self._notifier is not None:
+            self._notifier.notify()
+
+    def _describe_tail(self) -> str:
+        lines = [f"  last requests: {[f'{r.method} {r.path} -> {r.status}' for r in self.requests[-8:]]}"]
+        if self.unhandled:
+            lines.append(f"  unhandled: {[f'{r.method} {r.path}' for r in self.unhandled[-5:]]}")
+        if self.violations:
+            lines.append(f"  spec violations: {self.violations[-3:]}")
+        if self.server_errors:
+            lines.append(f"  FakeDiscord errors: {self.server_errors[-3:]}")
+        for rec in self.bot_errors[-3:]:
+            text = rec.getMessage()
+            if rec.exc_info and rec.exc_info[1] is not None:
+                text += f": {type(rec.exc_info[1]).__name__}: {rec.exc_info[1]}"
+            lines.append(f"  bot logged {rec.levelname} ({rec.name}): {text}")
+        return "\n".join(lines)
+
+    def _make_message(self, channel_id: int, body: dict, files: list[UploadedFile], *, author: Optional[FakeUser] = None, interaction: Optional[Exchange] = None, flags: Optional[int] = None, mtype: int = 0) -> FakeMessage:
+        mid = self._snowflake()
+        author = author or self.bot_user
+        data: dict[str, Any] = {
+            "id": str(mid), "channel_id": str(channel_id), "type": mtype,
+            "author": author.user_payload(), "content": "", "timestamp": _now_iso(), "edited_timestamp": None,
+            "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [], "mention_channels": [],
+            "attachments": [], "embeds": [], "components": [], "pinned": False, "flags": 0, "reactions": [],
+        }
+        if interaction is not None:
+            data["webhook_id"] = str(self.application_id)
+            data["application_id"] = str(self.application_id)
+            data["interaction_metadata"] = {
+                "id": str(interaction.interaction_id), "type": interaction.payload["type"],
+                "user": interaction.user.user_payload(),
+                "authorizing_integration_owners": {"0": str(self.guild_id)},
+            }
+        msg = FakeMessage(self, data, {})
+        self._apply_body(msg, body, files, new=True)
+        if flags is not None:
+            data["flags"] = flags
+        self._messages[mid] = msg
+        self._channel_messages.setdefault(int(channel_id), []).append(msg)
+        ch = self.channels.get(int(channel_id))
+        if ch is not None:
+            ch["last_message_id"] = str(mid)
+            if "message_count" in ch:
+                ch["message_count"] += 1
+                ch["total_message_sent"] = ch.get("total_message_sent", 0) + 1
+        return msg
+
+    def _apply_body(self, msg: FakeMessage, body: dict, files: list[UploadedFile], *, new: bool = False) -> None:
+        data = msg.data
+        if not new:
+            msg.versions.append(copy.deepcopy(data))
+            data["edited_timestamp"] = _now_iso()
+        body = body or {}
+        for key in ("content", "embeds", "components", "tts", "poll"):
+            if key in body and body[key] is not None:
+                data[key] = str(body[key]) if key == "content" else copy.deepcopy(body[key])
+            elif key in body and body[key] is None and key != "tts":
+                data[key] = "" if key == "content" else []
+        if "flags" in body and body["flags"] is not None:
+            data["flags"] = (int(body["flags"]) & ~LOADING) | (data.get("flags", 0) & EPHEMERAL)
+        if "allowed_mentions" in body:
+            data["_allowed_mentions"] = body["allowed_mentions"]
+        if "message_reference" in body and body["message_reference"]:
+            data["message_reference"] = dict(body["message_reference"], channel_id=str(data["channel_id"]))
+            data["type"] = 19
+        data["mentions"] = [self.users[i].user_payload() for i in msg.mentions if i in self.users]
+        if "attachments" in body or files:
+            by_field = {f.field: f for f in files}
+            kept = []
+            existing = {str(a["id"]): a for a in data.get("attachments", [])}
+            meta = body.get("attachments")
+            if meta is None:
+                meta = [] if new else [dict(id=a["id"]) for a in data.get("attachments", [])]
+                meta += [{"id": i, "filename": f.filename} for i, f in enumerate(files)]
+            for a in meta:
+                aid = str(a.get("id"))
+                if aid in existing and f"files[{aid}]" not in by_field:
+                    kept.append(existing[aid])
+                    continue
+                upload = by_field.get(f"files[{aid}]")
+                if upload is None:
+                    continue
+                new_id = str(self._snowflake())
+                filename = a.get("filename") or upload.filename
+                size = _png_size(upload.data)
+                url = f"{self.base_url}/attachments/{new_id}/{quote(filename)}"
+                att = {"id": new_id, "filename": filename, "size": len(upload.data), "url": url, "proxy_url": url,
+                       "content_type": _content_type(filename, upload.content_type)}
+                if size:
+                    att["width"], att["height"] = size
+                if a.get("description"):
+                    att["description"] = a["description"]
+                self._blobs[new_id] = upload.data
+                msg.files[new_id] = upload.data
+                kept.append(att)
+            data["attachments"] = kept
+        by_name = {a["filename"]: a["url"] for a in data.get("attachments", [])}
+        for emb in data.get("embeds") or []:
+            emb.setdefault("type", "rich")
+            for key in ("image", "thumbnail"):
+                url = (emb.get(key) or {}).get("url", "")
+                if url.startswith("attachment://") and url[13:] in by_name:
+                    emb[key] = dict(emb[key], url=by_name[url[13:]], proxy_url=by_name[url[13:]])
+        comp_id = itertools.count(1)
+        for c in walk_components(data.get("components") or []):
+            c.setdefault("id", next(comp_id))
+
+    # -- REST
+    async def _cdn(self, request: web.Request) -> web.Response:
+        data = self._blobs.get(request.match_info["aid"])
+        if data is None:
+            return web.Response(status=404)
+        return web.Response(body=data, headers={"Content-Type": _content_type(request.match_info["filename"], None)})
+
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["tail"]
+        method = request.method
+        body: Any = None
+        files: list[UploadedFile] = []
+        multipart = False
+        if request.content_type.startswith("multipart/"):
+            multipart = True
+            reader = await request.multipart()
+            async for part in reader:
+                if part.name == "payload_json":
+                    body = json.loads(await part.text())
+                else:
+                    files.append(UploadedFile(part.name or "", part.filename or "", part.headers.get("Content-Type"), bytes(await part.read())))
+        elif request.can_read_body:
+            raw = await request.read()
+            if raw:
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    body = raw.decode("utf-8", "replace")
+                    self.violations.append(f"{method} {path}: body is not JSON: {body[:100]!r}")
+        rec = Request(method, path, dict(request.query), body, files, time.monotonic())
+        self.requests.append(rec)
+        if self.validate and _SPEC is not None:
+            rec.route, problems = _SPEC.check(method, path, body, multipart)
+            self.violations.extend(problems)
+        try:
+            response = await self._route(rec)
+        except _HTTPError as err:
+            response = _error(err.status, err.code, err.message)
+            if err.exchange is not None:
+                err.exchange.errors.append((err.status, err.message))
+                err.exchange._touch(f"answered {err.status} {err.message}")
+        except Exception as exc:  # a bug or a gap in FakeDiscord: answer 500, keep the evidence
+            _log.exception("FakeDiscord failed on %s %s", method, path)
+            self.server_errors.append(f"{method} {path}: {type(exc).__name__}: {exc}")
+            response = _error(500, 0, f"FakeDiscord error: {type(exc).__name__}: {exc}")
+        if response is None:
+            self.unhandled.append(rec)
+            response = _error(404, 0, f"404: Not Found (FakeDiscord does not serve {method} {path})")
+        rec.status = response.status
+        self._touch()
+        return response
+
+    async def _route(self, rec: Request) -> Optional[web.Response]:
+        for method, regex, handler in _ROUTES:
+            if method == rec.method:
+                m = regex.match(rec.path)
+                if m:
+                    return await handler(self, rec, **m.groupdict())
+        return None
+
+    def _exchange(self, token: str) -> Exchange:
+        ex = self._exchanges.get(token)
+        if ex is None:
+            raise _HTTPError(404, 10015, "Unknown Webhook")
+        return ex
+
+
+class _HTTPError(Exception):
+    def __init__(self, status: int, code: int, message: str, exchange: Optional[Exchange] = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.exchange = status, code, message, exchange
+
+
+def _names(obj: dict, name: str) -> bool:
+    return name == obj.get("name") or name in (obj.get("name_localizations") or {}).values()
+
+
+# REST handlers: (method, path regex, coroutine(fd, rec, **groups) -> Response)
+_ROUTES: list[tuple[str, re.Pattern, Callable]] = []
+
+
+def _handles(method: str, pattern: str) -> Callable:
+    def deco(fn: Callable) -> Callable:
+        _ROUTES.append((method, re.compile("^" + pattern + "$"), fn))
+        return fn
+    return deco
+
+
+_ID = r"(?P<{}>\d+)"
+_TOKEN = r"(?P<token>[^/]+)"
+
+
+@_handles("GET", "/users/@me")
+async def _users_me(fd: FakeDiscord, rec: Request) -> web.Response:
+    return _json_response(dict(fd.bot_user.user_payload(), verified=True, mfa_enabled=False, email=None, locale="en-US"))
+
+
+@_handles("GET", r"/users/(?P<uid>\d+)")
+async def _get_user(fd: FakeDiscord, rec: Request, uid: str) -> web.Response:
+    if int(uid) == fd.bot_user.id:
+        return _json_response(fd.bot_user.user_payload())
+    if int(uid) not in fd.users:
+        return _error(404, 10013, "Unknown User")
+    return _json_response(fd.users[int(uid)].user_payload())
+
+
+@_handles("GET", "/oauth2/applications/@me")
+@_handles("GET", "/applications/@me")
+async def _app_me(fd: FakeDiscord, rec: Request) -> web.Response:
+    return _json_response(fd.app_payload())
+
+
+@_handles("GET", "/gateway")
+async def _gateway_url(fd: FakeDiscord, rec: Request) -> web.Response:
+    return _json_response({"url": str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)})
+
+
+@_handles("GET", "/gateway/bot")
+async def _gateway_bot(fd: FakeDiscord, rec: Request) -> web.Response:
+    return _json_response({
+        "url": str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY), "shards": 1,
+        "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+    })
+
+
+def _store_command(fd: FakeDiscord, scope: Optional[int], body: dict, existing: Optional[dict] = None) -> dict:
+    cmds = fd.commands.setdefault(scope, {})
+    if existing is None:
+        existing = next((c for c in cmds.values() if c["name"] == body["name"] and c.get("type", 1) == body.get("type", 1)), None)
+    cid = int(existing["id"]) if existing else fd._snowflake()
+    cmd = {
+        "id": str(cid), "application_id": str(fd.application_id), "version": str(fd._snowflake()),
+        "type": body.get("type", 1), "name": body["name"], "description": body.get("description", ""),
+        "name_localizations": body.get("name_localizations"), "description_localizations": body.get("description_localizations"),
+        "options": copy.deepcopy(body.get("options") or []), "default_member_permissions": body.get("default_member_permissions"),
+        "dm_permission": body.get("dm_permission", True), "nsfw": body.get("nsfw", False),
+        "contexts": body.get("contexts"), "integration_types": body.get("integration_types") or [0],
+    }
+    if scope is not None:
+        cmd["guild_id"] = str(scope)
+    cmds[cid] = cmd
+    return cmd
+
+
+def _scope(guild_id: Optional[str]) -> Optional[int]:
+    return int(guild_id) if guild_id else None
+
+
+@_handles("PUT", r"/applications/\d+(?:/guilds/(?P<guild_id>\d+))?/commands")
+async def _put_commands(fd: FakeDiscord, rec: Request, guild_id: Optional[str]) -> web.Response:
+    scope = _scope(guild_id)
+    old = fd.commands.get(scope, {})
+    fd.commands[scope] = {}
+    out = []
+    for body in rec.json or []:
+        prev = next((c for c in old.values() if c["name"] == body["name"] and c.get("type", 1) == body.get("type", 1)), None)
+        if prev is not None:
+            fd.commands[scope][int(prev["id"])] = prev
+        out.append(_store_command(fd, scope, body, prev))
+    return _json_response(out)
+
+
+@_handles("GET", r"/applications/\d+(?:/guilds/(?P<guild_id>\d+))?/commands")
+async def _get_commands(fd: FakeDiscord, rec: Request, guild_id: Optional[str]) -> web.Response:
+    return _json_response(list(fd.commands.get(_scope(guild_id), {}).values()))
+
+
+@_handles("POST", r"/applications/\d+(?:/guilds/(?P<guild_id>\d+))?/commands")
+async def _post_command(fd: FakeDiscord, rec: Request, guild_id: Optional[str]) -> web.Response:
+    return _json_response(_store_command(fd, _scope(guild_id), rec.json or {}), 201)
+
+
+@_handles("GET", r"/applications/\d+(?:/guilds/(?P<guild_id>\d+))?/commands/(?P<cid>\d+)")
+async def _get_command(fd: FakeDiscord, rec: Request, guild_id: Optional[str], cid: str) -> web.Response:
+    cmd = fd.commands.get(_scope(guild_id), {}).get(int(cid))
+    return _json_response(cmd) if cmd else _error(404, 10063, "Unknown application command")
+
+
+@_handles("PATCH", r"/applications/\d+(?:/guilds/(?P<guild_id>\d+))?/commands/(?P<cid>\d+)")
+async def _patch_command(fd: FakeDiscord, rec: Request, guild_id: Optional[str], cid: str) -> web.Response:
+    cmd = fd.commands.get(_scope(guild_id), {}).get(int(cid))
+    if not cmd:
+        return _error(404, 10063, "Unknown application command")
+    return _json_response(_store_command(fd, _scope(guild_id), dict(cmd, **(rec.json or {})), cmd))
+
+
+@_handles("DELETE", r"/applications/\d+(?:/guilds/(?P<guild_id>\d+))?/commands/(?P<cid>\d+)")
+async def _delete_command(fd: FakeDiscord, rec: Request, guild_id: Optional[str], cid: str) -> web.Response:
+    fd.commands.get(_scope(guild_id), {}).pop(int(cid), None)
+    return web.Response(status=204)
+
+
+def _channel_or_404(fd: FakeDiscord, cid: str) -> dict:
+    ch = fd.channels.get(int(cid))
+    if ch is None:
+        raise _HTTPError(404, 10003, "Unknown Channel")
+    return ch
+
+
+@_handles("GET", r"/channels/(?P<cid>\d+)")
+async def _get_channel(fd: FakeDiscord, rec: Request, cid: str) -> web.Response:
+    return _json_response(_channel_or_404(fd, cid))
+
+
+@_handles("PATCH", r"/channels/(?P<cid>\d+)")
+async def _patch_channel(fd: FakeDiscord, rec: Request, cid: str) -> web.Response:
+    ch = _channel_or_404(fd, cid)
+    body = rec.json or {}
+    for key in ("name", "topic", "rate_limit_per_user", "nsfw"):
+        if key in body:
+            ch[key] = body[key]
+    if "thread_metadata" in ch:
+        for key in ("archived", "locked", "auto_archive_duration"):
+            if key in body:
+                ch["thread_metadata"][key] = body[key]
+    return _json_response(ch)
+
+
+@_handles("DELETE", r"/channels/(?P<cid>\d+)")
+async def _delete_channel(fd: FakeDiscord, rec: Request, cid: str) -> web.Response:
+    ch = _channel_or_404(fd, cid)
+    del fd.channels[int(cid)]
+    return _json_response(ch)
+
+
+@_handles("POST", r"/channels/(?P<cid>\d+)/typing")
+async def _typing(fd: FakeDiscord, rec: Request, cid: str) -> web.Response:
+    _channel_or_404(fd, cid)
+    return web.Response(status=204)
+
+
+@_handles("POST", r"/channels/(?P<cid>\d+)/messages")
+async def _post_message(fd: FakeDiscord, rec: Request, cid: str) -> web.Response:
+    _channel_or_404(fd, cid)
+    body = rec.json or {}
+    if not (body.get("content") or body.get("embeds") or body.get("components") or rec.files or body.get("sticker_ids") or body.get("poll")):
+        return _error(400, 50006, "Cannot send an empty message")
+    msg = fd._make_message(int(cid), body, rec.files)
+    return _json_response(msg.public_data())
+
+
+@_handles("GET", r"/channels/(?P<cid>\d+)/messages")
+async def _list_messages(fd: FakeDiscord, rec: Request, cid: str) -> web.Response:
+    _channel_or_404(fd, cid)
+    msgs = list(reversed(fd.messages(int(cid))))  # newest first
+    if "before" in rec.query:
+        msgs = [m for m in msgs if m.id < int(rec.query["before"])]
+    if "after" in rec.query:
+        msgs = [m for m in msgs if m.id > int(rec.query["after"])]
+    limit = int(rec.query.get("limit", 50))
+    return _json_response([m.public_data() for m in msgs[:limit]])
+
+
+def _message_or_404(fd: FakeDiscord, cid: str, mid: str) -> FakeMessage:
+    msg = fd._messages.get(int(mid))
+    if msg is None or msg.deleted or msg.channel_id != int(cid):
+        raise _HTTPError(404, 10008, "Unknown Message")
+    return msg
+
+
+@_handles("GET", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)")
+async def _get_message(fd: FakeDiscord, rec: Request, cid: str, mid: str) -> web.Response:
+    return _json_response(_message_or_404(fd, cid, mid).public_data())
+
+
+@_handles("PATCH", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)")
+async def _patch_message(fd: FakeDiscord, rec: Request, cid: str, mid: str) -> web.Response:
+    msg = _message_or_404(fd, cid, mid)
+    if int(msg.data["author"]["id"]) != fd.bot_user.id:
+        return _error(403, 50005, "Cannot edit a message authored by another user")
+    fd._apply_body(msg, rec.json or {}, rec.files)
+    return _json_response(msg.public_data())
+
+
+@_handles("DELETE", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)")
+async def _delete_message(fd: FakeDiscord, rec: Request, cid: str, mid: str) -> web.Response:
+    _message_or_404(fd, cid, mid).deleted = True
+    return web.Response(status=204)
+
+
+@_handles("PUT", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)/reactions/(?P<emoji>[^/]+)/@me")
+async def _react(fd: FakeDiscord, rec: Request, cid: str, mid: str, emoji: str) -> web.Response:
+    _message_or_404(fd, cid, mid)
+    return web.Response(status=204)
+
+
+def _new_thread(fd: FakeDiscord, parent: dict, body: dict, message_id: Optional[int] = None) -> dict:
+    tid = message_id or fd._snowflake()
+    ttype = 11 if message_id else int(body.get("type") or 12)
+    thread = {
+        "id": str(tid), "type": ttype, "guild_id": str(fd.guild_id), "parent_id": parent["id"],
+        "owner_id": str(fd.bot_user.id), "name": body.get("name", "thread"), "last_message_id": None,
+        "rate_limit_per_user": body.get("rate_limit_per_user") or 0, "message_count": 0, "member_count": 1,
+        "total_message_sent": 0, "flags": 0, "applied_tags": [],
+        "thread_metadata": {
+            "archived": False, "auto_archive_duration": body.get("auto_archive_duration") or 4320,
+            "archive_timestamp": _now_iso(), "locked": False, "create_timestamp": _now_iso(),
+            **({"invitable": body.get("invitable", True)} if ttype == 12 else {}),
+        },
+        "member": {"id": str(tid), "user_id": str(fd.bot_user.id), "join_timestamp": _now_iso(), "flags": 0},
+    }
+    fd.channels[tid] = thread
+    fd.threads.append(thread)
+    return thread
+
+
+@_handles("POST", r"/channels/(?P<cid>\d+)/threads")
+async def _create_thread(fd: FakeDiscord, rec: Request, cid: str) -> web.Response:
+    parent = _channel_or_404(fd, cid)
+    thread = _new_thread(fd, parent, rec.json or {})
+    fd._spawn_dispatch("THREAD_CREATE", dict(thread, newly_created=True))
+    return _json_response(thread, 201)
+
+
+@_handles("POST", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)/threads")
+async def _create_thread_from_message(fd: FakeDiscord, rec: Request, cid: str, mid: str) -> web.Response:
+    parent = _channel_or_404(fd, cid)
+    msg = _message_or_404(fd, cid, mid)
+    thread = _new_thread(fd, parent, rec.json or {}, message_id=msg.id)
+    msg.data["thread"] = thread
+    fd._spawn_dispatch("THREAD_CREATE", dict(thread, newly_created=True))
+    return _json_response(thread, 201)
+
+
+@_handles("PUT", r"/channels/(?P<cid>\d+)/thread-members/(?P<uid>@me|\d+)")
+async def _join_thread(fd: FakeDiscord, rec: Request, cid: str, uid: str) -> web.Response:
+    ch = _channel_or_404(fd, cid)
+    ch.setdefault("_members", set()).add(fd.bot_user.id if uid == "@me" else int(uid))
+    ch["member_count"] = len(ch["_members"]) + 1
+    return web.Response(status=204)
+
+
+@_handles("GET", r"/guilds/(?P<gid>\d+)")
+async def _get_guild(fd: FakeDiscord, rec: Request, gid: str) -> web.Response:
+    g = fd.guild_payload()
+    for key in ("members", "channels", "threads", "presences", "voice_states"):
+        g.pop(key, None)
+    return _json_response(g)
+
+
+@_handles("GET", r"/guilds/(?P<gid>\d+)/channels")
+async def _get_guild_channels(fd: FakeDiscord, rec: Request, gid: str) -> web.Response:
+    return _json_response([c for c in fd.channels.values() if c["type"] not in (10, 11, 12)])
+
+
+@_handles("GET", r"/guilds/(?P<gid>\d+)/members/(?P<uid>\d+)")
+async def _get_member(fd: FakeDiscord, rec: Request, gid: str, uid: str) -> web.Response:
+    user = fd.bot_user if int(uid) == fd.bot_user.id else fd.users.get(int(uid))
+    if user is None:
+        return _error(404, 10007, "Unknown Member")
+    return _json_response(fd.member_payload(user))
+
+
+@_handles("POST", "/users/@me/channels")
+async def _open_dm(fd: FakeDiscord, rec: Request) -> web.Response:
+    uid = int((rec.json or {}).get("recipient_id", 0))
+    if uid not in fd.users:
+        return _error(400, 50007, "Cannot send messages to this user")
+    for ch in fd.channels.values():
+        if ch["type"] == 1 and ch["recipients"][0]["id"] == str(uid):
+            return _json_response(ch)
+    cid = fd._snowflake()
+    ch = {"id": str(cid), "type": 1, "last_message_id": None, "flags": 0, "recipients": [fd.users[uid].user_payload()]}
+    fd.channels[cid] = ch
+    return _json_response(ch)
+
+
+# -- interactions and their webhooks
+
+
+@_handles("POST", r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback")
+async def _callback(fd: FakeDiscord, rec: Request, iid: str, token: str) -> web.Response:
+    ex = fd._exchanges.get(token)
+    if ex is None or ex.interaction_id != int(iid):
+        return _error(404, 10062, "Unknown interaction")
+    body = rec.json or {}
+    ctype = int(body.get("type", 0))
+    data = body.get("data") or {}
+    if ex.callback is not None:
+        raise _HTTPError(400, 40060, "Interaction has already been acknowledged.", ex)
+    late = rec.at - ex.dispatched_at
+    if late > fd.ack_deadline:
+        raise _HTTPError(404, 10062, f"Unknown interaction (acknowledged after {late:.2f}s > {fd.ack_deadline}s)", ex)
+    allowed = {"command": {4, 5, 9}, "autocomplete": {8}, "component": {4, 5, 6, 7, 9}, "modal": {4, 5, 6, 7}}[ex.kind]
+    if ctype not in allowed:
+        raise _HTTPError(400, 50035, f"Invalid Form Body: callback type {ctype} not allowed for a {ex.kind} interaction", ex)
+    ex.callback = Callback(ctype, data, rec.files, rec.at)
+    cid = int(ex.payload["channel_id"])
+    resource: dict[str, Any] = {"type": ctype}
+    if ctype == 4:
+        ex.original = fd._make_message(cid, data, rec.files, interaction=ex, mtype=20 if ex.kind == "command" else 0)
+        ex.original.data["flags"] = int(data.get("flags") or 0) & ~LOADING
+        ex._created_original = True
+        resource["message"] = ex.original.public_data()
+    elif ctype == 5:
+        flags = (int(data.get("flags") or 0) & EPHEMERAL) | LOADING
+        ex.original = fd._make_message(cid, {}, [], interaction=ex, flags=flags, mtype=20 if ex.kind == "command" else 0)
+        ex._created_original = True
+        ex._deferred_loading = True
+        resource["message"] = ex.original.public_data()
+    elif ctype == 7:
+        if ex.original is None:
+            raise _HTTPError(400, 50035, "UPDATE_MESSAGE without a message", ex)
+        fd._apply_body(ex.original, data, rec.files)
+        resource["message"] = ex.original.public_data()
+    ex._touch(f"callback type {ctype}{' ephemeral' if ex.callback.ephemeral else ''}")
+    interaction = {
+        "id": str(ex.interaction_id), "type": ex.payload["type"],
+        "response_message_loading": ctype == 5, "response_message_ephemeral": bool(ex.original and ex.original.ephemeral and ctype in (4, 5)),
+    }
+    if ex.original is not None and ctype in (4, 5, 7):
+        interaction["response_message_id"] = str(ex.original.id)
+    return _json_response({"interaction": interaction, "resource": resource if ctype in (4, 5, 7) else None} if ctype in (4, 5, 7) else {"interaction": interaction})
+
+
+def _target(fd: FakeDiscord, ex: Exchange, mid: str) -> FakeMessage:
+    if mid == "@original":
+        if ex.original is None:
+            raise _HTTPError(404, 10008, "Unknown Message (no original response)", ex)
+        return ex.original
+    msg = fd._messages.get(int(mid))
+    if msg is None or (msg is not ex.original and msg not in ex.followups):
+        raise _HTTPError(404, 10008, "Unknown Message", ex)
+    return msg
+
+
+@_handles("POST", rf"/webhooks/\d+/{_TOKEN}")
+async def _followup(fd: FakeDiscord, rec: Request, token: str) -> web.Response:
+    ex = fd._exchange(token)
+    if ex.callback is None:
+        raise _HTTPError(404, 10015, "Unknown Webhook (followup before the interaction was acknowledged)", ex)
+    body = rec.json or {}
+    if ex._deferred_loading and ex.original is not None and ex.original.loading:
+        # The first followup after a type-5 defer replaces the loading message; it keeps the
+        # defer's ephemeral flag whatever the followup asks for.
+        msg = ex.original
+        keep = msg.flags & EPHEMERAL
+        fd._apply_body(msg, dict(body, flags=None), rec.files)
+        msg.data["flags"] = keep
+        ex._deferred_loading = False
+    else:
+        flags = int(body.get("flags") or 0)
+        msg = fd._make_message(int(ex.payload["channel_id"]), body, rec.files, interaction=ex, flags=flags & ~LOADING)
+    ex.followups.append(msg)
+    ex._touch(f"followup {msg!r}")
+    return _json_response(msg.public_data())
+
+
+@_handles("GET", rf"/webhooks/\d+/{_TOKEN}/messages/(?P<mid>@original|\d+)")
+async def _get_webhook_message(fd: FakeDiscord, rec: Request, token: str, mid: str) -> web.Response:
+    ex = fd._exchange(token)
+    return _json_response(_target(fd, ex, mid).public_data())
+
+
+@_handles("PATCH", rf"/webhooks/\d+/{_TOKEN}/messages/(?P<mid>@original|\d+)")
+async def _edit_webhook_message(fd: FakeDiscord, rec: Request, token: str, mid: str) -> web.Response:
+    ex = fd._exchange(token)
+    msg = _target(fd, ex, mid)
+    fd._apply_body(msg, rec.json or {}, rec.files)
+    if msg is ex.original:
+        msg.data["flags"] = msg.flags & ~LOADING
+        ex._deferred_loading = False
+    ex.edits.append((msg.id, rec.json or {}))
+    ex._touch(f"edit {mid} {msg!r}")
+    return _json_response(msg.public_data())
+
+
+@_handles("DELETE", rf"/webhooks/\d+/{_TOKEN}/messages/(?P<mid>@original|\d+)")
+async def _delete_webhook_message(fd: FakeDiscord, rec: Request, token: str, mid: str) -> web.Response:
+    ex = fd._exchange(token)
+    msg = _target(fd, ex, mid)
+    msg.deleted = True
+    ex.deleted.append(msg.id)
+    ex._touch(f"delete {mid}")
+    return web.Response(status=204)

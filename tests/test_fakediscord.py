@@ -1,0 +1,327 @@
+"""Proves the Discord stand-in (tests/fakediscord.py) with a small discord.py bot defined here.
+
+The bot below is deliberately not the project's: it only exercises what the project's
+end-to-end tests will rely on (slash commands with subcommands and options, defer plus
+followup with an embed and a PNG, ephemeral replies, autocomplete, persistent dynamic
+buttons across a restart, selects, modals, channel messages, threads, spec validation).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import io
+import json
+import re
+import warnings
+
+import aiohttp
+import discord
+import pytest
+from discord import app_commands
+from PIL import Image
+
+from fakediscord import FakeDiscord, FakeTimeout, _load_spec
+
+GAMES = ["city_of_fury", "thunder_road", "automobile", "armor_clash"]
+
+
+def _png(text: str) -> bytes:
+    img = Image.new("RGB", (64, 32), (20, 30, 40))
+    buf = io.BytesIO()
+    img.save(buf, "PNG")
+    return buf.getvalue()
+
+
+class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"play:(?P<game>\d+):(?P<move>[a-z]+)"):
+    """Persistent button: the custom_id carries the ids, the state lives elsewhere."""
+
+    def __init__(self, game: int, move: str) -> None:
+        super().__init__(discord.ui.Button(label=move, style=discord.ButtonStyle.primary, custom_id=f"play:{game}:{move}"))
+        self.game, self.move = game, move
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]):
+        return cls(int(match["game"]), match["move"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        interaction.client.clicks.append((interaction.client.generation, self.game, self.move, interaction.user.id))
+        await interaction.response.edit_message(content=f"{interaction.user.name} played {self.move} in game {self.game}")
+
+
+class SkillSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"skill:(?P<game>\d+)"):
+    def __init__(self, game: int) -> None:
+        options = [discord.SelectOption(label=s.title(), value=s) for s in ("punch", "kick", "jump")]
+        super().__init__(discord.ui.Select(custom_id=f"skill:{game}", options=options, placeholder="skill"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]):
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.followup.send(f"you chose {self.item.values[0]}")
+
+
+class NameModal(discord.ui.Modal, title="Name your hero"):
+    hero = discord.ui.TextInput(label="Hero", custom_id="hero_name", max_length=20)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"hero is {self.hero.value}", ephemeral=True)
+
+
+class ZhTranslator(app_commands.Translator):
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale, context) -> str | None:
+        if locale is discord.Locale.chinese and string.message == "game":
+            return "游戏"
+        return None
+
+
+class TinyBot(discord.Client):
+    def __init__(self, generation: int = 1) -> None:
+        super().__init__(intents=discord.Intents.default())
+        self.generation = generation
+        self.clicks: list[tuple] = []
+        self.notes: dict[str, object] = {}
+        self.tree = app_commands.CommandTree(self)
+        game = app_commands.Group(name="game", description="Play a game")
+
+        @game.command(name="new", description="Open a table")
+        @app_commands.describe(name="which game", seats="number of seats")
+        async def new(interaction: discord.Interaction, name: str, seats: app_commands.Range[int, 1, 4] = 1) -> None:
+            await interaction.response.defer()
+            view = discord.ui.View(timeout=None)
+            view.add_item(PlayButton(7, "punch"))
+            view.add_item(PlayButton(7, "kick"))
+            view.add_item(SkillSelect(7))
+            embed = discord.Embed(title=f"{name} for {seats}", description=f"locale {interaction.locale.value}")
+            embed.set_image(url="attachment://board.png")
+            await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(_png(name)), "board.png"), view=view)
+
+        @new.autocomplete("name")
+        async def new_name(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            return [app_commands.Choice(name=g.replace("_", " "), value=g) for g in GAMES if current in g][:25]
+
+        @game.command(name="secret", description="Only you can see this")
+        async def secret(interaction: discord.Interaction) -> None:
+            perms = interaction.permissions.manage_guild
+            await interaction.response.send_message(f"secret for {interaction.user.name}, manage={perms}", ephemeral=True)
+
+        @game.command(name="announce", description="Post in the channel and open a thread")
+        async def announce(interaction: discord.Interaction, text: str) -> None:
+            await interaction.response.send_message("announcing", ephemeral=True)
+            msg = await interaction.channel.send(f"{text} <@{interaction.user.id}>", allowed_mentions=discord.AllowedMentions(users=True))
+            thread = await interaction.channel.create_thread(name=f"table {text}", type=discord.ChannelType.public_thread)
+            await thread.send("table opened")
+            await msg.edit(content=f"{text} (thread {thread.id})")
+
+        @game.command(name="hero", description="Name your hero")
+        async def hero(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(NameModal())
+
+        @game.command(name="shout", description="Posts an embed with a title that is too long")
+        async def shout(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message(embed=discord.Embed(title="A" * 300))
+
+        @game.command(name="broken", description="Raises")
+        async def broken(interaction: discord.Interaction) -> None:
+            raise RuntimeError("kaboom in the command")
+
+        @game.command(name="twice", description="Answers twice")
+        async def twice(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("one")
+            try:
+                await interaction.client.http.request(
+                    discord.http.Route("POST", "/interactions/{i}/{t}/callback", i=interaction.id, t=interaction.token),
+                    json={"type": 4, "data": {"content": "two"}},
+                )
+            except discord.HTTPException as exc:
+                interaction.client.notes["second_ack_error"] = exc.code
+
+        @game.command(name="slow", description="Acknowledges late")
+        async def slow(interaction: discord.Interaction) -> None:
+            await asyncio.sleep(0.15)
+            try:
+                await interaction.response.send_message("late")
+            except discord.NotFound:
+                interaction.client.notes["late"] = True
+
+        self.tree.add_command(game)
+
+    async def note(self, key: str, timeout: float = 2.0) -> object:
+        for _ in range(int(timeout / 0.005)):
+            if key in self.notes:
+                return self.notes[key]
+            await asyncio.sleep(0.005)
+        raise AssertionError(f"the bot never noted {key!r}")
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(ZhTranslator())
+        self.add_dynamic_items(PlayButton, SkillSelect)
+
+
+async def test_login_ready_and_clean_stop():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        async with FakeDiscord() as fd:
+            bot = TinyBot()
+            await fd.start(bot)
+            assert bot.user.id == fd.bot_user_id == fd.application_id
+            guild = bot.get_guild(fd.guild_id)
+            assert guild is not None and guild.get_channel(fd.channel_id).name == "general"
+            assert guild.me.guild_permissions.send_messages and guild.preferred_locale.value == "en-US"
+            assert [r.path for r in fd.requests][:2] == ["/users/@me", "/oauth2/applications/@me"]
+            await fd.stop(bot)
+            assert bot.is_closed()
+        others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        assert others == []
+        gc.collect()
+    assert [str(w.message) for w in caught if "nclosed" in str(w.message) or "never awaited" in str(w.message)] == []
+    import discord.http as dh
+    assert dh.Route.BASE == "https://discord.com/api/v10"
+
+
+async def test_slash_subcommand_defer_followup_embed_png():
+    async with FakeDiscord(strict=True) as fd:
+        alice = fd.add_user(1001, "alice", locale="zh-CN")
+        await fd.start(TinyBot(), sync=True)
+        put = [r for r in fd.requests if r.method == "PUT"]
+        assert put and put[0].route == "/applications/{application_id}/commands"
+
+        ex = await fd.slash(alice, "游戏 new", {"name": "city_of_fury", "seats": 3})  # localised group name
+        cb = await ex.wait_ack()
+        assert cb.type == 5 and ex.ack_seconds < 1.0 and not ex.ephemeral
+        msg = await ex.wait_response()
+        assert msg is ex.original and not msg.loading  # first followup replaced the "thinking" message
+        assert msg.embed["title"] == "city_of_fury for 3" and msg.embed["description"] == "locale zh-CN"
+        png = msg.png()
+        assert Image.open(io.BytesIO(png)).size == (64, 32)
+        assert msg.embed["image"]["url"] == msg.attachments[0]["url"]  # attachment:// resolved
+        assert set(msg.custom_ids) == {"play:7:punch", "play:7:kick", "skill:7"}
+        followup = [r for r in fd.requests if r.path.startswith("/webhooks/")][0]
+        assert followup.files[0].filename == "board.png" and followup.files[0].data == png
+        assert followup.json["attachments"][0]["filename"] == "board.png"
+        # the message is public and listed in the channel
+        assert fd.messages() == [msg]
+
+        with pytest.raises(ValueError, match="seats"):
+            await fd.slash(alice, "game new", {"name": "x", "seats": 9})
+        with pytest.raises(KeyError, match="no subcommand 'nope'"):
+            await fd.slash(alice, "game nope")
+        assert fd.violations == []
+
+
+async def test_ephemeral_reply_and_manage_guild_flag():
+    async with FakeDiscord(strict=True) as fd:
+        bob = fd.add_user(1002, "bob")
+        boss = fd.add_user(1003, "boss", manage_guild=True)
+        await fd.start(TinyBot(), sync=True)
+        ex = await fd.slash(bob, "game secret")
+        msg = await ex.wait_response()
+        assert ex.callback.type == 4 and ex.ephemeral and msg.flags & 64
+        assert msg.content == "secret for bob, manage=False"
+        assert fd.messages() == [] and fd.messages(ephemeral=True) == [msg]
+        msg2 = await (await fd.slash(boss, "game secret")).wait_response()
+        assert msg2.content == "secret for boss, manage=True"
+
+
+async def test_autocomplete_returns_choices():
+    async with FakeDiscord(strict=True) as fd:
+        await fd.start(TinyBot(), sync=True)
+        choices = await fd.autocomplete(fd.owner, "game new", {"name": "ro"}, focused="name")
+        assert choices == [{"name": "thunder road", "value": "thunder_road"}]
+        ac = [r for r in fd.requests if r.path.endswith("/callback")][-1]
+        assert ac.json["type"] == 8
+
+
+async def test_dynamic_button_survives_restart_and_select_and_modal():
+    async with FakeDiscord(strict=True) as fd:
+        carol = fd.add_user(1004, "carol")
+        bot1 = await fd.start(TinyBot(generation=1), sync=True)
+        board = await (await fd.slash(carol, "game new", {"name": "automobile"})).wait_response()
+        await fd.stop(bot1)
+
+        bot2 = await fd.start(TinyBot(generation=2))  # no sync: Discord keeps the commands
+        click = await fd.click(carol, board, "play:7:kick")
+        cb = await click.wait_ack()
+        assert cb.type == 7 and bot2.clicks == [(2, 7, "kick", carol.id)] and bot1.clicks == []
+        assert board.content == "carol played kick in game 7"
+        assert [v["flags"] & 128 for v in board.versions] == [128, 0]  # loading, then the followup
+        assert board.custom_ids  # components kept by the update
+
+        sel = await fd.select(carol, board, "skill:7", ["jump"])
+        reply = await sel.wait_response()
+        assert sel.callback.type == 5 and reply.ephemeral and reply.content == "you chose jump"
+        with pytest.raises(ValueError, match="not among options"):
+            await fd.select(carol, board, "skill:7", ["fly"])
+        with pytest.raises(KeyError, match="has no component"):
+            await fd.click(carol, board, "play:8:kick")
+
+        ask = await fd.slash(carol, "game hero")
+        await ask.wait_ack()
+        assert ask.modal["custom_id"] and ask.modal["title"] == "Name your hero"
+        answer = await fd.submit_modal(carol, ask, {"hero_name": "Mei"})
+        done = await answer.wait_response()
+        assert done.content == "hero is Mei" and done.ephemeral
+
+
+async def test_channel_message_and_thread():
+    async with FakeDiscord(strict=True) as fd:
+        dan = fd.add_user(1005, "dan")
+        bot = await fd.start(TinyBot(), sync=True)
+        ex = await fd.slash(dan, "game announce", {"text": "hello"})
+        post = await fd.wait_message(predicate=lambda m: "thread" in m.content)
+        assert post.content.startswith("hello (thread ") and post.versions[0]["content"] == f"hello <@{dan.id}>"
+        assert post.mentions == [] and dan.id in [int(x) for x in re.findall(r"\d+", post.versions[0]["content"])]
+        await ex.wait_idle()
+        assert len(fd.threads) == 1
+        thread_id = int(fd.threads[0]["id"])
+        assert [m.content for m in fd.messages(thread_id)] == ["table opened"]
+        assert bot.get_channel(thread_id) is not None  # THREAD_CREATE reached the bot
+        assert ex.ephemeral and ex.original.content == "announcing"
+
+
+async def test_spec_violation_is_detected_and_strict_fails():
+    with pytest.raises(AssertionError, match=r"maxLength|too long"):
+        async with FakeDiscord(strict=True) as fd:
+            await fd.start(TinyBot(), sync=True)
+            ex = await fd.slash(fd.owner, "game shout")
+            await ex.wait_response()
+            assert len(fd.violations) == 1
+            assert "/interactions/{interaction_id}/{interaction_token}/callback" in fd.violations[0]
+            assert "$.data.embeds[0].title" in fd.violations[0]
+
+
+async def test_validation_of_raw_requests_and_unknown_routes():
+    if _load_spec()[0] is None:
+        pytest.skip("OpenAPI description not available")
+    async with FakeDiscord() as fd:
+        async with aiohttp.ClientSession() as s:
+            url = f"{fd.base_url}/api/v10/channels/{fd.channel_id}/messages"
+            async with s.post(url, json={"content": 5}) as r:
+                assert r.status == 200 and r.headers["Content-Type"] == "application/json"
+            async with s.post(f"{fd.base_url}/api/v10/channels/{fd.channel_id}/nonsense", json={}) as r:
+                assert r.status == 404
+        assert any("content" in v for v in fd.violations)
+        assert any("no such path" in v for v in fd.violations)
+        assert [r.path for r in fd.unhandled] == [f"/channels/{fd.channel_id}/nonsense"]
+
+
+async def test_timeouts_explain_what_happened_and_ack_rules():
+    async with FakeDiscord(ack_deadline=0.1) as fd:
+        bot = await fd.start(TinyBot(), sync=True)
+        ex = await fd.slash(fd.owner, "game broken")
+        with pytest.raises(FakeTimeout) as info:
+            await ex.wait_ack(timeout=0.3)
+        text = str(info.value)
+        assert "the initial interaction callback" in text and "kaboom in the command" in text
+
+        twice = await fd.slash(fd.owner, "game twice")
+        await twice.wait(lambda e: e.errors, timeout=2, what="the second ack to be refused")
+        assert twice.errors[0][0] == 400 and await bot.note("second_ack_error") == 40060
+
+        slow = await fd.slash(fd.owner, "game slow")
+        await slow.wait(lambda e: e.errors, timeout=2, what="late ack refused")
+        assert slow.callback is None and await bot.note("late")
+        assert json.dumps(fd.requests[-1].json)  # recorded
