@@ -657,6 +657,8 @@ class _GatewayConn:
     def __init__(self, ws: web.WebSocketResponse) -> None:
         self.ws = ws
         self.session_id: Optional[str] = None
+        self.shard: list[int] = [0, 1]
+        self.intents = 0
         self.seq = 0
         self.identified = asyncio.Event()
         self.closed = False
@@ -706,6 +708,8 @@ class FakeDiscord:
         self.violations: list[str] = []
         self.unhandled: list[Request] = []
         self.server_errors: list[str] = []
+        self.identifies = 0  # gateway IDENTIFYs answered (one per bot start)
+        self.resumes = 0  # gateway RESUMEs answered
         self.bot_errors: list[logging.LogRecord] = []
         self.commands: dict[Optional[int], dict[int, dict]] = {}  # guild id (None = global) -> id -> command
         self.spec_status = "OpenAPI validation disabled"
@@ -928,8 +932,16 @@ class FakeDiscord:
             if self._saved is not None:
                 discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
             logging.getLogger("discord").removeHandler(self._log_catcher)
-        if self.strict and exc_type is None and self.violations:
-            raise AssertionError("requests violating the Discord OpenAPI description:\n  " + "\n  ".join(self.violations))
+        if self.strict and exc_type is None:
+            problems = []
+            if self.violations:
+                problems.append("requests violating the Discord OpenAPI description:\n  " + "\n  ".join(self.violations))
+            if self.unhandled:
+                problems.append("requests FakeDiscord does not serve (answered 404):\n  " + "\n  ".join(f"{r.method} {r.path}" for r in self.unhandled))
+            if self.server_errors:
+                problems.append("FakeDiscord failed on:\n  " + "\n  ".join(self.server_errors))
+            if problems:
+                raise AssertionError("\n".join(problems))
 
     async def start(self, bot: discord.Client, *, sync: bool = False, timeout: float = 10.0) -> discord.Client:
         """Run ``bot.start()`` in a task and wait until it is ready. ``sync=True`` then calls
@@ -980,6 +992,32 @@ class FakeDiscord:
         """Send a raw gateway dispatch (op 0) to the connected bot."""
         await self._live_conn().send(0, data, event)
 
+    async def reconnect(self, *, resume: bool = True, timeout: float = 5.0) -> None:
+        """Ask the bot to reconnect (op 7 RECONNECT, or op 9 INVALID_SESSION when
+        ``resume=False``) and wait until the new connection is resumed/identified.
+        Note: discord.py waits 5 s in ``Client.before_identify_hook`` before a re-IDENTIFY;
+        override that hook in the test bot to keep ``resume=False`` fast."""
+        conn = self._live_conn()
+        before = (self.resumes, self.identifies)
+        if resume:
+            await conn.send(7)
+        else:
+            self._sessions.discard(conn.session_id or "")
+            await conn.send(9, False)
+        assert self._notifier is not None
+        await self._notifier.wait_until(
+            lambda: (self.resumes, self.identifies) != before and any(c is not conn and not c.closed and c.identified.is_set() for c in self._conns),
+            timeout, self._describe_tail, "the bot to reconnect")
+
+    async def say(self, user: Union[FakeUser, int], content: str, *, channel: Optional[int] = None) -> FakeMessage:
+        """A user posts a message: stored and dispatched as MESSAGE_CREATE."""
+        user = self.user(user)
+        cid = int(channel or self.channel_id)
+        msg = self._make_message(cid, {"content": content}, [], author=user)
+        data = dict(msg.public_data(), guild_id=str(self.guild_id), member=self.member_payload(user, with_user=False))
+        await self.dispatch("MESSAGE_CREATE", data)
+        return msg
+
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
@@ -996,16 +1034,22 @@ class FakeDiscord:
                     await conn.send(11)
                 elif op == 2:
                     conn.session_id = os.urandom(16).hex()
+                    conn.shard = (d or {}).get("shard") or [0, 1]
+                    conn.intents = int((d or {}).get("intents") or 0)
                     self._sessions.add(conn.session_id)
+                    self.identifies += 1
                     await conn.send(0, self._ready_payload(conn), "READY")
                     await conn.send(0, self.guild_payload(), "GUILD_CREATE")
                     conn.identified.set()
+                    self._touch()
                 elif op == 6:
                     if d and d.get("session_id") in self._sessions:
                         conn.session_id = d["session_id"]
                         conn.seq = int(d.get("seq") or 0)
+                        self.resumes += 1
                         await conn.send(0, {}, "RESUMED")
                         conn.identified.set()
+                        self._touch()
                     else:
                         await conn.send(9, False)
                 elif op == 8:
@@ -1016,6 +1060,7 @@ class FakeDiscord:
                     }, "GUILD_MEMBERS_CHUNK")
         finally:
             conn.closed = True
+            self._touch()
         return ws
 
     def _ready_payload(self, conn: _GatewayConn) -> dict:
@@ -1026,6 +1071,7 @@ class FakeDiscord:
             "session_id": conn.session_id,
             "resume_gateway_url": str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY),
             "application": {"id": str(self.application_id), "flags": 0},
+            "shard": conn.shard,
             "private_channels": [], "relationships": [], "presences": [], "guild_join_requests": [],
             "geo_ordered_rtc_regions": [], "session_type": "normal", "auth": {}, "user_settings": {},
             "_trace": ["fakediscord"],

@@ -147,7 +147,34 @@ class TinyBot(discord.Client):
             except discord.NotFound:
                 interaction.client.notes["late"] = True
 
+        @game.command(name="edits", description="Edits, followups, deletes")
+        async def edits(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("v1")
+            await interaction.edit_original_response(content="v2", attachments=[discord.File(io.BytesIO(_png("v2")), "v2.png")])
+            f1 = await interaction.followup.send("f1", ephemeral=True, wait=True)
+            await f1.edit(content="f1b")
+            f2 = await interaction.followup.send("f2", wait=True)
+            await f2.delete()
+            interaction.client.notes["orig"] = (await interaction.original_response()).content
+
+        @game.command(name="later", description="Public defer, then 'ephemeral' followups")
+        async def later(interaction: discord.Interaction) -> None:
+            await interaction.response.defer()
+            await interaction.followup.send("first", ephemeral=True)
+            await interaction.followup.send("second", ephemeral=True)
+
+        @game.command(name="layout", description="Components v2 board")
+        async def layout(interaction: discord.Interaction) -> None:
+            view = discord.ui.LayoutView(timeout=None)
+            row = discord.ui.ActionRow()
+            row.add_item(PlayButton(9, "jump"))
+            view.add_item(discord.ui.Container(discord.ui.TextDisplay("## Board"), row))
+            await interaction.response.send_message(view=view)
+
         self.tree.add_command(game)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        pass  # discord.py sleeps 5 s before every re-IDENTIFY; not needed against FakeDiscord
 
     async def note(self, key: str, timeout: float = 2.0) -> object:
         for _ in range(int(timeout / 0.005)):
@@ -325,3 +352,69 @@ async def test_timeouts_explain_what_happened_and_ack_rules():
         await slow.wait(lambda e: e.errors, timeout=2, what="late ack refused")
         assert slow.callback is None and await bot.note("late")
         assert json.dumps(fd.requests[-1].json)  # recorded
+
+
+async def test_edits_followups_deletes_and_deferred_followup_flags():
+    async with FakeDiscord(strict=True) as fd:
+        bot = await fd.start(TinyBot(), sync=True)
+        ex = await fd.slash(fd.owner, "game edits")
+        assert await bot.note("orig") == "v2"
+        assert ex.original.content == "v2" and ex.original.file("v2.png").startswith(b"\x89PNG")
+        assert [m.content for m in ex.followups] == ["f1b", "f2"] and ex.followups[0].ephemeral
+        assert ex.followups[1].deleted and ex.deleted == [ex.followups[1].id]
+        assert [m.content for m in fd.messages()] == ["v2"]
+        assert len(ex.edits) == 2  # edit_original_response and the followup edit
+
+        later = await fd.slash(fd.owner, "game later")
+        await later.wait_followups(2)
+        first, second = later.followups
+        assert first is later.original and not first.ephemeral  # the defer decided: public
+        assert second.ephemeral and second is not first
+
+
+async def test_components_v2_nested_button_click():
+    async with FakeDiscord(strict=True) as fd:
+        erin = fd.add_user(1006, "erin")
+        bot = await fd.start(TinyBot(), sync=True)
+        board = await (await fd.slash(erin, "game layout")).wait_response()
+        assert board.flags & (1 << 15) and board.custom_ids == ["play:9:jump"] and "## Board" in board.text
+        click = await fd.click(erin, board, "play:9:jump")
+        await click.wait_ack()
+        assert bot.clicks == [(1, 9, "jump", erin.id)]
+
+
+async def test_reconnect_resume_and_reidentify_keep_working():
+    async with FakeDiscord(strict=True) as fd:
+        bot = await fd.start(TinyBot(), sync=True)
+        await fd.reconnect(resume=True)
+        assert fd.resumes == 1 and fd.identifies == 1
+        assert (await (await fd.slash(fd.owner, "game secret")).wait_response()).content.startswith("secret")
+        await fd.reconnect(resume=False)
+        assert fd.identifies == 2
+        assert (await (await fd.slash(fd.owner, "game secret")).wait_response()).ephemeral
+        assert bot.is_ready()
+
+
+async def test_sharded_client_with_member_chunking_and_user_message():
+    intents = discord.Intents.default()
+    intents.members = True
+    intents.message_content = True
+    seen: list[str] = []
+    async with FakeDiscord(strict=True) as fd:
+        fd.add_user(1007, "fay")
+        bot = discord.AutoShardedClient(intents=intents)
+
+        @bot.event
+        async def on_message(message: discord.Message) -> None:
+            seen.append(f"{message.author.name}: {message.content}")
+
+        await fd.start(bot)
+        assert any(r.path == "/gateway/bot" for r in fd.requests)
+        guild = bot.get_guild(fd.guild_id)
+        assert guild.chunked and {m.name for m in guild.members} >= {"fay", "owner", "tabletop-gm"}
+        await fd.say(1007, "hello bot")
+        for _ in range(200):
+            if seen:
+                break
+            await asyncio.sleep(0.005)
+        assert seen == ["fay: hello bot"]
