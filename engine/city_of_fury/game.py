@@ -1,0 +1,290 @@
+"""City of Fury (狂怒之城): the 9-card solo beat-'em-up, as a :class:`engine.base.Game`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import Event, Game, Msg, Outcome
+from ..errors import GameError
+from ..i18n import t
+from ..rng import Rng
+from . import models as m
+from . import rules as r
+from .content import SKILLS, SLOTS, START_LEVEL, content, enemies, heroes
+
+NS = "city_of_fury"
+
+
+def _name(card: str | None, locale: str | None) -> str:
+    if card is None:
+        return ""
+    if card == m.HERO:
+        return t(f"{NS}.hero_marker", locale)
+    return t(f"{NS}.card.{card}.name", locale)
+
+
+def _skill(skill: str, locale: str | None) -> str:
+    return t(f"{NS}.skill.{skill}", locale)
+
+
+def _acts(actions: list[str], locale: str | None, prefix: str = "act") -> str:
+    sep = t(f"{NS}.list_sep", locale)
+    return sep.join(t(f"{NS}.{prefix}.{a}", locale) for a in actions)
+
+
+class CityOfFury(Game):
+    id = NS
+    schema_version = 1
+    min_seats = 1
+    max_seats = 1
+    State = m.State
+    Action = m.Action
+    Event = m.AnyEvent
+    Options = m.Options
+
+    # ------------------------------------------------------------ setup
+    def _new(self, seats: list[str], options: m.Options, seed: int, rng: Rng) -> m.State:
+        c = content()
+        deck = rng.shuffle("deck.enemies", [e.id for e in c.minions])
+        screen = deck[:4] + [c.boss.id]           # 4 street cards left of the cafe (boss card face down)
+        street: list[str | None] = [None] * SLOTS
+        street[0] = m.HERO                          # the hero at the far left
+        street[SLOTS - 2], street[SLOTS - 1] = deck[4], deck[5]  # the other two under the two rightmost cards
+        hero = heroes()[options.hero]
+        return m.State(
+            schema_version=self.schema_version, seats=seats, seed=seed, rng=rng, hero=hero.id,
+            hero_hp=hero.max_hp, levels={k: START_LEVEL for k in SKILLS}, screen=screen, street=street,
+            enemy_hp={deck[4]: enemies()[deck[4]].max_hp, deck[5]: enemies()[deck[5]].max_hp},
+            pending=m.Pending(kind="choose_skill"),
+        )
+
+    # ------------------------------------------------------------ turn
+    def to_act(self, state: m.State) -> list[str]:
+        return list(state.seats) if state.result is None and state.pending is not None else []
+
+    def outcome(self, state: m.State) -> Outcome | None:
+        seat = state.seats[0]
+        if state.result == "win":
+            return Outcome(winners=[seat], scores={seat: 1.0}, reason=Msg(key=f"{NS}.outcome.win", params={"round": state.round}))
+        if state.result == "loss":
+            return Outcome(winners=[], scores={seat: 0.0}, reason=Msg(key=f"{NS}.outcome.loss", params={"round": state.round}))
+        return None
+
+    @staticmethod
+    def current_step(state: m.State) -> str | None:
+        p = state.pending
+        if p is None or p.kind != "step":
+            return None
+        return r.level_actions(state.hero, p.skill, p.level)[p.index]
+
+    def _legal(self, state: m.State, seat: str) -> list[Any]:
+        p = state.pending
+        if p is None:
+            return []
+        if p.kind == "choose_skill":
+            return [m.ChooseSkill(skill=k) for k in SKILLS]
+        if p.kind == "raise":
+            return [m.RaiseSkills(skills=pair) for pair in r.raise_options(state.levels)]
+        step = self.current_step(state)
+        out: list[Any] = []
+        if step == "move":
+            out = [m.Move(direction=d) for d in r.move_options(state)]
+        elif step == "attack":
+            out = [m.Attack(target=e) for e in r.attack_targets(state)]
+        elif step == "shoot":
+            out = [m.Shoot(target=e) for e in r.shoot_targets(state)]
+        elif step == "heal" and r.can_heal(state):
+            out = [m.Heal()]
+        return out + [m.Skip()]
+
+    def _check(self, state: m.State, seat: str, a: Any) -> None:
+        p = state.pending
+        if p is None:
+            raise GameError("nothing_to_do", "core.error.nothing_to_do", seat=seat)
+        expected = {"choose_skill": ("choose_skill",), "raise": ("raise",)}.get(p.kind) or (self.current_step(state), "skip")
+        if a.kind not in expected:
+            raise GameError("wrong_step", f"{NS}.error.wrong_step", seat=seat, expected=f"@{NS}.expect.{expected[0]}")
+        if a.kind == "move" and a.direction not in r.move_options(state):
+            raise GameError("off_street", f"{NS}.error.off_street", seat=seat)
+        if a.kind == "attack" and a.target not in r.attack_targets(state):
+            raise GameError("bad_target", f"{NS}.error.attack_target", seat=seat, target=a.target)
+        if a.kind == "shoot" and a.target not in r.shoot_targets(state):
+            raise GameError("bad_target", f"{NS}.error.shoot_target", seat=seat, target=a.target)
+        if a.kind == "heal" and not r.can_heal(state):
+            raise GameError("full_hp", f"{NS}.error.full_hp", seat=seat)
+        if a.kind == "raise":
+            if len(set(a.skills)) != len(a.skills):
+                raise GameError("same_skill_twice", f"{NS}.error.same_skill_twice", seat=seat)
+            if sorted(a.skills, key=SKILLS.index) not in r.raise_options(state.levels):
+                raise GameError("bad_raise", f"{NS}.error.bad_raise", seat=seat)
+
+    def _apply(self, s: m.State, seat: str, a: Any) -> list[Event]:
+        ev: list[Event] = []
+        p = s.pending
+        if a.kind == "choose_skill":
+            level = s.levels[a.skill]
+            ev.append(m.SkillChosen(skill=a.skill, level=level, actions=r.level_actions(s.hero, a.skill, level)))
+            s.pending = m.Pending(kind="step", skill=a.skill, level=level, index=0)
+            self._advance(s, ev)
+        elif a.kind == "raise":
+            self._raise(s, list(a.skills), ev)
+        else:
+            step = self.current_step(s)
+            if a.kind == "skip":
+                ev.append(m.StepSkipped(action=step, forced=False))
+            elif a.kind == "move":
+                r.hero_move(s, a.direction, ev)
+            elif a.kind in ("attack", "shoot"):
+                r.damage_enemy(s, a.target, a.kind, ev)
+            elif a.kind == "heal":
+                r.hero_heal(s, ev)
+            p.index += 1
+            if s.result is not None:
+                s.pending = None
+                return ev
+            self._advance(s, ev)
+        return ev
+
+    def _advance(self, s: m.State, ev: list[Event]) -> None:
+        """Skip steps that cannot be done; after the last one reset the skill and ask for the raise."""
+        p = s.pending
+        while p is not None and p.kind == "step":
+            actions = r.level_actions(s.hero, p.skill, p.level)
+            if p.index >= len(actions):
+                s.levels[p.skill] = 1  # back to the leftmost box
+                ev.append(m.SkillReset(skill=p.skill))
+                s.pending = m.Pending(kind="raise", skill=p.skill, level=1)
+                options = r.raise_options(s.levels)
+                if len(options) == 1:  # only one skill can still go up: no choice to make
+                    self._raise(s, options[0], ev)
+                return
+            if r.step_possible(s, actions[p.index]):
+                return
+            ev.append(m.StepSkipped(action=actions[p.index], forced=True))
+            p.index += 1
+
+    def _raise(self, s: m.State, skills: list[str], ev: list[Event]) -> None:
+        skills = sorted(skills, key=SKILLS.index)
+        for k in skills:
+            s.levels[k] += 1
+        ev.append(m.SkillsRaised(skills=skills, levels=[s.levels[k] for k in skills]))
+        s.pending = None
+        r.enemy_phase(s, ev)
+        if s.result is None:
+            r.scroll_phase(s, ev)
+        if s.result is None:
+            s.round += 1
+            ev.append(m.RoundStarted(round=s.round))
+            s.pending = m.Pending(kind="choose_skill")
+
+    # ------------------------------------------------------------ views
+    def view(self, state: m.State, seat: str | None) -> dict[str, Any]:
+        data = super().view(state, seat)
+        hero = heroes()[state.hero]
+        data["hero_card"] = {"id": hero.id, "max_hp": hero.max_hp, "skills": {k: [list(lv) for lv in v] for k, v in hero.skills.items()}}
+        data["cards"] = {e.id: {"max_hp": e.max_hp, "left": list(e.left), "right": list(e.right)} for e in enemies().values()}
+        data["boss"] = content().boss.id
+        data["current_step"] = self.current_step(state)
+        return data
+
+    # ------------------------------------------------------ presentation
+    def action_label(self, state: m.State, a: Any, locale: str | None = None) -> str:
+        k = a.kind
+        if k == "choose_skill":
+            level = state.levels[a.skill]
+            return t(f"{NS}.action.choose_skill", locale, skill=_skill(a.skill, locale), level=level,
+                     actions=_acts(r.level_actions(state.hero, a.skill, level), locale))
+        if k == "move":
+            h = r.hero_slot(state)
+            other = state.street[h + r.DIRS[a.direction]]
+            key = "move_swap" if other else "move"
+            return t(f"{NS}.action.{key}", locale, direction=t(f"{NS}.dir.{a.direction}", locale), other=_name(other, locale))
+        if k in ("attack", "shoot"):
+            return t(f"{NS}.action.{k}", locale, target=_name(a.target, locale), hp=state.enemy_hp.get(a.target, 0))
+        if k == "heal":
+            mx = heroes()[state.hero].max_hp
+            return t(f"{NS}.action.heal", locale, hp=state.hero_hp, new=min(mx, state.hero_hp + 1))
+        if k == "skip":
+            step = self.current_step(state) or "move"
+            return t(f"{NS}.action.skip", locale, action=t(f"{NS}.act.{step}", locale))
+        if k == "raise":
+            names = [t(f"{NS}.action.raise_one", locale, skill=_skill(x, locale), level=state.levels[x] + 1) for x in a.skills]
+            return t(f"{NS}.action.raise", locale, skills=t(f"{NS}.list_sep_plus", locale).join(names))
+        return super().action_label(state, a, locale)
+
+    def action_group(self, state: m.State, a: Any) -> str:
+        return {"choose_skill": "skill", "raise": "raise"}.get(a.kind, "step")
+
+    def prompt(self, state: m.State, seat: str) -> Msg:
+        p = state.pending
+        if p is None:
+            return Msg(key=f"{NS}.prompt.over")
+        if p.kind == "choose_skill":
+            return Msg(key=f"{NS}.prompt.choose_skill", params={"round": state.round})
+        if p.kind == "raise":
+            return Msg(key=f"{NS}.prompt.raise", params={"skill": f"@{NS}.skill.{p.skill}"})
+        actions = r.level_actions(state.hero, p.skill, p.level)
+        return Msg(key=f"{NS}.prompt.step.{actions[p.index]}", params={
+            "skill": f"@{NS}.skill.{p.skill}", "level": p.level, "n": p.index + 1, "total": len(actions)})
+
+    def summary(self, state: m.State) -> Msg:
+        params = {"round": state.round, "hp": state.hero_hp, "max": heroes()[state.hero].max_hp,
+                  "beaten": len(state.beaten), "enemies": len(state.enemy_hp)}
+        if state.result is not None:
+            return Msg(key=f"{NS}.summary.{state.result}", params=params)
+        return Msg(key=f"{NS}.summary.running", params=params)
+
+    def event_text(self, event: Event, locale: str | None = None) -> str:
+        params = event.model_dump(mode="json")
+        params.pop("to", None)
+        kind = params.pop("kind")
+        for key in ("enemy", "target", "swapped", "defeated", "left_card", "entered"):
+            if key in params:
+                params[key] = _name(params[key], locale)
+        for key in ("skill",):
+            if key in params:
+                params[key] = _skill(params[key], locale)
+        if "skills" in params:
+            params["skills"] = t(f"{NS}.list_sep_plus", locale).join(
+                f"{_skill(k, locale)} {t(f'{NS}.lv', locale, level=lv)}" for k, lv in zip(event.skills, event.levels))
+        if kind == "skill_chosen":
+            params["actions"] = _acts(event.actions, locale)
+        if kind == "enemy_turn":
+            params["actions"] = _acts(event.actions, locale, "eact")
+            params["side"] = t(f"{NS}.dir.{event.side}", locale)
+            params["row"] = t(f"{NS}.dir.{event.row}", locale)
+        if kind in ("step_skipped",):
+            params["action"] = t(f"{NS}.act.{event.action}", locale)
+        if kind == "enemy_skipped":
+            params["action"] = t(f"{NS}.eact.{event.action}", locale)
+        if "direction" in params:
+            params["direction"] = t(f"{NS}.dir.{params['direction']}", locale)
+        if "how" in params and kind in ("hero_hit", "enemy_hit_hero"):
+            kind = f"{kind}.{event.how}"
+        if kind == "enemy_moved":
+            kind = f"enemy_moved.{event.how}"
+        if kind in ("hero_moved", "enemy_moved.jump", "hero_pushed") and event.swapped:
+            kind = f"{kind}.swap"
+        if kind == "step_skipped" and event.forced:
+            kind = "step_skipped.forced"
+        if kind == "scrolled":
+            if event.entered is None:
+                kind = "scrolled.gone"
+            params["slid"] = t(f"{NS}.list_sep", locale).join(_name(x, locale) for x in event.slid)
+            if event.slid:
+                kind += ".slid"
+        if "src" in params:
+            params["src"] += 1
+            params["dst"] += 1
+        if "slot" in params:
+            params["slot"] += 1
+        return t(f"{NS}.event.{kind}", locale, **params)
+
+    # ------------------------------------------------------------ AI
+    def ai_action(self, state: m.State, seat: str) -> Any:
+        from .ai import choose
+
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise GameError("nothing_to_do", "core.error.nothing_to_do", seat=seat)
+        return choose(self, state, legal)

@@ -1,0 +1,215 @@
+"""State, options, actions and events of City of Fury (pydantic v2, JSON exact)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional, Union
+
+from pydantic import Field
+
+from ..base import BaseState, Event, Model
+from .content import hero_ids
+
+HERO = "hero"  # the hero's marker on the street
+
+Skill = Literal["punch", "kick", "shoot", "dodge"]
+Direction = Literal["left", "right"]
+HeroId = Literal[tuple(hero_ids())]  # type: ignore[valid-type]
+
+
+class Options(Model):
+    hero: HeroId = Field(default=hero_ids()[0], description="The hero you play (vigilante or brawler).")  # type: ignore[valid-type]
+
+
+class Pending(Model):
+    """The decision the player owes now.
+
+    ``choose_skill``: pick one of the four skills.  ``step``: resolve action
+    number ``index`` of ``skill`` at ``level`` (do it or skip it).  ``raise``:
+    raise two different skills by one.
+    """
+
+    kind: Literal["choose_skill", "step", "raise"]
+    skill: Optional[Skill] = None
+    level: Optional[int] = None
+    index: int = 0
+
+
+class State(BaseState):
+    game: Literal["city_of_fury"] = "city_of_fury"
+    hero: str
+    hero_hp: int
+    levels: dict[str, int]
+    screen: list[str]                    # the five street cards, left to right (card ids)
+    street: list[Optional[str]]          # five slots under the screen: "hero", an enemy id, or null
+    enemy_hp: dict[str, int]             # HP of the enemies on the street
+    to_scroll: list[str] = Field(default_factory=list)  # defeated this round, in order, awaiting the scroll phase
+    beaten: list[str] = Field(default_factory=list)     # every enemy defeated so far, in order
+    gone: list[str] = Field(default_factory=list)       # cards that left the game (see rulings)
+    round: int = 1
+    pending: Optional[Pending] = None
+    result: Optional[Literal["win", "loss"]] = None
+
+
+# ------------------------------------------------------------------ actions
+class ChooseSkill(Model):
+    kind: Literal["choose_skill"] = "choose_skill"
+    skill: Skill
+
+
+class Move(Model):
+    kind: Literal["move"] = "move"
+    direction: Direction
+
+
+class Attack(Model):
+    kind: Literal["attack"] = "attack"
+    target: str
+
+
+class Shoot(Model):
+    kind: Literal["shoot"] = "shoot"
+    target: str
+
+
+class Heal(Model):
+    kind: Literal["heal"] = "heal"
+
+
+class Skip(Model):
+    kind: Literal["skip"] = "skip"
+
+
+class RaiseSkills(Model):
+    kind: Literal["raise"] = "raise"
+    skills: list[Skill] = Field(min_length=1, max_length=2)
+
+
+Action = Annotated[Union[ChooseSkill, Move, Attack, Shoot, Heal, Skip, RaiseSkills], Field(discriminator="kind")]
+
+
+# ------------------------------------------------------------------- events
+class RoundStarted(Event):
+    kind: Literal["round_started"] = "round_started"
+    round: int
+
+
+class SkillChosen(Event):
+    kind: Literal["skill_chosen"] = "skill_chosen"
+    skill: Skill
+    level: int
+    actions: list[str]
+
+
+class HeroMoved(Event):
+    kind: Literal["hero_moved"] = "hero_moved"
+    direction: Direction
+    src: int
+    dst: int
+    swapped: Optional[str] = None
+
+
+class HeroHit(Event):
+    """The hero's attack or shot hit an enemy."""
+
+    kind: Literal["hero_hit"] = "hero_hit"
+    how: Literal["attack", "shoot"]
+    target: str
+    hp: int
+
+
+class EnemyDefeated(Event):
+    kind: Literal["enemy_defeated"] = "enemy_defeated"
+    enemy: str
+
+
+class HeroHealed(Event):
+    kind: Literal["hero_healed"] = "hero_healed"
+    hp: int
+
+
+class StepSkipped(Event):
+    kind: Literal["step_skipped"] = "step_skipped"
+    action: str
+    forced: bool  # True: nothing could be done, skipped automatically
+
+
+class SkillReset(Event):
+    kind: Literal["skill_reset"] = "skill_reset"
+    skill: Skill
+
+
+class SkillsRaised(Event):
+    kind: Literal["skills_raised"] = "skills_raised"
+    skills: list[Skill]
+    levels: list[int]
+
+
+class EnemyTurn(Event):
+    kind: Literal["enemy_turn"] = "enemy_turn"
+    enemy: str
+    side: Direction       # the enemy's side of the hero
+    row: Direction        # the behaviour row it uses (the opposite one)
+    actions: list[str]
+
+
+class EnemyMoved(Event):
+    kind: Literal["enemy_moved"] = "enemy_moved"
+    enemy: str
+    how: Literal["move", "jump"]
+    src: int
+    dst: int
+    swapped: Optional[str] = None
+
+
+class EnemyHitHero(Event):
+    kind: Literal["enemy_hit_hero"] = "enemy_hit_hero"
+    enemy: str
+    how: Literal["attack", "shoot"]
+    hp: int
+
+
+class HeroPushed(Event):
+    kind: Literal["hero_pushed"] = "hero_pushed"
+    enemy: str
+    src: int
+    dst: int
+    swapped: Optional[str] = None
+
+
+class EnemySkipped(Event):
+    kind: Literal["enemy_skipped"] = "enemy_skipped"
+    enemy: str
+    action: str
+
+
+class Scrolled(Event):
+    kind: Literal["scrolled"] = "scrolled"
+    defeated: str          # the card put street side up at the right end
+    left_card: str         # the leftmost card that left the screen
+    entered: Optional[str] = None  # the enemy it became (None: an already beaten card, set aside)
+    slid: list[str] = Field(default_factory=list)  # characters that slid right back onto the screen
+
+
+class EnemyEntered(Event):
+    kind: Literal["enemy_entered"] = "enemy_entered"
+    enemy: str
+    slot: int
+    hp: int
+
+
+class GameWon(Event):
+    kind: Literal["game_won"] = "game_won"
+    round: int
+
+
+class GameLost(Event):
+    kind: Literal["game_lost"] = "game_lost"
+    round: int
+
+
+AnyEvent = Annotated[
+    Union[RoundStarted, SkillChosen, HeroMoved, HeroHit, EnemyDefeated, HeroHealed, StepSkipped, SkillReset,
+          SkillsRaised, EnemyTurn, EnemyMoved, EnemyHitHero, HeroPushed, EnemySkipped, Scrolled, EnemyEntered,
+          GameWon, GameLost],
+    Field(discriminator="kind"),
+]
