@@ -92,13 +92,16 @@ def build_plan(game: Any, state: AutoState, seat: str, cap: int) -> tuple[str, i
             share = (est[cls] * future[cls]) / (1 + others + (0 if fac else len(mine)))
             margin = R["price"][cls] - D.car_cost(cls, sp.parts)
             rounds_left = R["rounds"] - state.round + 1
-            value = min(share, hi) * margin * rounds_left * 0.6 - n * cost
+            # a factory can be closed later for its cost less $100, so it really costs about $100 + risk
+            value = min(share, hi) * margin * rounds_left * 0.7 - n * (R["close_refund_less"] + 0.3 * cost)
             if lo > share + 2:
                 value -= 200
+            value -= _future_loss_cost(state, i)
             if best is None or value > best[0]:
                 best = (value, cls, i, n)
             break  # only the newest buildable space of each class is considered
-    if best is None or best[0] <= 0:
+    idle = not _my_spaces(state, seat)
+    if best is None or best[0] <= (-150 if idle else 0):
         return None
     return best[1], best[2], best[3]
 
@@ -247,6 +250,22 @@ def game_pending(seat: str) -> Any:
     from .models import Pending
 
     return Pending(kind="build_class", seat=seat)
+
+
+def _point_cost(state: AutoState, k: int) -> int:
+    """What one loss point held from round k costs until the end (fees are paid every round)."""
+    fee = D.rules()["loss_fee"]
+    return sum(fee[str(j)] for j in range(k, D.rules()["rounds"] + 1))
+
+
+def _future_loss_cost(state: AutoState, space: int) -> float:
+    """Expected loss fees of holding a factory at ``space`` from now on."""
+    cls = D.board()[space]["cls"]
+    newer = sum(1 for i in D.class_spaces(cls) if i > space and (state.spaces[i].factories > 0 or state.spaces[i].closed))
+    total = 0.0
+    for k in range(state.round, D.rules()["rounds"] + 1):
+        total += (newer + 0.6 * (k - state.round)) * _point_cost(state, k)
+    return total
 
 
 def _close_value(state: AutoState, space: int) -> float:
