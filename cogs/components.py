@@ -11,8 +11,24 @@ import re
 import discord
 
 
-def _tables(interaction: discord.Interaction):
-    return interaction.client.get_cog("Tables")
+class _Guarded:
+    """Routes a component click to the Tables cog, with its error guard."""
+
+    def __init__(self, interaction: discord.Interaction):
+        self.interaction = interaction
+        self.cog = interaction.client.get_cog("Tables")
+
+    def __getattr__(self, name: str):
+        handler = getattr(self.cog, name)
+
+        async def call(*args):
+            await self.cog.guard(self.interaction, handler(*args))
+
+        return call
+
+
+def _tables(interaction: discord.Interaction) -> _Guarded:
+    return _Guarded(interaction)
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:a:(?P<gid>\d+):(?P<ver>\d+):(?P<idx>\d+)"):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -17,6 +19,7 @@ from engine import GameError, get_game
 from engine.base import BaseState, Event, Game
 from engine.i18n import t
 from render import render
+from render.generic import draw as render_fallback
 from store import ActionRow, CorruptRow, GameRow, Store, VersionConflict
 from store.base import dumps
 
@@ -65,6 +68,19 @@ class Pipeline:
         self.store = store
         self.executor = executor
         self.max_ai_steps = max_ai_steps
+        #: when a dict, each stage's wall time (seconds) is appended under its name (bench/)
+        self.timings: dict[str, list[float]] | None = None
+
+    @contextmanager
+    def stage(self, name: str):
+        if self.timings is None:
+            yield
+            return
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.timings.setdefault(name, []).append(time.perf_counter() - start)
 
     # ------------------------------------------------------------ load
     async def load(self, game_id: int | None = None, *, channel_id: int | None = None,
@@ -96,7 +112,8 @@ class Pipeline:
         """Apply the action ``pick`` chooses for ``user_id``'s seat (or ``seat``
         for a system actor such as a timer, ``user_id=None``)."""
         async with self.store.lock(game_id):
-            loaded = await self.load(game_id)
+            with self.stage("load"):
+                loaded = await self.load(game_id)
             row, game, state = loaded.row, loaded.game, loaded.state
             if expected_version is not None and row.version != expected_version:
                 raise TurnRefused("stale", "core.ui.stale")
@@ -106,25 +123,27 @@ class Pipeline:
                     raise TurnRefused("not_seated", "core.ui.not_seated")
             if seat not in game.to_act(state):
                 raise TurnRefused("not_your_turn", "core.error.not_your_turn")
-            legal = game.legal_actions(state, seat)
-            try:
-                action = pick(game, state, seat, legal)
-                state, events = game.apply(state, seat, action)
-            except GameError as exc:
-                raise TurnRefused.from_game_error(exc) from None
-            entries = [ActionRow(seat=seat, user_id=user_id, action=game.parse_action(action).model_dump(mode="json"),
-                                 events=game.dump_events(events))]
-            state, ai_entries, ai_events = self.run_ai(row, game, state)
-            entries += ai_entries
-            events = events + ai_events
-            outcome = game.outcome(state)
-            try:
-                version = await self.store.update_game(
-                    row.id, row.version, state_json=state.model_dump_json(), actions=entries,
-                    status="finished" if outcome else None,
-                    outcome=outcome.model_dump(mode="json") if outcome else None)
-            except VersionConflict:
-                raise TurnRefused("stale", "core.ui.stale") from None
+            with self.stage("apply"):
+                legal = game.legal_actions(state, seat)
+                try:
+                    action = pick(game, state, seat, legal)
+                    state, events = game.apply(state, seat, action)
+                except GameError as exc:
+                    raise TurnRefused.from_game_error(exc) from None
+                entries = [ActionRow(seat=seat, user_id=user_id, action=game.parse_action(action).model_dump(mode="json"),
+                                     events=game.dump_events(events))]
+                state, ai_entries, ai_events = self.run_ai(row, game, state)
+                entries += ai_entries
+                events = events + ai_events
+                outcome = game.outcome(state)
+            with self.stage("save"):
+                try:
+                    version = await self.store.update_game(
+                        row.id, row.version, state_json=state.model_dump_json(), actions=entries,
+                        status="finished" if outcome else None,
+                        outcome=outcome.model_dump(mode="json") if outcome else None)
+                except VersionConflict:
+                    raise TurnRefused("stale", "core.ui.stale") from None
             row.version = version
             row.state_json = None  # the caller has ``state``; avoid keeping two copies
             if outcome:
@@ -170,9 +189,17 @@ class Pipeline:
 
     # ---------------------------------------------------------- render
     async def render(self, game: Game, state: BaseState, seat: str | None, locale: str) -> bytes:
-        view = game.view(state, seat)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, render, game.id, view, locale)
+        with self.stage("render"):
+            view = game.view(state, seat)
+            loop = asyncio.get_running_loop()
+            try:
+                return await loop.run_in_executor(self.executor, render, game.id, view, locale)
+            except Exception:  # a broken picture must not lose the turn: draw the fallback board
+                log.exception("renderer for %s failed; using the fallback image", game.id)
+                lines = [game.summary(state).text(locale)] + [
+                    f"{s}: {game.prompt(state, s).text(locale)}" for s in game.to_act(state)]
+                return await loop.run_in_executor(self.executor, render_fallback, view, locale,
+                                                  t(f"discord.game.{game.id}", locale), lines)
 
 
 def outcome_dict(game: Game, state: BaseState) -> dict[str, Any] | None:

@@ -79,6 +79,24 @@ class Tables(commands.Cog):
         self.pipeline = Pipeline(services.store, services.executor, services.max_ai_steps)
 
     # ----------------------------------------------------------- helpers
+    async def guard(self, interaction: discord.Interaction, coro) -> None:
+        """Run a handler; an unexpected error is logged and the user told, privately."""
+        try:
+            await coro
+        except Exception:
+            log.exception("interaction %s failed", getattr(interaction, "id", "?"))
+            try:
+                await self.refuse(interaction, "core.ui.internal")
+            except discord.HTTPException:
+                pass
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+        try:
+            await self.refuse(interaction, "core.ui.internal")
+        except discord.HTTPException:
+            pass
+
     def loc(self, interaction: discord.Interaction) -> str:
         return locale_of(interaction, self.services.default_locale)
 
@@ -267,6 +285,8 @@ class Tables(commands.Cog):
                 await interaction.edit_original_response(view=None)
             except discord.HTTPException:
                 pass
+        else:  # a slash command deferred ephemerally: its first followup fills that private reply
+            await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
         await self.private_feedback(interaction, result, locale)
         public = result.game.visible_events(result.events, None)
         if public or result.finished or not result.game.private_actions:
@@ -402,7 +422,6 @@ class Tables(commands.Cog):
         row = await self.store.active_game(interaction.channel_id)
         if row is None or row.id != gid:
             return await interaction.followup.send(t("core.ui.stale", locale), ephemeral=True)
-        await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
         await self._act(interaction, gid, version, idx, from_component=False)
 
     @play.autocomplete("action")

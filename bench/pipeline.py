@@ -1,0 +1,106 @@
+"""Turns through the full pipeline (load, apply, save, render) with many games stored.
+
+    python bench/pipeline.py [--turns 300] [--games 1,10000] [--game city_of_fury]
+
+Prints median and p99 per stage and for the whole turn, for each database size.
+The whole-turn figure is what a click costs between Discord's interaction and
+our reply (minus network).  Targets: pipeline p99 < 150 ms, render < 40 ms,
+no growth from 1 to 10,000 stored games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cogs.pipeline import Pipeline  # noqa: E402
+from engine import get_game  # noqa: E402
+from store import Seat, SqliteStore  # noqa: E402
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, int(round(q * (len(values) - 1)))))
+    return values[k]
+
+
+async def fill(store: SqliteStore, game_id: str, n: int) -> list[int]:
+    game = get_game(game_id)
+    seats = [f"p{i + 1}" for i in range(game.min_seats)]
+    ids = []
+    for i in range(n):
+        state = game.new(seats, {}, i)
+        row = await store.create_game(guild_id=1, channel_id=10_000 + i, game=game_id, host_id=1, options={}, seed=i,
+                                      seats=[Seat(s, 1000 + k) for k, s in enumerate(seats)], status="active",
+                                      state_json=state.model_dump_json())
+        ids.append(row.id)
+    return ids
+
+
+async def run(game_id: str, n_games: int, turns: int, path: Path) -> dict[str, list[float]]:
+    store = SqliteStore(path)
+    await store.open()
+    ids = await fill(store, game_id, n_games)
+    pipe = Pipeline(store)
+    game = get_game(game_id)
+    totals: list[float] = []
+    pipe.timings = {}
+    rng_pick = 0
+    target = ids[len(ids) // 2]
+    done = 0
+    while done < turns:
+        row = await store.get_game(target)
+        if row.status != "active":  # finished: start a new table in a fresh channel
+            state = game.new([s.seat for s in row.seats], {}, done)
+            row = await store.create_game(guild_id=1, channel_id=900_000 + done, game=game_id, host_id=1, options={},
+                                          seed=done, seats=row.seats, status="active", state_json=state.model_dump_json())
+            target = row.id
+            continue
+        seat_user = {s.seat: s.user_id for s in row.seats}
+        state = game.load(row.state_json)
+        seat = game.to_act(state)[0]
+
+        def pick(g, st, s, legal):
+            return g.ai_action(st, s)
+
+        t0 = time.perf_counter()
+        result = await pipe.act(target, seat_user[seat], pick)
+        await pipe.render(result.game, result.state, None, "en")
+        totals.append(time.perf_counter() - t0)
+        done += 1
+        rng_pick += 1
+    await store.close()
+    timings = dict(pipe.timings)
+    timings["turn"] = totals
+    return timings
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--turns", type=int, default=300)
+    ap.add_argument("--games", default="1,10000")
+    ap.add_argument("--game", default="city_of_fury")
+    args = ap.parse_args()
+    print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} · {platform.machine()} · {os.cpu_count()} cores · "
+          f"Python {platform.python_version()} · game {args.game}")
+    print(f"{'games stored':>12} {'stage':>8} {'median ms':>10} {'p99 ms':>8} {'n':>6}")
+    for n in [int(x) for x in args.games.split(",")]:
+        with tempfile.TemporaryDirectory() as tmp:
+            timings = asyncio.run(run(args.game, n, args.turns, Path(tmp) / "bench.db"))
+        for stage in ("load", "apply", "save", "render", "turn"):
+            vals = timings.get(stage, [])
+            if vals:
+                print(f"{n:>12} {stage:>8} {statistics.median(vals) * 1000:>10.2f} {pct(vals, 0.99) * 1000:>8.2f} {len(vals):>6}")
+
+
+if __name__ == "__main__":
+    main()

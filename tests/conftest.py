@@ -1,0 +1,106 @@
+"""Shared fixtures: the project's bot running against the local Discord stand-in."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import Config, create_bot
+from engine import get_game
+from fakediscord import FakeDiscord, FakeMessage
+
+
+class Table:
+    """Drives the real bot (real discord.py client) through FakeDiscord."""
+
+    def __init__(self, fd: FakeDiscord, db: Path):
+        self.fd = fd
+        self.db = db
+        self.bot = None
+
+    def make_bot(self):
+        return create_bot(Config(token="test-token", database=str(self.db), sync="auto"), guild_ready_timeout=0.05)
+
+    async def start(self):
+        self.bot = self.make_bot()
+        await self.fd.start(self.bot)
+        return self.bot
+
+    async def restart(self):
+        await self.fd.stop(self.bot)
+        return await self.start()
+
+    # ----------------------------------------------------------- database
+    def sql(self, query: str, *args: Any) -> list[tuple]:
+        con = sqlite3.connect(self.db)
+        try:
+            return con.execute(query, args).fetchall()
+        finally:
+            con.close()
+
+    def row(self, gid: int) -> dict:
+        cols = ["id", "game", "status", "version", "state_json", "channel_id"]
+        r = self.sql(f"SELECT {', '.join(cols)} FROM games WHERE id=?", gid)[0]
+        return dict(zip(cols, r))
+
+    def state(self, gid: int):
+        r = self.row(gid)
+        return get_game(r["game"]).load(r["state_json"])
+
+    def seat_user(self, gid: int) -> dict[str, int | None]:
+        return dict(self.sql("SELECT seat, user_id FROM seats WHERE game_id=?", gid))
+
+    # ---------------------------------------------------------- messages
+    @staticmethod
+    def board_of(messages: list[FakeMessage]) -> FakeMessage | None:
+        boards = [m for m in messages if not m.ephemeral and m.attachments]
+        return boards[-1] if boards else None
+
+    async def wait_board(self, ex, timeout: float = 10.0) -> FakeMessage:
+        return await ex.wait(lambda e: self.board_of(e.followups + e.messages), timeout, "a board message")
+
+    async def wait_ephemeral(self, ex, timeout: float = 5.0) -> FakeMessage:
+        def found(e):
+            eph = [m for m in e.messages if m.ephemeral and not m.loading and (m.content or m.embeds)]
+            return eph[-1] if eph else None
+        return await ex.wait(found, timeout, "an ephemeral message")
+
+    def custom_id_for(self, msg: FakeMessage, gid: int, version: int, idx: int) -> tuple[str, list[str] | None]:
+        """The component on ``msg`` that picks legal action ``idx`` (button, or a select value)."""
+        button = f"tg:a:{gid}:{version}:{idx}"
+        if button in msg.custom_ids:
+            return button, None
+        for cid in msg.custom_ids:
+            if cid.startswith(f"tg:s:{gid}:{version}:"):
+                comp = msg.component(cid)
+                if any(o["value"] == str(idx) for o in comp.get("options", [])):
+                    return cid, [str(idx)]
+        raise AssertionError(f"no component for action {idx} (v{version}) on {msg!r}")
+
+    async def choose(self, user, msg: FakeMessage, gid: int, idx: int, version: int | None = None):
+        version = self.row(gid)["version"] if version is None else version
+        cid, values = self.custom_id_for(msg, gid, version, idx)
+        if values is None:
+            return await self.fd.click(user, msg, cid)
+        return await self.fd.select(user, msg, cid, values)
+
+    def ai_index(self, gid: int, seat: str) -> int:
+        state = self.state(gid)
+        game = get_game(self.row(gid)["game"])
+        legal = game.legal_actions(state, seat)
+        return legal.index(game.ai_action(state, seat))
+
+
+@pytest.fixture
+async def table(tmp_path):
+    async with FakeDiscord(strict=True) as fd:
+        t = Table(fd, tmp_path / "bot.db")
+        yield t
+
+
+def dump(obj: Any) -> str:
+    return json.dumps(obj, indent=1, ensure_ascii=False)
