@@ -122,6 +122,8 @@ __all__ = [
     "UploadedFile",
     "FakeTimeout",
     "spec_path",
+    "load_spec",
+    "walk_components",
 ]
 
 EPHEMERAL = 1 << 6
@@ -324,25 +326,25 @@ def _describe_error(error: Any) -> str:
     return f"{message} at {where} [{rule}] (value {inst})"
 
 
-_SPEC: Optional[_OpenAPI] = None
-_SPEC_STATUS: Optional[str] = None
+_SPECS: dict[str, tuple[Optional[_OpenAPI], str]] = {}
 
 
-def _load_spec() -> tuple[Optional[_OpenAPI], str]:
-    """Compiled once per process (module-level cache)."""
-    global _SPEC, _SPEC_STATUS
-    if _SPEC_STATUS is None:
-        path = spec_path()
+def load_spec(path: Optional[Path] = None) -> tuple[Optional[_OpenAPI], str]:
+    """The compiled OpenAPI description and a status line; compiled once per process and path
+    (module-level cache, validators are built lazily per operation)."""
+    path = Path(path) if path is not None else spec_path()
+    key = str(path)
+    if key not in _SPECS:
         if not path.is_file():
-            _SPEC_STATUS = f"OpenAPI validation skipped: {path} not found"
-            _log.warning(_SPEC_STATUS)
+            status = f"OpenAPI validation skipped: {path} not found"
+            _log.warning(status)
+            _SPECS[key] = (None, status)
         else:
             try:
-                _SPEC = _OpenAPI(path)
-                _SPEC_STATUS = f"validating against {path.resolve()}"
+                _SPECS[key] = (_OpenAPI(path), f"validating against {path.resolve()}")
             except ImportError as exc:  # pragma: no cover - jsonschema is in the test extra
-                _SPEC_STATUS = f"OpenAPI validation skipped: {exc}"
-    return _SPEC, _SPEC_STATUS
+                _SPECS[key] = (None, f"OpenAPI validation skipped: {exc}")
+    return _SPECS[key]
 
 
 # --------------------------------------------------------------------------- records
@@ -689,8 +691,10 @@ class _LogCatcher(logging.Handler):
 class FakeDiscord:
     """See the module docstring."""
 
-    def __init__(self, *, strict: bool = False, ack_deadline: float = 3.0, locale: str = "en-US", validate: bool = True) -> None:
+    def __init__(self, *, strict: bool = False, ack_deadline: float = 3.0, locale: str = "en-US", validate: bool = True, spec_file: Optional[Path] = None) -> None:
         self.strict = strict
+        self.spec_file = spec_file
+        self._spec: Optional[_OpenAPI] = None
         self.ack_deadline = ack_deadline
         self.validate = validate
         self._ids = itertools.count(1)
@@ -903,7 +907,7 @@ class FakeDiscord:
     async def __aenter__(self) -> "FakeDiscord":
         self._notifier = _Notifier()
         if self.validate:
-            _, self.spec_status = _load_spec()
+            self._spec, self.spec_status = load_spec(self.spec_file)
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_get("/attachments/{aid}/{filename}", self._cdn)
@@ -1170,11 +1174,16 @@ class FakeDiscord:
             raise ValueError(f"option {name!r}: {value!r} is not one of the choices {[c['value'] for c in opt['choices']]}")
         return value
 
-    def _command_data(self, command: str, options: Optional[dict], *, unchecked: bool, focused: Optional[str]) -> dict:
+    def _command_data(self, command: str, options: Optional[dict], *, unchecked: bool, focused: Optional[str], user: Optional[FakeUser] = None) -> dict:
         parts = command.strip().lstrip("/").split()
         if not parts:
             raise ValueError("empty command")
         cmd, scope = self._find_command(parts[0])
+        if user is not None and not unchecked and cmd.get("default_member_permissions") not in (None, ""):
+            need = int(cmd["default_member_permissions"])
+            if need & ~self.permissions_of(user):
+                raise PermissionError(f"{user.name} cannot see /{cmd['name']}: it needs permissions {need:#x} "
+                                      f"(default_member_permissions); pass unchecked=True to send it anyway")
         node = cmd
         chain = []
         for sub in parts[1:]:
@@ -1210,7 +1219,7 @@ class FakeDiscord:
     async def slash(self, user: Union[FakeUser, int], command: str, options: Optional[dict] = None, *, locale: Optional[str] = None, channel: Optional[int] = None, unchecked: bool = False) -> Exchange:
         """Run ``/command sub ...`` as ``user``; returns the Exchange (not yet awaited)."""
         user = self.user(user)
-        data = self._command_data(command, options, unchecked=unchecked, focused=None)
+        data = self._command_data(command, options, unchecked=unchecked, focused=None, user=user)
         payload = self.interaction_payload(type=2, user=user, data=data, channel_id=channel, locale=locale)
         return await self._send_interaction("command", user, payload)
 
@@ -1219,7 +1228,7 @@ class FakeDiscord:
         user = self.user(user)
         options = dict(options or {})
         options.setdefault(focused, "")
-        data = self._command_data(command, options, unchecked=False, focused=focused)
+        data = self._command_data(command, options, unchecked=False, focused=focused, user=user)
         payload = self.interaction_payload(type=4, user=user, data=data, channel_id=channel, locale=locale)
         ex = await self._send_interaction("autocomplete", user, payload)
         cb = await ex.wait_ack(timeout)
@@ -1235,10 +1244,16 @@ class FakeDiscord:
         except KeyError:
             raise KeyError(f"unknown message {message}") from None
 
-    async def _component(self, user: Union[FakeUser, int], message: Union[FakeMessage, int], custom_id: str, values: Optional[list], force: bool, locale: Optional[str]) -> Exchange:
+    async def _component(self, user: Union[FakeUser, int], message: Union[FakeMessage, int, dict], custom_id: str, values: Optional[list], force: bool, locale: Optional[str]) -> Exchange:
         user = self.user(user)
-        msg = self.message(message)
-        comp = msg.component(custom_id)
+        snapshot: Optional[dict] = None
+        if isinstance(message, dict):  # an earlier state, e.g. board.versions[0]: a client that had not refreshed
+            snapshot = message
+            msg = self.message(int(message["id"]))
+            comp = FakeMessage(self, snapshot, {}).component(custom_id)
+        else:
+            msg = self.message(message)
+            comp = msg.component(custom_id)
         if comp is None and not force:
             raise KeyError(f"message {msg.id} has no component {custom_id!r}; it has {msg.custom_ids}")
         if comp is not None and comp.get("disabled") and not force:
@@ -1269,16 +1284,17 @@ class FakeDiscord:
                 data["resolved"] = resolved
         elif ctype != 2:
             raise ValueError(f"{custom_id!r} is a select (type {ctype}); use fd.select")
-        payload = self.interaction_payload(type=3, user=user, data=data, channel_id=msg.channel_id if msg.channel_id in self.channels else None, locale=locale, message=msg.public_data())
+        shown = {k: v for k, v in snapshot.items() if not k.startswith("_")} if snapshot is not None else msg.public_data()
+        payload = self.interaction_payload(type=3, user=user, data=data, channel_id=msg.channel_id if msg.channel_id in self.channels else None, locale=locale, message=shown)
         ex = await self._send_interaction("component", user, payload)
         ex.original = msg
         return ex
 
-    async def click(self, user: Union[FakeUser, int], message: Union[FakeMessage, int], custom_id: str, *, force: bool = False, locale: Optional[str] = None) -> Exchange:
+    async def click(self, user: Union[FakeUser, int], message: Union[FakeMessage, int, dict], custom_id: str, *, force: bool = False, locale: Optional[str] = None) -> Exchange:
         """Click button ``custom_id`` on ``message`` as ``user``."""
         return await self._component(user, message, custom_id, None, force, locale)
 
-    async def select(self, user: Union[FakeUser, int], message: Union[FakeMessage, int], custom_id: str, values: list, *, force: bool = False, locale: Optional[str] = None) -> Exchange:
+    async def select(self, user: Union[FakeUser, int], message: Union[FakeMessage, int, dict], custom_id: str, values: list, *, force: bool = False, locale: Optional[str] = None) -> Exchange:
         """Choose ``values`` in select menu ``custom_id`` on ``message`` as ``user``."""
         return await self._component(user, message, custom_id, list(values), force, locale)
 
@@ -1481,8 +1497,8 @@ class FakeDiscord:
                     self.violations.append(f"{method} {path}: body is not JSON: {body[:100]!r}")
         rec = Request(method, path, dict(request.query), body, files, time.monotonic())
         self.requests.append(rec)
-        if self.validate and _SPEC is not None:
-            rec.route, problems = _SPEC.check(method, path, body, multipart)
+        if self._spec is not None:
+            rec.route, problems = self._spec.check(method, path, body, multipart)
             self.violations.extend(problems)
         try:
             response = await self._route(rec)
@@ -1886,7 +1902,7 @@ async def _followup(fd: FakeDiscord, rec: Request, token: str) -> web.Response:
         # The first followup after a type-5 defer replaces the loading message; it keeps the
         # defer's ephemeral flag whatever the followup asks for.
         msg = ex.original
-        keep = msg.flags & EPHEMERAL
+        keep = (msg.flags & EPHEMERAL) | (int(body.get("flags") or 0) & ~(EPHEMERAL | LOADING))
         fd._apply_body(msg, dict(body, flags=None), rec.files)
         msg.data["flags"] = keep
         ex._deferred_loading = False
@@ -1925,3 +1941,15 @@ async def _delete_webhook_message(fd: FakeDiscord, rec: Request, token: str, mid
     ex.deleted.append(msg.id)
     ex._touch(f"delete {mid}")
     return web.Response(status=204)
+
+
+try:  # optional pytest fixture: `from fakediscord import fake_discord` in a conftest.py
+    import pytest_asyncio
+
+    @pytest_asyncio.fixture
+    async def fake_discord():
+        """A strict FakeDiscord for one test (spec violations and unserved requests fail it)."""
+        async with FakeDiscord(strict=True) as fd:
+            yield fd
+except ImportError:  # pragma: no cover
+    pass

@@ -21,7 +21,7 @@ import pytest
 from discord import app_commands
 from PIL import Image
 
-from fakediscord import FakeDiscord, FakeTimeout, _load_spec
+from fakediscord import FakeDiscord, FakeTimeout, load_spec
 
 GAMES = ["city_of_fury", "thunder_road", "automobile", "armor_clash"]
 
@@ -173,6 +173,13 @@ class TinyBot(discord.Client):
 
         self.tree.add_command(game)
 
+        @app_commands.command(name="admin", description="Managers only")
+        @app_commands.default_permissions(manage_guild=True)
+        async def admin(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message(f"admin ok in guild scope={interaction.command.guild_only}", ephemeral=True)
+
+        self.tree.add_command(admin)
+
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         pass  # discord.py sleeps 5 s before every re-IDENTIFY; not needed against FakeDiscord
 
@@ -229,6 +236,12 @@ async def test_slash_subcommand_defer_followup_embed_png():
         followup = [r for r in fd.requests if r.path.startswith("/webhooks/")][0]
         assert followup.files[0].filename == "board.png" and followup.files[0].data == png
         assert followup.json["attachments"][0]["filename"] == "board.png"
+        # discord.py sends an integer placeholder id (the spec says string): normalised, not a violation
+        assert followup.json["attachments"][0]["id"] == 0
+        if load_spec()[0] is not None:
+            assert fd.spec_status.startswith("validating")
+            assert followup.route == "/webhooks/{webhook_id}/{webhook_token}"
+            assert all(r.route for r in fd.requests), [r for r in fd.requests if not r.route]
         # the message is public and listed in the channel
         assert fd.messages() == [msg]
 
@@ -262,6 +275,34 @@ async def test_autocomplete_returns_choices():
         assert ac.json["type"] == 8
 
 
+async def test_guild_commands_and_default_member_permissions():
+    async with FakeDiscord(strict=True) as fd:
+        pleb = fd.add_user(1011, "pleb")
+        boss = fd.add_user(1012, "boss", manage_guild=True)
+        bot = await fd.start(TinyBot())
+        guild = discord.Object(fd.guild_id)
+        bot.tree.copy_global_to(guild=guild)
+        await bot.tree.sync(guild=guild)  # development-guild sync: PUT .../guilds/{id}/commands
+        assert set(c["name"] for c in fd.commands[fd.guild_id].values()) == {"game", "admin"}
+        ex = await fd.slash(boss, "admin")
+        assert ex.payload["data"]["guild_id"] == str(fd.guild_id)
+        assert (await ex.wait_response()).content.startswith("admin ok")
+        with pytest.raises(PermissionError, match="default_member_permissions"):
+            await fd.slash(pleb, "admin")
+        ids = {c["name"]: c["id"] for c in fd.commands[fd.guild_id].values()}
+        await bot.tree.sync(guild=guild)  # re-sync keeps the command ids, like Discord
+        assert {c["name"]: c["id"] for c in fd.commands[fd.guild_id].values()} == ids
+
+
+async def test_validation_can_be_absent_with_a_clear_status(tmp_path):
+    async with FakeDiscord(spec_file=tmp_path / "missing.json") as fd:
+        assert "skipped" in fd.spec_status and "missing.json" in fd.spec_status
+        async with aiohttp.ClientSession() as s:
+            async with s.post(f"{fd.base_url}/api/v10/channels/{fd.channel_id}/messages", json={"content": "hi", "tts": "x"}) as r:
+                assert r.status == 200
+        assert fd.violations == [] and fd.messages()[0].content == "hi"
+
+
 async def test_dynamic_button_survives_restart_and_select_and_modal():
     async with FakeDiscord(strict=True) as fd:
         carol = fd.add_user(1004, "carol")
@@ -276,6 +317,16 @@ async def test_dynamic_button_survives_restart_and_select_and_modal():
         assert board.content == "carol played kick in game 7"
         assert [v["flags"] & 128 for v in board.versions] == [128, 0]  # loading, then the followup
         assert board.custom_ids  # components kept by the update
+
+        # a client that had not refreshed clicks the board as it was before that edit
+        stale = await fd.click(carol, board.versions[-1], "play:7:punch")
+        await stale.wait_ack()
+        assert stale.payload["message"]["content"] == "" and board.content == "carol played punch in game 7"
+        # two clicks at once both reach the bot
+        dave = fd.add_user(1010, "dave")
+        both = await asyncio.gather(fd.click(carol, board, "play:7:kick"), fd.click(dave, board, "play:7:punch"))
+        await asyncio.gather(*(ex.wait_ack() for ex in both))
+        assert sorted(c[3] for c in bot2.clicks[-2:]) == [carol.id, dave.id]
 
         sel = await fd.select(carol, board, "skill:7", ["jump"])
         reply = await sel.wait_response()
@@ -321,7 +372,7 @@ async def test_spec_violation_is_detected_and_strict_fails():
 
 
 async def test_validation_of_raw_requests_and_unknown_routes():
-    if _load_spec()[0] is None:
+    if load_spec()[0] is None:
         pytest.skip("OpenAPI description not available")
     async with FakeDiscord() as fd:
         async with aiohttp.ClientSession() as s:
