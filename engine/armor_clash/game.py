@@ -1,0 +1,363 @@
+"""The Armor Clash game: simultaneous secret orders built from small pending steps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import Game, Msg, Outcome
+from ..errors import GameError
+from ..i18n import t
+from . import data
+from . import geometry as G
+from . import rules as R
+from .models import (AMMO, Action, AmmoChoice, AnyEvent, Back, Choose, Committed, HullTo, MoveDir, MoveDist,
+                     Options, Order, OrderEv, Pending, State, Target, TurretTo, Unit)
+
+PASS = Choose(what="pass")
+
+
+def _err(code: str, seat: str | None = None, **params: Any) -> GameError:
+    return GameError(code, f"armor_clash.error.{code}", seat=seat, **params)
+
+
+class ArmorClash(Game):
+    id = "armor_clash"
+    schema_version = 1
+    min_seats = 1
+    max_seats = 4
+    State = State
+    Action = Action
+    Event = AnyEvent
+    Options = Options
+    private_view = True
+    private_actions = True
+
+    # ------------------------------------------------------------ setup
+    def _new(self, seats: list[str], options: Options, seed: int, rng) -> State:
+        mode_row = data.tables()["modes"][options.mode]
+        if "refuse" in mode_row:
+            raise GameError("mode_unavailable", mode_row["refuse"], mode=options.mode)
+        sc = data.scenarios()[options.scenario]
+        if sc["pvp"] and len(seats) < 2:
+            raise _err("duel_needs_two", n=len(seats))
+        board = data.tables()["board"]
+        max_turns = options.max_turns or _scenario_turns(options.scenario)
+        state = State(schema_version=self.schema_version, seats=seats, seed=seed, rng=rng, options=options,
+                      width=board["w"], height=board["h"], max_turns=max_turns,
+                      units=R.build_units(seats, options))
+        return state
+
+    # ------------------------------------------------------------ turn order
+    def to_act(self, state: State) -> list[str]:
+        if state.result is not None:
+            return []
+        out = []
+        for u in state.units:
+            if u.seat is not None and u.active and u.stunned == 0 and u.seat not in state.orders:
+                out.append(u.seat)
+        return out
+
+    def outcome(self, state: State) -> Outcome | None:
+        r = state.result
+        if r is None:
+            return None
+        scores = {u.seat: float(u.kills) for u in state.units if u.seat is not None}
+        return Outcome(winners=list(r.winners), scores=scores,
+                       reason=Msg(key=f"armor_clash.outcome.{r.reason}", params={"turn": state.turn - 1}))
+
+    # ------------------------------------------------------------ helpers
+    def _unit(self, state: State, seat: str) -> Unit:
+        u = R.unit_of_seat(state, seat)
+        assert u is not None
+        return u
+
+    def _virtual(self, state: State, u: Unit, p: Pending) -> tuple[int, int, int]:
+        """(hull, absolute turret, free rotation left) after the pending free rotation."""
+        hull, tur, free = u.hull, u.abs_turret, R.free_rotation(u)
+        if p.pre_rot is not None:
+            n = G.ring_dist(tur, p.pre_rot)
+            delta = (p.pre_rot - tur) % 8
+            if delta > 4:
+                delta -= 8
+            if R.has_link(u):
+                hull = (hull + delta) % 8
+            tur = p.pre_rot
+            free = max(0, free - n)
+        return hull, tur, free
+
+    def _targets(self, state: State, u: Unit, p: Pending) -> list[Unit]:
+        _, tur, free = self._virtual(state, u, p)
+        return [o for o, _ in R.shootable(state, u, tur, free)]
+
+    def _top(self, state: State, u: Unit, p: Pending) -> list[Choose]:
+        hull, tur, free = self._virtual(state, u, p)
+        out: list[Choose] = []
+        if u.tracks == "ok" and (R.move_reach(state, u, False, hull) or R.move_reach(state, u, True, hull)):
+            out.append(Choose(what="move"))
+        if u.move_plan is not None and u.tracks == "ok":
+            out.append(Choose(what="continue_move"))
+        if u.loaded is not None and self._targets(state, u, p):
+            out.append(Choose(what="shoot"))
+        if u.loaded is None and u.loading is None:
+            out.append(Choose(what="reload"))
+        if u.loading is not None:
+            out.append(Choose(what="continue_reload"))
+        if u.loaded is not None or u.loading is not None:
+            out.append(Choose(what="unload"))
+        if R.turret_state(u) in ("normal", "crank") and p.pre_rot is None:
+            out.append(Choose(what="rotate"))
+            if u.rot_plan is not None:
+                out.append(Choose(what="continue_rotate"))
+        out.append(Choose(what="hull"))
+        out.append(PASS)
+        return out
+
+    def _legal(self, state: State, seat: str) -> list[Any]:
+        u = self._unit(state, seat)
+        p = state.pending.get(seat, Pending())
+        hull, tur, free = self._virtual(state, u, p)
+        if p.step == "top":
+            return self._top(state, u, p)
+        out: list[Any] = []
+        if p.step == "move_dir":
+            out = [MoveDir(reverse=r) for r in (False, True) if R.move_reach(state, u, r, hull)]
+        elif p.step == "move_dist":
+            out = [MoveDist(cells=c) for c in range(1, R.move_reach(state, u, bool(p.reverse), hull) + 1)]
+        elif p.step == "move_fire":
+            out = [Target(target=o.id) for o in self._targets(state, u, p)] + [Target(target="")]
+        elif p.step == "target":
+            out = [Target(target=o.id) for o in self._targets(state, u, p)]
+        elif p.step == "ammo":
+            out = [AmmoChoice(ammo=a) for a in AMMO]
+        elif p.step == "turret":
+            cur = (tur - hull) % 8
+            out = [TurretTo(cell=G.RING_TO_CELL[r]) for r in range(8) if r != cur]
+        elif p.step == "hull":
+            out = [HullTo(facing=f) for f in range(8) if f != u.hull]
+        return out + [Back()]
+
+    def _check(self, state: State, seat: str, action: Any) -> None:
+        if action == PASS:
+            return
+        if action in self._legal(state, seat):
+            return
+        raise self._diagnose(state, seat, action)
+
+    def _diagnose(self, state: State, seat: str, action: Any) -> GameError:
+        u = self._unit(state, seat)
+        p = state.pending.get(seat, Pending())
+        step_for = {"choose": "top", "move_dir": "move_dir", "move_dist": "move_dist", "ammo": "ammo",
+                    "turret": "turret", "hull": "hull"}
+        if action.kind == "target":
+            if p.step not in ("target", "move_fire"):
+                return _err("wrong_step", seat, step=p.step)
+            o = R.unit_by_id(state, action.target)
+            if o is None or o.side == u.side:
+                return _err("unknown_target", seat, target=action.target)
+            if not o.active:
+                return _err("target_out", seat, target=o.label)
+            return _err("out_of_arc", seat, target=o.label)
+        if action.kind == "back":
+            return _err("wrong_step", seat, step=p.step)
+        if step_for.get(action.kind) != p.step:
+            return _err("wrong_step", seat, step=p.step)
+        if action.kind == "choose":
+            w = action.what
+            if w == "shoot":
+                if u.loading is not None:
+                    return _err("reloading", seat, left=u.reload_left)
+                if u.loaded is None:
+                    return _err("not_loaded", seat)
+                return _err("no_target_in_arc", seat)
+            if w == "reload":
+                return _err("already_loaded", seat)
+            if w in ("move", "continue_move"):
+                return _err("cannot_move", seat)
+            if w in ("rotate", "continue_rotate"):
+                return _err("turret_locked" if R.turret_state(u) in ("locked", "overload") else "nothing_to_continue", seat)
+            return _err("nothing_to_continue", seat)
+        if action.kind == "move_dist":
+            return _err("too_far", seat, cells=action.cells)
+        return _err("illegal_action", seat)
+
+    # ------------------------------------------------------------ apply
+    def _apply(self, state: State, seat: str, action: Any) -> list[Any]:
+        u = self._unit(state, seat)
+        p = state.pending.get(seat, Pending())
+        events: list[Any] = []
+        order: Order | None = None
+        hull, tur, free = self._virtual(state, u, p)
+        k = action.kind
+        if k == "back":
+            p = Pending(pre_rot=p.pre_rot)
+        elif k == "choose":
+            w = action.what
+            if w == "pass":
+                order = Order(what="pass")
+            elif w == "move":
+                p.step = "move_dir"
+            elif w == "shoot":
+                p.step = "target"
+            elif w == "reload":
+                p.step = "ammo"
+            elif w == "rotate":
+                p.step = "turret"
+            elif w == "hull":
+                p.step = "hull"
+            else:
+                order = Order(what=w)
+        elif k == "move_dir":
+            p.reverse, p.step = action.reverse, "move_dist"
+        elif k == "move_dist":
+            if "shoot_on_move" in R.veh(u)["traits"] and u.loaded is not None and self._targets(state, u, p):
+                p.cells, p.step = action.cells, "move_fire"
+            else:
+                order = Order(what="move", reverse=p.reverse, cells=action.cells)
+        elif k == "target":
+            if p.step == "move_fire":
+                order = Order(what="move", reverse=p.reverse, cells=p.cells, target=action.target or None)
+            else:
+                order = Order(what="shoot", target=action.target)
+        elif k == "ammo":
+            order = Order(what="reload", ammo=action.ammo)
+        elif k == "turret":
+            want = (hull + G.CELL_TO_RING[action.cell]) % 8
+            n = G.ring_dist(tur, want)
+            if p.pre_rot is None and R.turret_state(u) == "normal" and 0 < n <= free:
+                p = Pending(pre_rot=want)
+                events.append(OrderEv(seat=seat, key="armor_clash.order.free_rotate", params={"cell": action.cell}, to=[seat]))
+            else:
+                order = Order(what="rotate", turret_to=want)
+        elif k == "hull":
+            order = Order(what="hull", facing=action.facing)
+        if order is None:
+            state.pending[seat] = p
+            return events
+        order.pre_rot = p.pre_rot
+        state.pending.pop(seat, None)
+        state.orders[seat] = order
+        events.append(OrderEv(seat=seat, key=f"armor_clash.order.{order.what}", params=_order_params(state, order), to=[seat]))
+        events.append(Committed(seat=seat))
+        guard = 0
+        while state.result is None and not self.to_act(state) and guard < 20:
+            R.resolve_turn(state, events)
+            state.pending = {}
+            guard += 1
+        return events
+
+    # ------------------------------------------------------------ views
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        d = state.model_dump(mode="json", exclude={"rng", "orders", "pending"})
+        d["committed"] = sorted(state.orders)
+        d["to_act"] = self.to_act(state)
+        d["viewer"] = seat
+        if seat is not None and seat in state.orders:
+            d["my_order"] = state.orders[seat].model_dump(mode="json")
+        if seat is not None and seat in state.pending:
+            d["my_pending"] = state.pending[seat].model_dump(mode="json")
+        return d
+
+    def default_action(self, state: State, seat: str) -> Any:
+        """Rules' default for an absent player: a pass (the turn timer)."""
+        return PASS
+
+    def ai_action(self, state: State, seat: str) -> Any:
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise GameError("nothing_to_do", "core.error.nothing_to_do", seat=seat)
+        u = self._unit(state, seat)
+        p = state.pending.get(seat, Pending())
+        want = R.ai_order(state, u)
+        hull, tur, free = self._virtual(state, u, p)
+        cand: Any = PASS
+        if p.step == "top":
+            cand = Choose(what=want.what) if want.what in ("move", "shoot", "reload", "rotate", "hull") else Choose(what=want.what)
+        elif p.step in ("target", "move_fire"):
+            cand = Target(target=want.target or "")
+        elif p.step == "ammo":
+            cand = AmmoChoice(ammo=want.ammo or "AP")
+        elif p.step == "turret" and want.turret_to is not None:
+            cand = TurretTo(cell=G.RING_TO_CELL[(want.turret_to - hull) % 8])
+        elif p.step == "hull" and want.facing is not None:
+            cand = HullTo(facing=want.facing)
+        if cand in legal or cand == PASS:
+            return cand
+        for a in legal:
+            if a.kind == "target":
+                return a
+        return Back() if Back() in legal else PASS
+
+    # ------------------------------------------------------------ text
+    def action_label(self, state: State, action: Any, locale: str | None = None) -> str:
+        k = action.kind
+        if k == "choose":
+            return t(f"armor_clash.what.{action.what}", locale)
+        if k == "move_dir":
+            return t("armor_clash.action.reverse" if action.reverse else "armor_clash.action.forward", locale)
+        if k == "move_dist":
+            return t("armor_clash.action.move_dist", locale, cells=action.cells)
+        if k == "target":
+            if not action.target:
+                return t("armor_clash.action.hold_fire", locale)
+            o = R.unit_by_id(state, action.target)
+            label = o.label if o else action.target
+            label = t(label[1:], locale) if label.startswith("@") else label
+            where = G.cell_name(o.x, o.y) if o else "?"
+            return t("armor_clash.action.target", locale, target=label, cell=where)
+        if k == "ammo":
+            return t(f"armor_clash.ammo.{action.ammo}", locale)
+        if k == "turret":
+            return t("armor_clash.action.turret", locale, cell=action.cell)
+        if k == "hull":
+            return t("armor_clash.action.hull", locale, facing=t(f"armor_clash.dir.{G.DIR_NAMES[action.facing]}", locale))
+        return t("armor_clash.action.back", locale)
+
+    def action_group(self, state: State, action: Any) -> str:
+        return action.kind
+
+    def event_text(self, event: Any, locale: str | None = None) -> str:
+        if event.kind in ("note", "order"):
+            return t(event.key, locale, **event.params)
+        if event.kind == "roll":
+            return t("armor_clash.event.roll", locale, unit=event.label, die=f"@armor_clash.die.{event.die}",
+                     value=event.value, result=event.result)
+        if event.kind == "committed":
+            return t("armor_clash.event.committed", locale, seat=event.seat)
+        return super().event_text(event, locale)
+
+    def prompt(self, state: State, seat: str) -> Msg:
+        p = state.pending.get(seat, Pending())
+        u = R.unit_of_seat(state, seat)
+        params: dict[str, Any] = {"turn": state.turn}
+        if u is not None:
+            params.update(reload=u.reload_left, ammo=u.loaded or "-", cell=G.cell_name(u.x, u.y))
+        return Msg(key=f"armor_clash.prompt.{p.step}", params=params)
+
+    def summary(self, state: State) -> Msg:
+        boss = next((u for u in state.units if u.boss), None)
+        if boss is not None and boss.card is not None:
+            return Msg(key="armor_clash.summary.boss", params={"turn": state.turn, "rage": boss.card.rage,
+                                                               "waiting": len(self.to_act(state))})
+        return Msg(key="armor_clash.summary.turn", params={"turn": state.turn, "waiting": len(self.to_act(state))})
+
+
+def _scenario_turns(scenario: str) -> int:
+    for s in data.campaign()["scenarios"]:
+        if s["id"] == scenario:
+            return int(s["max_turns"])
+    return int(data.tables()["max_turns_default"])
+
+
+def _order_params(state: State, order: Order) -> dict[str, Any]:
+    out: dict[str, Any] = {k: v for k, v in order.model_dump(mode="json").items() if v is not None}
+    if order.target:
+        o = R.unit_by_id(state, order.target)
+        if o is not None:
+            out["target"] = o.label
+    if order.ammo:
+        out["ammo"] = f"@armor_clash.ammo.{order.ammo}"
+    if order.facing is not None:
+        out["facing"] = f"@armor_clash.dir.{G.DIR_NAMES[order.facing]}"
+    if order.turret_to is not None:
+        out["turret_to"] = f"@armor_clash.dir.{G.DIR_NAMES[order.turret_to]}"
+    return out

@@ -1,0 +1,828 @@
+"""Armor Clash rules: set-up, queries, shot resolution, the boss automaton, turn resolution.
+
+Everything here is pure: it mutates the state copy it is given and returns events.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from . import data
+from . import geometry as G
+from .models import (Aim, BossCard, MovePlan, Note, Options, Order, Result, Roll, RotPlan, State,
+                     Unit)
+
+K = "armor_clash."
+BOSS_LABEL = "@armor_clash.boss.name"
+
+
+# ------------------------------------------------------------------ helpers
+def note(events: list, key: str, **params: Any) -> None:
+    events.append(Note(key=K + key, params=params))
+
+
+def unit_by_id(state: State, uid: str) -> Unit | None:
+    for u in state.units:
+        if u.id == uid:
+            return u
+    return None
+
+
+def unit_of_seat(state: State, seat: str) -> Unit | None:
+    for u in state.units:
+        if u.seat == seat:
+            return u
+    return None
+
+
+def veh(u: Unit) -> dict[str, Any]:
+    return data.vehicles()[u.vehicle]
+
+
+def foes(state: State, u: Unit) -> list[Unit]:
+    return [o for o in state.units if o.active and o.side != u.side]
+
+
+def occupied(state: State, x: int, y: int) -> bool:
+    return any(o.x == x and o.y == y for o in state.units)
+
+
+def on_board(state: State, x: int, y: int) -> bool:
+    return 0 <= x < state.width and 0 <= y < state.height
+
+
+def has_link(u: Unit) -> bool:
+    return u.boss or u.link
+
+
+def set_turret_abs(u: Unit, new_abs: int) -> int:
+    """Point the turret at ``new_abs``; with the body-turret link the hull follows (rules 8.5)."""
+    old = u.abs_turret
+    if new_abs == old:
+        return 0
+    delta = (new_abs - old) % 8
+    if delta > 4:
+        delta -= 8
+    if has_link(u):
+        u.hull = (u.hull + delta) % 8
+    else:
+        u.turret = (new_abs - u.hull) % 8
+    u.rotated_this_turn = True
+    return abs(delta)
+
+
+def turret_state(u: Unit) -> str:
+    if u.card is not None and u.card.overload_left > 0:
+        return "overload"
+    return u.turret_state
+
+
+def turret_speed(state: State, u: Unit) -> int:
+    """Cells per turn (rules 8.3, 8.5, 9.1)."""
+    sp = data.tables()["rotation_speed"]
+    st = turret_state(u)
+    if st in ("locked", "overload"):
+        return 0
+    if u.boss:
+        speed = sp["boss_crank"] if st == "crank" else sp["boss_normal"]
+        if u.card is not None and u.card.halved_turns > 0:
+            speed = max(1, speed // 2)
+        return speed
+    if st == "crank":
+        return 0  # hand-cranked rotations follow the lookup table instead
+    return sp["link"] if u.link else sp["normal"]
+
+
+def rotation_turns(state: State, u: Unit, cells: int) -> int:
+    """Turns a rotation of ``cells`` takes as a separate action (at least one)."""
+    st = turret_state(u)
+    if st in ("locked", "overload") or cells <= 0:
+        return 0
+    if st == "crank" and not u.boss:
+        return data.crank_turns(cells)
+    if u.boss or u.link:
+        return max(1, math.ceil(cells / turret_speed(state, u)))
+    return max(1, data.normal_rotation_turns(cells))
+
+
+def free_rotation(u: Unit) -> int:
+    """Cells a turret may turn free with the ammo choice / shot (rules 8.2: 1-2 cells, normal turret only)."""
+    return data.tables()["free_rotation"] if turret_state(u) == "normal" else 0
+
+
+def reload_turns(u: Unit) -> int:
+    base = veh(u)["reload"] + u.pen["reload"]
+    if u.boss:
+        return math.ceil(base / data.boss()["reload_divisor"])
+    return base
+
+
+def aim_turns(u: Unit) -> int:
+    return 1 + u.pen["shoot"]
+
+
+def move_reach(state: State, u: Unit, reverse: bool, hull: int | None = None) -> int:
+    if u.tracks != "ok":
+        return 0
+    h = u.hull if hull is None else hull
+    d = (h + 4) % 8 if reverse else h
+    dx, dy = G.DIRS[d]
+    x, y, n = u.x, u.y, 0
+    while n < veh(u)["max_move"]:
+        x, y = x + dx, y + dy
+        if not on_board(state, x, y) or occupied(state, x, y):
+            break
+        n += 1
+    return n
+
+
+def move_cost(u: Unit, cells: int) -> tuple[str, int]:
+    band, turns = G.move_turns(cells, veh(u)["max_move"])
+    return band, turns + u.pen["move"]
+
+
+def boss_cells_per_turn(state: State) -> int:
+    b = data.boss()
+    return math.ceil(b["base_cells_per_turn"] * state.options.boss_speed_pct / 100)
+
+
+def shootable(state: State, u: Unit, turret_abs: int | None = None, free: int | None = None) -> list[tuple[Unit, int]]:
+    """Targets the unit can shoot now and the free rotation each needs."""
+    out = []
+    ta = u.abs_turret if turret_abs is None else turret_abs
+    fr = free_rotation(u) if free is None else free
+    for o in foes(state, u):
+        if state.options.mode == "simple":
+            out.append((o, 0))
+            continue
+        need = G.rotation_needed(ta, G.bearing(u, o))
+        if need == 0 or need <= fr:
+            out.append((o, need))
+    return out
+
+
+# -------------------------------------------------------------------- set-up
+def build_units(seats: list[str], opts: Options) -> list[Unit]:
+    sc = data.scenarios()[opts.scenario]
+    units: list[Unit] = []
+    for i, seat in enumerate(seats):
+        x, y, f = sc["players"][i]
+        vehicle = opts.vehicles[i] if i < len(opts.vehicles) else "t34_85"
+        crew = opts.crews[i] if i < len(opts.crews) else "veteran"
+        link = bool(opts.links[i]) if i < len(opts.links) else False
+        if link and data.crew_rank(crew) < data.crew_rank(data.tables()["link_min_crew"]):
+            link = False
+        side = seat if sc["pvp"] else "players"
+        units.append(Unit(id=seat, label=seat, side=side, seat=seat, vehicle=vehicle, crew=crew, link=link,
+                          x=x, y=y, hull=f, loaded=data.tables()["default_ammo"]))
+    n = len(seats)
+    counts: dict[str, int] = {}
+    for j, e in enumerate(sc["enemies"]):
+        if n < e.get("min_players", 1):
+            continue
+        is_boss = bool(e.get("boss"))
+        counts[e["vehicle"]] = counts.get(e["vehicle"], 0) + 1
+        label = BOSS_LABEL if is_boss else f"{data.vehicles()[e['vehicle']]['name']} #{counts[e['vehicle']]}"
+        units.append(Unit(id="boss" if is_boss else f"e{j + 1}", label=label, side="enemies", vehicle=e["vehicle"],
+                          crew=e["crew"], boss=is_boss, x=e["x"], y=e["y"], hull=e["facing"],
+                          loaded=data.tables()["default_ammo"],
+                          card=BossCard(ms_left=data.boss()["fatigue_move_turns"]) if is_boss else None))
+    return units
+
+
+# ------------------------------------------------------------------ damage
+def roll(state: State, events: list, u: Unit, die: str, result_fn) -> int:
+    value = state.rng.roll(die, 6)
+    events.append(Roll(unit=u.id, label=u.label, die=die, value=value, result=result_fn(value)))
+    return value
+
+
+def knock_out(state: State, target: Unit, reason: str, events: list, shooter: Unit | None, destroyed: bool) -> None:
+    if not target.active:
+        return
+    target.status = "destroyed" if destroyed else "out"
+    target.out_reason = reason
+    target.move_plan = target.rot_plan = target.aim = None
+    if shooter is not None and shooter.side != target.side:
+        shooter.kills += 1
+    note(events, "destroyed" if destroyed else "incapacitated", unit=target.label, reason=f"@armor_clash.reason.{reason}")
+
+
+def injure(state: State, target: Unit, crew: str, events: list, times: int = 1) -> None:
+    tb = data.tables()
+    for _ in range(times):
+        if crew == "power":
+            target.power += 1
+            target.pen["move"] += tb["power_penalty"]
+            note(events, "power_hit", unit=target.label, pen=tb["power_penalty"], total=target.pen["move"])
+            continue
+        target.injuries[crew] += 1
+        value = roll(state, events, target, "penalty", lambda v: f"+{tb['penalty_roll'][str(v)]}")
+        p = tb["penalty_roll"][str(value)]
+        kind = tb["penalty_for_crew"][crew]
+        target.pen[kind] += p
+        note(events, "crew_hit", unit=target.label, crew=f"@armor_clash.crew.{crew}", pen=p,
+             what=f"@armor_clash.pen.{kind}", total=target.pen[kind])
+
+
+def after_effect(state: State, target: Unit, loc: int, heavy: bool, events: list, times: int = 1) -> None:
+    """Chapter 6.2 table row of the location (crew injury / power system)."""
+    tb = data.tables()
+    crew = tb["crew_for_location"][str(loc)]
+    if crew is None:
+        note(events, "tracks_no_crew", unit=target.label)
+        return
+    injure(state, target, crew, events, times)
+    if crew == "power" and heavy:
+        target.heavy_power += 1
+        if state.options.repeated_hits and target.heavy_power >= 2 and target.fire_left is None:
+            target.fire_left = tb["fire_turns"]
+            note(events, "on_fire", unit=target.label, turns=target.fire_left)
+    if loc == 5 and heavy and state.options.mode == "normal":
+        target.turret_heavy += 1
+        target.rot_plan = None
+        if target.turret_heavy >= 2:
+            target.turret_state = "locked"
+        elif target.turret_state == "normal":
+            target.turret_state = "crank"
+        note(events, "turret_state", unit=target.label, state=f"@armor_clash.turret.{target.turret_state}")
+
+
+def rage_change(state: State, boss: Unit, delta: int, reason: str, events: list, target: Unit | None = None) -> None:
+    card = boss.card
+    assert card is not None
+    old = card.rage
+    if delta == 0:
+        return
+    if reason == "halved":
+        card.rage = old // 2
+    else:
+        card.rage = max(0, old + delta)
+    note(events, "rage", unit=boss.label, old=old, new=card.rage, reason=f"@armor_clash.rage_reason.{reason}")
+    b = data.boss()
+    if state.options.mode == "normal" and card.rage >= b["rage_max_normal"]:
+        victim = target if target is not None and target.active else None
+        if victim is None:
+            pool = foes(state, boss)
+            victim = min(pool, key=lambda o: (G.chebyshev(boss, o), state.units.index(o))) if pool else None
+        if victim is not None:
+            note(events, "rage_lock", unit=boss.label, target=victim.label)
+            knock_out(state, victim, "rage", events, boss, destroyed=True)
+        old = card.rage
+        card.rage = 0
+        note(events, "rage", unit=boss.label, old=old, new=0, reason="@armor_clash.rage_reason.reset")
+
+
+def apply_hit_normal(state: State, shooter: Unit, target: Unit, loc: int, res: str, events: list) -> None:
+    tb = data.tables()
+    opts = state.options
+    if res in ("nopen", "pen_weak"):
+        note(events, "no_effect", unit=target.label)
+        return
+    if res == "ricochet":
+        note(events, "ricochet", unit=target.label)
+        if loc == 5:
+            if opts.ricochet_stun:
+                target.stunned = tb["stun_turns"]
+                note(events, "stunned", unit=target.label)
+            if target.boss and target.card is not None:
+                target.card.prerot_blocked = True
+                note(events, "counter_prerot", unit=target.label)
+        return
+    if res == "damaged" and [loc, res] in tb["incapacitate"]:
+        if loc == 6:
+            target.tracks = "destroyed"
+            target.track_knockouts += 1
+        knock_out(state, target, f"loc{loc}", events, shooter, destroyed=False)
+        return
+    if res == "pen":
+        if loc == 1 and opts.ammo_rack:
+            knock_out(state, target, "ammo_rack", events, shooter, destroyed=True)
+            return
+        if target.boss and target.card is not None and loc == 5:
+            target.card.halved_turns = data.boss()["counter_turret_pen_turns"] + 1
+            note(events, "counter_halved", unit=target.label, turns=data.boss()["counter_turret_pen_turns"])
+        if target.boss and target.card is not None and loc == 1:
+            rage_change(state, target, -1, "halved", events)
+    after_effect(state, target, loc, heavy=(res == "damaged"), events=events)
+
+
+def apply_hit_simple(state: State, shooter: Unit, target: Unit, loc: int, events: list, times: int) -> None:
+    """Rules 5.2: penetration assumed, chapter 6 after-effects applied directly."""
+    opts = state.options
+    if loc == 1 and opts.ammo_rack:
+        knock_out(state, target, "ammo_rack", events, shooter, destroyed=True)
+        return
+    if target.boss and target.card is not None and loc == 1:
+        rage_change(state, target, -1, "halved", events)
+    if loc in (3, 6):
+        if loc == 6:
+            target.tracks = "destroyed"
+            target.track_knockouts += 1
+        knock_out(state, target, f"loc{loc}", events, shooter, destroyed=False)
+        return
+    for _ in range(times):
+        after_effect(state, target, loc, heavy=True, events=events)
+
+
+def fire(state: State, shooter: Unit, target: Unit, events: list) -> None:
+    tb = data.tables()
+    ammo = shooter.loaded or tb["default_ammo"]
+    shooter.loaded = None
+    shooter.fired_this_turn = True
+    if shooter.boss:
+        shooter.reload_left = reload_turns(shooter)
+    note(events, "shot", unit=shooter.label, target=target.label, ammo=f"@armor_clash.ammo.{ammo}")
+    if target.boss and target.card is not None and not shooter.boss:
+        d = G.bearing(target, shooter)
+        if d not in target.card.cur_dirs:
+            target.card.cur_dirs.append(d)
+    hits = data.hit_numbers(shooter.crew)
+    rage_v = data.boss()["rage_die_value"]
+
+    def hit_word(v: int) -> str:
+        return "@armor_clash.result.hit" if v in hits else "@armor_clash.result.miss"
+
+    if state.options.mode == "normal":
+        if turret_state(shooter) == "normal":
+            set_turret_abs(shooter, G.bearing(shooter, target))
+        die = roll(state, events, shooter, "hit", hit_word)
+        if shooter.boss and die == rage_v:
+            rage_change(state, shooter, 1, "miss", events, target)
+        if die not in hits or not target.active:
+            return
+        loc = roll(state, events, shooter, "location", lambda v: f"@armor_clash.loc.{data.location_name(v)}")
+        dmg = roll(state, events, shooter, "damage", lambda v: "")
+        res = data.damage_result(loc, dmg)
+        mapped = tb["ammo"][ammo]["result_map"].get(res, res)
+        events[-1].result = f"@armor_clash.dmg.{mapped}"
+        if mapped != res:
+            note(events, "ammo_effect", ammo=f"@armor_clash.ammo.{ammo}", old=f"@armor_clash.dmg.{res}", new=f"@armor_clash.dmg.{mapped}")
+        if tb["ammo"][ammo]["he_spall"] and mapped == "nopen":
+            crew = tb["crew_for_location"][str(loc)]
+            if crew is not None:
+                note(events, "he_spall", unit=target.label)
+                injure(state, target, crew, events)
+            return
+        apply_hit_normal(state, shooter, target, loc, mapped, events)
+    else:
+        double = bool(shooter.boss and shooter.card is not None and shooter.card.rage >= data.boss()["rage_double_simple"])
+        loc = roll(state, events, shooter, "location", lambda v: f"@armor_clash.loc.{data.location_name(v)}")
+        die = roll(state, events, shooter, "hit", hit_word)
+        if shooter.boss and die == rage_v:
+            rage_change(state, shooter, 1, "miss", events, target)
+        if die not in hits:
+            return
+        if double:
+            note(events, "rage_double", unit=shooter.label)
+        apply_hit_simple(state, shooter, target, loc, events, 2 if double else 1)
+        if double and shooter.card is not None:
+            old = shooter.card.rage
+            shooter.card.rage = 0
+            note(events, "rage", unit=shooter.label, old=old, new=0, reason="@armor_clash.rage_reason.reset")
+
+
+# --------------------------------------------------------------- progress
+def start_rotation(state: State, u: Unit, target_abs: int, events: list) -> None:
+    cells = G.ring_dist(u.abs_turret, target_abs)
+    if cells == 0 or turret_state(u) in ("locked", "overload"):
+        note(events, "rotate_blocked", unit=u.label)
+        return
+    u.rot_plan = RotPlan(start=u.abs_turret, target=target_abs, clockwise=G.clockwise(u.abs_turret, target_abs),
+                         cells_total=cells, turns_total=rotation_turns(state, u, cells),
+                         crank=(turret_state(u) == "crank" and not u.boss))
+
+
+def progress_rotation(state: State, u: Unit, events: list) -> None:
+    p = u.rot_plan
+    if p is None:
+        return
+    if turret_state(u) in ("locked", "overload"):
+        u.rot_plan = None
+        note(events, "rotate_blocked", unit=u.label)
+        return
+    p.turns_done += 1
+    if p.crank:
+        done = p.cells_total if p.turns_done >= p.turns_total else p.cells_total * p.turns_done // p.turns_total
+    else:
+        done = min(p.cells_total, turret_speed(state, u) * p.turns_done)
+    done = max(done, p.cells_done)
+    new_abs = (p.start + done) % 8 if p.clockwise else (p.start - done) % 8
+    set_turret_abs(u, new_abs)
+    u.rotated_this_turn = True
+    p.cells_done = done
+    left = p.cells_total - done
+    note(events, "rotated", unit=u.label, cell=G.RING_TO_CELL[u.turret], cells=done, left=left)
+    if left <= 0:
+        u.rot_plan = None
+
+
+def progress_move(state: State, u: Unit, events: list) -> None:
+    p = u.move_plan
+    if p is None:
+        return
+    p.turns_done += 1
+    want = p.cells_total if p.turns_done >= p.turns_total else p.cells_total * p.turns_done // p.turns_total
+    dx, dy = G.DIRS[p.dir]
+    moved = 0
+    blocked = False
+    for _ in range(want - p.cells_done):
+        nx, ny = u.x + dx, u.y + dy
+        if not on_board(state, nx, ny) or occupied(state, nx, ny):
+            blocked = True
+            break
+        u.x, u.y = nx, ny
+        moved += 1
+    p.cells_done += moved
+    if moved:
+        u.moved_this_turn = True
+    left = p.cells_total - p.cells_done
+    note(events, "moved", unit=u.label, cells=moved, to=G.cell_name(u.x, u.y), left=left,
+         turns=max(0, p.turns_total - p.turns_done))
+    if blocked:
+        note(events, "blocked", unit=u.label)
+        u.move_plan = None
+    elif left <= 0:
+        u.move_plan = None
+
+
+def progress_reload(state: State, u: Unit, events: list) -> None:
+    if u.loading is None:
+        return
+    u.reload_left = max(0, u.reload_left - 1)
+    if u.reload_left == 0:
+        u.loaded, u.loading = u.loading, None
+        note(events, "loaded", unit=u.label, ammo=f"@armor_clash.ammo.{u.loaded}")
+    else:
+        note(events, "reloading", unit=u.label, ammo=f"@armor_clash.ammo.{u.loading}", left=u.reload_left)
+
+
+def hull_turn(state: State, u: Unit, facing: int, events: list) -> None:
+    u.hull = facing % 8
+    u.rot_plan = None
+    note(events, "hull", unit=u.label, facing=f"@armor_clash.dir.{G.DIR_NAMES[u.hull]}")
+    if u.loading is not None:
+        progress_reload(state, u, events)
+
+
+def try_shoot(state: State, u: Unit, target_id: str, free_left: int, events: list) -> None:
+    target = unit_by_id(state, target_id)
+    if target is None or not target.active:
+        note(events, "target_gone", unit=u.label)
+        u.aim = None
+        return
+    if u.loaded is None:
+        note(events, "not_loaded", unit=u.label)
+        u.aim = None
+        return
+    if state.options.mode == "normal":
+        d = G.bearing(u, target)
+        need = G.rotation_needed(u.abs_turret, d)
+        if need > 0:
+            if turret_state(u) == "normal" and need <= free_left:
+                new_abs = G.step_towards(u.abs_turret, d, need)
+                set_turret_abs(u, new_abs)
+                note(events, "rotated", unit=u.label, cell=G.RING_TO_CELL[u.turret], cells=need, left=0)
+            else:
+                note(events, "out_of_arc", unit=u.label, target=target.label)
+                u.aim = None
+                return
+    if u.aim is None or u.aim.target != target_id:
+        u.aim = Aim(target=target_id)
+    u.aim.done += 1
+    need_turns = aim_turns(u)
+    if u.aim.done < need_turns:
+        note(events, "aiming", unit=u.label, target=target.label, left=need_turns - u.aim.done)
+        return
+    u.aim = None
+    fire(state, u, target, events)
+
+
+# --------------------------------------------------------------------- AI
+def _pick_target(state: State, u: Unit, cands: list[Unit]) -> Unit:
+    def key(o: Unit):
+        return (0 if o.boss else 1, G.chebyshev(u, o), -(sum(o.pen.values())), state.units.index(o))
+    return min(cands, key=key)
+
+
+def ai_order(state: State, u: Unit) -> Order:
+    """The skirmish AI tank (and seat filler): shoot what is in reach, else turn towards it, else load."""
+    fs = foes(state, u)
+    if not fs:
+        return Order(what="pass")
+    if u.loaded is not None:
+        if u.aim is not None:
+            t = unit_by_id(state, u.aim.target)
+            if t is not None and t.active and any(o.id == t.id for o, _ in shootable(state, u)):
+                return Order(what="shoot", target=t.id)
+        cands = [o for o, _ in shootable(state, u)]
+        if cands:
+            return Order(what="shoot", target=_pick_target(state, u, cands).id)
+        t = _pick_target(state, u, fs)
+        d = G.bearing(u, t)
+        if turret_state(u) in ("locked", "overload"):
+            return Order(what="hull", facing=(d - u.turret) % 8)
+        if u.rot_plan is not None and G.ring_dist(u.rot_plan.target, d) <= 1:
+            return Order(what="continue_rotate")
+        return Order(what="rotate", turret_to=d)
+    if u.loading is not None:
+        return Order(what="continue_reload")
+    return Order(what="reload", ammo=data.tables()["default_ammo"])
+
+
+# ------------------------------------------------------------------- boss
+def boss_target(state: State, boss: Unit) -> Unit | None:
+    pool = foes(state, boss)
+    if not pool:
+        return None
+    rage = boss.card.rage if boss.card else 0
+    if state.options.mode == "normal":
+        for row in data.boss()["prerotate"]:
+            if row["from"] <= rage <= row["to"] and row["priority"] == "damaged":
+                damaged = [o for o in pool if o.damaged]
+                pool = damaged or pool
+    return min(pool, key=lambda o: (G.chebyshev(boss, o), state.units.index(o)))
+
+
+def prerot_cells(state: State, boss: Unit) -> int:
+    rage = boss.card.rage if boss.card else 0
+    for row in data.boss()["prerotate"]:
+        if row["from"] <= rage <= row["to"]:
+            return row["cells"]
+    return 0
+
+
+def boss_phase_turn(state: State, boss: Unit, events: list) -> dict[str, Any]:
+    """Phase A for the boss: forced hull turn or turret rotation.  Returns the plan for later phases."""
+    card = boss.card
+    assert card is not None
+    plan: dict[str, Any] = {"move": True, "shoot": True}
+    target = boss_target(state, boss)
+    card.target = target.id if target else None
+    if card.forced_turn is not None:
+        note(events, "boss_forced_turn", unit=boss.label)
+        hull_turn(state, boss, card.forced_turn, events)
+        card.forced_turn = None
+        return {"move": False, "shoot": False}
+    if card.rest_left > 0:
+        plan["move"] = False
+        note(events, "boss_resting", unit=boss.label, left=card.rest_left)
+    if target is None:
+        return plan
+    if state.options.mode == "normal":
+        d = G.bearing(boss, target)
+        need = G.rotation_needed(boss.abs_turret, d)
+        if need > free_rotation(boss):
+            speed = turret_speed(state, boss)
+            if speed > 0:
+                new_abs = G.step_towards(boss.abs_turret, d, min(speed, G.ring_dist(boss.abs_turret, d)))
+                n = set_turret_abs(boss, new_abs)
+                note(events, "rotated", unit=boss.label, cell=G.RING_TO_CELL[boss.turret], cells=n, left=0)
+            else:
+                note(events, "rotate_blocked", unit=boss.label)
+            plan["shoot"] = False
+    return plan
+
+
+def boss_phase_move(state: State, boss: Unit, plan: dict[str, Any], events: list) -> None:
+    card = boss.card
+    assert card is not None
+    if not plan.get("move"):
+        return
+    target = unit_by_id(state, card.target) if card.target else None
+    if target is None or not target.active:
+        return
+    keep = data.boss()["keep_range"]
+    moved = 0
+    for _ in range(boss_cells_per_turn(state)):
+        if G.chebyshev(boss, target) <= keep:
+            break
+        best = None
+        for d, (dx, dy) in enumerate(G.DIRS):
+            nx, ny = boss.x + dx, boss.y + dy
+            if not on_board(state, nx, ny) or occupied(state, nx, ny):
+                continue
+            dist = max(abs(nx - target.x), abs(ny - target.y))
+            if best is None or dist < best[0]:
+                best = (dist, nx, ny)
+        if best is None or best[0] >= G.chebyshev(boss, target):
+            break
+        boss.x, boss.y = best[1], best[2]
+        moved += 1
+    if moved:
+        boss.moved_this_turn = True
+        note(events, "moved", unit=boss.label, cells=moved, to=G.cell_name(boss.x, boss.y), left=0, turns=0)
+
+
+def boss_phase_fire(state: State, boss: Unit, plan: dict[str, Any], events: list) -> None:
+    card = boss.card
+    assert card is not None
+    if not plan.get("shoot") or boss.loaded is None:
+        return
+    target = unit_by_id(state, card.target) if card.target else None
+    if target is None or not target.active:
+        target = boss_target(state, boss)
+        if target is None:
+            return
+        card.target = target.id
+    if state.options.mode == "normal":
+        d = G.bearing(boss, target)
+        need = G.rotation_needed(boss.abs_turret, d)
+        if need > 0:
+            if need <= free_rotation(boss):
+                n = set_turret_abs(boss, G.step_towards(boss.abs_turret, d, need))
+                note(events, "rotated", unit=boss.label, cell=G.RING_TO_CELL[boss.turret], cells=n, left=0)
+            else:
+                note(events, "out_of_arc", unit=boss.label, target=target.label)
+                return
+    fire(state, boss, target, events)
+
+
+def boss_end_of_turn(state: State, boss: Unit, events: list) -> None:
+    card = boss.card
+    assert card is not None
+    b = data.boss()
+    normal = state.options.mode == "normal"
+    # reload (rules 9.1: halved, rounded up); the turn it fired does not count
+    if boss.loaded is None and not boss.fired_this_turn:
+        boss.reload_left = max(0, boss.reload_left - 1)
+        if boss.reload_left == 0:
+            boss.loaded = data.tables()["default_ammo"]
+            note(events, "loaded", unit=boss.label, ammo=f"@armor_clash.ammo.{boss.loaded}")
+    # fatigue (rules 9.2)
+    if boss.moved_this_turn:
+        card.ms_left -= 1
+        if card.ms_left <= 0:
+            card.ms_left = 0
+            card.rest_left = b["fatigue_rest_turns"]
+            note(events, "boss_must_rest", unit=boss.label, turns=card.rest_left)
+    elif card.rest_left > 0:
+        card.rest_left -= 1
+        if card.rest_left == 0:
+            card.ms_left = b["fatigue_move_turns"]
+            note(events, "boss_rested", unit=boss.label)
+    else:
+        card.ms_left = b["fatigue_move_turns"]
+    # timed effects
+    if card.halved_turns > 0:
+        card.halved_turns -= 1
+    if card.overload_left > 0:
+        card.overload_left -= 1
+        if card.overload_left == 0:
+            note(events, "overload_end", unit=boss.label)
+    if normal:
+        # pre-rotation (rules 9.4)
+        cells = prerot_cells(state, boss)
+        card.prerot_mode = cells
+        if cells and card.prerot_blocked:
+            note(events, "prerot_blocked", unit=boss.label)
+        elif cells and turret_state(boss) in ("normal", "crank"):
+            t = boss_target(state, boss)
+            if t is not None:
+                d = G.bearing(boss, t)
+                n = set_turret_abs(boss, G.step_towards(boss.abs_turret, d, cells))
+                if n:
+                    card.target = t.id
+                    note(events, "prerotate", unit=boss.label, cells=n, cell=G.RING_TO_CELL[boss.turret], target=t.label)
+        card.prerot_blocked = False
+        # link streak and overload (rules 9.5)
+        card.link_streak = card.link_streak + 1 if boss.rotated_this_turn else 0
+        if card.link_streak >= b["overload_link_turns"] and card.rage >= b["overload_rage"] and card.overload_left == 0:
+            card.overload_left = b["overload_turns"]
+            card.link_streak = 0
+            note(events, "overload", unit=boss.label)
+            rage_change(state, boss, -b["overload_rage_loss"], "overload", events)
+    # same-direction fire (rules 9.6)
+    common = sorted(set(card.cur_dirs) & set(card.last_dirs))
+    if common:
+        card.forced_turn = common[0]
+        card.last_dirs = []
+        note(events, "counter_same_dir", unit=boss.label, facing=f"@armor_clash.dir.{G.DIR_NAMES[common[0]]}")
+    else:
+        card.last_dirs = list(card.cur_dirs)
+    card.cur_dirs = []
+
+
+# --------------------------------------------------------------- resolution
+def check_result(state: State) -> None:
+    if state.result is not None:
+        return
+    seats = [u for u in state.units if u.seat is not None]
+    pvp = data.scenarios()[state.options.scenario]["pvp"]
+    if pvp:
+        alive = []
+        for u in seats:
+            if u.active and u.side not in alive:
+                alive.append(u.side)
+        if len(alive) <= 1:
+            winners = [u.seat for u in seats if u.side in alive]
+            state.result = Result(winners=winners, reason="victory" if winners else "all_out", side=alive[0] if alive else None)
+        elif state.turn > state.max_turns:
+            state.result = Result(winners=[u.seat for u in seats if u.active], reason="time_up_draw")
+        return
+    players_alive = any(u.active for u in seats)
+    enemies_alive = any(u.active for u in state.units if u.side == "enemies")
+    if not players_alive:
+        state.result = Result(winners=[], reason="players_lost", side="enemies")
+    elif not enemies_alive:
+        state.result = Result(winners=[u.seat for u in seats], reason="victory", side="players")
+    elif state.turn > state.max_turns:
+        state.result = Result(winners=[], reason="time_up", side="enemies")
+
+
+def resolve_turn(state: State, events: list) -> None:
+    note(events, "turn_resolves", turn=state.turn)
+    orders: dict[str, Order] = {}
+    for u in state.units:
+        u.moved_this_turn = u.fired_this_turn = u.rotated_this_turn = False
+    for u in state.units:
+        if not u.active:
+            continue
+        if u.stunned > 0:
+            u.stunned -= 1
+            note(events, "stunned_skip", unit=u.label)
+            orders[u.id] = Order(what="pass")
+            continue
+        if u.boss:
+            continue
+        if u.seat is not None:
+            orders[u.id] = state.orders.get(u.seat, Order(what="pass"))
+        else:
+            orders[u.id] = ai_order(state, u)
+    state.orders = {}
+    bosses = [u for u in state.units if u.boss and u.active and u.id not in orders]
+    # interrupted multi-turn actions keep their progress; an aim is lost if not continued
+    for uid, o in orders.items():
+        u = unit_by_id(state, uid)
+        assert u is not None
+        if o.what != "shoot" and u.aim is not None and not (o.what in ("move", "continue_move") and o.target):
+            u.aim = None
+        if o.what == "move" and o.cells:
+            d = (u.hull + 4) % 8 if o.reverse else u.hull
+            band, turns = move_cost(u, o.cells)
+            u.move_plan = MovePlan(dir=d, cells_total=o.cells, turns_total=turns)
+            note(events, "move_order", unit=u.label, cells=o.cells, band=f"@armor_clash.band.{band}", turns=turns)
+        if o.what == "reload" and o.ammo:
+            u.loading = o.ammo
+            u.loaded = None
+            u.reload_left = reload_turns(u)
+        if o.what == "pass":
+            note(events, "passed", unit=u.label)
+    free_left: dict[str, int] = {}
+    # phase A: turning
+    for uid, o in orders.items():
+        u = unit_by_id(state, uid)
+        free_left[uid] = free_rotation(u)
+        if o.pre_rot is not None and free_rotation(u):
+            n = set_turret_abs(u, o.pre_rot)
+            free_left[uid] = max(0, free_left[uid] - n)
+            note(events, "rotated", unit=u.label, cell=G.RING_TO_CELL[u.turret], cells=n, left=0)
+        if o.what == "hull" and o.facing is not None:
+            hull_turn(state, u, o.facing, events)
+        elif o.what == "rotate" and o.turret_to is not None:
+            start_rotation(state, u, o.turret_to, events)
+            progress_rotation(state, u, events)
+        elif o.what == "continue_rotate":
+            progress_rotation(state, u, events)
+    boss_plans = {b.id: boss_phase_turn(state, b, events) for b in bosses}
+    # phase B: moving
+    for uid, o in orders.items():
+        if o.what in ("move", "continue_move"):
+            progress_move(state, unit_by_id(state, uid), events)
+    for b in bosses:
+        boss_phase_move(state, b, boss_plans[b.id], events)
+    # phase C: loading
+    for uid, o in orders.items():
+        u = unit_by_id(state, uid)
+        if o.what in ("reload", "continue_reload"):
+            progress_reload(state, u, events)
+        elif o.what == "unload":
+            u.loaded = u.loading = None
+            u.reload_left = 0
+            note(events, "unloaded", unit=u.label)
+    # phase D: firing (simultaneous: a vehicle knocked out this turn still fires)
+    for uid, o in orders.items():
+        u = unit_by_id(state, uid)
+        if o.what == "shoot" and o.target:
+            try_shoot(state, u, o.target, free_left[uid], events)
+        elif o.what in ("move", "continue_move") and o.target and "shoot_on_move" in veh(u)["traits"]:
+            try_shoot(state, u, o.target, free_left[uid], events)
+    for b in bosses:
+        boss_phase_fire(state, b, boss_plans[b.id], events)
+    # end of turn
+    for u in state.units:
+        if u.active and u.fire_left is not None:
+            u.fire_left -= 1
+            if u.fire_left <= 0:
+                knock_out(state, u, "fire", events, None, destroyed=True)
+            else:
+                note(events, "burning", unit=u.label, turns=u.fire_left)
+    for b in state.units:
+        if b.boss and b.active and b.card is not None:
+            boss_end_of_turn(state, b, events)
+    state.turn += 1
+    check_result(state)
+    if state.result is not None:
+        note(events, "game_over", reason=f"@armor_clash.outcome.{state.result.reason}",
+             winners=", ".join(state.result.winners) or "-")
