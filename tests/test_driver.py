@@ -1,0 +1,109 @@
+"""The JSON-lines driver (`python -m engine`), spoken to as a separate process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from engine import canonical, get_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def converse(lines: list) -> list[dict]:
+    text = "\n".join(line if isinstance(line, str) else json.dumps(line) for line in lines) + "\n"
+    proc = subprocess.run([sys.executable, "-m", "engine"], input=text, capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(out) == len([ln for ln in lines if (ln if isinstance(ln, str) else "x").strip()])
+    return out
+
+
+def test_a_whole_conversation(tmp_path):
+    game = get_game("city_of_fury")
+    state = game.new(["me"], {}, 7)
+    first = game.legal_actions(state, "me")[1]
+    after, _ = game.apply(state, "me", first)
+    png = tmp_path / "board.png"
+    r = converse([
+        {"cmd": "games"},
+        "this is not json",
+        {"cmd": "legal", "seat": "me"},                          # before any game
+        {"cmd": "new", "game": "city_of_fury", "seats": ["me"], "seed": 7},
+        {"cmd": "legal", "seat": "me", "labels": True, "locale": "zh"},
+        {"cmd": "act", "seat": "me", "action": first.model_dump(mode="json")},
+        {"cmd": "act", "seat": "me", "action": {"kind": "no_such_thing"}},
+        {"cmd": "act", "seat": "someone", "action": first.model_dump(mode="json")},
+        {"cmd": "view", "seat": None},
+        {"cmd": "dump"},
+        {"cmd": "schema"},
+        {"cmd": "render", "seat": None, "path": str(png), "locale": "zh"},
+        {"cmd": "frobnicate"},
+        [1, 2, 3],
+    ])
+    games, bad_json, no_game, new, legal, act, bad_action, bad_seat, view, dump, schema, render, unknown, not_obj = r
+    assert games == {"ok": True, "games": ["city_of_fury", "thunder_road", "automobile", "armor_clash"]}
+    assert bad_json["ok"] is False and bad_json["error"]["code"] == "bad_json"
+    assert no_game["error"]["code"] == "no_game"
+    assert new["ok"] and canonical(new["state"]) == canonical(game.dump(state)) and new["to_act"] == ["me"]
+    assert legal["actions"] == [a.model_dump(mode="json") for a in game.legal_actions(state, "me")]
+    assert len(legal["labels"]) == len(legal["actions"]) and all(legal["labels"])
+    assert act["ok"] and act["to_act"] == game.to_act(after)
+    assert bad_action["ok"] is False and bad_action["error"]["code"] == "bad_action" and bad_action["error"]["message"]
+    assert bad_seat["error"]["code"] == "unknown_seat"
+    assert "rng" not in json.dumps(view["view"]), "the RNG state would predict the future"
+    assert canonical(dump["state"]) == canonical(game.dump(after)), "an illegal action left the state untouched"
+    assert "oneOf" in json.dumps(schema["actions"]) or "anyOf" in json.dumps(schema["actions"])
+    assert schema["state"]["type"] == "object"
+    assert render["ok"] and png.read_bytes().startswith(b"\x89PNG")
+    assert unknown["error"]["code"] == "unknown_command" and not_obj["error"]["code"] == "bad_request"
+
+
+def test_load_and_rig_make_a_rule_example_exact():
+    game = get_game("city_of_fury")
+    state = game.new(["me"], {}, 3)
+    r = converse([
+        {"cmd": "load", "state": game.dump(state)},
+        {"cmd": "rig", "name": "some_die", "values": [6, 6]},
+        {"cmd": "rig", "name": "some_die", "values": "not a list"},
+        {"cmd": "dump"},
+        {"cmd": "load", "state": {"game": "city_of_fury", "nonsense": 1}},
+    ])
+    load, rig, bad_rig, dump, bad_load = r
+    assert load["ok"] and rig["rig"] == {"some_die": [6, 6]}
+    assert bad_rig["ok"] is False
+    assert dump["state"]["rng"]["rig"] == {"some_die": [6, 6]}
+    assert bad_load["ok"] is False and bad_load["error"]["code"] == "bad_state"
+
+
+def test_replay_of_an_export_reaches_the_identical_state(tmp_path):
+    game = get_game("city_of_fury")
+    state = game.new(["p1"], {}, 11)
+    log = []
+    for _ in range(30):
+        if game.outcome(state):
+            break
+        action = game.ai_action(state, "p1")
+        log.append({"seat": "p1", "action": action.model_dump(mode="json")})
+        state, _ = game.apply(state, "p1", action)
+    export = {"game": "city_of_fury", "seats": ["p1"], "options": {}, "seed": 11, "log": log}
+    (tmp_path / "export.json").write_text(json.dumps(export))
+    (r,) = converse([{"cmd": "replay", "export": export}])
+    assert canonical(r["state"]) == canonical(game.dump(state))
+    proc = subprocess.run([sys.executable, "-m", "engine", "replay", str(tmp_path / "export.json")],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.stdout.strip() == canonical(game.dump(state))
+
+
+def test_selfplay_plays_complete_games_and_renders(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "engine", "selfplay", "city_of_fury", "--seed", "5", "--games", "2",
+                           "--render", str(tmp_path)], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    assert lines[0].startswith("seed 5:") and lines[1].startswith("seed 6:")
+    assert "2 game(s) of city_of_fury" in lines[-1]
+    pngs = sorted(tmp_path.glob("*.png"))
+    assert len(pngs) > 10 and all(p.read_bytes()[:4] == b"\x89PNG" for p in pngs[:3])
