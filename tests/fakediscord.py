@@ -707,7 +707,8 @@ class FakeDiscord:
         self.owner = FakeUser(id=self._snowflake(), name="owner", manage_guild=True)
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, dict] = {}
-        self.threads: list[dict] = []
+        self.threads: list[dict] = []  # threads the bot created (channel payloads, live)
+        self.thread_members: dict[int, set[int]] = {}  # thread id -> user ids added through the API
         self.requests: list[Request] = []
         self.violations: list[str] = []
         self.unhandled: list[Request] = []
@@ -1793,8 +1794,10 @@ async def _create_thread_from_message(fd: FakeDiscord, rec: Request, cid: str, m
 @_handles("PUT", r"/channels/(?P<cid>\d+)/thread-members/(?P<uid>@me|\d+)")
 async def _join_thread(fd: FakeDiscord, rec: Request, cid: str, uid: str) -> web.Response:
     ch = _channel_or_404(fd, cid)
-    ch.setdefault("_members", set()).add(fd.bot_user.id if uid == "@me" else int(uid))
-    ch["member_count"] = len(ch["_members"]) + 1
+    members = fd.thread_members.setdefault(int(cid), {fd.bot_user.id})
+    members.add(fd.bot_user.id if uid == "@me" else int(uid))
+    if "member_count" in ch:
+        ch["member_count"] = len(members)
     return web.Response(status=204)
 
 

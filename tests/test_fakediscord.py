@@ -147,6 +147,11 @@ class TinyBot(discord.Client):
             except discord.NotFound:
                 interaction.client.notes["late"] = True
 
+        @game.command(name="where", description="Where am I")
+        async def where(interaction: discord.Interaction) -> None:
+            await interaction.channel.add_user(interaction.user) if isinstance(interaction.channel, discord.Thread) else None
+            await interaction.response.send_message(f"{type(interaction.channel).__name__} {interaction.channel.id}")
+
         @game.command(name="edits", description="Edits, followups, deletes")
         async def edits(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("v1")
@@ -358,6 +363,10 @@ async def test_channel_message_and_thread():
         assert [m.content for m in fd.messages(thread_id)] == ["table opened"]
         assert bot.get_channel(thread_id) is not None  # THREAD_CREATE reached the bot
         assert ex.ephemeral and ex.original.content == "announcing"
+        here = await (await fd.slash(dan, "game where", channel=thread_id)).wait_response()
+        assert here.content == f"Thread {thread_id}" and here.channel_id == thread_id
+        assert fd.thread_members[thread_id] == {fd.bot_user_id, dan.id}
+        assert [m.content for m in fd.messages(thread_id)] == ["table opened", here.content]
 
 
 async def test_spec_violation_is_detected_and_strict_fails():
