@@ -1,0 +1,43 @@
+"""Render smoke tests: PNG out for both locales, modes and a finished game, fast enough."""
+
+import time
+
+from engine.armor_clash import GAME
+from render.armor_clash import draw
+from render.common import has_cjk_font
+
+
+def _played(options, seed=2, steps=60):
+    s = GAME.new(["alice", "bob", "carol", "dave"], options, seed)
+    for _ in range(steps):
+        if GAME.outcome(s):
+            break
+        seat = GAME.to_act(s)[0]
+        s, _ = GAME.apply(s, seat, GAME.ai_action(s, seat))
+    return s
+
+
+def test_draws_png_in_both_locales_and_modes():
+    for mode in ("normal", "simple"):
+        s = _played({"mode": mode})
+        for locale in ("en", "zh"):
+            png = draw(GAME.view(s, None), locale)
+            assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
+
+
+def test_chinese_font_available():
+    assert has_cjk_font()
+
+
+def test_render_under_40ms():
+    s = _played({"mode": "normal"})
+    v = GAME.view(s, "alice")
+    draw(v, "zh")
+    best = min(_timed(v) for _ in range(5))
+    assert best < 0.040, best
+
+
+def _timed(v):
+    t0 = time.perf_counter()
+    draw(v, "zh")
+    return time.perf_counter() - t0
