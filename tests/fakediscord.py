@@ -23,7 +23,7 @@ Example::
             await ex.wait_ack()                         # initial callback (type 4/5/6/7/8/9)
             assert ex.ack_seconds < 3 and ex.callback.type == 5
             msg = await ex.wait_response()              # first real message (original or followup)
-            assert msg.embeds and msg.png().startswith(b"\\x89PNG")
+            assert msg.embeds and msg.png().startswith(b"\x89PNG")
 
             click = await fd.click(alice, msg, "game:1:join")   # MESSAGE_COMPONENT
             await click.wait_ack()
@@ -33,60 +33,105 @@ Example::
             await fd.stop(bot)                          # clean shutdown; start a new bot to
             bot2 = make_bot(); await fd.start(bot2)     # test persistence (old buttons still work)
 
-Driving API (all ``fd.*`` coroutines have a ``timeout`` and raise ``FakeTimeout``
-with a summary of what *was* received, including errors the bot logged):
+Import it as ``from fakediscord import ...`` (pytest puts ``tests/`` on ``sys.path``); it
+imports nothing from the project. A ready-made strict fixture: ``from fakediscord import
+fake_discord`` in a ``conftest.py``.
 
-* ``FakeDiscord(strict=False, ack_deadline=3.0, locale="en-US")``; ``fd.guild_id``,
-  ``fd.channel_id`` (the default text channel), ``fd.bot_user_id``, ``fd.application_id``,
-  ``fd.guild_locale`` (settable), ``fd.base_url``.
-* ``fd.add_user(id, name, locale="en-US", manage_guild=False, bot=False) -> FakeUser``;
-  ``fd.add_channel(name, type=0, parent_id=None) -> id``.
-* ``await fd.start(bot, sync=False, timeout=10)`` / ``await fd.stop(bot)``; bots still
-  running when the ``async with`` block ends are stopped for you.
-* ``await fd.slash(user, "game new", options, locale=None, channel=None, unchecked=False)``
-  -> ``Exchange``. The command is looked up in the commands the bot *synced* (kept across
-  bot restarts, like Discord); names may be given in any synced localisation. Discord's own
-  checks (unknown/missing options, choices, min/max) raise ``ValueError`` unless
-  ``unchecked=True`` (to test the bot's own validation).
+Driving API. Waits take ``timeout`` and raise ``FakeTimeout`` (an AssertionError) that
+lists what *was* received: the interaction's log, the last requests, unserved requests,
+spec violations and errors the bot logged (e.g. the traceback text of a failing command).
+
+* ``FakeDiscord(strict=False, ack_deadline=3.0, locale="en-US", validate=True,
+  spec_file=None)``. ``strict=True`` makes the ``async with`` exit fail on spec
+  violations, on requests FakeDiscord does not serve and on FakeDiscord's own errors.
+  Attributes: ``guild_id``, ``channel_id`` (default text channel "general"), ``bot_user_id``
+  = ``application_id``, ``owner`` (a user with Manage Server), ``guild_locale`` (settable),
+  ``base_url``, ``spec_status`` (what is validated, or why validation is skipped).
+* ``fd.add_user(id, name, locale="en-US", manage_guild=False, bot=False) -> FakeUser``
+  (``manage_guild`` gives a "Managers" role with that permission, visible in
+  ``interaction.permissions`` and ``member.guild_permissions``);
+  ``fd.add_channel(name, type=0, parent_id=None) -> id``. Anywhere a user is expected, a
+  ``FakeUser`` or its id will do.
+* ``await fd.start(bot, sync=False, timeout=10)`` runs ``bot.start()`` in a task until the
+  bot is ready (it lowers ``guild_ready_timeout`` to 0.02 s if it was larger);
+  ``sync=True`` then calls ``bot.tree.sync()``. ``await fd.stop(bot)`` closes it and waits
+  for ``start()`` to return. Start another bot on the same ``fd`` to test a restart: synced
+  commands and sent messages persist, like on Discord. Bots still running at exit are
+  stopped for you.
+* ``await fd.slash(user, "game new", {"game": "x"}, locale=None, channel=None,
+  unchecked=False) -> Exchange``. The command is looked up in what the bot *synced* (guild
+  commands of ``fd.guild_id`` first, then global); names may be given in any synced
+  localisation ("游戏 new"). Discord's own checks raise before anything is sent: unknown or
+  missing options, wrong types, choices, min/max value and length (``ValueError``), and
+  ``default_member_permissions`` the user lacks (``PermissionError``); ``unchecked=True``
+  skips them, to test the bot's own validation (discord.py does not enforce ``Range``).
+  Option values: str/int/float/bool, a ``FakeUser``/user id, a role id, a channel id,
+  or ``(filename, bytes)`` for attachment options (served at a URL, so ``read()`` works).
 * ``await fd.autocomplete(user, "rules", {"game": "ci"}, focused="game") -> [choices]``.
-* ``await fd.click(user, message, custom_id)`` / ``await fd.select(user, message, custom_id,
-  values)`` -> ``Exchange``. ``message`` is a ``FakeMessage`` (or its id); the custom_id must be
-  on the message (disabled components refuse) unless ``force=True``. An old message keeps its
-  buttons, so clicking a stale board is just clicking an older ``FakeMessage``.
-* ``await fd.submit_modal(user, exchange, {"field_custom_id": "text"})`` answers a modal
-  (callback type 9) shown by ``exchange``.
-* ``fd.messages(channel_id=None, ephemeral=False)`` lists messages in a channel (the default
-  channel when omitted) in order; ``await fd.wait_message(channel_id, predicate)``;
-  ``fd.threads`` (created threads); ``fd.requests`` (every request: method, path, route,
-  query, json, files, at, status); ``fd.violations`` (OpenAPI problems);
-  ``fd.unhandled`` (requests FakeDiscord does not serve, answered 404);
-  ``fd.bot_errors`` (WARNING+ log records from the ``discord`` loggers, e.g. exceptions
-  raised in commands); ``fd.dispatch(event, data)`` sends a raw gateway event.
+* ``await fd.click(user, message, custom_id)`` and ``await fd.select(user, message,
+  custom_id, ["value", ...]) -> Exchange``. ``message`` is a ``FakeMessage``, its id, or an
+  earlier state ``message.versions[i]`` (a client that had not refreshed). The component must
+  be on that message and enabled, select values among the options and within min/max,
+  unless ``force=True``. Old messages keep their components unless the bot edited them, so
+  a click on a stale board is a click on the older ``FakeMessage``.
+  ``asyncio.gather(fd.click(...), fd.click(...))`` gives two clicks at once.
+* ``await fd.submit_modal(user, exchange, {"field_custom_id": "text"}) -> Exchange`` answers
+  the modal that ``exchange`` opened (callback type 9).
+* ``fd.messages(channel_id=None, ephemeral=False)``: non-deleted messages of a channel
+  (default channel if omitted; a thread id works), oldest first, ephemeral ones only if
+  asked; ``await fd.wait_message(channel_id, predicate, after=None)``; ``fd.message(id)``;
+  ``fd.all_messages``; ``fd.threads`` (thread payloads the bot created) and
+  ``fd.thread_members``; ``fd.commands`` (synced: ``{guild id or None: {id: command}}``).
+* ``await fd.say(user, "text", channel=None)`` posts a user message (MESSAGE_CREATE);
+  ``await fd.reconnect(resume=True)`` makes the bot reconnect (op 7, RESUME) or re-identify
+  (``resume=False``, op 9); ``await fd.dispatch(event, data)`` sends any gateway event.
+* Records: ``fd.requests`` (``Request``: method, path below /api/v10, route template,
+  query, json or parsed ``payload_json``, ``files`` as ``UploadedFile`` with bytes,
+  ``at`` = monotonic time, status), ``fd.violations`` (OpenAPI problems, "METHOD template:
+  message at $.json.path [rule] (value ...)"), ``fd.unhandled`` (answered 404),
+  ``fd.server_errors``, ``fd.bot_errors`` (WARNING+ records of the ``discord`` loggers),
+  ``fd.identifies`` / ``fd.resumes``.
 
-``Exchange`` (one interaction): ``callback`` (``type``, ``data``, ``files``, ``at``),
-``ack_seconds``, ``ephemeral``, ``original`` (the response message: created by type 4/5 or
-the clicked message for 6/7), ``followups``, ``edits``, ``messages`` (original + followups),
-``choices`` (autocomplete), ``modal`` (type 9 data), ``errors`` (HTTP errors FakeDiscord
-returned for this interaction, e.g. "already acknowledged"), and waits:
-``wait_ack()``, ``wait_response()``, ``wait_followups(n)``, ``wait_idle(quiet)``,
-``wait(predicate, what)``.
+``Exchange`` (one interaction): ``payload`` (the INTERACTION_CREATE data sent),
+``callback`` (``Callback``: ``type``, ``data``, ``files``, ``at``, ``ephemeral``),
+``ack_seconds`` (dispatch to callback), ``ephemeral`` (of the initial response),
+``original`` (the response message created by type 4/5, or the clicked message for 6/7),
+``followups``, ``edits`` (``(message id, body)``), ``deleted``, ``messages`` (original it
+created + followups), ``choices`` (type 8), ``modal`` (type 9 data), ``errors`` (HTTP errors
+returned for it, e.g. already acknowledged), ``log``. Waits: ``wait_ack()``,
+``wait_response()`` (first real message: type 4/7 message, a defer filled in by an edit or
+the first followup, an edit after type 6, else the first followup), ``wait_followups(n)``,
+``wait_idle(quiet=0.05)`` (acknowledged and nothing new anywhere for ``quiet`` s),
+``wait(predicate, timeout, what)``.
 
-``FakeMessage``: ``id``, ``channel_id``, ``content``, ``embeds``/``embed``, ``components``,
-``custom_ids``, ``component(custom_id)``, ``flags``, ``ephemeral``, ``loading``,
-``attachments``, ``file(name_or_index)`` -> bytes, ``png()`` -> bytes, ``mentions``,
-``pinged``, ``text`` (content + embed text), ``versions`` (earlier states), ``data`` (raw).
+``FakeMessage`` (live: edits update it): ``id``, ``channel_id``, ``content``, ``embeds``,
+``embed``, ``components``, ``custom_ids``, ``component(custom_id)``, ``buttons``, ``flags``,
+``ephemeral``, ``loading``, ``attachments``, ``file(index or filename) -> bytes``,
+``png() -> bytes``, ``mentions`` (ids in ``<@id>``), ``pinged`` (honouring
+allowed_mentions), ``text`` (content + embed + text-display text), ``versions`` (earlier
+states, oldest first), ``deleted``, ``data`` (the raw message object).
 
-Behaviour worth knowing (modelled on Discord):
+Behaviour modelled on Discord, worth knowing:
 
-* a second initial callback gets 400 (code 40060), a callback after ``ack_deadline``
-  seconds gets 404 Unknown interaction (code 10062);
-* after a type-5 defer, the first followup *replaces* the loading message and inherits the
-  defer's ephemeral flag (the followup's own flag is ignored);
+* a second initial callback gets 400 (code 40060); a callback later than ``ack_deadline``
+  seconds gets 404 Unknown interaction (10062); a followup before the callback gets 404;
+* after a type-5 defer the first followup *replaces* the loading message and keeps the
+  defer's ephemeral flag (the followup's own ephemeral flag is ignored); later followups
+  are new messages with their own flags;
 * after type 6/7 on a component, ``@original`` is the clicked message;
-* embed ``attachment://name`` URLs are rewritten to served attachment URLs;
-* gateway: HELLO, heartbeat ACK, IDENTIFY -> READY + GUILD_CREATE, RESUME -> RESUMED,
-  REQUEST_GUILD_MEMBERS -> GUILD_MEMBERS_CHUNK; a created thread is announced with
-  THREAD_CREATE. Messages the bot sends are not echoed as MESSAGE_CREATE.
+* embed ``attachment://name`` URLs become the served attachment URLs; attachments keep
+  their bytes (``FakeMessage.file``) and are served under ``fd.base_url``;
+* REST responses carry ``Content-Type: application/json`` exactly; an empty message is
+  refused (400, 50006); requests are *accepted* even when they violate the spec (the
+  violation is recorded; ``strict`` fails the test at exit);
+* gateway: HELLO, heartbeat ACK, IDENTIFY -> READY + GUILD_CREATE (channels, members,
+  roles), RESUME -> RESUMED, REQUEST_GUILD_MEMBERS -> GUILD_MEMBERS_CHUNK, sharded READY;
+  a new thread is announced with THREAD_CREATE. Messages the bot sends are not echoed
+  back as MESSAGE_CREATE.
+
+Not modelled: rate limits, DMs beyond opening a DM channel and posting to it,
+reactions beyond accepting them, permission overwrites, voice, message content of other
+users unless posted with ``fd.say``.
 """
 
 from __future__ import annotations
