@@ -1,0 +1,73 @@
+"""Armor Clash self-play: boss win rate for 1, 2 and 4 AI crews in each mode, and games per second.
+
+Usage: python bench/selfplay_armor_clash.py [games_per_config=1000] [--quick]
+
+Every seat is played by the engine's seat AI (the same orders ``GAME.ai_action``
+builds step by step), the Tiger by its rules automaton.  The fast loop drives
+``rules.resolve_turn`` directly with those orders; a second, smaller loop plays
+through the public ``GAME.apply`` API to measure the real per-game cost.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.armor_clash import GAME  # noqa: E402
+from engine.armor_clash import rules as R  # noqa: E402
+
+
+def fast_game(seats: list[str], options: dict, seed: int):
+    s = GAME.new(seats, options, seed)
+    while s.result is None:
+        for u in s.units:
+            if u.seat is not None and u.active and u.stunned == 0:
+                s.orders[u.seat] = R.ai_order(s, u)
+        R.resolve_turn(s, [])
+    return s
+
+
+def api_game(seats: list[str], options: dict, seed: int):
+    s = GAME.new(seats, options, seed)
+    while GAME.outcome(s) is None:
+        seat = GAME.to_act(s)[0]
+        s, _ = GAME.apply(s, seat, GAME.ai_action(s, seat))
+    return s
+
+
+def main() -> None:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    n = int(args[0]) if args else 1000
+    print(f"Armor Clash boss self-play, {n} seeded games per configuration (seeds 0..{n - 1})")
+    print(f"{'mode':<7} {'crews':>5} {'boss win %':>10} {'by time %':>9} {'avg turns':>9} {'players lost/game':>17} {'games/s':>8}")
+    for mode in ("simple", "normal"):
+        for k in (1, 2, 4):
+            seats = [f"p{i + 1}" for i in range(k)]
+            boss_wins = time_ups = turns = lost = 0
+            t0 = time.perf_counter()
+            for seed in range(n):
+                s = fast_game(seats, {"mode": mode, "scenario": "boss"}, seed)
+                if s.result.side != "players":
+                    boss_wins += 1
+                if s.result.reason == "time_up":
+                    time_ups += 1
+                turns += s.turn - 1
+                lost += sum(1 for u in s.units if u.seat is not None and not u.active)
+            dt = time.perf_counter() - t0
+            print(f"{mode:<7} {k:>5} {100 * boss_wins / n:>10.1f} {100 * time_ups / n:>9.1f} {turns / n:>9.1f} "
+                  f"{lost / n:>17.2f} {n / dt:>8.1f}")
+    m = 20 if "--quick" in sys.argv else 100
+    t0 = time.perf_counter()
+    steps = 0
+    for seed in range(m):
+        s = api_game(["p1", "p2"], {"mode": "normal"}, seed)
+        steps += s.step
+    dt = time.perf_counter() - t0
+    print(f"public API (GAME.apply, 2 crews, normal): {m / dt:.1f} games/s, {steps / dt:.0f} actions/s")
+
+
+if __name__ == "__main__":
+    main()
