@@ -43,7 +43,8 @@ spec violations and errors the bot logged (e.g. the traceback text of a failing 
 
 * ``FakeDiscord(strict=False, ack_deadline=3.0, locale="en-US", validate=True,
   spec_file=None)``. ``strict=True`` makes the ``async with`` exit fail on spec
-  violations, on requests FakeDiscord does not serve and on FakeDiscord's own errors.
+  violations, on requests FakeDiscord does not serve and on FakeDiscord's own errors;
+  ``fail_on_bot_errors=True`` also on ERROR records the bot logged (exceptions in commands).
   Attributes: ``guild_id``, ``channel_id`` (default text channel "general"), ``bot_user_id``
   = ``application_id``, ``owner`` (a user with Manage Server), ``guild_locale`` (settable),
   ``base_url``, ``spec_status`` (what is validated, or why validation is skipped).
@@ -193,6 +194,11 @@ P_SEND_IN_THREADS = 1 << 38
 P_MANAGE_THREADS = 1 << 34
 EVERYONE_PERMS = P_VIEW | P_SEND | P_EMBED | P_ATTACH | P_HISTORY | P_ADD_REACTIONS | P_EXT_EMOJI | P_USE_APP_COMMANDS | P_CREATE_PUBLIC_THREADS | P_SEND_IN_THREADS
 BOT_PERMS = EVERYONE_PERMS | P_MANAGE_THREADS | P_MENTION_EVERYONE
+
+INTENT_GUILDS = 1 << 0
+INTENT_MEMBERS = 1 << 1
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_MESSAGE_CONTENT = 1 << 15
 
 _log = logging.getLogger("fakediscord")
 
@@ -736,8 +742,9 @@ class _LogCatcher(logging.Handler):
 class FakeDiscord:
     """See the module docstring."""
 
-    def __init__(self, *, strict: bool = False, ack_deadline: float = 3.0, locale: str = "en-US", validate: bool = True, spec_file: Optional[Path] = None) -> None:
+    def __init__(self, *, strict: bool = False, ack_deadline: float = 3.0, locale: str = "en-US", validate: bool = True, spec_file: Optional[Path] = None, fail_on_bot_errors: bool = False) -> None:
         self.strict = strict
+        self.fail_on_bot_errors = fail_on_bot_errors
         self.spec_file = spec_file
         self._spec: Optional[_OpenAPI] = None
         self.ack_deadline = ack_deadline
@@ -770,6 +777,7 @@ class FakeDiscord:
         self._conns: list[_GatewayConn] = []
         self._sessions: set[str] = set()
         self._bots: dict[int, tuple[discord.Client, asyncio.Task]] = {}
+        self._tasks: set[asyncio.Task] = set()
         self._notifier: Optional[_Notifier] = None
         self._last_activity = time.monotonic()
         self._runner: Optional[web.AppRunner] = None
@@ -794,7 +802,7 @@ class FakeDiscord:
             user.roles.append(self.manager_role_id)
         self.users[user.id] = user
         if self._conns:
-            self._spawn_dispatch("GUILD_MEMBER_ADD", dict(self.member_payload(user), guild_id=str(self.guild_id)))
+            self._spawn_dispatch("GUILD_MEMBER_ADD", dict(self.member_payload(user), guild_id=str(self.guild_id)), INTENT_MEMBERS)
         return user
 
     def user(self, who: Union[FakeUser, int]) -> FakeUser:
@@ -826,11 +834,23 @@ class FakeDiscord:
             self._spawn_dispatch("CHANNEL_CREATE", ch)
         return cid
 
-    def _spawn_dispatch(self, event: str, data: dict) -> None:
+    def _spawn_dispatch(self, event: str, data: dict, intent: int = 0) -> None:
+        """Dispatch from synchronous code; silently skipped when no bot is connected or the
+        bot did not ask for ``intent``."""
         try:
-            asyncio.get_running_loop().create_task(self.dispatch(event, data))
+            loop = asyncio.get_running_loop()
         except RuntimeError:
-            pass
+            return
+        task = loop.create_task(self._dispatch_if_connected(event, data, intent))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _dispatch_if_connected(self, event: str, data: dict, intent: int = 0) -> bool:
+        live = [c for c in self._conns if not c.closed and c.identified.is_set()]
+        if not live or (intent and not live[-1].intents & intent):
+            return False
+        await live[-1].send(0, data, event)
+        return True
 
     # -- payload factory
     def roles_payload(self) -> list[dict]:
@@ -972,6 +992,8 @@ class FakeDiscord:
 
     async def __aexit__(self, exc_type, exc, tb) -> None:
         try:
+            if self._tasks:
+                await asyncio.gather(*self._tasks, return_exceptions=True)
             for bot, _task in list(self._bots.values()):
                 await self.stop(bot)
             for conn in list(self._conns):
@@ -982,16 +1004,20 @@ class FakeDiscord:
             if self._saved is not None:
                 discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
             logging.getLogger("discord").removeHandler(self._log_catcher)
+        problems = []
         if self.strict and exc_type is None:
-            problems = []
             if self.violations:
                 problems.append("requests violating the Discord OpenAPI description:\n  " + "\n  ".join(self.violations))
             if self.unhandled:
                 problems.append("requests FakeDiscord does not serve (answered 404):\n  " + "\n  ".join(f"{r.method} {r.path}" for r in self.unhandled))
             if self.server_errors:
                 problems.append("FakeDiscord failed on:\n  " + "\n  ".join(self.server_errors))
-            if problems:
-                raise AssertionError("\n".join(problems))
+        if self.fail_on_bot_errors and exc_type is None:
+            errors = [r for r in self.bot_errors if r.levelno >= logging.ERROR]
+            if errors:
+                problems.append("the bot logged errors:\n  " + "\n  ".join(_format_record(r) for r in errors))
+        if problems:
+            raise AssertionError("\n".join(problems))
 
     async def start(self, bot: discord.Client, *, sync: bool = False, timeout: float = 10.0) -> discord.Client:
         """Run ``bot.start()`` in a task and wait until it is ready. ``sync=True`` then calls
@@ -1060,12 +1086,17 @@ class FakeDiscord:
             timeout, self._describe_tail, "the bot to reconnect")
 
     async def say(self, user: Union[FakeUser, int], content: str, *, channel: Optional[int] = None) -> FakeMessage:
-        """A user posts a message: stored and dispatched as MESSAGE_CREATE."""
+        """A user posts a message: stored, and dispatched as MESSAGE_CREATE if the bot has the
+        guild messages intent (content blanked without the message content intent, as Discord does)."""
         user = self.user(user)
         cid = int(channel or self.channel_id)
         msg = self._make_message(cid, {"content": content}, [], author=user)
         data = dict(msg.public_data(), guild_id=str(self.guild_id), member=self.member_payload(user, with_user=False))
-        await self.dispatch("MESSAGE_CREATE", data)
+        conn = self._live_conn()
+        if conn.intents & INTENT_GUILD_MESSAGES:
+            if not conn.intents & INTENT_MESSAGE_CONTENT and self.bot_user.id not in msg.mentions:
+                data.update(content="", embeds=[], attachments=[], components=[])  # privileged intent missing
+            await conn.send(0, data, "MESSAGE_CREATE")
         return msg
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
@@ -1415,10 +1446,7 @@ class FakeDiscord:
         if self.server_errors:
             lines.append(f"  FakeDiscord errors: {self.server_errors[-3:]}")
         for rec in self.bot_errors[-3:]:
-            text = rec.getMessage()
-            if rec.exc_info and rec.exc_info[1] is not None:
-                text += f": {type(rec.exc_info[1]).__name__}: {rec.exc_info[1]}"
-            lines.append(f"  bot logged {rec.levelname} ({rec.name}): {text}")
+            lines.append(f"  bot logged {_format_record(rec)}")
         return "\n".join(lines)
 
     def _make_message(self, channel_id: int, body: dict, files: list[UploadedFile], *, author: Optional[FakeUser] = None, interaction: Optional[Exchange] = None, flags: Optional[int] = None, mtype: int = 0) -> FakeMessage:
@@ -1577,6 +1605,15 @@ class FakeDiscord:
         if ex is None:
             raise _HTTPError(404, 10015, "Unknown Webhook")
         return ex
+
+
+def _format_record(rec: logging.LogRecord) -> str:
+    text = f"{rec.levelname} ({rec.name}): {rec.getMessage()}"
+    exc = rec.exc_info[1] if rec.exc_info else None
+    while exc is not None:  # CommandInvokeError -> the original exception
+        text += f" <- {type(exc).__name__}: {exc}"
+        exc = exc.__cause__
+    return text
 
 
 class _HTTPError(Exception):
@@ -1767,8 +1804,8 @@ async def _list_messages(fd: FakeDiscord, rec: Request, cid: str) -> web.Respons
 
 def _message_or_404(fd: FakeDiscord, cid: str, mid: str) -> FakeMessage:
     msg = fd._messages.get(int(mid))
-    if msg is None or msg.deleted or msg.channel_id != int(cid):
-        raise _HTTPError(404, 10008, "Unknown Message")
+    if msg is None or msg.deleted or msg.channel_id != int(cid) or msg.ephemeral:
+        raise _HTTPError(404, 10008, "Unknown Message")  # ephemeral ones exist only for their token
     return msg
 
 
@@ -1822,7 +1859,7 @@ def _new_thread(fd: FakeDiscord, parent: dict, body: dict, message_id: Optional[
 async def _create_thread(fd: FakeDiscord, rec: Request, cid: str) -> web.Response:
     parent = _channel_or_404(fd, cid)
     thread = _new_thread(fd, parent, rec.json or {})
-    fd._spawn_dispatch("THREAD_CREATE", dict(thread, newly_created=True))
+    await fd._dispatch_if_connected("THREAD_CREATE", dict(thread, newly_created=True), INTENT_GUILDS)
     return _json_response(thread, 201)
 
 
@@ -1832,7 +1869,7 @@ async def _create_thread_from_message(fd: FakeDiscord, rec: Request, cid: str, m
     msg = _message_or_404(fd, cid, mid)
     thread = _new_thread(fd, parent, rec.json or {}, message_id=msg.id)
     msg.data["thread"] = thread
-    fd._spawn_dispatch("THREAD_CREATE", dict(thread, newly_created=True))
+    await fd._dispatch_if_connected("THREAD_CREATE", dict(thread, newly_created=True), INTENT_GUILDS)
     return _json_response(thread, 201)
 
 

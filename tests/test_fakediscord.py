@@ -156,6 +156,8 @@ class TinyBot(discord.Client):
         async def edits(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("v1")
             await interaction.edit_original_response(content="v2", attachments=[discord.File(io.BytesIO(_png("v2")), "v2.png")])
+            kept = (await interaction.original_response()).attachments[0]
+            await interaction.edit_original_response(attachments=[kept, discord.File(io.BytesIO(b"notes"), "v3.txt")])
             f1 = await interaction.followup.send("f1", ephemeral=True, wait=True)
             await f1.edit(content="f1b")
             f2 = await interaction.followup.send("f2", wait=True)
@@ -267,6 +269,9 @@ async def test_ephemeral_reply_and_manage_guild_flag():
         assert ex.callback.type == 4 and ex.ephemeral and msg.flags & 64
         assert msg.content == "secret for bob, manage=False"
         assert fd.messages() == [] and fd.messages(ephemeral=True) == [msg]
+        async with aiohttp.ClientSession() as s:  # ephemeral messages are not in the channel
+            async with s.get(f"{fd.base_url}/api/v10/channels/{fd.channel_id}/messages/{msg.id}") as r:
+                assert r.status == 404
         msg2 = await (await fd.slash(boss, "game secret")).wait_response()
         assert msg2.content == "secret for boss, manage=True"
 
@@ -396,7 +401,12 @@ async def test_validation_of_raw_requests_and_unknown_routes():
 
 
 async def test_timeouts_explain_what_happened_and_ack_rules():
-    async with FakeDiscord(ack_deadline=0.1) as fd:
+    with pytest.raises(AssertionError, match=r"the bot logged errors:\n.*RuntimeError: kaboom"):
+        await _timeouts_and_ack_rules()
+
+
+async def _timeouts_and_ack_rules():
+    async with FakeDiscord(ack_deadline=0.1, fail_on_bot_errors=True) as fd:
         bot = await fd.start(TinyBot(), sync=True)
         ex = await fd.slash(fd.owner, "game broken")
         with pytest.raises(FakeTimeout) as info:
@@ -420,10 +430,12 @@ async def test_edits_followups_deletes_and_deferred_followup_flags():
         ex = await fd.slash(fd.owner, "game edits")
         assert await bot.note("orig") == "v2"
         assert ex.original.content == "v2" and ex.original.file("v2.png").startswith(b"\x89PNG")
+        assert [a["filename"] for a in ex.original.attachments] == ["v2.png", "v3.txt"]
+        assert ex.original.file(1) == b"notes" and ex.original.versions[-1]["attachments"][0] == ex.original.attachments[0]
         assert [m.content for m in ex.followups] == ["f1b", "f2"] and ex.followups[0].ephemeral
         assert ex.followups[1].deleted and ex.deleted == [ex.followups[1].id]
         assert [m.content for m in fd.messages()] == ["v2"]
-        assert len(ex.edits) == 2  # edit_original_response and the followup edit
+        assert len(ex.edits) == 3  # two edit_original_response calls and the followup edit
 
         later = await fd.slash(fd.owner, "game later")
         await later.wait_followups(2)
@@ -478,3 +490,9 @@ async def test_sharded_client_with_member_chunking_and_user_message():
                 break
             await asyncio.sleep(0.005)
         assert seen == ["fay: hello bot"]
+        fd.add_user(1008, "gus")  # GUILD_MEMBER_ADD reaches a bot with the members intent
+        for _ in range(200):
+            if guild.get_member(1008):
+                break
+            await asyncio.sleep(0.005)
+        assert guild.get_member(1008).name == "gus"
