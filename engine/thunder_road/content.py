@@ -1,0 +1,102 @@
+"""Static content from data/thunder_road/*.json (read once, cached) and hex geometry."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "thunder_road"
+
+
+@lru_cache(maxsize=None)
+def load(name: str) -> Any:
+    with (DATA / f"{name}.json").open(encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def board() -> dict[str, Any]:
+    return load("board")
+
+
+def faces() -> dict[str, Any]:
+    return load("tiles")["faces"]
+
+
+def dice() -> dict[str, Any]:
+    return load("dice")
+
+
+def tokens() -> dict[str, Any]:
+    return load("tokens")
+
+
+def crews() -> dict[str, Any]:
+    return load("crews")
+
+
+W: int = board()["columns"]
+ROWS: int = board()["rows_per_tile"]
+TH: int = 2 * ROWS              # tile height in doubled rows
+H: int = board()["tiles_on_table"] * TH
+
+# Doubled coordinates: hex (c, y) with c + y even; y grows towards the front.
+DIRS: dict[str, tuple[int, int]] = {
+    "n": (0, 2), "ne": (1, 1), "se": (1, -1), "s": (0, -2), "sw": (-1, -1), "nw": (-1, 1),
+}
+FRONT = ("nw", "n", "ne")
+
+
+def add(p: list[int] | tuple[int, int], d: str, k: int = 1) -> list[int]:
+    dc, dy = DIRS[d]
+    return [p[0] + dc * k, p[1] + dy * k]
+
+
+def key(p: list[int] | tuple[int, int]) -> str:
+    return f"{p[0]},{p[1]}"
+
+
+def unkey(k: str) -> list[int]:
+    a, b = k.split(",")
+    return [int(a), int(b)]
+
+
+def on_board(p: list[int]) -> bool:
+    return 0 <= p[0] < W and 0 <= p[1] < H
+
+
+def hex_of(row: int, col: int) -> list[int]:
+    """Global offset row (0 = back edge of the rear tile) and column -> doubled coords."""
+    return [col, 2 * row + (col % 2)]
+
+
+def row_of(p: list[int]) -> int:
+    return (p[1] - (p[0] % 2)) // 2
+
+
+@lru_cache(maxsize=None)
+def face_char(face: str, local_row: int, col: int) -> str:
+    return faces()[face]["rows"][local_row][col]
+
+
+def base_char(tiles: list[str], p: list[int]) -> str:
+    tile = p[1] // TH
+    local = (p[1] - tile * TH - (p[0] % 2)) // 2
+    return face_char(tiles[tile], local, p[0])
+
+
+def is_hazard_char(ch: str) -> bool:
+    return ch == "H" or ch.isdigit()
+
+
+def flip(face: str) -> str:
+    return face[:-1] + ("b" if face.endswith("a") else "a")
+
+
+def all_hexes() -> list[list[int]]:
+    out = []
+    for r in range(H // 2):
+        for c in range(W):
+            out.append(hex_of(r, c))
+    return out

@@ -1,0 +1,520 @@
+"""Thunder Road: Vendetta -- the Game subclass: actions, pending steps, views."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import Game, Msg, Outcome
+from ..errors import GameError
+from ..i18n import t
+from ..rng import Rng
+from . import rules as R
+from .content import FRONT, H, W, add, base_char, board, crews, dice, hex_of, key, on_board, row_of
+from .models import (Action, AirRow, AirSpace, Assign, Bonus, Command, Crew, Enter, Options, Pending, Reroll,
+                     RerollQuestion, Shoot, Step, TREvent, TRState, Vehicle)
+
+ID = "thunder_road"
+
+
+def _fail(code: str, seat: str | None = None, **params: Any) -> GameError:
+    return GameError(code, f"thunder_road.error.{code}", seat=seat, **params)
+
+
+class ThunderRoad(Game):
+    id = ID
+    schema_version = 1
+    min_seats = 2
+    max_seats = 5
+    State = TRState
+    Action = Action
+    Event = TREvent
+    Options = Options
+
+    # ------------------------------------------------------------ set-up
+    def _new(self, seats: list[str], options: Options, seed: int, rng: Rng) -> TRState:
+        extras = [x for x, on in (("final_five", options.final_five), ("big_rig", options.big_rig)) if on]
+        if len(seats) == 5 and not extras:
+            raise GameError("bad_options", "core.error.bad_options",
+                            detail="5 players need the Big Rig or Final Five crew")
+        if len(extras) > len(seats):
+            raise GameError("bad_options", "core.error.bad_options", detail="more extra crews than seats")
+        colours = board()["crew_colours"]
+        crew_list: list[Crew] = []
+        vehicles: list[Vehicle] = []
+        n_base = len(seats) - len(extras)
+        for i, seat in enumerate(seats):
+            if i < n_base:
+                cid, colour, cdef = colours[i], colours[i], crews()["base"]
+            else:
+                cid = extras[i - n_base]
+                cdef = crews()[cid]
+                colour = cdef["colour"]
+            crew_list.append(Crew(seat=seat, crew=cid, colour=colour))
+            for j, vd in enumerate(cdef["vehicles"]):
+                vehicles.append(Vehicle(id=f"{seat}:{vd['name']}", owner=seat, kind=vd["kind"], name=vd["name"],
+                                        size=vd["size"], shoot_size=vd["shoot_size"], capacity=vd["damage_slots"],
+                                        minor=vd["minor_damage"]))
+        st = TRState(schema_version=self.schema_version, game=ID, seats=seats, seed=seed, rng=rng,
+                     options=options, crews=crew_list, vehicles=vehicles, tiles=[], deck=[])
+        ctx = R.Ctx(st)
+        R.setup(st, ctx)
+        return st
+
+    # ------------------------------------------------------------ who acts
+    def to_act(self, state: TRState) -> list[str]:
+        if state.winners is not None:
+            return []
+        if state.reroll is not None:
+            return [state.reroll.asker]
+        if state.pending is not None:
+            return [state.pending.seat]
+        return []
+
+    def outcome(self, state: TRState) -> Outcome | None:
+        if state.winners is None:
+            return None
+        scores = {s: (1.0 if s in state.winners else 0.0) for s in state.seats}
+        return Outcome(winners=list(state.winners), scores=scores,
+                       reason=Msg(key=f"thunder_road.outcome.{state.end_reason}",
+                                  params={"seats": ", ".join(state.winners)}))
+
+    # ------------------------------------------------------------ legal actions
+    def _legal(self, st: TRState, seat: str) -> list[Any]:
+        if st.reroll is not None:
+            return [Reroll(demand=True), Reroll(demand=False)] if seat == st.reroll.asker else []
+        p = st.pending
+        if p is None or p.seat != seat:
+            return []
+        c = R.crew_of(st, seat)
+        if p.stage == "assign":
+            out = []
+            for vid, coast in R.assign_options(st, c):
+                for d in sorted(set(c.dice)):
+                    out.append(Assign(car=vid, die=d, coast=coast))
+            return out
+        if p.stage == "command":
+            return self._command_options(st, c, p)
+        if p.stage == "air_row":
+            rows = sorted({row_of(h) for h in self._empty_spaces(st)})
+            return [AirRow(row=r) for r in rows]
+        if p.stage == "air_space":
+            return [AirSpace(col=h[0]) for h in self._empty_spaces(st) if row_of(h) == p.row]
+        if p.stage in ("shoot", "chopper_shoot"):
+            pos = self._shooter_pos(st, p)
+            tg = R.front_targets(st, pos, exclude=p.car if p.stage == "shoot" else None) if pos else []
+            return [Shoot(target=v.id) for v in tg] + [Shoot(target=None)]
+        v = R.veh(st, p.car or "")
+        if p.stage == "enter":
+            out = []
+            for h in R.entry_hexes():
+                out.append(Enter(col=h[0], mark=R.step_mark(st, v, p, h)))
+            return out
+        if p.stage == "step":
+            return [Step(dir=d, mark=R.step_mark(st, v, p, add(v.pos or [0, 0], d))) for d in R.dirs_for(st, v)]
+        if p.stage == "bonus":
+            return [Bonus(take=True), Bonus(take=False)]
+        return []
+
+    def _command_options(self, st: TRState, c: Crew, p: Pending) -> list[Any]:
+        out: list[Any] = [Command(command="none")]
+        board_cmds = R.crew_def(c)["command_board"]
+        cmd_dice = crews()["commands"]
+        for d in sorted(set(c.dice)):
+            for cmd in board_cmds:
+                if d not in cmd_dice[cmd]["dice"]:
+                    continue
+                if cmd == "airstrike":
+                    if c.has_chopper and self._empty_spaces(st):
+                        out.append(Command(command=cmd, die=d))
+                elif cmd == "repair" or cmd == "patch_up":
+                    for v in st.vehicles:
+                        if v.owner == c.seat and v.where != "gone" and v.damage:
+                            out.append(Command(command=cmd, die=d, car=v.id))
+                else:
+                    out.append(Command(command=cmd, die=d))
+        return out
+
+    def _empty_spaces(self, st: TRState) -> list[list[int]]:
+        busy = {key(v.pos) for v in st.vehicles if v.where == "road" and v.pos is not None}
+        busy |= set(st.hazards)
+        busy |= {key(c.chopper) for c in st.crews if c.chopper is not None}
+        out = []
+        for r in range(H // 2):
+            for col in range(W):
+                h = hex_of(r, col)
+                if key(h) not in busy and base_char(st.tiles, h) != "X":
+                    out.append(h)
+        return out
+
+    def _shooter_pos(self, st: TRState, p: Pending) -> list[int] | None:
+        if p.stage == "chopper_shoot":
+            return R.crew_of(st, p.seat).chopper
+        v = R.veh(st, p.car or "")
+        return v.pos if v.where == "road" else None
+
+    def _check(self, st: TRState, seat: str, action: Any) -> None:
+        legal = self._legal(st, seat)
+        if action.kind in ("step", "enter"):
+            ok = any(a.kind == action.kind and
+                     a.model_dump(exclude={"mark"}) == action.model_dump(exclude={"mark"}) for a in legal)
+        else:
+            ok = action in legal
+        if not ok:
+            raise _fail("illegal", seat=seat, action=action.kind)
+
+    # ------------------------------------------------------------ apply
+    def apply(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREvent]]:
+        """As ``Game.apply`` (same checks, input never mutated), with a faster state copy."""
+        action = self.parse_action(action)
+        if seat not in state.seats:
+            raise GameError("unknown_seat", "core.error.unknown_seat", seat=seat)
+        if self.outcome(state) is not None:
+            raise GameError("game_over", "core.error.game_over", seat=seat)
+        if seat not in self.to_act(state):
+            raise GameError("not_your_turn", "core.error.not_your_turn", seat=seat)
+        self._check(state, seat, action)
+        new, events = self._run(state, seat, action)
+        new.step = state.step + 1
+        return new, events
+
+    @staticmethod
+    def _copy(st: TRState) -> TRState:
+        return TRState.model_validate(st.model_dump())
+
+    def _apply(self, state: TRState, seat: str, action: Any) -> list[TREvent]:
+        new, events = self._run(state, seat, action)
+        self._copy_into(state, new)
+        return events
+
+    def _run(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREvent]]:
+        if action.kind == "reroll":
+            q = state.reroll
+            assert q is not None
+            base = TRState.model_validate(q.snapshot)
+            decisions = q.decisions + [action.demand]
+            trig_seat, trig = q.seat, self.parse_action(q.action)
+            skip = q.events_seen
+        else:
+            base = state
+            decisions, trig_seat, trig, skip = [], seat, action, 0
+        work = self._copy(base)
+        ctx = R.Ctx(work, decisions)
+        try:
+            self._act(ctx, trig_seat, trig)
+        except R.Suspend as s:
+            shown = len(ctx.events)
+            ctx.ev("reroll_asked", seat=s.asker, slam=f"@thunder_road.slamface.{s.slam}",
+                   dir=f"@thunder_road.dir.{s.direction}", pushed=f"@thunder_road.vehicle.{s.info['pushed']}",
+                   owner=s.info["pushed_owner"], result=f"@thunder_road.mark.{s.info['result']}")
+            work = self._copy(base)
+            work.reroll = RerollQuestion(asker=s.asker, seat=trig_seat, action=trig.model_dump(mode="json"),
+                                         decisions=decisions, snapshot=base.model_dump(mode="json"), top=s.top,
+                                         bottom=s.bottom, slam=s.slam, direction=s.direction, info=s.info,
+                                         events_seen=shown)
+            return work, ctx.events[skip:]
+        except R.GameOver as g:
+            work.winners = g.winners
+            work.end_reason = g.reason
+            work.pending = None
+            ctx.ev("game_over", seats=", ".join(g.winners), reason=f"@thunder_road.end.{g.reason}")
+        work.reroll = None
+        return work, ctx.events[skip:]
+
+    @staticmethod
+    def _copy_into(state: TRState, work: TRState) -> None:
+        for name in TRState.model_fields:
+            if name != "step":
+                setattr(state, name, getattr(work, name))
+
+    def _act(self, ctx: R.Ctx, seat: str, a: Any) -> None:
+        st = ctx.st
+        p = st.pending
+        assert p is not None
+        c = R.crew_of(st, seat)
+        kind = a.kind
+        if kind == "assign":
+            v = R.veh(st, a.car)
+            c.dice.remove(a.die)
+            c.used.append(a.die)
+            p.car, p.die, p.coast = v.id, a.die, a.coast
+            if a.coast:
+                v.coasts += 1
+                ctx.ev("coast", die=a.die, **R.vname(v))
+            else:
+                v.moved = True
+                ctx.ev("assign", die=a.die, **R.vname(v))
+            if c.rig_turns is None and v.kind == "rig":
+                c.rig_turns = a.die
+            if not a.coast and not c.command_used and c.dice:
+                p.stage = "command"
+                return
+            self._start_move(ctx)
+            return
+        if kind == "command":
+            if a.command == "none":
+                self._start_move(ctx)
+                return
+            c.dice.remove(a.die)
+            c.used.append(a.die)
+            c.command_used = True
+            ctx.ev("command", seat=seat, command=f"@thunder_road.command.{a.command}", die=a.die)
+            if a.command == "airstrike":
+                p.stage = "air_row"
+                return
+            if a.command == "nitro":
+                p.nitro = a.die
+            elif a.command == "drift":
+                p.drift = True
+            elif a.command == "traction_drive":
+                p.traction = True
+            elif a.command in ("repair", "patch_up"):
+                v = R.veh(st, a.car)
+                was = R.operable(v)
+                tok = v.damage.pop()
+                if tok not in ("minor", "burn"):
+                    st.damage_pile.append(tok)
+                ctx.ev("repair", **R.vname(v))
+                if not was and R.operable(v):
+                    ctx.ev("restored", **R.vname(v))
+            self._start_move(ctx)
+            return
+        if kind == "air_row":
+            p.row = a.row
+            p.stage = "air_space"
+            return
+        if kind == "air_space":
+            h = hex_of(p.row or 0, a.col)
+            c.chopper = h
+            ctx.ev("airstrike", seat=seat, col=a.col + 1, row=(p.row or 0) + 1)
+            if st.round >= 2 and R.front_targets(st, h):
+                p.stage = "chopper_shoot"
+                return
+            self._start_move(ctx)
+            return
+        if kind == "shoot":
+            if a.target is not None:
+                tgt = R.veh(st, a.target)
+                if p.stage == "chopper_shoot":
+                    label = {"vid": "", "car": "@thunder_road.vehicle.chopper", "owner": seat}
+                else:
+                    label = R.vname(R.veh(st, p.car or ""))
+                R.shoot(ctx, label, tgt)
+            if p.stage == "chopper_shoot":
+                self._start_move(ctx)
+            else:
+                R.end_turn(ctx)
+            return
+        if kind == "enter":
+            v = R.veh(st, p.car or "")
+            ctx.ev("enter", col=a.col + 1, **R.vname(v))
+            self._step(ctx, hex_of(0, a.col))
+            return
+        if kind == "step":
+            v = R.veh(st, p.car or "")
+            if v.kind == "rig" and a.dir != "n" and c.rig_turns is not None:
+                c.rig_turns -= 1
+            ctx.ev("step", dir=f"@thunder_road.dir.{a.dir}", **R.vname(v))
+            self._step(ctx, add(v.pos or [0, 0], a.dir))
+            return
+        if kind == "bonus":
+            if a.take:
+                p.in_bonus = True
+                p.moves = st.road_die
+                p.stage = "step"
+                ctx.ev("bonus", n=st.road_die, **R.vname(R.veh(st, p.car or "")))
+            else:
+                ctx.ev("bonus_declined", **R.vname(R.veh(st, p.car or "")))
+                self._after_move(ctx)
+            return
+        raise _fail("illegal", seat=seat, action=kind)
+
+    # ------------------------------------------------------------ movement
+    def _start_move(self, ctx: R.Ctx) -> None:
+        st = ctx.st
+        p = st.pending
+        assert p is not None
+        v = R.veh(st, p.car or "")
+        c = R.crew_of(st, p.seat)
+        if not R.operable(v):   # e.g. hit by its own chopper's shot
+            self._after_move(ctx)
+            return
+        p.moves = 1 if p.coast else (p.die or 0) + p.nitro
+        if v.on_fire:
+            face = st.rng.choice("fire", dice()["fire"])
+            ctx.ev("fire_roll", face=f"@thunder_road.fireface.{face}", **R.vname(v))
+            if face == "extinguish":
+                v.on_fire = False
+            elif face == "burn_out":
+                v.on_fire = False
+                while len(v.damage) < v.capacity:
+                    v.damage.append("burn")
+                ctx.ev("inoperable", **R.vname(v))
+                R.check_out(ctx)
+                self._after_move(ctx)
+                return
+            elif not p.coast:
+                p.moves += dice()["fire_flare_moves"][face]
+        uses_road = R.crew_def(c).get("moves_every_turn") is None or p.traction
+        p.bonus_ok = (not p.coast and uses_road and v.where == "road" and v.pos is not None
+                      and R.terrain(st, v.pos) == "R")
+        p.stage = "enter" if v.where == "start" else "step"
+
+    def _step(self, ctx: R.Ctx, dest: list[int]) -> None:
+        st = ctx.st
+        p = st.pending
+        assert p is not None
+        v = R.veh(st, p.car or "")
+        ctx.mover = v.id
+        ctx.tracking = not p.in_bonus and not p.coast
+        cost_mud = on_board(dest) and base_char(st.tiles, dest) != "X" and R.terrain(st, dest) == "M"
+        last_guess = p.coast or p.moves - (2 if cost_mud else 1) <= 0
+        pass_through = False
+        if on_board(dest) and R.vehicle_at(st, dest, exclude=v.id) is not None and not last_guess:
+            if R.zigzag(st, v):
+                pass_through = True
+            elif p.drift:
+                pass_through = True
+                p.drift = False
+        res = R.enter_space(ctx, v, dest, "move", pass_through=pass_through)
+        if ctx.offroad:
+            p.bonus_ok = False
+        if res != "ok" or ctx.stopped or v.where != "road":
+            if res == "stop" or ctx.stopped:
+                ctx.ev("stop", **R.vname(v))
+            self._after_move(ctx)
+            return
+        if p.coast:
+            p.moves = 0
+        else:
+            ter = R.terrain(st, v.pos or dest)
+            p.moves -= 2 if ter == "M" else 1
+            if p.moves < 0:
+                p.moves = 0
+        if p.moves > 0:
+            p.stage = "step"
+            return
+        if not p.in_bonus and p.bonus_ok and st.road_die > 0:
+            p.stage = "bonus"
+            return
+        self._after_move(ctx)
+
+    def _after_move(self, ctx: R.Ctx) -> None:
+        st = ctx.st
+        p = st.pending
+        assert p is not None
+        ctx.mover = None
+        R.chopper_sweep(ctx)
+        R.check_out(ctx)
+        if st.pending is None:
+            return
+        v = R.veh(st, p.car or "")
+        if st.round >= 2 and v.where == "road" and R.operable(v) and v.pos is not None \
+                and R.front_targets(st, v.pos, exclude=v.id):
+            p.stage = "shoot"
+            return
+        R.end_turn(ctx)
+
+    # ------------------------------------------------------------ views
+    def view(self, state: TRState, seat: str | None) -> dict[str, Any]:
+        st = state
+        hz = {}
+        for k, h in st.hazards.items():
+            hz[k] = {"up": h.up, "type": h.type if h.up else None}
+        vehicles = []
+        for v in st.vehicles:
+            if v.where == "gone":
+                continue
+            vehicles.append({
+                "id": v.id, "owner": v.owner, "kind": v.kind, "name": v.name, "size": v.size, "where": v.where,
+                "pos": v.pos, "damage": len(v.damage), "capacity": v.capacity, "operable": R.operable(v),
+                "moved": v.moved, "coasts": v.coasts, "on_fire": v.on_fire,
+            })
+        crews_v = []
+        for c in st.crews:
+            crews_v.append({
+                "seat": c.seat, "crew": c.crew, "colour": c.colour, "dice": list(c.dice), "used": list(c.used),
+                "command_used": c.command_used, "turns": c.turns, "chopper": c.chopper, "out": c.out,
+                "rig_turns": c.rig_turns,
+                "cars_left": sum(1 for v in st.vehicles if v.owner == c.seat and v.where != "gone"),
+            })
+        pending = None
+        if st.pending is not None:
+            pending = st.pending.model_dump(mode="json")
+        reroll = None
+        if st.reroll is not None:
+            q = st.reroll
+            reroll = {"asker": q.asker, "top": q.top, "bottom": q.bottom, "slam": q.slam, "direction": q.direction,
+                      **q.info}
+        return {
+            "game": ID, "seats": list(st.seats), "step": st.step, "round": st.round, "starter": st.starter,
+            "road_die": st.road_die, "current": st.current, "tiles": list(st.tiles),
+            "tiles_placed": st.tiles_placed, "final": st.final, "hazards": hz, "vehicles": vehicles,
+            "crews": crews_v, "pending": pending, "reroll": reroll, "wrecks_left": st.wrecks_left,
+            "damage_pile": len(st.damage_pile), "hazard_pile": len(st.hazard_pile), "deck": len(st.deck),
+            "winners": st.winners, "end_reason": st.end_reason, "to_act": self.to_act(st),
+            "options": st.options.model_dump(mode="json"), "viewer": seat,
+        }
+
+    # ------------------------------------------------------------ presentation
+    def action_label(self, state: TRState, action: Any, locale: str | None = None) -> str:
+        k = action.kind
+        tr = lambda key, **kw: t(f"thunder_road.{key}", locale, **kw)  # noqa: E731
+        if k == "assign":
+            v = R.veh(state, action.car)
+            key = "action.coast" if action.coast else "action.assign"
+            return tr(key, die=action.die, car=tr(f"vehicle.{v.name}"))
+        if k == "command":
+            if action.command == "none":
+                return tr("action.no_command")
+            car = tr(f"vehicle.{R.veh(state, action.car).name}") if action.car else ""
+            return tr("action.command", command=tr(f"command.{action.command}"), die=action.die, car=car)
+        if k == "air_row":
+            return tr("action.air_row", row=action.row + 1)
+        if k == "air_space":
+            return tr("action.air_space", col=action.col + 1)
+        if k == "enter":
+            return tr("action.enter", col=action.col + 1, mark=tr(f"mark.{action.mark}"))
+        if k == "step":
+            return tr("action.step", dir=tr(f"dir.{action.dir}"), mark=tr(f"mark.{action.mark}"))
+        if k == "bonus":
+            return tr("action.bonus_take", n=state.road_die) if action.take else tr("action.bonus_decline")
+        if k == "reroll":
+            return tr("action.reroll_demand") if action.demand else tr("action.reroll_accept")
+        if k == "shoot":
+            if action.target is None:
+                return tr("action.hold_fire")
+            v = R.veh(state, action.target)
+            return tr("action.shoot", car=tr(f"vehicle.{v.name}"), owner=v.owner or tr("vehicle.wreck"))
+        return super().action_label(state, action, locale)
+
+    def event_text(self, event: Any, locale: str | None = None) -> str:
+        return t(f"thunder_road.event.{event.kind}", locale, **event.params)
+
+    def prompt(self, state: TRState, seat: str) -> Msg:
+        if state.reroll is not None and seat == state.reroll.asker:
+            q = state.reroll
+            return Msg(key="thunder_road.prompt.reroll",
+                       params={"slam": f"@thunder_road.slamface.{q.slam}", "dir": f"@thunder_road.dir.{q.direction}",
+                               "top": f"@thunder_road.vehicle.{q.info.get('top_car', '')}",
+                               "bottom": f"@thunder_road.vehicle.{q.info.get('bottom_car', '')}",
+                               "pushed": f"@thunder_road.vehicle.{q.info.get('pushed', '')}",
+                               "owner": q.info.get("pushed_owner", ""),
+                               "result": f"@thunder_road.mark.{q.info.get('result', 'ok')}"})
+        p = state.pending
+        if p is None or p.seat != seat:
+            return Msg(key="core.prompt.your_move")
+        params: dict[str, Any] = {"moves": p.moves, "road": state.road_die}
+        if p.car:
+            params["car"] = f"@thunder_road.vehicle.{R.veh(state, p.car).name}"
+        return Msg(key=f"thunder_road.prompt.{p.stage}", params=params)
+
+    def summary(self, state: TRState) -> Msg:
+        return Msg(key="thunder_road.summary", params={"round": state.round, "seat": state.current or "",
+                                                        "road": state.road_die, "tiles": state.tiles_placed})
+
+    def ai_action(self, state: TRState, seat: str) -> Any:
+        from .ai import choose
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise GameError("nothing_to_do", "core.error.nothing_to_do", seat=seat)
+        return choose(self, state, seat, legal)
