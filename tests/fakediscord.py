@@ -582,8 +582,9 @@ class _Notifier:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise FakeTimeout(f"timed out after {timeout:.1f}s waiting for {what}\n{describe()}")
-            try:
-                await asyncio.wait_for(ev.wait(), remaining)
+            try:  # woken by any FakeDiscord activity; re-checked every 50 ms anyway, so
+                # predicates may also look at outside state (e.g. the bot's database)
+                await asyncio.wait_for(ev.wait(), min(remaining, 0.05))
             except asyncio.TimeoutError:
                 pass
 
@@ -609,7 +610,8 @@ class Exchange:
         self.last_activity = self.dispatched_at
         self._created_original = False
         self._deferred_loading = False
-        self._notifier = _Notifier()
+        assert fd._notifier is not None, "use FakeDiscord inside `async with`"
+        self._notifier = fd._notifier  # one notifier: any activity wakes every waiter
 
     def __repr__(self) -> str:
         cb = self.callback.type if self.callback else None
@@ -618,7 +620,7 @@ class Exchange:
     def _touch(self, line: str) -> None:
         self.last_activity = time.monotonic()
         self.log.append(f"+{self.last_activity - self.dispatched_at:.3f}s {line}")
-        self._notifier.notify()
+        self.fd._touch()
 
     # -- views
     @property
@@ -808,6 +810,8 @@ class FakeDiscord:
     def user(self, who: Union[FakeUser, int]) -> FakeUser:
         if isinstance(who, FakeUser):
             return who
+        if int(who) == self.bot_user.id:
+            return self.bot_user
         try:
             return self.users[int(who)]
         except KeyError:
@@ -1201,7 +1205,9 @@ class FakeDiscord:
     def _option_value(self, opt: dict, value: Any, resolved: dict, unchecked: bool) -> Any:
         t = opt["type"]
         name = opt["name"]
-        if t in (6, 9) and (isinstance(value, FakeUser) or (isinstance(value, int) and value in self.users)):
+        if t in (6, 7, 8, 9) and isinstance(value, str) and value.isdigit():
+            value = int(value)
+        if t in (6, 9) and (isinstance(value, FakeUser) or (isinstance(value, int) and (value in self.users or value == self.bot_user.id))):
             user = self.user(value)
             resolved.setdefault("users", {})[str(user.id)] = user.user_payload()
             resolved.setdefault("members", {})[str(user.id)] = self.member_payload(user, with_user=False, permissions=True)
@@ -1353,11 +1359,11 @@ class FakeDiscord:
                     if bad:
                         raise ValueError(f"select {custom_id!r}: {bad} not among options {allowed}")
             data["values"] = values
-            if ctype in (5, 7):
+            if ctype in (5, 6, 7, 8):  # user / role / mentionable / channel selects carry resolved data
                 resolved: dict = {}
+                option_type = {5: 6, 6: 8, 7: 9, 8: 7}[ctype]
                 for v in values:
-                    if int(v) in self.users:
-                        self._option_value({"type": 6, "name": custom_id}, int(v), resolved, True)
+                    self._option_value({"type": option_type, "name": custom_id}, int(v), resolved, True)
                 data["resolved"] = resolved
         elif ctype != 2:
             raise ValueError(f"{custom_id!r} is a select (type {ctype}); use fd.select")

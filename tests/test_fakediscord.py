@@ -152,6 +152,25 @@ class TinyBot(discord.Client):
             await interaction.channel.add_user(interaction.user) if isinstance(interaction.channel, discord.Thread) else None
             await interaction.response.send_message(f"{type(interaction.channel).__name__} {interaction.channel.id}")
 
+        @game.command(name="inspect", description="Every option type")
+        async def inspect(interaction: discord.Interaction, who: discord.Member, where: discord.TextChannel,
+                          role: discord.Role, file: discord.Attachment, ratio: float, flag: bool) -> None:
+            data = await file.read()
+            await interaction.response.send_message(
+                f"{who.name}|{who.guild_permissions.manage_guild}|{where.name}|{role.name}|{file.filename}:{data.decode()}|{ratio}|{flag}")
+
+        @game.command(name="pick", description="A user select")
+        async def pick(interaction: discord.Interaction) -> None:
+            view = discord.ui.View()
+            select = discord.ui.UserSelect(custom_id="pick_user", max_values=2)
+
+            async def chosen(inner: discord.Interaction) -> None:
+                await inner.response.send_message(",".join(sorted(u.name for u in select.values)))
+
+            select.callback = chosen
+            view.add_item(select)
+            await interaction.response.send_message("pick someone", view=view)
+
         @game.command(name="edits", description="Edits, followups, deletes")
         async def edits(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("v1")
@@ -496,3 +515,22 @@ async def test_sharded_client_with_member_chunking_and_user_message():
                 break
             await asyncio.sleep(0.005)
         assert guild.get_member(1008).name == "gus"
+
+
+async def test_every_option_type_and_user_select():
+    async with FakeDiscord(strict=True) as fd:
+        hal = fd.add_user(1020, "hal", manage_guild=True)
+        ivy = fd.add_user(1021, "ivy")
+        side = fd.add_channel("side")
+        await fd.start(TinyBot(), sync=True)
+        options = {"who": hal, "where": side, "role": fd.manager_role_id, "file": ("notes.txt", b"abc"), "ratio": 0.5, "flag": True}
+        msg = await (await fd.slash(ivy, "game inspect", options)).wait_response()
+        assert msg.content == "hal|True|side|Managers|notes.txt:abc|0.5|True"
+        with pytest.raises(ValueError, match="number option"):
+            await fd.slash(ivy, "game inspect", dict(options, ratio="half"))
+        with pytest.raises(ValueError, match="required option"):
+            await fd.slash(ivy, "game inspect", {"who": hal})
+
+        menu = await (await fd.slash(ivy, "game pick")).wait_response()
+        chosen = await (await fd.select(ivy, menu, "pick_user", [hal, ivy.id])).wait_response()
+        assert chosen.content == "hal,ivy"
