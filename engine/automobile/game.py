@@ -479,15 +479,20 @@ class Automobile(Game):
     def _factories_owned(self, state: AutoState, seat: str) -> int:
         return sum(sp.factories for sp in state.spaces if sp.owner == seat and not sp.closed)
 
-    def _build_counts(self, state: AutoState, seat: str, space: int, cap: int) -> list[int]:
+    def _build_counts(self, state: AutoState, seat: str, space: int, cap: int, owned: int | None = None) -> list[int]:
         R = D.rules()
         sp = state.spaces[space]
         b = D.board()[space]
         if b["era"] > state.round or sp.closed or (sp.owner not in (None, seat)):
             return []
         p = state.players[seat]
-        room = min(cap, R["max_factories_per_space"] - sp.factories,
-                   R["pieces"]["factories_per_player"] - self._factories_owned(state, seat))
+        if p.money < b["cost"]:
+            return []
+        if owned is None:
+            owned = self._factories_owned(state, seat)
+        room = min(cap, R["max_factories_per_space"] - sp.factories, R["pieces"]["factories_per_player"] - owned)
+        if room <= 0:
+            return []
         fee = self.jump_fee(state, space)
         return [n for n in range(1, room + 1) if n * b["cost"] <= p.money and n * fee <= p.rd]
 
@@ -498,17 +503,20 @@ class Automobile(Game):
         return (sp.owner == seat and sp.factories > 0 and not sp.closed and not sp.parts
                 and used < R["pieces"]["parts_factories"] and state.players[seat].money >= R["parts_factory_cost"])
 
-    def _build_spaces(self, state: AutoState, seat: str, cls: str, cap: int) -> list[int]:
+    def _build_spaces(self, state: AutoState, seat: str, cls: str, cap: int, first: bool = False) -> list[int]:
         out = []
+        owned = self._factories_owned(state, seat)
         for i in D.class_spaces(cls):
-            if self._build_counts(state, seat, i, cap) or (cap > 1 and self._can_parts(state, seat, i)):
+            if self._build_counts(state, seat, i, cap, owned) or (cap > 1 and self._can_parts(state, seat, i)):
                 out.append(i)
+                if first:
+                    break
         return out
 
     def _build_classes(self, state: AutoState, seat: str, cap: int) -> list[str]:
         if cap == 0:
             cap = D.rules()["build_max"]
-        return [c for c in CLASSES if self._build_spaces(state, seat, c, cap)]
+        return [c for c in CLASSES if self._build_spaces(state, seat, c, cap, first=True)]
 
     # ---- production helpers
     def _cars_on_board(self, state: AutoState, seat: str) -> int:

@@ -1,0 +1,138 @@
+"""Seeded Automobile self-play with the seat-filler AI.
+
+    python bench/selfplay_automobile.py [--games 1000] [--players 3 4 5] [--write]
+
+Prints, per player count: games, games per second, the winner's money
+(mean / min / max), every seat's mean final money, bankruptcies (a seat that
+could not pay a forced payment even after its two loans, or could not repay
+its loans at the end), emergency loans, and how often each character was
+taken.  ``--write`` also writes docs/performance/automobile.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import datetime
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.automobile import GAME  # noqa: E402
+
+SEATS = ["p1", "p2", "p3", "p4", "p5"]
+
+
+def play(n: int, seed: int) -> dict:
+    st = GAME.new(SEATS[:n], seed=seed)
+    steps = 0
+    emergency = 0
+    chars: collections.Counter = collections.Counter()
+    while GAME.outcome(st) is None:
+        seat = GAME.to_act(st)[0]
+        st, events = GAME.apply(st, seat, GAME.ai_action(st, seat))
+        steps += 1
+        for e in events:
+            if e.kind == "emergency_loan":
+                emergency += 1
+            elif e.kind == "pick" and e.text:
+                chars[e.text] += 1
+    out = GAME.outcome(st)
+    assert out is not None
+    return {
+        "winner_money": max(out.scores.values()),
+        "scores": list(out.scores.values()),
+        "bankrupt": sum(1 for p in st.players.values() if p.bankrupt),
+        "emergency": emergency,
+        "steps": steps,
+        "chars": chars,
+        "ties": len(out.winners) > 1,
+    }
+
+
+def run(n: int, games: int, seed0: int = 0) -> dict:
+    t0 = time.perf_counter()
+    results = [play(n, seed0 + g) for g in range(games)]
+    elapsed = time.perf_counter() - t0
+    winners = [r["winner_money"] for r in results]
+    scores = [s for r in results for s in r["scores"]]
+    chars: collections.Counter = collections.Counter()
+    for r in results:
+        chars.update(r["chars"])
+    return {
+        "players": n, "games": games, "seconds": elapsed, "gps": games / elapsed,
+        "winner_mean": statistics.mean(winners), "winner_median": statistics.median(winners),
+        "winner_min": int(min(winners)), "winner_max": int(max(winners)),
+        "seat_mean": statistics.mean(scores), "seat_below_start": sum(1 for s in scores if s < 2000) / len(scores),
+        "bankrupt": sum(r["bankrupt"] for r in results),
+        "bankrupt_games": sum(1 for r in results if r["bankrupt"]),
+        "emergency": sum(r["emergency"] for r in results),
+        "ties": sum(1 for r in results if r["ties"]),
+        "steps_mean": statistics.mean(r["steps"] for r in results),
+        "chars": dict(chars.most_common()),
+    }
+
+
+def report(rows: list[dict]) -> str:
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        "# Automobile: self-play measurements",
+        "",
+        f"Measured {now} on a 2-core {platform.machine()} machine (shared with other work), Python "
+        f"{platform.python_version()}, with `python bench/selfplay_automobile.py --games {rows[0]['games']} --write`.",
+        "Seeds 0..N-1; every seat is the seat-filler AI (`engine/automobile/ai.py`); each game goes through the",
+        "public API (`apply` copies the state, validates the action against the legal list).",
+        "",
+        "| players | games | games/s | winner $ mean | median | min | max | seat $ mean | seats < $2000 | "
+        "bankrupt seats (games) | emergency loans | tied wins | steps/game |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['players']} | {r['games']} | {r['gps']:.1f} | {r['winner_mean']:.0f} | {r['winner_median']:.0f} | "
+            f"{r['winner_min']} | {r['winner_max']} | {r['seat_mean']:.0f} | {100 * r['seat_below_start']:.1f}% | "
+            f"{r['bankrupt']} ({r['bankrupt_games']}) | {r['emergency']} | {r['ties']} | {r['steps_mean']:.0f} |")
+    lines += ["", "Characters taken (all games):", ""]
+    for r in rows:
+        lines.append(f"- {r['players']} players: " + ", ".join(f"{k} {v}" for k, v in r["chars"].items()))
+    lines += [
+        "",
+        "A seat is *bankrupt* when a forced payment (loss fee, interest, loan repayment) exceeded its cash after",
+        "its two loans; the shortfall is recorded as arrears and subtracted from its final money",
+        "(docs/rulings/automobile.md, \"Cannot pay\").",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--players", type=int, nargs="*", default=[3, 4, 5])
+    ap.add_argument("--write", action="store_true")
+    args = ap.parse_args()
+    rows = []
+    for n in args.players:
+        r = run(n, args.games)
+        rows.append(r)
+        print(f"{n} players: {r['games']} games in {r['seconds']:.1f}s = {r['gps']:.2f} games/s; "
+              f"winner ${r['winner_mean']:.0f} mean (median {r['winner_median']:.0f}, {r['winner_min']}..{r['winner_max']}); "
+              f"seat mean ${r['seat_mean']:.0f}, {100 * r['seat_below_start']:.1f}% below $2000; "
+              f"bankrupt seats {r['bankrupt']} in {r['bankrupt_games']} games; emergency loans {r['emergency']}; "
+              f"tied wins {r['ties']}; {r['steps_mean']:.0f} steps/game", flush=True)
+    text = report(rows)
+    print(text)
+    if args.write:
+        out = ROOT / "docs" / "performance" / "automobile.md"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+        print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
