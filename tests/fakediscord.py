@@ -74,13 +74,16 @@ spec violations and errors the bot logged (e.g. the traceback text of a failing 
   earlier state ``message.versions[i]`` (a client that had not refreshed). The component must
   be on that message and enabled, select values among the options and within min/max,
   unless ``force=True``. Old messages keep their components unless the bot edited them, so
-  a click on a stale board is a click on the older ``FakeMessage``.
+  a click on a stale board is a click on the older ``FakeMessage``. (A forced click on a
+  custom_id that is not on the message gets no answer from discord.py: its DynamicItem
+  dispatch rebuilds the item from the message's components and drops unknown ones.)
   ``asyncio.gather(fd.click(...), fd.click(...))`` gives two clicks at once.
 * ``await fd.submit_modal(user, exchange, {"field_custom_id": "text"}) -> Exchange`` answers
   the modal that ``exchange`` opened (callback type 9).
 * ``fd.messages(channel_id=None, ephemeral=False)``: non-deleted messages of a channel
   (default channel if omitted; a thread id works), oldest first, ephemeral ones only if
   asked; ``await fd.wait_message(channel_id, predicate, after=None)``; ``fd.message(id)``;
+  ``fd.attachment(attachment object, id or URL) -> bytes``;
   ``fd.all_messages``; ``fd.threads`` (thread payloads the bot created) and
   ``fd.thread_members``; ``fd.commands`` (synced: ``{guild id or None: {id: command}}``).
 * ``await fd.say(user, "text", channel=None)`` posts a user message (MESSAGE_CREATE);
@@ -1422,6 +1425,18 @@ class FakeDiscord:
         """Messages in a channel (default: fd.channel_id), oldest first. Ephemeral ones only if asked."""
         cid = int(channel_id or self.channel_id)
         return [m for m in self._channel_messages.get(cid, []) if not m.deleted and (ephemeral or not m.ephemeral)]
+
+    def attachment(self, attachment: Union[dict, int, str]) -> bytes:
+        """Bytes of any attachment FakeDiscord stored: an attachment object, its id, or its URL."""
+        if isinstance(attachment, dict):
+            attachment = attachment["id"]
+        key = str(attachment)
+        if key.startswith("http"):
+            key = yarl.URL(key).parts[-2]
+        try:
+            return self._blobs[key]
+        except KeyError:
+            raise KeyError(f"no stored attachment {attachment!r}") from None
 
     @property
     def all_messages(self) -> list[FakeMessage]:

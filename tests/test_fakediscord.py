@@ -251,11 +251,12 @@ async def test_slash_subcommand_defer_followup_embed_png():
 
         ex = await fd.slash(alice, "游戏 new", {"name": "city_of_fury", "seats": 3})  # localised group name
         cb = await ex.wait_ack()
-        assert cb.type == 5 and ex.ack_seconds < 1.0 and not ex.ephemeral
+        assert cb.type == 5 and ex.ack_seconds < 3.0 and not ex.ephemeral
         msg = await ex.wait_response()
         assert msg is ex.original and not msg.loading  # first followup replaced the "thinking" message
         assert msg.embed["title"] == "city_of_fury for 3" and msg.embed["description"] == "locale zh-CN"
         png = msg.png()
+        assert fd.attachment(msg.attachments[0]) == fd.attachment(msg.attachments[0]["url"]) == png
         assert Image.open(io.BytesIO(png)).size == (64, 32)
         assert msg.embed["image"]["url"] == msg.attachments[0]["url"]  # attachment:// resolved
         assert set(msg.custom_ids) == {"play:7:punch", "play:7:kick", "skill:7"}
