@@ -848,6 +848,14 @@ class Automobile(Game):
             params["fee"] = self.jump_fee(state, i)
             if action.kind == "produce":
                 params["money"] = action.count * D.car_cost(D.board()[i]["cls"], state.spaces[i].parts)
+                if action.count == 0:
+                    return t("automobile.action.produce_none", locale, **params)
+            if action.kind == "close":
+                sp = state.spaces[i]
+                params["refund"] = (sp.factories * (D.board()[i]["cost"] - D.rules()["close_refund_less"])
+                                    + (D.rules()["parts_refund"] if sp.parts else 0))
+        if action.kind == "dist_move":
+            params["price"] = D.rules()["price"][action.lane]
         for key in ("cls", "src", "lane"):
             if key in params:
                 params[key] = t(f"automobile.cls.{params[key]}", locale)
@@ -889,7 +897,7 @@ class Automobile(Game):
             if p.kind == "produce" and p.queue:
                 i = p.queue[0]
                 lo, hi = D.production_range(D.board()[i]["cls"], state.spaces[i].factories)
-                params.update(name=D.space_name(i), lo=lo, hi=hi,
+                params.update(name=f"@automobile.space.{i}", lo=lo, hi=hi,
                               cost=D.car_cost(D.board()[i]["cls"], state.spaces[i].parts))
             return Msg(key=f"automobile.prompt.{p.kind}", params=params)
         key = {PHASE_SELECT: "select", PHASE_ACTIONS: "action", PHASE_DIST: "dist", PHASE_EXEC: "exec"}.get(state.phase, "wait")
