@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from cogs.services import Services
 from store import Store, open_store
 
 log = logging.getLogger("tabletop")
+EXTENSIONS = ("cogs.tables", "cogs.scheduler", "cogs.community")
 ROOT = Path(__file__).resolve().parent
 
 NO_TOKEN = """\
@@ -52,6 +54,7 @@ class Config:
     log_level: str = "INFO"
     locale: str = "en"
     sync: str = "auto"  # auto: sync when the command tree changed; always; never
+    scheduler: bool = True  # run reminders/timers in the background (tests drive Scheduler.tick themselves)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = ROOT / ".env") -> "Config":
@@ -80,18 +83,20 @@ def read_dotenv(path: Path) -> dict[str, str]:
 
 
 class TabletopBot(commands.Bot):
-    def __init__(self, config: Config, store: Store | None = None, **kwargs) -> None:
+    def __init__(self, config: Config, store: Store | None = None, clock=time.time, **kwargs) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # slash commands and components need no privileged intents
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs)
         self.config = config
-        self.services = Services(store=store or open_store(config.database), default_locale=config.locale)
+        self.services = Services(store=store or open_store(config.database, clock), default_locale=config.locale,
+                                 clock=clock)
 
     async def setup_hook(self) -> None:
         await self.services.store.open()
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        await self.load_extension("cogs.tables")
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
         await self.sync_commands(force=self.config.sync == "always")
 
     async def sync_commands(self, force: bool = False) -> bool:
@@ -126,8 +131,8 @@ class TabletopBot(commands.Bot):
         log.info("ready as %s in %d guild(s)", self.user, len(self.guilds))
 
 
-def create_bot(config: Config, store: Store | None = None, **kwargs) -> TabletopBot:
-    return TabletopBot(config, store, **kwargs)
+def create_bot(config: Config, store: Store | None = None, clock=time.time, **kwargs) -> TabletopBot:
+    return TabletopBot(config, store, clock, **kwargs)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -111,4 +111,20 @@ class PrivateViewButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg
         await _tables(interaction).on_private_view(interaction, self.gid)
 
 
-DYNAMIC_ITEMS = (ActionButton, ActionSelect, LobbyButton, PanelButton, PrivateViewButton)
+class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:vote:(?P<vid>\d+):(?P<answer>yes|no)"):
+    """Agree / refuse in a table vote (undo consent, seat hand-over)."""
+
+    def __init__(self, vid: int, answer: str, *, label: str = "?") -> None:
+        style = discord.ButtonStyle.success if answer == "yes" else discord.ButtonStyle.danger
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"tg:vote:{vid}:{answer}"))
+        self.vid, self.answer = vid, answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["vid"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _tables(interaction).on_vote(interaction, self.vid, self.answer == "yes")
+
+
+DYNAMIC_ITEMS = (ActionButton, ActionSelect, LobbyButton, PanelButton, PrivateViewButton, VoteButton)

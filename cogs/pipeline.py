@@ -20,7 +20,7 @@ from engine.base import BaseState, Event, Game
 from engine.i18n import t
 from render import render
 from render.generic import draw as render_fallback
-from store import ActionRow, CorruptRow, GameRow, Store, VersionConflict
+from store import ActionRow, CorruptRow, GameRow, ResultRow, Seat, Store, VersionConflict
 from store.base import dumps
 
 log = logging.getLogger("tabletop.pipeline")
@@ -135,20 +135,36 @@ class Pipeline:
                 state, ai_entries, ai_events = self.run_ai(row, game, state)
                 entries += ai_entries
                 events = events + ai_events
-                outcome = game.outcome(state)
             with self.stage("save"):
-                try:
-                    version = await self.store.update_game(
-                        row.id, row.version, state_json=state.model_dump_json(), actions=entries,
-                        status="finished" if outcome else None,
-                        outcome=outcome.model_dump(mode="json") if outcome else None)
-                except VersionConflict:
-                    raise TurnRefused("stale", "core.ui.stale") from None
+                version = await self.save(row, game, state, entries)
             row.version = version
             row.state_json = None  # the caller has ``state``; avoid keeping two copies
-            if outcome:
-                row.status = "finished"
             return TurnResult(row, game, state, events, [e.seat for e in entries])
+
+    async def save(self, row: GameRow, game: Game, state: BaseState, entries: Sequence[ActionRow], *,
+                   status: str | None = None, revert: Sequence[int] = (), by_user: int | None = None) -> int:
+        """Compare-and-swap the new state, its log entries, who acts next and,
+        when the game just ended, the results for the leaderboards."""
+        outcome = game.outcome(state)
+        if outcome is not None:
+            status = "finished"
+        try:
+            version = await self.store.update_game(
+                row.id, row.version, state_json=state.model_dump_json(), actions=entries, status=status,
+                outcome=outcome.model_dump(mode="json") if outcome else None,
+                to_act=[] if outcome else game.to_act(state),
+                results=placings(row, game, state) if outcome else (), revert=revert, by_user=by_user)
+        except VersionConflict:
+            raise TurnRefused("stale", "core.ui.stale") from None
+        if status:
+            row.status = status
+        if outcome is not None and row.campaign_id is not None:
+            campaign = await self.store.campaign_by_id(row.campaign_id)
+            if campaign is not None:
+                progress = game.campaign_progress(campaign.progress, state)
+                if progress is not None:
+                    await self.store.set_campaign_progress(campaign.id, progress)
+        return version
 
     def run_ai(self, row: GameRow, game: Game, state: BaseState) -> tuple[BaseState, list[ActionRow], list[Event]]:
         """Let the seat-filler AI play every AI seat that is to act."""
@@ -177,15 +193,91 @@ class Pipeline:
         except GameError as exc:
             raise TurnRefused.from_game_error(exc) from None
         state, entries, events = self.run_ai(row, game, state)
-        outcome = game.outcome(state)
-        try:
-            version = await self.store.update_game(
-                row.id, row.version, status="finished" if outcome else "active", state_json=state.model_dump_json(),
-                actions=entries, outcome=outcome.model_dump(mode="json") if outcome else None)
-        except VersionConflict:
-            raise TurnRefused("stale", "core.ui.stale") from None
-        row.version, row.status = version, ("finished" if outcome else "active")
+        row.version = await self.save(row, game, state, entries, status="active")
         return TurnResult(row, game, state, events, [e.seat for e in entries])
+
+    # ------------------------------------------------------------ undo
+    async def undo(self, game_id: int, user_id: int, *, consent: bool = False,
+                   base_version: int | None = None) -> tuple[str, TurnResult | None]:
+        """Take back ``user_id``'s last action by replaying the log without it.
+
+        Returns ``("done", result)``; or ``("needs_consent", None)`` when a die
+        was rolled, hidden information revealed or another human acted since
+        (then every other human player must agree: call again with consent)."""
+        async with self.store.lock(game_id):
+            loaded = await self.load(game_id)
+            row, game, state = loaded.row, loaded.game, loaded.state
+            if base_version is not None and row.version != base_version:
+                raise TurnRefused("stale", "core.ui.stale")
+            log_rows = await self.store.actions(game_id, limit=1_000_000)
+            mine = [i for i, e in enumerate(log_rows) if e.user_id == user_id]
+            if not mine:
+                raise TurnRefused("nothing_to_undo", "core.ui.nothing_to_undo")
+            cut = mine[-1]
+            seats = [s.seat for s in row.seats]
+            try:
+                before = game.replay(seats, row.options, row.seed, [(e.seat, e.action) for e in log_rows[:cut]])
+                check = game.replay(seats, row.options, row.seed, [(e.seat, e.action) for e in log_rows])
+            except GameError:
+                raise TurnRefused("undo_impossible", "core.ui.undo_impossible") from None
+            if check.model_dump_json() != state.model_dump_json():
+                raise TurnRefused("undo_impossible", "core.ui.undo_impossible")
+            tail = log_rows[cut:]
+            others = any(e.user_id not in (None, user_id) for e in tail)
+            free = (not others and before.rng == state.rng and not game.hidden_revealed(before, state))
+            if not free and not consent:
+                return "needs_consent", None
+            row.version = await self.save(row, game, before, [], revert=[e.id for e in tail], by_user=user_id)
+            return "done", TurnResult(row, game, before, [], [])
+
+    # ------------------------------------------------------ hand-over
+    async def handover(self, game_id: int, seat: str, user_id: int | None, *,
+                       base_version: int | None = None) -> TurnResult:
+        """Give ``seat`` to another member (or to the AI when ``user_id`` is None);
+        an AI seat that is to act plays at once."""
+        async with self.store.lock(game_id):
+            loaded = await self.load(game_id)
+            row, game, state = loaded.row, loaded.game, loaded.state
+            if base_version is not None and row.version != base_version:
+                raise TurnRefused("stale", "core.ui.stale")
+            if seat not in [s.seat for s in row.seats]:
+                raise TurnRefused("unknown_seat", "core.error.unknown_seat", seat=seat)
+            if user_id is not None and row.seat_of(user_id) not in (None, seat):
+                raise TurnRefused("already_seated", "core.ui.already_seated")
+            seats = [Seat(s.seat, user_id if s.seat == seat else s.user_id) for s in row.seats]
+            try:
+                row.version = await self.store.update_game(row.id, row.version, seats=seats)
+            except VersionConflict:
+                raise TurnRefused("stale", "core.ui.stale") from None
+            row.seats = seats
+            state, entries, events = self.run_ai(row, game, state)
+            if entries:
+                row.version = await self.save(row, game, state, entries)
+            return TurnResult(row, game, state, events, [e.seat for e in entries])
+
+    async def resign(self, game_id: int, user_id: int) -> TurnResult:
+        """The user leaves: their seat goes to the AI; with no human left the
+        table ends and the resigner is recorded as beaten."""
+        async with self.store.lock(game_id):
+            loaded = await self.load(game_id)
+            row = loaded.row
+        seat = row.seat_of(user_id)
+        if seat is None:
+            raise TurnRefused("not_seated", "core.ui.not_seated")
+        if [u for u in row.humans if u != user_id]:
+            return await self.handover(game_id, seat, None)
+        async with self.store.lock(game_id):
+            loaded = await self.load(game_id)
+            row, game, state = loaded.row, loaded.game, loaded.state
+            outcome = {"winners": [], "scores": {}, "reason": {"key": "core.ui.resigned_outcome", "params": {"seat": seat}}}
+            results = [ResultRow(seat=seat, user_id=user_id, place=len(row.seats) + 1, won=False)]
+            try:
+                row.version = await self.store.update_game(row.id, row.version, status="finished", outcome=outcome,
+                                                           to_act=[], results=results)
+            except VersionConflict:
+                raise TurnRefused("stale", "core.ui.stale") from None
+            row.status = "finished"
+            return TurnResult(row, game, state, [], [])
 
     # ---------------------------------------------------------- render
     async def render(self, game: Game, state: BaseState, seat: str | None, locale: str) -> bytes:
@@ -207,4 +299,24 @@ def outcome_dict(game: Game, state: BaseState) -> dict[str, Any] | None:
     return None if out is None else out.model_dump(mode="json")
 
 
-__all__ = ["Loaded", "Pipeline", "TurnRefused", "TurnResult", "dumps", "outcome_dict"]
+__all__ = ["Loaded", "Pipeline", "TurnRefused", "TurnResult", "dumps", "outcome_dict", "placings"]
+
+
+def placings(row: GameRow, game: Game, state: BaseState) -> list[ResultRow]:
+    """Places for the human seats of a finished game: winners 1st, the rest by
+    score (highest first) when the game scores, else all 2nd."""
+    out = game.outcome(state)
+    assert out is not None
+    ranked: dict[str, int] = {s: 1 for s in out.winners}
+    others = [s.seat for s in row.seats if s.seat not in ranked]
+    scores = out.scores
+    if scores:
+        values = sorted({scores.get(s, float("-inf")) for s in others}, reverse=True)
+        for seat in others:
+            ranked[seat] = (2 if out.winners else 1) + values.index(scores.get(seat, float("-inf")))
+    else:
+        for seat in others:
+            ranked[seat] = 2 if out.winners else 1
+    return [ResultRow(seat=s.seat, user_id=s.user_id, place=ranked[s.seat], won=s.seat in out.winners,
+                      score=scores.get(s.seat), record=game.record(state, s.seat))
+            for s in row.seats if s.user_id is not None]

@@ -108,10 +108,31 @@ class Tables(commands.Cog):
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
-    async def post_board(self, interaction: discord.Interaction, result: TurnResult, locale: str) -> None:
+    async def public_locale(self, interaction: discord.Interaction) -> str:
+        """Public messages: the server's language setting, else the acting user's."""
+        settings = await self.services.guild_settings(interaction.guild_id)
+        return settings.get("language") or self.loc(interaction)
+
+    async def public_locale_of(self, row: GameRow) -> str:
+        settings = await self.services.guild_settings(row.guild_id)
+        return settings.get("language") or row.locale or self.services.default_locale
+
+    async def post_board_to(self, channel, result: TurnResult, locale: str, note: str | None = None) -> None:
+        """A board as an ordinary channel message (timers, votes: no interaction to answer)."""
         png = await self.pipeline.render(result.game, result.state, None, locale)
+        content = " ".join(p for p in (note, next_mentions(result.row, result.game, result.state)) if p)
+        await channel.send(content=content or None,
+                           embed=board_embed(result.row, result.game, result.state, result.events, locale),
+                           file=board_file(png),
+                           view=board_components(result.row, result.game, result.state, locale) or discord.utils.MISSING,
+                           allowed_mentions=allowed_mentions())
+
+    async def post_board(self, interaction: discord.Interaction, result: TurnResult, locale: str,
+                         note: str | None = None) -> None:
+        png = await self.pipeline.render(result.game, result.state, None, locale)
+        content = " ".join(p for p in (note, next_mentions(result.row, result.game, result.state)) if p)
         await interaction.followup.send(
-            content=next_mentions(result.row, result.game, result.state) or None,
+            content=content or None,
             embed=board_embed(result.row, result.game, result.state, result.events, locale),
             file=board_file(png), view=board_components(result.row, result.game, result.state, locale) or discord.utils.MISSING,
             allowed_mentions=allowed_mentions())
@@ -129,25 +150,50 @@ class Tables(commands.Cog):
     @app_commands.describe(game=ls("Which game", "discord.arg.game"),
                            options=ls("Options as key=value, e.g. hero=brawler", "discord.arg.options"),
                            ai=ls("Seats for the AI", "discord.arg.ai"),
-                           thread=ls("Open the table in a new thread", "discord.arg.thread"))
+                           thread=ls("Open the table in a new thread", "discord.arg.thread"),
+                           timer=ls("Minutes before the AI plays for an absent player (0 = never)", "discord.arg.timer"),
+                           remind=ls("Minutes before a waiting player is pinged (0 = never)", "discord.arg.remind"),
+                           campaign=ls("Count this table in a campaign", "discord.arg.campaign"))
     @app_commands.choices(game=GAME_CHOICES)
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
-                  ai: app_commands.Range[int, 0, 4] = 0, thread: bool = False) -> None:
+                  ai: app_commands.Range[int, 0, 4] = 0, thread: bool | None = None,
+                  timer: app_commands.Range[int, 0, 10080] | None = None,
+                  remind: app_commands.Range[int, 0, 10080] | None = None, campaign: str | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
+        settings = await self.services.guild_settings(interaction.guild_id)
+        channel = interaction.channel
+        allowed = settings.get("channels") or []
+        parent = getattr(channel, "parent_id", None)
+        if allowed and interaction.channel_id not in allowed and parent not in allowed:
+            await interaction.followup.send(t("core.ui.channel_not_allowed", locale,
+                                              channels=" ".join(f"<#{c}>" for c in allowed)), ephemeral=True)
+            return
+        camp = None
+        if campaign:
+            camp = await self.store.campaign(interaction.guild_id, campaign)
+            if camp is None or camp.game != game:
+                await interaction.followup.send(t("core.ui.no_campaign", locale, name=campaign), ephemeral=True)
+                return
         try:
             g = get_game(game)
-            opts = g.parse_options(parse_options(options)).model_dump(mode="json")
+            merged = {**(settings.get("options") or {}).get(game, {}), **parse_options(options)}
+            opts = g.parse_options(merged).model_dump(mode="json")
         except GameError as exc:
             await interaction.followup.send(exc.message(locale), ephemeral=True)
             return
-        if not 0 <= ai <= g.max_seats - 1:  # Range is not enforced by discord.py when the command runs
-            await interaction.followup.send(t("core.ui.bad_ai", locale, hi=g.max_seats - 1), ephemeral=True)
-            return
-        channel = interaction.channel
+        for value, hi in ((ai, g.max_seats - 1), (timer, 10080), (remind, 10080)):
+            if value is not None and not 0 <= value <= hi:  # Range is not enforced by discord.py at run time
+                await interaction.followup.send(t("core.ui.bad_number", locale, lo=0, hi=hi), ephemeral=True)
+                return
+        table = {"turn_timer": settings["turn_timer"] if timer is None else timer,
+                 "reminder": settings["reminder"] if remind is None else remind}
+        plocale = settings.get("language") or locale
+        if thread is None:
+            thread = bool((settings.get("threads") or {}).get(game))
         if thread and isinstance(channel, discord.TextChannel):
             try:
-                channel = await channel.create_thread(name=clip(game_name(game, locale), 90),
+                channel = await channel.create_thread(name=clip(game_name(game, plocale), 90),
                                                       type=discord.ChannelType.public_thread)
             except discord.HTTPException:
                 await interaction.followup.send(t("core.ui.no_thread", locale), ephemeral=True)
@@ -156,7 +202,8 @@ class Tables(commands.Cog):
         try:
             row = await self.store.create_game(
                 guild_id=interaction.guild_id, channel_id=channel.id, game=game, host_id=interaction.user.id,
-                options=opts, seed=secrets.randbits(48), seats=seats, locale=locale)
+                options=opts, seed=secrets.randbits(48), seats=seats, locale=plocale, table=table,
+                campaign_id=camp.id if camp else None)
         except ChannelBusy:
             await interaction.followup.send(t("core.ui.channel_busy", locale), ephemeral=True)
             return
@@ -166,10 +213,17 @@ class Tables(commands.Cog):
             return
         if g.max_seats == 1 or len(seats) == g.max_seats:
             await interaction.followup.send(t("core.ui.started", locale, game=game_name(game, locale)), ephemeral=True)
-            await self._start(interaction, row, locale, channel)
+            await self._start(interaction, row, plocale, channel)
             return
         await interaction.followup.send(t("core.ui.lobby_opened", locale), ephemeral=True)
-        await self._send(interaction, channel, embed=lobby_embed(row, g, locale), view=lobby_components(row, g, locale))
+        await self._send(interaction, channel, embed=lobby_embed(row, g, plocale), view=lobby_components(row, g, plocale))
+
+    @new.autocomplete("campaign")
+    async def new_campaign_autocomplete(self, interaction: discord.Interaction, current: str):
+        game = getattr(interaction.namespace, "game", None)
+        camps = await self.store.campaigns(interaction.guild_id) if interaction.guild_id else []
+        return [app_commands.Choice(name=clip(c.name, 100), value=c.name) for c in camps
+                if c.status == "open" and (game is None or c.game == game) and current.lower() in c.name.lower()][:25]
 
     async def _send(self, interaction: discord.Interaction, channel, **kwargs) -> None:
         """Public message: as a followup in the command's channel, or into a new thread."""
@@ -179,6 +233,12 @@ class Tables(commands.Cog):
             await interaction.followup.send(**kwargs)
 
     async def _start(self, interaction: discord.Interaction, row: GameRow, locale: str, channel=None) -> None:
+        if row.campaign_id is not None:  # story modes take the next scenario from the campaign's progress
+            camp = await self.store.campaign_by_id(row.campaign_id)
+            extra = get_game(row.game).campaign_options(camp.progress if camp else None, [s.seat for s in row.seats])
+            if extra:
+                row.options = {**row.options, **extra}
+                row.version = await self.store.update_game(row.id, row.version, options=row.options)
         try:
             result = await self.pipeline.start(row)
         except TurnRefused as exc:
@@ -195,7 +255,7 @@ class Tables(commands.Cog):
     # ------------------------------------------------------------ lobby
     async def on_lobby(self, interaction: discord.Interaction, gid: int, op: str) -> None:
         await interaction.response.defer()
-        locale = self.loc(interaction)
+        locale = await self.public_locale(interaction)
         async with self.store.lock(gid):
             try:
                 row = await self.store.get_game(gid)
@@ -237,14 +297,26 @@ class Tables(commands.Cog):
                 if len(seats) < g.min_seats:
                     return await self.refuse(interaction, "core.ui.need_players", lo=g.min_seats)
                 await interaction.edit_original_response(view=None)
-                return await self._start(interaction, row, locale)
-            try:
-                row.version = await self.store.update_game(row.id, row.version, seats=seats, status=status)
-            except VersionConflict:
-                return await self.refuse(interaction, "core.ui.stale")
-            row.seats = seats
-            if status:
-                row.status = status
+                if row.campaign_id is not None:
+                    camp = await self.store.campaign_by_id(row.campaign_id)
+                    extra = g.campaign_options(camp.progress if camp else None, [x.seat for x in seats])
+                    if extra:
+                        row.options = {**row.options, **extra}
+                        row.version = await self.store.update_game(row.id, row.version, options=row.options)
+                try:
+                    result = await self.pipeline.start(row)
+                except TurnRefused as exc:
+                    return await self.refuse(interaction, exc.key, **exc.params)
+            if op != "start":
+                try:
+                    row.version = await self.store.update_game(row.id, row.version, seats=seats, status=status)
+                except VersionConflict:
+                    return await self.refuse(interaction, "core.ui.stale")
+                row.seats = seats
+                if status:
+                    row.status = status
+        if op == "start":
+            return await self.post_board(interaction, result, locale)
         await interaction.edit_original_response(embed=lobby_embed(row, g, locale), view=lobby_components(row, g, locale))
 
     @staticmethod
@@ -290,7 +362,7 @@ class Tables(commands.Cog):
         await self.private_feedback(interaction, result, locale)
         public = result.game.visible_events(result.events, None)
         if public or result.finished or not result.game.private_actions:
-            await self.post_board(interaction, result, locale)
+            await self.post_board(interaction, result, await self.public_locale(interaction))
         else:
             await interaction.followup.send(t("core.ui.committed", locale), ephemeral=True)
 
@@ -407,6 +479,238 @@ class Tables(commands.Cog):
     async def view(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self._private_view(interaction)
+
+    # ------------------------------------------------- undo, resign, seats
+    async def _my_table(self, interaction: discord.Interaction, locale: str):
+        try:
+            return await self.pipeline.load(channel_id=interaction.channel_id)
+        except TurnRefused as exc:
+            await interaction.followup.send(exc.text(locale), ephemeral=True)
+            return None
+
+    @game.command(name=ls("undo", "discord.cmd.game.undo"), description=ls("Take back your last move", "discord.cmd.game.undo.desc"))
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = self.loc(interaction)
+        loaded = await self._my_table(interaction, locale)
+        if loaded is None:
+            return
+        if loaded.row.seat_of(interaction.user.id) is None:
+            return await interaction.followup.send(t("core.ui.not_seated", locale), ephemeral=True)
+        try:
+            status, result = await self.pipeline.undo(loaded.row.id, interaction.user.id)
+        except TurnRefused as exc:
+            return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        plocale = await self.public_locale(interaction)
+        if status == "done":
+            await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
+            return await self.post_board(interaction, result, plocale,
+                                         note=t("core.ui.undone", plocale, user=interaction.user.mention))
+        voters = [u for u in loaded.row.humans if u != interaction.user.id]
+        if not voters:  # nobody to ask: the only human at the table decides
+            status, result = await self.pipeline.undo(loaded.row.id, interaction.user.id, consent=True)
+            await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
+            return await self.post_board(interaction, result, plocale,
+                                         note=t("core.ui.undone", plocale, user=interaction.user.mention))
+        vote = await self.store.create_vote(game_id=loaded.row.id, kind="undo", payload={"user": interaction.user.id},
+                                            base_version=loaded.row.version, voters=voters, created_by=interaction.user.id)
+        await interaction.followup.send(t("core.ui.vote_started", locale), ephemeral=True)
+        await interaction.followup.send(
+            t("core.ui.undo_vote", plocale, user=interaction.user.mention, voters=" ".join(f"<@{u}>" for u in voters)),
+            view=self._vote_view(vote.id, plocale), allowed_mentions=allowed_mentions())
+
+    def _vote_view(self, vid: int, locale: str) -> discord.ui.View:
+        from .components import VoteButton
+
+        view = discord.ui.View(timeout=None)
+        view.add_item(VoteButton(vid, "yes", label=t("core.ui.agree", locale)))
+        view.add_item(VoteButton(vid, "no", label=t("core.ui.refuse", locale)))
+        return view
+
+    async def on_vote(self, interaction: discord.Interaction, vid: int, yes: bool) -> None:
+        await interaction.response.defer()
+        locale = self.loc(interaction)
+        vote = await self.store.get_vote(vid)
+        if vote is None or vote.status != "open":
+            return await self.refuse(interaction, "core.ui.vote_closed")
+        if interaction.user.id not in vote.voters:
+            return await self.refuse(interaction, "core.ui.not_a_voter")
+        row = await self.store.get_game(vote.game_id)
+        plocale = await self.public_locale(interaction)
+        if row is None or row.version != vote.base_version or row.status != "active":
+            await self.store.update_vote(vid, status="expired")
+            await interaction.edit_original_response(view=None)
+            return await self.refuse(interaction, "core.ui.vote_expired")
+        me = interaction.user.id
+        # undo needs every other human's consent; a hand-over a majority of the other players
+        needed = len(vote.voters) if vote.kind == "undo" else len(vote.voters) // 2 + 1
+        ayes = sorted((set(vote.yes) | {me}) if yes else (set(vote.yes) - {me}))
+        nays = sorted((set(vote.no) - {me}) if yes else (set(vote.no) | {me}))
+        await self.store.update_vote(vid, yes=ayes, no=nays)
+        if len(vote.voters) - len(nays) < needed:  # cannot pass any more
+            await self.store.update_vote(vid, status="refused")
+            await interaction.edit_original_response(view=None)
+            return await interaction.followup.send(t("core.ui.vote_refused", plocale, user=interaction.user.mention),
+                                                   allowed_mentions=discord.AllowedMentions.none())
+        if len(ayes) < needed:
+            return await interaction.followup.send(t("core.ui.vote_counted", locale, n=len(ayes), needed=needed),
+                                                   ephemeral=True)
+        await self.store.update_vote(vid, status="passed")
+        await interaction.edit_original_response(view=None)
+        try:
+            if vote.kind == "undo":
+                _, result = await self.pipeline.undo(vote.game_id, vote.payload["user"], consent=True,
+                                                     base_version=vote.base_version)
+                note = t("core.ui.undone", plocale, user=f"<@{vote.payload['user']}>")
+            else:
+                result = await self.pipeline.handover(vote.game_id, vote.payload["seat"], vote.payload.get("to"),
+                                                      base_version=vote.base_version)
+                note = self._handover_note(vote.payload["seat"], vote.payload.get("to"), plocale)
+        except TurnRefused as exc:
+            return await self.refuse(interaction, exc.key, **exc.params)
+        await self.post_board(interaction, result, plocale, note=note)
+
+    @staticmethod
+    def _handover_note(seat: str, to: int | None, locale: str) -> str:
+        who = f"<@{to}>" if to else t("core.ui.ai", locale)
+        return t("core.ui.handed_over", locale, seat=seat, who=who)
+
+    @game.command(name=ls("handover", "discord.cmd.game.handover"),
+                  description=ls("Give a seat to another member or the AI (host, or by vote)", "discord.cmd.game.handover.desc"))
+    @app_commands.describe(seat=ls("The seat, e.g. p2", "discord.arg.seat"),
+                           member=ls("Who takes it (leave empty for the AI)", "discord.arg.member"))
+    async def handover(self, interaction: discord.Interaction, seat: str, member: discord.Member | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = self.loc(interaction)
+        loaded = await self._my_table(interaction, locale)
+        if loaded is None:
+            return
+        row = loaded.row
+        if seat not in [s.seat for s in row.seats]:
+            return await interaction.followup.send(t("core.error.unknown_seat", locale, seat=seat), ephemeral=True)
+        to = member.id if member else None
+        if to is not None and (member.bot or row.seat_of(to) not in (None, seat)):
+            return await interaction.followup.send(t("core.ui.already_seated", locale), ephemeral=True)
+        plocale = await self.public_locale(interaction)
+        me = interaction.user.id
+        if me == row.host_id or self._is_admin(interaction):
+            try:
+                result = await self.pipeline.handover(row.id, seat, to)
+            except TurnRefused as exc:
+                return await interaction.followup.send(exc.text(locale), ephemeral=True)
+            await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
+            return await self.post_board(interaction, result, plocale, note=self._handover_note(seat, to, plocale))
+        if row.seat_of(me) is None:
+            return await interaction.followup.send(t("core.ui.host_only", locale), ephemeral=True)
+        owner = row.user_of(seat)
+        voters = [u for u in row.humans if u != owner]
+        vote = await self.store.create_vote(game_id=row.id, kind="handover", payload={"seat": seat, "to": to},
+                                            base_version=row.version, voters=voters, created_by=me)
+        await interaction.followup.send(t("core.ui.vote_started", locale), ephemeral=True)
+        await interaction.followup.send(
+            t("core.ui.handover_vote", plocale, user=interaction.user.mention, seat=seat,
+              who=f"<@{to}>" if to else t("core.ui.ai", plocale), voters=" ".join(f"<@{u}>" for u in voters)),
+            view=self._vote_view(vote.id, plocale), allowed_mentions=allowed_mentions())
+
+    @game.command(name=ls("resign", "discord.cmd.game.resign"), description=ls("Leave this table (the AI takes your seat)", "discord.cmd.game.resign.desc"))
+    async def resign(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = self.loc(interaction)
+        loaded = await self._my_table(interaction, locale)
+        if loaded is None:
+            return
+        try:
+            result = await self.pipeline.resign(loaded.row.id, interaction.user.id)
+        except TurnRefused as exc:
+            return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
+        plocale = await self.public_locale(interaction)
+        note = t("core.ui.resigned", plocale, user=interaction.user.mention)
+        if result.row.status == "finished" and result.game.outcome(result.state) is None:
+            return await interaction.followup.send(note + " " + t("core.ui.table_closed", plocale),
+                                                   allowed_mentions=discord.AllowedMentions.none())
+        await self.post_board(interaction, result, plocale, note=note)
+
+    # ---------------------------------------------------------- history
+    @game.command(name=ls("mine", "discord.cmd.game.mine"), description=ls("Tables in this server waiting for you", "discord.cmd.game.mine.desc"))
+    async def mine(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = self.loc(interaction)
+        rows = await self.store.games_of_user(interaction.user.id, interaction.guild_id)
+        lines = []
+        for row in rows:
+            seat = row.seat_of(interaction.user.id)
+            link = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
+            if row.status == "lobby":
+                state = t("core.ui.mine_lobby", locale)
+            elif seat in row.to_act:
+                state = t("core.ui.mine_waiting", locale)
+            else:
+                state = t("core.ui.mine_others", locale)
+            lines.append((seat not in row.to_act, f"**{game_name(row.game, locale)}** #{row.id} — {state} — {link}"))
+        lines.sort(key=lambda x: x[0])
+        text = "\n".join(line for _, line in lines) or t("core.ui.mine_none", locale)
+        await interaction.followup.send(clip(text, 2000), ephemeral=True)
+
+    async def _finished_table(self, interaction: discord.Interaction, gid: int | None, locale: str):
+        if gid is None:
+            row = await self.store.active_game(interaction.channel_id)
+            if row is None:
+                await interaction.followup.send(t("core.ui.no_game", locale), ephemeral=True)
+                return None
+        else:
+            try:
+                row = await self.store.get_game(gid)
+            except CorruptRow:
+                row = None
+            if row is None or row.guild_id != interaction.guild_id:
+                await interaction.followup.send(t("core.ui.no_such_table", locale, id=gid), ephemeral=True)
+                return None
+        if row.status not in ("finished", "abandoned"):
+            # the seed predicts every future roll and hidden card: never hand it out mid-game
+            await interaction.followup.send(t("core.ui.export_when_finished", locale, id=row.id), ephemeral=True)
+            return None
+        return row
+
+    @game.command(name=ls("export", "discord.cmd.game.export"), description=ls("Seed and action log of a finished table, as JSON", "discord.cmd.game.export.desc"))
+    @app_commands.describe(table=ls("Table number (default: this channel's)", "discord.arg.table"))
+    async def export(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = self.loc(interaction)
+        row = await self._finished_table(interaction, table, locale)
+        if row is None:
+            return
+        data = await self.export_data(row)
+        blob = json.dumps(data, ensure_ascii=False, indent=1).encode()
+        await interaction.followup.send(t("core.ui.export_ready", locale, id=row.id), ephemeral=True,
+                                        file=discord.File(__import__("io").BytesIO(blob), filename=f"table-{row.id}.json"))
+
+    async def export_data(self, row: GameRow) -> dict[str, Any]:
+        log_rows = await self.store.actions(row.id, limit=1_000_000)
+        return {"format": "tabletop-gm/export@1", "table": row.id, "game": row.game,
+                "seats": [s.seat for s in row.seats], "options": row.options, "seed": row.seed,
+                "log": [{"seat": a.seat, "action": a.action} for a in log_rows], "outcome": row.outcome}
+
+    @game.command(name=ls("replay", "discord.cmd.game.replay"), description=ls("The board of a finished table at any turn", "discord.cmd.game.replay.desc"))
+    @app_commands.describe(table=ls("Table number", "discord.arg.table"), turn=ls("Turn (0 = the start; default: the end)", "discord.arg.turn"))
+    async def replay(self, interaction: discord.Interaction, table: int, turn: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = self.loc(interaction)
+        row = await self._finished_table(interaction, table, locale)
+        if row is None:
+            return
+        g = get_game(row.game)
+        log_rows = await self.store.actions(row.id, limit=1_000_000)
+        n = len(log_rows) if turn is None else max(0, min(int(turn), len(log_rows)))
+        try:
+            state = g.replay([s.seat for s in row.seats], row.options, row.seed, [(a.seat, a.action) for a in log_rows[:n]])
+        except GameError:
+            return await interaction.followup.send(t("core.ui.undo_impossible", locale), ephemeral=True)
+        png = await self.pipeline.render(g, state, None, locale)
+        embed = discord.Embed(title=t("core.ui.replay_title", locale, game=game_name(row.game, locale), id=row.id,
+                                      turn=n, turns=len(log_rows)), description=g.summary(state).text(locale))
+        embed.set_image(url="attachment://board.png")
+        await interaction.followup.send(embed=embed, file=board_file(png), ephemeral=True)
 
     # ------------------------------------------------------------- /play
     @app_commands.command(name=ls("play", "discord.cmd.play"), description=ls("Make your move by name (autocomplete)", "discord.cmd.play.desc"))

@@ -212,6 +212,29 @@ class Game:
         """One line describing the table (round, phase...)."""
         return Msg(key="core.summary.step", params={"step": state.step})
 
+    # --------------------------------------------- platform hooks
+    #: catalog key naming the per-game record (e.g. "fewest rounds to clear"); None: no record
+    record_key: ClassVar[str | None] = None
+    record_lower_is_better: ClassVar[bool] = True
+
+    def record(self, state: BaseState, seat: str) -> float | None:
+        """A finished game's record for ``seat`` for the leaderboards (or None)."""
+        return None
+
+    def hidden_revealed(self, before: BaseState, after: BaseState) -> bool:
+        """Whether going from ``before`` to ``after`` revealed hidden information
+        (undo then needs everyone's consent).  Dice and shuffles are caught by
+        the RNG comparison; override for reveals that use no randomness."""
+        return False
+
+    def campaign_options(self, progress: dict[str, Any] | None, seats: Sequence[str]) -> dict[str, Any] | None:
+        """Options for the next game of a campaign (story modes); None: no story."""
+        return None
+
+    def campaign_progress(self, progress: dict[str, Any] | None, state: BaseState) -> dict[str, Any] | None:
+        """Campaign progress after a finished game (story modes); None: unchanged."""
+        return None
+
     # ------------------------------------------------------- AI
     def ai_action(self, state: BaseState, seat: str) -> Any:
         """Seat-filler AI.  Deterministic for a given state.  Default: random legal."""

@@ -1,17 +1,21 @@
 """Storage: the only package that touches the database."""
 
-from .base import (ActionRow, ChannelBusy, CorruptRow, GameRow, Seat, Store, StoreError, VersionConflict)
+from .base import (ActionRow, Campaign, ChannelBusy, CorruptRow, GameRow, ResultRow, Seat, StatRow, Store, StoreError,
+                   VersionConflict, Vote)
 from .sqlite import SqliteStore
 
 
-def open_store(url: str) -> Store:
+def open_store(url: str, clock=None) -> Store:
     """``sqlite:///path.db``, a bare path, or ``:memory:``."""
+    import time
+
+    clock = clock or time.time
     if url.startswith("sqlite:///"):
-        return SqliteStore(url[len("sqlite:///"):])
+        return SqliteStore(url[len("sqlite:///"):], clock=clock)
     if "://" in url:
         raise ValueError(f"unsupported database URL {url!r} (only sqlite is built in)")
-    return SqliteStore(url)
+    return SqliteStore(url, clock=clock)
 
 
-__all__ = ["ActionRow", "ChannelBusy", "CorruptRow", "GameRow", "Seat", "SqliteStore", "Store", "StoreError",
+__all__ = ["ActionRow", "Campaign", "ResultRow", "StatRow", "Vote", "ChannelBusy", "CorruptRow", "GameRow", "Seat", "SqliteStore", "Store", "StoreError",
            "VersionConflict", "open_store"]

@@ -14,6 +14,20 @@ from engine import get_game
 from fakediscord import FakeDiscord, FakeMessage
 
 
+class Clock:
+    """Time under the test's control (no sleeping)."""
+
+    def __init__(self, now: float = 1_800_000_000.0):  # 2027-01-15 08:00 UTC
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, minutes: float) -> float:
+        self.now += minutes * 60
+        return self.now
+
+
 class Table:
     """Drives the real bot (real discord.py client) through FakeDiscord."""
 
@@ -21,9 +35,27 @@ class Table:
         self.fd = fd
         self.db = db
         self.bot = None
+        self.clock = Clock()
 
     def make_bot(self):
-        return create_bot(Config(token="test-token", database=str(self.db), sync="auto"), guild_ready_timeout=0.05)
+        config = Config(token="test-token", database=str(self.db), sync="auto", scheduler=False)
+        return create_bot(config, clock=self.clock, guild_ready_timeout=0.05)
+
+    async def tick(self):
+        return await self.bot.get_cog("Scheduler").tick(self.clock())
+
+    async def play_ai(self, gid: int, steps: int = 10_000, until=None):
+        """Play through the bot's real pipeline (no Discord) with the AI's choices."""
+        pipeline = self.bot.get_cog("Tables").pipeline
+        for _ in range(steps):
+            row = self.row(gid)
+            if row["status"] != "active" or (until and until(self)):
+                return
+            state = self.state(gid)
+            game = get_game(row["game"])
+            seat = game.to_act(state)[0]
+            uid = self.seat_user(gid)[seat]
+            await pipeline.act(gid, uid, lambda g, st, s, legal: g.ai_action(st, s))
 
     async def start(self):
         self.bot = self.make_bot()

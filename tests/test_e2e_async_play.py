@@ -1,0 +1,218 @@
+"""Tables that run for days: reminders, timers, undo, history, stats, campaigns,
+settings, through the real discord.py client and the Discord stand-in, with time
+controlled by the tests (no sleeping)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from engine import canonical, get_game
+
+COF = get_game("city_of_fury")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def open_cof(table, user, **opts):
+    ex = await table.fd.slash(user, "game new", {"game": "city_of_fury", **opts})
+    board = await table.wait_board(ex)
+    gid = table.sql("SELECT id FROM games ORDER BY id DESC LIMIT 1")[0][0]
+    return gid, board
+
+
+def pings(table, after: int = 0):
+    return [m for m in table.fd.messages()[after:] if m.pinged and "waiting for you" in m.content]
+
+
+async def test_reminder_due_while_the_bot_was_down_fires_after_restart(table):
+    alice = table.fd.add_user(101, "alice")
+    await table.start()
+    gid, _ = await open_cof(table, alice, remind=60)
+    assert (await table.tick())["reminders"] == 0               # not due yet
+    await table.fd.stop(table.bot)
+    table.clock.advance(150)                                    # 2.5 h pass while the bot is down
+    await table.start()
+    n = len(table.fd.messages())
+    assert (await table.tick())["reminders"] == 1
+    msgs = pings(table, n)
+    assert len(msgs) == 1 and msgs[0].pinged == [101] and f"#{gid}" in msgs[0].content
+    assert (await table.tick())["reminders"] == 0               # at most once per interval
+    table.clock.advance(61)
+    assert (await table.tick())["reminders"] == 1
+
+
+async def test_no_reminder_in_quiet_hours(table):
+    alice = table.fd.add_user(101, "alice")
+    await table.start()
+    ex = await table.fd.slash(alice, "remind quiet", {"start": 6, "end": 12, "utc_offset": 1})
+    assert "6:00" in (await ex.wait_response()).content
+    await open_cof(table, alice, remind=30)
+    table.clock.advance(45)          # 08:45 UTC = 09:45 local: asleep by choice
+    assert (await table.tick())["reminders"] == 0
+    table.clock.advance(180)         # 12:45 local
+    assert (await table.tick())["reminders"] == 1
+    ex = await table.fd.slash(alice, "remind always")
+    await ex.wait_response()
+    assert table.sql("SELECT prefs_json FROM user_prefs WHERE user_id=101")[0][0].find("quiet") == -1
+
+
+async def test_turn_timer_hands_the_decision_to_the_ai(table):
+    alice = table.fd.add_user(101, "alice")
+    await table.start()
+    gid, board = await open_cof(table, alice, timer=30)
+    v = table.row(gid)["version"]
+    table.clock.advance(20)
+    assert (await table.tick())["timeouts"] == 0
+    table.clock.advance(11)
+    assert (await table.tick())["timeouts"] == 1
+    assert table.row(gid)["version"] == v + 1
+    seat, user = table.sql("SELECT seat, user_id FROM actions WHERE game_id=?", gid)[0]
+    assert seat == "p1" and user is None, "the timer acted for the seat, not as the user"
+    note = [m for m in table.fd.messages() if "Time ran out" in m.content]
+    assert note and note[-1].png() and 101 in note[-1].pinged
+    assert (await table.tick())["timeouts"] == 0, "the new decision has a fresh clock"
+
+
+async def test_free_undo_of_a_move_without_dice(table):
+    alice = table.fd.add_user(101, "alice")
+    await table.start()
+    gid, board = await open_cof(table, alice)
+    before = table.row(gid)["state_json"]
+    state = table.state(gid)
+    legal = COF.legal_actions(state, "p1")
+    choose = next(i for i, a in enumerate(legal) if a.kind == "choose_skill")
+    after, _ = COF.apply(state, "p1", legal[choose])
+    assert after.rng == state.rng, "choosing a skill rolls nothing"
+    ex = await table.choose(alice, board, gid, choose)
+    await table.wait_board(ex)
+    ex = await table.fd.slash(alice, "game undo")
+    board = await table.wait_board(ex)
+    assert "took back" in board.content
+    assert json.loads(table.row(gid)["state_json"]) == json.loads(before)
+    assert table.sql("SELECT COUNT(*) FROM reverts")[0][0] == 1
+    assert table.sql("SELECT COUNT(*) FROM actions")[0][0] == 1, "the log stays append-only"
+    ex = await table.fd.slash(alice, "game undo")
+    assert "no move to take back" in (await table.wait_ephemeral(ex)).content
+
+
+async def test_undo_vetoed_by_another_player(table):
+    alice = table.fd.add_user(101, "alice")
+    bob = table.fd.add_user(102, "bob")
+    await table.start()
+    ex = await table.fd.slash(alice, "game new", {"game": "thunder_road"})
+    lobby = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 5, "lobby")
+    gid = table.sql("SELECT id FROM games")[0][0]
+    ex = await table.fd.click(bob, lobby, f"tg:l:{gid}:join")
+    await ex.wait_idle(0.2)
+    ex = await table.fd.click(alice, lobby, f"tg:l:{gid}:start")
+    await table.wait_board(ex)
+    users = table.seat_user(gid)
+    first = get_game("thunder_road").to_act(table.state(gid))[0]
+    # the first player plays until the other one has acted once
+    acted = lambda t: t.sql("SELECT COUNT(*) FROM actions WHERE game_id=? AND seat!=?", gid, first)[0][0] > 0
+    await table.play_ai(gid, until=acted)
+    v = table.row(gid)["version"]
+    mover = table.fd.users[users[first]]
+    other = table.fd.users[users["p2" if first == "p1" else "p1"]]
+    ex = await table.fd.slash(mover, "game undo")
+    vote = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 5, "vote")
+    assert other.id in vote.pinged
+    no = next(c for c in vote.custom_ids if c.endswith(":no"))
+    ex = await table.fd.click(mover, vote, no)
+    assert "not yours" in (await table.wait_ephemeral(ex)).content
+    ex = await table.fd.click(other, vote, no)
+    await ex.wait_idle(0.2)
+    assert any("refused" in m.content for m in table.fd.messages())
+    assert table.row(gid)["version"] == v and table.sql("SELECT COUNT(*) FROM reverts")[0][0] == 0
+
+
+async def test_export_replays_to_the_identical_state_and_replay_renders_any_turn(table, tmp_path):
+    alice = table.fd.add_user(101, "alice")
+    await table.start()
+    gid, _ = await open_cof(table, alice)
+    ex = await table.fd.slash(alice, "game export")
+    assert "still running" in (await table.wait_ephemeral(ex)).content
+    await table.play_ai(gid)
+    assert table.row(gid)["status"] == "finished"
+    ex = await table.fd.slash(alice, "game export", {"table": gid})
+    msg = await table.wait_ephemeral(ex)
+    export = msg.file(0)
+    path = tmp_path / "export.json"
+    path.write_bytes(export)
+    proc = subprocess.run([sys.executable, "-m", "engine", "replay", str(path)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == canonical(json.loads(table.row(gid)["state_json"]))
+    ex = await table.fd.slash(alice, "game replay", {"table": gid, "turn": 3})
+    shot = await table.wait_ephemeral(ex)
+    assert "turn 3/" in shot.embed["title"] and shot.png()
+    # stats and leaderboard now know the result
+    ex = await table.fd.slash(alice, "stats me")
+    assert "1 played" in (await table.wait_ephemeral(ex)).embed["description"]
+    ex = await table.fd.slash(alice, "leaderboard", {"game": "city_of_fury"})
+    board = await table.wait_board(ex)
+    assert board.png()
+
+
+async def test_game_mine_lists_waiting_tables_with_links(table):
+    alice = table.fd.add_user(101, "alice")
+    await table.start()
+    other = table.fd.add_channel("second")
+    gid1, _ = await open_cof(table, alice)
+    ex = await table.fd.slash(alice, "game new", {"game": "city_of_fury"}, channel=other)
+    await table.wait_board(ex)
+    ex = await table.fd.slash(alice, "game mine")
+    text = (await table.wait_ephemeral(ex)).content
+    assert text.count("your turn") == 2
+    assert f"/channels/{table.fd.guild_id}/{table.fd.channel_id}" in text and f"/{other}" in text
+
+
+async def test_campaign_points_table(table):
+    alice = table.fd.add_user(101, "alice")
+    await table.start()
+    ex = await table.fd.slash(alice, "campaign new", {"game": "city_of_fury", "name": "Spring", "points": "10,4"})
+    await ex.wait_idle(0.2)
+    ex = await table.fd.slash(alice, "campaign new", {"game": "city_of_fury", "name": "Spring", "points": "x"})
+    assert "whole numbers" in (await table.wait_ephemeral(ex)).content
+    gid, _ = await open_cof(table, alice, campaign="Spring")
+    await table.play_ai(gid)
+    won = COF.outcome(table.state(gid)).winners == ["p1"]
+    await table.restart()                                        # standings survive restarts
+    ex = await table.fd.slash(alice, "campaign standings", {"name": "Spring"})
+    msg = await ex.wait_response()
+    assert f"{10 if won else 4} pts" in msg.embed["description"]
+
+
+async def test_server_settings_are_for_admins_and_take_effect(table):
+    alice = table.fd.add_user(101, "alice")
+    admin = table.fd.add_user(103, "admin", manage_guild=True)
+    await table.start()
+    ex = await table.fd.slash(alice, "settings language", {"language": "zh"}, unchecked=True)
+    assert "Manage Server" in (await ex.wait_response()).content
+    other = table.fd.add_channel("games")
+    ex = await table.fd.slash(admin, "settings channel", {"channel": other, "allowed": True})
+    await ex.wait_response()
+    ex = await table.fd.slash(admin, "settings language", {"language": "zh"})
+    await ex.wait_response()
+    ex = await table.fd.slash(alice, "game new", {"game": "city_of_fury"})
+    assert "not played in this channel" in (await table.wait_ephemeral(ex)).content
+    ex = await table.fd.slash(alice, "game new", {"game": "city_of_fury"}, channel=other)
+    board = await table.wait_board(ex)
+    assert "狂怒之城" in board.text, "public messages follow the server language"
+    ex = await table.fd.slash(admin, "settings options", {"game": "city_of_fury", "options": "nonsense=1"})
+    assert (await ex.wait_response()).ephemeral
+    assert "nonsense" not in table.sql("SELECT settings_json FROM guild_settings")[0][0]
+
+
+async def test_resign_ends_a_solo_table_as_a_loss(table):
+    alice = table.fd.add_user(101, "alice")
+    await table.start()
+    gid, _ = await open_cof(table, alice)
+    ex = await table.fd.slash(alice, "game resign")
+    await ex.wait_idle(0.2)
+    assert table.row(gid)["status"] == "finished"
+    assert table.sql("SELECT user_id, won FROM results WHERE game_id=?", gid) == [(101, 0)]
+    ex = await table.fd.slash(alice, "game new", {"game": "city_of_fury"})
+    assert await table.wait_board(ex), "the channel is free again"
