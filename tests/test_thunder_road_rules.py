@@ -284,8 +284,14 @@ def test_drift_passes_only_the_first_occupied_space():
     put(st, "p0:small", 8, 3)
     put(st, "p1:small", 9, 3)
     put(st, "p1:medium", 11, 3)
-    st, ev = move_car(st, "p0", "p0:small", 4, ["n", "n"], command="drift", cdie=3)
+    st, ev = move_car(st, "p0", "p0:small", 4, [], command="drift", cdie=3)
+    legal = GAME.legal_actions(st, "p0")
+    through = [x for x in legal if x.dir == "n"]
+    assert {x.then for x in through} == {"nw", "n", "ne"} and all(x.mark.startswith("drift_") for x in through)
+    st, ev = do(st, "p0", kind="step", dir="n", then="n")   # through (9,3) and on to (10,3) in one action
     assert "drift_through" in kinds(ev) and "slam" not in kinds(ev)
+    assert R.veh(st, "p0:small").pos == hx(10, 3) and st.pending.moves == 2 and not st.pending.drift
+    assert all(x.then is None for x in GAME.legal_actions(st, "p0"))
     st = GAME.rig(st, "slam", ["bottom"])
     st = GAME.rig(st, "direction", ["ne"])
     st, ev = do(st, "p0", kind="step", dir="n")

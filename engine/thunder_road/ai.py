@@ -156,7 +156,12 @@ def _score(st: Any, seat: str, a: Any) -> float:
         here = v.pos if v.pos is not None else [a.col if k == "enter" else 0, -2]
         dest = [a.col, a.col % 2] if k == "enter" else add(v.pos, a.dir)
         mark = a.mark
-        moves_after = 0 if p.coast else max(0, p.moves - (2 if mark in ("mud", "mud_end") else 1))
+        spent = 0
+        if a.then:
+            spent = 2 if R.terrain(st, dest) == "M" else 1
+            dest = add(dest, a.then)
+            mark = mark[6:]
+        moves_after = 0 if p.coast else max(0, p.moves - spent - (2 if mark in ("mud", "mud_end") else 1))
         last = moves_after <= 0
         if mark in ("eliminate", "chopper"):
             return BAD

@@ -107,13 +107,34 @@ class ThunderRoad(Game):
         if p.stage == "enter":
             out = []
             for h in R.entry_hexes():
-                out.append(Enter(col=h[0], mark=R.step_mark(st, v, p, h)))
+                mark = R.step_mark(st, v, p, h)
+                if mark == "drift":
+                    out += [Enter(col=h[0], then=e, mark=m) for e, m in self._drift_exits(st, v, p, h)]
+                else:
+                    out.append(Enter(col=h[0], mark=mark))
             return out
         if p.stage == "step":
-            return [Step(dir=d, mark=R.step_mark(st, v, p, add(v.pos or [0, 0], d))) for d in R.dirs_for(st, v)]
+            out = []
+            for d in R.dirs_for(st, v):
+                h = add(v.pos or [0, 0], d)
+                mark = R.step_mark(st, v, p, h)
+                if mark == "drift":
+                    out += [Step(dir=d, then=e, mark=m) for e, m in self._drift_exits(st, v, p, h)]
+                else:
+                    out.append(Step(dir=d, mark=mark))
+            return out
         if p.stage == "bonus":
             return [Bonus(take=True), Bonus(take=False)]
         return []
+
+    def _drift_exits(self, st: TRState, v: Vehicle, p: Pending, through: list[int]) -> list[tuple[str, str]]:
+        """Drifting through an occupied space is one action: through it and out again."""
+        cost = 2 if R.terrain(st, through) == "M" else 1
+        q = p.model_copy(update={"moves": p.moves - cost, "drift": False})
+        out = []
+        for e in R.dirs_for(st, v):
+            out.append((e, "drift_" + R.step_mark(st, v, q, add(through, e), passing=True)))
+        return out
 
     def _command_options(self, st: TRState, c: Crew, p: Pending) -> list[Any]:
         out: list[Any] = [Command(command="none")]
@@ -307,14 +328,14 @@ class ThunderRoad(Game):
         if kind == "enter":
             v = R.veh(st, p.car or "")
             ctx.ev("enter", col=a.col + 1, **R.vname(v))
-            self._step(ctx, hex_of(0, a.col))
+            self._step(ctx, hex_of(0, a.col), a.then)
             return
         if kind == "step":
             v = R.veh(st, p.car or "")
             if v.kind == "rig" and a.dir != "n" and c.rig_turns is not None:
                 c.rig_turns -= 1
             ctx.ev("step", dir=f"@thunder_road.dir.{a.dir}", **R.vname(v))
-            self._step(ctx, add(v.pos or [0, 0], a.dir))
+            self._step(ctx, add(v.pos or [0, 0], a.dir), a.then)
             return
         if kind == "bonus":
             if a.take:
@@ -339,6 +360,8 @@ class ThunderRoad(Game):
             self._after_move(ctx)
             return
         p.moves = 1 if p.coast else (p.die or 0) + p.nitro
+        if R.zigzag(st, v) and not p.coast:
+            p.drift = True   # Final Five zigzag: a free drift on every normal move
         if v.on_fire:
             face = st.rng.choice("fire", dice()["fire"])
             ctx.ev("fire_roll", face=f"@thunder_road.fireface.{face}", **R.vname(v))
@@ -354,28 +377,32 @@ class ThunderRoad(Game):
                 return
             elif not p.coast:
                 p.moves += dice()["fire_flare_moves"][face]
-        uses_road = R.crew_def(c).get("moves_every_turn") is None or p.traction
+        uses_road = R.crew_def(c).get("road_die_only_with") is None or p.traction
         p.bonus_ok = (not p.coast and uses_road and v.where == "road" and v.pos is not None
                       and R.terrain(st, v.pos) == "R")
         p.stage = "enter" if v.where == "start" else "step"
 
-    def _step(self, ctx: R.Ctx, dest: list[int]) -> None:
+    def _step(self, ctx: R.Ctx, dest: list[int], then: str | None = None) -> None:
         st = ctx.st
         p = st.pending
         assert p is not None
         v = R.veh(st, p.car or "")
         ctx.mover = v.id
         ctx.tracking = not p.in_bonus and not p.coast
-        cost_mud = on_board(dest) and base_char(st.tiles, dest) != "X" and R.terrain(st, dest) == "M"
-        last_guess = p.coast or p.moves - (2 if cost_mud else 1) <= 0
         pass_through = False
-        if on_board(dest) and R.vehicle_at(st, dest, exclude=v.id) is not None and not last_guess:
-            if R.zigzag(st, v):
-                pass_through = True
-            elif p.drift:
-                pass_through = True
-                p.drift = False
+        if then is not None:
+            pass_through = True
+            p.drift = False
         res = R.enter_space(ctx, v, dest, "move", pass_through=pass_through)
+        if res == "ok" and not ctx.stopped and v.where == "road":
+            self._pay(st, p, v, dest)
+            if then is not None and p.moves > 0:
+                if v.kind == "rig" and then != "n":
+                    R.crew_of(st, p.seat).rig_turns = (R.crew_of(st, p.seat).rig_turns or 1) - 1
+                ctx.ev("step", dir=f"@thunder_road.dir.{then}", **R.vname(v))
+                res = R.enter_space(ctx, v, add(v.pos or dest, then), "move")
+                if res == "ok" and not ctx.stopped and v.where == "road":
+                    self._pay(st, p, v, v.pos or dest)
         if ctx.offroad:
             p.bonus_ok = False
         if res != "ok" or ctx.stopped or v.where != "road":
@@ -383,13 +410,6 @@ class ThunderRoad(Game):
                 ctx.ev("stop", **R.vname(v))
             self._after_move(ctx)
             return
-        if p.coast:
-            p.moves = 0
-        else:
-            ter = R.terrain(st, v.pos or dest)
-            p.moves -= 2 if ter == "M" else 1
-            if p.moves < 0:
-                p.moves = 0
         if p.moves > 0:
             p.stage = "step"
             return
@@ -397,6 +417,14 @@ class ThunderRoad(Game):
             p.stage = "bonus"
             return
         self._after_move(ctx)
+
+    @staticmethod
+    def _pay(st: TRState, p: Pending, v: Vehicle, at: list[int]) -> None:
+        if p.coast:
+            p.moves = 0
+            return
+        ter = R.terrain(st, v.pos or at)
+        p.moves = max(0, p.moves - (2 if ter == "M" else 1))
 
     def _after_move(self, ctx: R.Ctx) -> None:
         st = ctx.st
@@ -455,6 +483,17 @@ class ThunderRoad(Game):
             "options": st.options.model_dump(mode="json"), "viewer": seat,
         }
 
+    def hidden_revealed(self, before: TRState, after: TRState) -> bool:
+        """A hazard token turned face up or a road tile came off the (hidden) stack."""
+        if before.tiles_placed != after.tiles_placed:
+            return True
+        for k, h in after.hazards.items():
+            if h.up:
+                b = before.hazards.get(k)
+                if b is None or not b.up:
+                    return True
+        return False
+
     # ------------------------------------------------------------ presentation
     def action_label(self, state: TRState, action: Any, locale: str | None = None) -> str:
         k = action.kind
@@ -472,10 +511,18 @@ class ThunderRoad(Game):
             return tr("action.air_row", row=action.row + 1)
         if k == "air_space":
             return tr("action.air_space", col=action.col + 1)
+        mark = getattr(action, "mark", "")
+        mark = mark[6:] if mark.startswith("drift_") else mark
         if k == "enter":
-            return tr("action.enter", col=action.col + 1, mark=tr(f"mark.{action.mark}"))
+            if action.then:
+                return tr("action.enter_drift", col=action.col + 1, then=tr(f"dir.{action.then}"),
+                          mark=tr(f"mark.{mark}"))
+            return tr("action.enter", col=action.col + 1, mark=tr(f"mark.{mark}"))
         if k == "step":
-            return tr("action.step", dir=tr(f"dir.{action.dir}"), mark=tr(f"mark.{action.mark}"))
+            if action.then:
+                return tr("action.step_drift", dir=tr(f"dir.{action.dir}"), then=tr(f"dir.{action.then}"),
+                          mark=tr(f"mark.{mark}"))
+            return tr("action.step", dir=tr(f"dir.{action.dir}"), mark=tr(f"mark.{mark}"))
         if k == "bonus":
             return tr("action.bonus_take", n=state.road_die) if action.take else tr("action.bonus_decline")
         if k == "reroll":

@@ -149,12 +149,14 @@ class AirSpace(Model):
 class Enter(Model):
     kind: Literal["enter"] = "enter"
     col: int
+    then: Literal["nw", "n", "ne"] | None = None   # drifting through an occupied entry space
     mark: str = ""
 
 
 class Step(Model):
     kind: Literal["step"] = "step"
     dir: Literal["nw", "n", "ne"]
+    then: Literal["nw", "n", "ne"] | None = None    # drifting: the step out of the occupied space
     mark: str = ""
 
 

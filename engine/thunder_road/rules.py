@@ -194,8 +194,10 @@ def setup(st: TRState, ctx: Ctx) -> None:
 
 
 def roll_dice(st: TRState, c: Crew) -> None:
-    faces_ = crew_def(c)["dice_faces"]
-    c.dice = sorted(st.rng.choice("move", faces_) for _ in range(board()["movement_dice"]))
+    d = crew_def(c)
+    faces_ = d["dice_faces"]
+    n = d.get("movement_dice", board()["movement_dice"])
+    c.dice = sorted(st.rng.choice("move", faces_) for _ in range(n))
     c.used = []
 
 
@@ -250,6 +252,10 @@ def assign_options(st: TRState, c: Crew) -> list[tuple[str, bool]]:
     return [(v.id, True) for v in mine if v.where == "road" and v.coasts < board()["coasts_per_car"]]
 
 
+def turns_per_round(c: Crew) -> int:
+    return int(crew_def(c).get("turns_per_round", board()["turns_per_round"]))
+
+
 def begin_turn(ctx: Ctx, seat: str) -> None:
     st = ctx.st
     while True:
@@ -274,7 +280,7 @@ def next_seat(st: TRState, seat: str) -> str | None:
     for k in range(1, n + 1):
         s = st.seats[(i + k) % n]
         c = crew_of(st, s)
-        if not c.out and c.turns < board()["turns_per_round"]:
+        if not c.out and c.turns < turns_per_round(c):
             return s
     return None
 
@@ -676,7 +682,7 @@ def resolve_token(ctx: Ctx, v: Vehicle, tok: str) -> None:
 # ------------------------------------------------------------------ front spaces (marks for the UI)
 
 
-def step_mark(st: TRState, v: Vehicle, p: Pending, dest: list[int]) -> str:
+def step_mark(st: TRState, v: Vehicle, p: Pending, dest: list[int], passing: bool = False) -> str:
     """How entering ``dest`` would go, as far as the mover can know."""
     c, y = dest
     if not 0 <= c < W:
@@ -689,7 +695,7 @@ def step_mark(st: TRState, v: Vehicle, p: Pending, dest: list[int]) -> str:
     mud_cost = 2 if terrain(st, dest) == "M" and not p.coast else 1
     last = p.coast or p.moves - mud_cost <= 0
     if other is not None:
-        if not last and (p.drift or zigzag(st, v)):
+        if not last and not passing and p.drift:
             return "drift"
         return "slam"
     hz = st.hazards.get(key(dest))

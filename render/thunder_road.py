@@ -1,0 +1,229 @@
+"""Thunder Road: Vendetta board image: the three road tiles (forward = right), hazards,
+vehicles by crew colour and size, choppers, the finish line, the road die and each
+crew's dashboard.  Works on a view only; the terrain layer is cached per tile set."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engine.i18n import t
+from engine.thunder_road import content as C
+
+from .common import canvas, font, to_png
+from .common import text as _plain_text
+
+S = 16                                   # hex radius (px)
+XU = math.sqrt(3) * S / 2                # px per doubled row (forward)
+YU = 1.5 * S                             # px per column (across)
+LEFT = 58                                # start area
+TOP = 40
+BOARD_W = int(LEFT + XU * (C.H + 1) + 46)
+BOARD_H = int(TOP + YU * (C.W - 1) + 2 * S + 10)
+DASH_ROW = 34
+
+TERRAIN = {"R": "#5b5f66", "O": "#b39463", "M": "#6e4b25", "X": "#26272b", "H": "#6a6f77"}
+HAZARD_UP = {"road": "#5b5f66", "mud": "#6e4b25", "oil": "#0d0d0f", "fire": "#f97316"}
+LEN = {"bike": 10, "small": 14, "medium": 18, "large": 22, "rig": 28}
+WID = {"bike": 5, "small": 8, "medium": 9, "large": 11, "rig": 12}
+
+
+@lru_cache(maxsize=2048)
+def _label(s: str, size: int, fill: str) -> tuple[Image.Image, int, int]:
+    """A rendered text label (RGBA) and its anchor offsets; labels repeat a lot."""
+    f = font(size)
+    box = f.getbbox(s)
+    w, h = max(1, box[2] - min(0, box[0]) + 2), max(1, box[3] + 2)
+    im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    ImageDraw.Draw(im).text((0, 0), s, font=f, fill=fill)
+    return im, w, h
+
+
+def text(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int = 16, fill: str = "#ffffff",
+         anchor: str = "la") -> None:
+    img = getattr(d, "_image_ref", None)
+    if img is None:
+        _plain_text(d, xy, s, size, fill, anchor)
+        return
+    im, w, h = _label(s, size, fill)
+    x, y = xy
+    if anchor[0] == "m":
+        x -= w / 2
+    elif anchor[0] == "r":
+        x -= w
+    if anchor[1] == "m":
+        y -= h / 2 + 1
+    img.paste(im, (int(x), int(y)), im)
+
+
+def _center(c: int, y: int) -> tuple[float, float]:
+    return LEFT + XU * (y + 1), TOP + S + YU * c
+
+
+def _hex(cx: float, cy: float, r: float = S) -> list[tuple[float, float]]:
+    return [(cx + r * math.cos(math.radians(60 * i + 30)), cy + r * math.sin(math.radians(60 * i + 30)))
+            for i in range(6)]
+
+
+@lru_cache(maxsize=32)
+def _terrain_layer(tiles: tuple[str, ...], locale: str) -> Image.Image:
+    img, d = canvas(BOARD_W, BOARD_H, "#1d1f24")
+    d.rectangle((4, TOP - 4, LEFT - 8, BOARD_H - 6), fill="#2d3038", outline="#444")
+    text(d, (LEFT // 2 - 2, TOP - 18), t("thunder_road.render.start_area", locale), 12, "#bbbbbb", "ma")
+    for r in range(C.H // 2):
+        for c in range(C.W):
+            p = C.hex_of(r, c)
+            ch = C.base_char(list(tiles), p)
+            kind = "H" if C.is_hazard_char(ch) else ch
+            cx, cy = _center(*p)
+            d.polygon(_hex(cx, cy, S - 0.5), fill=TERRAIN[kind], outline="#30333a")
+            if kind == "X":
+                d.polygon(_hex(cx, cy, S - 3), outline="#facc15")
+                d.polygon(_hex(cx, cy, S - 6), outline="#facc15")
+            elif kind == "H":
+                for dx in (-4, 3):
+                    d.polygon([(cx + dx - 3, cy + 4), (cx + dx + 3, cy + 4), (cx + dx, cy - 4)], outline="#ef4444")
+    for i in range(1, 3):
+        x = LEFT + XU * (i * C.TH) + XU * 0.0
+        d.line((x, TOP - 6, x, BOARD_H - 6), fill="#e5e7eb", width=2)
+    for i, f in enumerate(tiles):
+        x = LEFT + XU * (i * C.TH + C.TH / 2)
+        text(d, (x, TOP - 22), C.faces()[f]["name"] if f in C.faces() else f, 12, "#dddddd", "ma")
+    return img
+
+
+def _car(d: ImageDraw.ImageDraw, cx: float, cy: float, v: dict[str, Any], colour: str) -> None:
+    size = v["size"]
+    ln, wd = LEN.get(size, 14), WID.get(size, 8)
+    if v["kind"] == "wreck":
+        d.rectangle((cx - 7, cy - 5, cx + 7, cy + 5), fill="#0b0b0b", outline="#9ca3af")
+        d.line((cx - 6, cy - 4, cx + 6, cy + 4), fill="#9ca3af")
+        return
+    turned = not v["operable"]
+    fill = colour if not turned else _dim(colour)
+    d.rectangle((cx - ln / 2, cy - wd / 2, cx + ln / 2, cy + wd / 2), fill=fill,
+                outline="#f97316" if v.get("on_fire") else "#111111", width=2 if v.get("on_fire") else 1)
+    # nose: points forward (right); an inoperable car is turned to face backwards
+    nx = cx - ln / 2 if turned else cx + ln / 2
+    sgn = -1 if turned else 1
+    d.polygon([(nx, cy - wd / 2 + 1), (nx, cy + wd / 2 - 1), (nx + sgn * 4, cy)], fill="#ffffff")
+    for i in range(v["damage"]):
+        d.ellipse((cx - ln / 2 + 2 + i * 5, cy - 2, cx - ln / 2 + 5 + i * 5, cy + 1), fill="#dc2626")
+
+
+def _dim(hexcol: str) -> str:
+    h = hexcol.lstrip("#")
+    r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
+    return "#%02x%02x%02x" % (r // 3, g // 3, b // 3)
+
+
+def _dice(d: ImageDraw.ImageDraw, x: int, y: int, values: list[int], fill: str, fg: str) -> int:
+    for v in values:
+        d.rounded_rectangle((x, y, x + 18, y + 18), radius=3, fill=fill, outline="#111")
+        text(d, (x + 9, y + 9), str(v), 12, fg, "mm")
+        x += 21
+    return x
+
+
+def draw(view: dict[str, Any], locale: str = "en") -> bytes:
+    crews = view["crews"]
+    colours = C.board()["colours"]
+    col_of = {c["seat"]: colours.get(c["colour"], "#888") for c in crews}
+    base = _terrain_layer(tuple(view["tiles"]), locale)
+    height = BOARD_H + 30 + DASH_ROW * len(crews) + 8
+    img = Image.new("RGB", (BOARD_W, height), "#1d1f24")
+    img.paste(base, (0, 0))
+    d = ImageDraw.Draw(img)
+    d._image_ref = img  # type: ignore[attr-defined]
+    # header
+    hdr = [t("thunder_road.render.round", locale, n=view["round"]),
+           t("thunder_road.render.road_die", locale, n=view["road_die"]),
+           t("thunder_road.render.tile", locale, n=view["tiles_placed"])]
+    text(d, (8, 6), "  ·  ".join(hdr), 15, "#facc15")
+    if view.get("winners"):
+        text(d, (BOARD_W - 8, 6), t("thunder_road.render.winner", locale, seats=", ".join(view["winners"])), 15,
+             "#4ade80", "ra")
+    # finish line
+    if view.get("final"):
+        x0 = LEFT + XU * (C.H + 0.4)
+        for i in range(int((BOARD_H - TOP) / 8)):
+            for j in range(2):
+                if (i + j) % 2 == 0:
+                    d.rectangle((x0 + j * 8, TOP - 4 + i * 8, x0 + j * 8 + 8, TOP + 4 + i * 8), fill="#f5f5f5")
+        text(d, (x0 + 8, TOP - 22), t("thunder_road.render.finish", locale), 12, "#ffffff", "ma")
+    # hazards
+    for k, hz in view["hazards"].items():
+        p = C.unkey(k)
+        if not C.on_board(p):
+            continue
+        cx, cy = _center(*p)
+        if hz["up"]:
+            tcol = HAZARD_UP.get(hz["type"], "#999")
+            d.polygon(_hex(cx, cy, S - 2), fill=tcol)
+            if hz["type"] in ("oil", "fire"):
+                d.ellipse((cx - 5, cy - 4, cx + 5, cy + 4), outline="#94a3b8" if hz["type"] == "oil" else "#fde047")
+        else:
+            d.ellipse((cx - 8, cy - 8, cx + 8, cy + 8), fill="#7f1d1d", outline="#fca5a5")
+            text(d, (cx, cy), "?", 12, "#fecaca", "mm")
+    # choppers
+    for c in crews:
+        if c["chopper"]:
+            cx, cy = _center(*c["chopper"])
+            d.ellipse((cx - 9, cy - 9, cx + 9, cy + 9), outline=col_of[c["seat"]], width=3)
+            d.line((cx - 8, cy - 8, cx + 8, cy + 8), fill="#e5e7eb", width=2)
+            d.line((cx - 8, cy + 8, cx + 8, cy - 8), fill="#e5e7eb", width=2)
+    # vehicles
+    start_slots: dict[str, int] = {}
+    for v in view["vehicles"]:
+        colour = col_of.get(v["owner"] or "", "#111")
+        if v["where"] == "start":
+            i = len(start_slots)
+            start_slots[v["id"]] = 1
+            n_start = sum(1 for w in view["vehicles"] if w["where"] == "start")
+            step = min(18.0, (BOARD_H - TOP - 16) / max(1, n_start))
+            _car(d, LEFT / 2 - 4, TOP + 8 + i * step, v, colour)
+        elif v["pos"] is not None:
+            cx, cy = _center(*v["pos"])
+            _car(d, cx, cy, v, colour)
+    # current mover highlight
+    p = view.get("pending") or {}
+    if p.get("car"):
+        for v in view["vehicles"]:
+            if v["id"] == p["car"] and v["pos"] is not None:
+                cx, cy = _center(*v["pos"])
+                d.polygon(_hex(cx, cy, S - 1), outline="#facc15")
+    # dashboards
+    y = BOARD_H + 24
+    text(d, (8, y - 18), t("thunder_road.render.dice", locale) + " / " + t("thunder_road.render.damage", locale)
+         + " / " + t("thunder_road.render.coasts", locale), 12, "#9ca3af")
+    for c in crews:
+        colour = col_of[c["seat"]]
+        d.rectangle((8, y + 2, 20, y + 26), fill=colour)
+        name = f"{c['seat']} · {t('thunder_road.crew.' + c['crew'], locale)}"
+        if c["out"]:
+            name += " · " + t("thunder_road.render.out", locale)
+        if c["seat"] in view.get("to_act", []):
+            name = "▶ " + name
+        text(d, (26, y + 1), name[:34], 13, "#ffffff" if not c["out"] else "#6b7280")
+        x = 250
+        x = _dice(d, x, y + 6, c["dice"], "#f8fafc", "#111")
+        x = _dice(d, x + 4, y + 6, c["used"], "#4b5563", "#d1d5db")
+        x = max(x + 8, 250 + 21 * 4 + 10)
+        for v in view["vehicles"]:
+            if v["owner"] != c["seat"]:
+                continue
+            label = t(f"thunder_road.vehicle.{v['name']}", locale)
+            state = f"{v['damage']}/{v['capacity']}"
+            if c["crew"] not in ("big_rig",):
+                state += f" C{v['coasts']}"
+            fg = "#ffffff" if v["operable"] else "#f87171"
+            text(d, (x, y + 2), label, 12, fg)
+            text(d, (x, y + 17), state + (" ✓" if v["moved"] else ""), 11, "#cbd5e1")
+            x += 84
+            if x > BOARD_W - 60:
+                break
+        y += DASH_ROW
+    return to_png(img.quantize(colors=96, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
