@@ -32,6 +32,7 @@ def play(n: int, seed: int) -> dict:
     st = GAME.new(SEATS[:n], seed=seed)
     steps = 0
     emergency = 0
+    made = unsold = 0
     chars: collections.Counter = collections.Counter()
     while GAME.outcome(st) is None:
         seat = GAME.to_act(st)[0]
@@ -40,6 +41,10 @@ def play(n: int, seed: int) -> dict:
         for e in events:
             if e.kind == "emergency_loan":
                 emergency += 1
+            elif e.kind == "produce":
+                made += e.n
+            elif e.kind == "unsold":
+                unsold += e.n
             elif e.kind == "pick" and e.text:
                 chars[e.text] += 1
     out = GAME.outcome(st)
@@ -50,6 +55,8 @@ def play(n: int, seed: int) -> dict:
         "bankrupt": sum(1 for p in st.players.values() if p.bankrupt),
         "emergency": emergency,
         "steps": steps,
+        "made": made,
+        "unsold": unsold,
         "chars": chars,
         "ties": len(out.winners) > 1,
     }
@@ -74,6 +81,8 @@ def run(n: int, games: int, seed0: int = 0) -> dict:
         "emergency": sum(r["emergency"] for r in results),
         "ties": sum(1 for r in results if r["ties"]),
         "steps_mean": statistics.mean(r["steps"] for r in results),
+        "made_per_seat": statistics.mean(r["made"] for r in results) / n,
+        "unsold_share": sum(r["unsold"] for r in results) / max(1, sum(r["made"] for r in results)),
         "chars": dict(chars.most_common()),
     }
 
@@ -89,14 +98,15 @@ def report(rows: list[dict]) -> str:
         "public API (`apply` copies the state, validates the action against the legal list).",
         "",
         "| players | games | games/s | winner $ mean | median | min | max | seat $ mean | seats < $2000 | "
-        "bankrupt seats (games) | emergency loans | tied wins | steps/game |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "bankrupt seats (games) | emergency loans | tied wins | steps/game | cars made/seat | unsold |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
             f"| {r['players']} | {r['games']} | {r['gps']:.1f} | {r['winner_mean']:.0f} | {r['winner_median']:.0f} | "
             f"{r['winner_min']} | {r['winner_max']} | {r['seat_mean']:.0f} | {100 * r['seat_below_start']:.1f}% | "
-            f"{r['bankrupt']} ({r['bankrupt_games']}) | {r['emergency']} | {r['ties']} | {r['steps_mean']:.0f} |")
+            f"{r['bankrupt']} ({r['bankrupt_games']}) | {r['emergency']} | {r['ties']} | {r['steps_mean']:.0f} | "
+            f"{r['made_per_seat']:.1f} | {100 * r['unsold_share']:.1f}% |")
     lines += ["", "Characters taken (all games):", ""]
     for r in rows:
         lines.append(f"- {r['players']} players: " + ", ".join(f"{k} {v}" for k, v in r["chars"].items()))
@@ -124,7 +134,8 @@ def main() -> None:
               f"winner ${r['winner_mean']:.0f} mean (median {r['winner_median']:.0f}, {r['winner_min']}..{r['winner_max']}); "
               f"seat mean ${r['seat_mean']:.0f}, {100 * r['seat_below_start']:.1f}% below $2000; "
               f"bankrupt seats {r['bankrupt']} in {r['bankrupt_games']} games; emergency loans {r['emergency']}; "
-              f"tied wins {r['ties']}; {r['steps_mean']:.0f} steps/game", flush=True)
+              f"tied wins {r['ties']}; {r['steps_mean']:.0f} steps/game; {r['made_per_seat']:.1f} cars made a seat, "
+              f"{100 * r['unsold_share']:.1f}% unsold", flush=True)
     text = report(rows)
     print(text)
     if args.write:

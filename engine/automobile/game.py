@@ -885,6 +885,8 @@ class Automobile(Game):
             params["text"] = t(f"automobile.char.{event.text}", locale)
         if event.kind in ("demand_drawn",):
             params["cards"] = ", ".join(str(c) for c in event.cards)
+        if event.kind == "demand_revealed":
+            params["cards"] = "; ".join(f"{k}: {', '.join(str(c) for c in v)}" for k, v in event.detail.items())
         params["money"] = abs(event.delta)
         return t(f"automobile.event.{event.kind}", locale, **params)
 
