@@ -83,7 +83,8 @@ spec violations and errors the bot logged (e.g. the traceback text of a failing 
 * ``fd.messages(channel_id=None, ephemeral=False)``: non-deleted messages of a channel
   (default channel if omitted; a thread id works), oldest first, ephemeral ones only if
   asked; ``await fd.wait_message(channel_id, predicate, after=None)``; ``fd.message(id)``;
-  ``fd.attachment(attachment object, id or URL) -> bytes``;
+  ``fd.attachment(attachment object, id or URL) -> bytes``; ``fd.dm_channel(user)`` (the DM
+  channel the bot opened with ``user.send``, or None);
   ``fd.all_messages``; ``fd.threads`` (thread payloads the bot created) and
   ``fd.thread_members``; ``fd.commands`` (synced: ``{guild id or None: {id: command}}``).
 * ``await fd.say(user, "text", channel=None)`` posts a user message (MESSAGE_CREATE);
@@ -94,6 +95,10 @@ spec violations and errors the bot logged (e.g. the traceback text of a failing 
   ``at`` = monotonic time, status), ``fd.violations`` (OpenAPI problems, "METHOD template:
   message at $.json.path [rule] (value ...)"), ``fd.unhandled`` (answered 404),
   ``fd.server_errors``, ``fd.bot_errors`` (WARNING+ records of the ``discord`` loggers),
+  ``fd.int_snowflakes`` (where an integer id was accepted for a snowflake string: besides
+  the attachment placeholder ids normalised silently, discord.py sends integer ids e.g. in
+  ``recipient_id`` and ``allowed_mentions.users``; Discord accepts them, so they are not
+  violations),
   ``fd.identifies`` / ``fd.resumes``.
 
 ``Exchange`` (one interaction): ``payload`` (the INTERACTION_CREATE data sent),
@@ -301,7 +306,10 @@ class _OpenAPI:
             self._validators[key] = self._jsonschema.Draft202012Validator(schema, registry=self.registry)
         return self._validators[key]
 
-    def check(self, method: str, path: str, body: Any, multipart: bool) -> tuple[Optional[str], list[str]]:
+    def check(self, method: str, path: str, body: Any, multipart: bool, accepted: Optional[list] = None) -> tuple[Optional[str], list[str]]:
+        """(matched path template, problems). Integer snowflakes the spec wants as strings are
+        accepted (Discord stores ids as integers and takes them; discord.py sends some, e.g.
+        ``recipient_id``, ``allowed_mentions.users``) and noted in ``accepted``."""
         template = self.match(path)
         if template is None:
             return None, [f"{method} {path}: no such path in the OpenAPI description"]
@@ -322,12 +330,43 @@ class _OpenAPI:
         if ctype not in content:
             ctype = next(iter(content))
         validator = self._validator(template, method, ctype)
-        errors = list(validator.iter_errors(_normalise_for_spec(body)))
+        body = _normalise_for_spec(body)
+        errors = list(validator.iter_errors(body))
+        for _ in range(10):  # integer snowflakes: discord.py sends them in several places
+            fixes = {tuple(e.absolute_path): e.instance for e in _all_errors(errors) if _int_for_snowflake(e)}
+            if not errors or not fixes:
+                break
+            for where, value in fixes.items():
+                _set_at(body, where, str(value))
+                if accepted is not None:
+                    accepted.append(f"{method} {template}: $.{'.'.join(map(str, where))} = {value}")
+            errors = list(validator.iter_errors(body))
         return template, [f"{method} {template}: {_describe_error(e)}" for e in errors[:3]]
 
 
+def _all_errors(errors: Iterable[Any]) -> Iterable[Any]:
+    for e in errors:
+        yield e
+        yield from _all_errors(e.context or ())
+
+
+def _int_for_snowflake(error: Any) -> bool:
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    snowflake = schema.get("format") == "snowflake" or schema.get("pattern") == "^(0|[1-9][0-9]*)$"
+    return snowflake and error.validator == "type" and isinstance(error.instance, int) and not isinstance(error.instance, bool) and error.instance >= 0
+
+
+def _set_at(node: Any, path: tuple, value: Any) -> None:
+    for key in path[:-1]:
+        node = node[key]
+    if path:
+        node[path[-1]] = value
+
+
 def _normalise_for_spec(body: Any) -> Any:
-    """The one known gap: discord.py sends integer attachment placeholder ids; the spec wants strings."""
+    """The known gap: discord.py sends integer attachment placeholder ids; the spec wants strings.
+    (More generally an integer where the spec wants a snowflake string is accepted, as Discord
+    does; see ``_OpenAPI.check``.)"""
     body = copy.deepcopy(body)
 
     def fix(node: Any) -> None:
@@ -353,6 +392,8 @@ def _error_depth(error: Any) -> int:
 
 def _is_discriminator(error: Any) -> bool:
     path = list(error.absolute_path)
+    if error.validator == "type" and error.validator_value == "null":
+        return True  # the "or null" branch of a nullable field says nothing useful
     return bool(path) and path[-1] == "type" and error.validator in ("enum", "const")
 
 
@@ -770,6 +811,7 @@ class FakeDiscord:
         self.violations: list[str] = []
         self.unhandled: list[Request] = []
         self.server_errors: list[str] = []
+        self.int_snowflakes: list[str] = []  # integer ids accepted where the spec says string
         self.identifies = 0  # gateway IDENTIFYs answered (one per bot start)
         self.resumes = 0  # gateway RESUMEs answered
         self.bot_errors: list[logging.LogRecord] = []
@@ -1426,6 +1468,14 @@ class FakeDiscord:
         cid = int(channel_id or self.channel_id)
         return [m for m in self._channel_messages.get(cid, []) if not m.deleted and (ephemeral or not m.ephemeral)]
 
+    def dm_channel(self, user: Union[FakeUser, int]) -> Optional[int]:
+        """The id of the DM channel the bot opened with ``user`` (``fd.messages(id)`` lists it)."""
+        uid = str(self.user(user).id)
+        for cid, ch in self.channels.items():
+            if ch["type"] == 1 and ch["recipients"][0]["id"] == uid:
+                return cid
+        return None
+
     def attachment(self, attachment: Union[dict, int, str]) -> bytes:
         """Bytes of any attachment FakeDiscord stored: an attachment object, its id, or its URL."""
         if isinstance(attachment, dict):
@@ -1593,7 +1643,7 @@ class FakeDiscord:
         rec = Request(method, path, dict(request.query), body, files, time.monotonic())
         self.requests.append(rec)
         if self._spec is not None:
-            rec.route, problems = self._spec.check(method, path, body, multipart)
+            rec.route, problems = self._spec.check(method, path, body, multipart, self.int_snowflakes)
             self.violations.extend(problems)
         try:
             response = await self._route(rec)

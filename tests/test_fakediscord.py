@@ -171,6 +171,12 @@ class TinyBot(discord.Client):
             view.add_item(select)
             await interaction.response.send_message("pick someone", view=view)
 
+        @game.command(name="dm", description="Whisper")
+        async def dm(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(ephemeral=True)
+            await interaction.user.send("psst")
+            await interaction.followup.send("sent")
+
         @game.command(name="edits", description="Edits, followups, deletes")
         async def edits(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("v1")
@@ -388,6 +394,11 @@ async def test_channel_message_and_thread():
         assert [m.content for m in fd.messages(thread_id)] == ["table opened"]
         assert bot.get_channel(thread_id) is not None  # THREAD_CREATE reached the bot
         assert ex.ephemeral and ex.original.content == "announcing"
+        assert fd.dm_channel(dan) is None
+        assert (await (await fd.slash(dan, "game dm")).wait_response()).content == "sent"
+        assert [m.content for m in fd.messages(fd.dm_channel(dan))] == ["psst"]
+        if fd.spec_status.startswith("validating"):  # discord.py's integer recipient_id is accepted
+            assert fd.int_snowflakes == [f"POST /users/@me/channels: $.recipient_id = {dan.id}"]
         here = await (await fd.slash(dan, "game where", channel=thread_id)).wait_response()
         assert here.content == f"Thread {thread_id}" and here.channel_id == thread_id
         assert fd.thread_members[thread_id] == {fd.bot_user_id, dan.id}
