@@ -182,7 +182,8 @@ class Tables(commands.Cog):
         except GameError as exc:
             await interaction.followup.send(exc.message(locale), ephemeral=True)
             return
-        for value, hi in ((ai, g.max_seats - 1), (timer, 10080), (remind, 10080)):
+        lo_seats, hi_seats = g.seat_range(opts)
+        for value, hi in ((ai, hi_seats - 1), (timer, 10080), (remind, 10080)):
             if value is not None and not 0 <= value <= hi:  # Range is not enforced by discord.py at run time
                 await interaction.followup.send(t("core.ui.bad_number", locale, lo=0, hi=hi), ephemeral=True)
                 return
@@ -211,7 +212,7 @@ class Tables(commands.Cog):
             await self.store.quarantine(exc.game_id, exc.reason)
             await interaction.followup.send(t("core.ui.corrupt", locale, id=exc.game_id), ephemeral=True)
             return
-        if g.max_seats == 1 or len(seats) == g.max_seats:
+        if hi_seats == 1 or len(seats) == hi_seats:
             await interaction.followup.send(t("core.ui.started", locale, game=game_name(game, locale)), ephemeral=True)
             await self._start(interaction, row, plocale, channel)
             return
@@ -272,7 +273,7 @@ class Tables(commands.Cog):
             if op == "join":
                 if row.seat_of(uid):
                     return await self.refuse(interaction, "core.ui.already_seated")
-                if len(seats) >= g.max_seats:
+                if len(seats) >= g.seat_range(row.options)[1]:
                     return await self.refuse(interaction, "core.ui.table_full")
                 seats.append(Seat(self._free_seat(seats), uid))
             elif op == "leave":
@@ -284,7 +285,7 @@ class Tables(commands.Cog):
             elif op == "ai":
                 if not is_host:
                     return await self.refuse(interaction, "core.ui.host_only")
-                if len(seats) >= g.max_seats:
+                if len(seats) >= g.seat_range(row.options)[1]:
                     return await self.refuse(interaction, "core.ui.table_full")
                 seats.append(Seat(self._free_seat(seats), None))
             elif op == "cancel":
@@ -294,8 +295,8 @@ class Tables(commands.Cog):
             elif op == "start":
                 if not is_host:
                     return await self.refuse(interaction, "core.ui.host_only")
-                if len(seats) < g.min_seats:
-                    return await self.refuse(interaction, "core.ui.need_players", lo=g.min_seats)
+                if len(seats) < g.seat_range(row.options)[0]:
+                    return await self.refuse(interaction, "core.ui.need_players", lo=g.seat_range(row.options)[0])
                 await interaction.edit_original_response(view=None)
                 if row.campaign_id is not None:
                     camp = await self.store.campaign_by_id(row.campaign_id)

@@ -79,10 +79,11 @@ def board_file(png: bytes) -> discord.File:
 def lobby_embed(row: GameRow, game: Game, locale: str) -> discord.Embed:
     seats = "\n".join(f"{i + 1}. {seat_label(row, s.seat, locale)}" for i, s in enumerate(row.seats)) or "-"
     embed = discord.Embed(title=t("core.ui.lobby_title", locale, game=game_name(game.id, locale), id=row.id),
-                          description=t("core.ui.lobby_help", locale, lo=game.min_seats, hi=game.max_seats),
+                          description=t("core.ui.lobby_help", locale, lo=game.seat_range(row.options)[0],
+                                        hi=game.seat_range(row.options)[1]),
                           colour=COLOURS["lobby" if row.status == "lobby" else row.status if row.status in COLOURS else "abandoned"])
     embed.add_field(name=t("core.ui.host", locale), value=mention(row.host_id), inline=True)
-    embed.add_field(name=t("core.ui.seats", locale, n=len(row.seats), hi=game.max_seats), value=seats, inline=True)
+    embed.add_field(name=t("core.ui.seats", locale, n=len(row.seats), hi=game.seat_range(row.options)[1]), value=seats, inline=True)
     if row.options:
         opts = ", ".join(f"{k}={v}" for k, v in sorted(row.options.items()))
         embed.add_field(name=t("core.ui.options", locale), value=clip(opts, 1024), inline=False)
@@ -154,7 +155,7 @@ def lobby_components(row: GameRow, game: Game, locale: str) -> discord.ui.View |
     view = discord.ui.View(timeout=None)
     view.add_item(LobbyButton(row.id, "join", label=t("core.ui.join", locale), style=discord.ButtonStyle.success))
     view.add_item(LobbyButton(row.id, "leave", label=t("core.ui.leave", locale), style=discord.ButtonStyle.secondary))
-    if game.max_seats > 1:
+    if game.seat_range(row.options)[1] > 1:
         view.add_item(LobbyButton(row.id, "ai", label=t("core.ui.add_ai", locale), style=discord.ButtonStyle.secondary))
     view.add_item(LobbyButton(row.id, "start", label=t("core.ui.start", locale), style=discord.ButtonStyle.primary))
     view.add_item(LobbyButton(row.id, "cancel", label=t("core.ui.cancel", locale), style=discord.ButtonStyle.danger))

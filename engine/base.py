@@ -94,13 +94,18 @@ class Game:
     # ------------------------------------------------------------ API
     def new(self, seats: Sequence[str], options: dict[str, Any] | BaseModel | None = None, seed: int = 0) -> BaseState:
         seats = [str(s) for s in seats]
-        if not self.min_seats <= len(seats) <= self.max_seats:
-            raise GameError("bad_seat_count", "core.error.bad_seat_count", lo=self.min_seats, hi=self.max_seats, n=len(seats))
+        opts = self.parse_options(options)
+        lo, hi = self.seat_range(opts)
+        if not lo <= len(seats) <= hi:
+            raise GameError("bad_seat_count", "core.error.bad_seat_count", lo=lo, hi=hi, n=len(seats))
         if len(set(seats)) != len(seats) or any(not s for s in seats):
             raise GameError("bad_seats", "core.error.bad_seats")
-        opts = self.parse_options(options)
         state = self._new(seats, opts, int(seed), Rng.from_seed(int(seed)))
         return state
+
+    def seat_range(self, options: BaseModel | dict[str, Any] | None = None) -> tuple[int, int]:
+        """How many seats these options allow (an extra crew may add a seat)."""
+        return self.min_seats, self.max_seats
 
     def parse_options(self, options: dict[str, Any] | BaseModel | None) -> BaseModel:
         if isinstance(options, self.Options):
