@@ -116,8 +116,9 @@ the first followup, an edit after type 6, else the first followup), ``wait_follo
 ``FakeMessage`` (live: edits update it): ``id``, ``channel_id``, ``content``, ``embeds``,
 ``embed``, ``components``, ``custom_ids``, ``component(custom_id)``, ``buttons``, ``flags``,
 ``ephemeral``, ``loading``, ``attachments``, ``file(index or filename) -> bytes``,
-``png() -> bytes``, ``mentions`` (ids in ``<@id>``), ``pinged`` (honouring
-allowed_mentions), ``text`` (content + embed + text-display text), ``versions`` (earlier
+``png() -> bytes``, ``mentions`` (ids in ``<@id>``), ``pinged`` (who was notified: mentions
+at creation honouring allowed_mentions; edits, the followup that fills in a defer and
+ephemeral messages notify nobody), ``text`` (content + embed + text-display text), ``versions`` (earlier
 states, oldest first), ``deleted``, ``data`` (the raw message object).
 
 Behaviour modelled on Discord, worth knowing:
@@ -562,12 +563,15 @@ class FakeMessage:
 
     @property
     def pinged(self) -> list[int]:
-        """Mentioned users who would actually be notified, honouring allowed_mentions."""
+        """Users notified when the message was *created*: mentions in its content then,
+        filtered by allowed_mentions. Edits notify nobody, so neither does the first followup
+        that fills in a deferred response, and ephemeral messages notify nobody."""
+        return list(self.data.get("_pinged", []))
+
+    def _mentions_allowed(self) -> list[int]:
         am = self.data.get("_allowed_mentions")
         ids = self.mentions
-        if am is None:
-            return ids
-        if "users" in (am.get("parse") or []):
+        if am is None or "users" in (am.get("parse") or []):
             return ids
         allowed = {int(u) for u in am.get("users") or []}
         return [i for i in ids if i in allowed]
@@ -1541,6 +1545,7 @@ class FakeDiscord:
         self._apply_body(msg, body, files, new=True)
         if flags is not None:
             data["flags"] = flags
+        data["_pinged"] = [] if msg.ephemeral else msg._mentions_allowed()
         self._messages[mid] = msg
         self._channel_messages.setdefault(int(channel_id), []).append(msg)
         ch = self.channels.get(int(channel_id))

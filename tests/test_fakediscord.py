@@ -192,8 +192,10 @@ class TinyBot(discord.Client):
         @game.command(name="later", description="Public defer, then 'ephemeral' followups")
         async def later(interaction: discord.Interaction) -> None:
             await interaction.response.defer()
-            await interaction.followup.send("first", ephemeral=True)
-            await interaction.followup.send("second", ephemeral=True)
+            me = interaction.user.mention
+            await interaction.followup.send(f"first {me}", ephemeral=True)
+            await interaction.followup.send(f"second {me}", ephemeral=True)
+            await interaction.followup.send(f"third {me}")
 
         @game.command(name="layout", description="Components v2 board")
         async def layout(interaction: discord.Interaction) -> None:
@@ -387,7 +389,7 @@ async def test_channel_message_and_thread():
         ex = await fd.slash(dan, "game announce", {"text": "hello"})
         post = await fd.wait_message(predicate=lambda m: "thread" in m.content)
         assert post.content.startswith("hello (thread ") and post.versions[0]["content"] == f"hello <@{dan.id}>"
-        assert post.mentions == [] and dan.id in [int(x) for x in re.findall(r"\d+", post.versions[0]["content"])]
+        assert post.mentions == [] and post.pinged == [dan.id]  # pinged when posted, the edit removed the mention
         await ex.wait_idle()
         assert len(fd.threads) == 1
         thread_id = int(fd.threads[0]["id"])
@@ -469,10 +471,13 @@ async def test_edits_followups_deletes_and_deferred_followup_flags():
         assert len(ex.edits) == 3  # two edit_original_response calls and the followup edit
 
         later = await fd.slash(fd.owner, "game later")
-        await later.wait_followups(2)
-        first, second = later.followups
+        await later.wait_followups(3)
+        first, second, third = later.followups
         assert first is later.original and not first.ephemeral  # the defer decided: public
         assert second.ephemeral and second is not first
+        owner = fd.owner.id
+        assert first.mentions == second.mentions == third.mentions == [owner]
+        assert (first.pinged, second.pinged, third.pinged) == ([], [], [owner])  # only a new public message pings
 
 
 async def test_components_v2_nested_button_click():
