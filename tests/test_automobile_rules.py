@@ -581,3 +581,34 @@ def test_events_round_trip_through_json():
     for e in ev:
         assert Ev.model_validate_json(e.model_dump_json()) == e
         assert GAME.event_text(e, "en") and GAME.event_text(e, "zh")
+
+
+def test_ford_extra_factory_only_once_per_round():
+    st = actions_phase()  # a is Ford
+    st, _ = do(st, Act(what="build"), BuildClass(cls="mid"), BuildSpace(space=0), BuildCount(count=3))
+    assert st.ford_used
+    st.turn, st.current = 3, "a"
+    st, _ = do(st, Act(what="build"), BuildClass(cls="mid"), BuildSpace(space=3))
+    assert [a.count for a in legal(st) if isinstance(a, BuildCount)] == [1, 2]
+
+
+def test_six_factory_pieces_and_28_cars_per_player():
+    st = actions_phase()
+    own(st, 0, "a", factories=3)
+    own(st, 3, "a", factories=2)
+    st, _ = do(st, Act(what="build"), BuildClass(cls="mid"), BuildSpace(space=6))
+    assert [a.count for a in legal(st) if isinstance(a, BuildCount)] == [1]  # 5 of 6 factories in play
+    st, _ = do(st, Cancel())
+    st.spaces[3].cars = 25  # 3 car pieces left: neither 8-11 (space 0) nor 4-7 (space 3) fits
+    assert Act(what="produce") not in legal(st)
+    st.spaces[3].cars = 24  # 4 left: only space 3 can make exactly 4
+    st, _ = do(st, Act(what="produce"))
+    assert st.pending.queue == [3] and [a.count for a in legal(st)] == [0, 4]
+
+
+def test_durant_cannot_build_a_parts_factory_and_builds_only_one():
+    st = start()
+    own(st, 0, "a", factories=1)
+    st, _ = do(st, Pick(character="durant"), BuildClass(cls="mid"))
+    st, ev = do(st, BuildSpace(space=0))
+    assert st.spaces[0].factories == 2 and not st.spaces[0].parts and GAME.to_act(st) == ["b"]
