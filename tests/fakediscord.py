@@ -127,7 +127,9 @@ Behaviour modelled on Discord, worth knowing:
   seconds gets 404 Unknown interaction (10062); a followup before the callback gets 404;
 * after a type-5 defer the first followup *replaces* the loading message and keeps the
   defer's ephemeral flag (the followup's own ephemeral flag is ignored); later followups
-  are new messages with their own flags;
+  are new messages with their own flags (Discord's docs, "Create Followup Message");
+* the callback answers 204, or the InteractionCallbackResponse with ``?with_response=1``
+  (``resource.message`` for types 4 and 7 only);
 * after type 6/7 on a component, ``@original`` is the clicked message;
 * embed ``attachment://name`` URLs become the served attachment URLs; attachments keep
   their bytes (``FakeMessage.file``) and are served under ``fd.base_url``;
@@ -2025,8 +2027,7 @@ async def _callback(fd: FakeDiscord, rec: Request, iid: str, token: str) -> web.
         flags = (int(data.get("flags") or 0) & EPHEMERAL) | LOADING
         ex.original = fd._make_message(cid, {}, [], interaction=ex, flags=flags, mtype=20 if ex.kind == "command" else 0)
         ex._created_original = True
-        ex._deferred_loading = True
-        resource["message"] = ex.original.public_data()
+        ex._deferred_loading = True  # resource.message is only given for types 4 and 7
     elif ctype == 7:
         if ex.original is None:
             raise _HTTPError(400, 50035, "UPDATE_MESSAGE without a message", ex)
@@ -2039,7 +2040,9 @@ async def _callback(fd: FakeDiscord, rec: Request, iid: str, token: str) -> web.
     }
     if ex.original is not None and ctype in (4, 5, 7):
         interaction["response_message_id"] = str(ex.original.id)
-    return _json_response({"interaction": interaction, "resource": resource if ctype in (4, 5, 7) else None} if ctype in (4, 5, 7) else {"interaction": interaction})
+    if rec.query.get("with_response", "").lower() not in ("1", "true"):
+        return web.Response(status=204)
+    return _json_response({"interaction": interaction, "resource": resource} if ctype in (4, 5, 7) else {"interaction": interaction})
 
 
 def _target(fd: FakeDiscord, ex: Exchange, mid: str) -> FakeMessage:
