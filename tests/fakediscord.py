@@ -135,7 +135,9 @@ Behaviour modelled on Discord, worth knowing:
   their bytes (``FakeMessage.file``) and are served under ``fd.base_url``;
 * REST responses carry ``Content-Type: application/json`` exactly; an empty message is
   refused (400, 50006); requests are *accepted* even when they violate the spec (the
-  violation is recorded; ``strict`` fails the test at exit);
+  violation is recorded; ``strict`` fails the test at exit); besides the spec, two limits
+  Discord enforces are checked: content at most 2000 characters (the spec says 4000) and
+  at most 6000 characters of embed text per message;
 * gateway: HELLO, heartbeat ACK, IDENTIFY -> READY + GUILD_CREATE (channels, members,
   roles), RESUME -> RESUMED, REQUEST_GUILD_MEMBERS -> GUILD_MEMBERS_CHUNK, sharded READY;
   a new thread is announced with THREAD_CREATE. Messages the bot sends are not echoed
@@ -364,6 +366,31 @@ def _set_at(node: Any, path: tuple, value: Any) -> None:
         node = node[key]
     if path:
         node[path[-1]] = value
+
+
+def _message_limits(method: str, route: str, body: Any) -> list[str]:
+    """Limits Discord enforces that the OpenAPI description does not express."""
+    if not isinstance(body, dict) or method not in ("POST", "PATCH"):
+        return []
+    if route.endswith("/callback"):
+        body = body.get("data") if body.get("type") in (4, 7) else None
+    elif not (route.startswith("/webhooks/") or route.startswith("/channels/{channel_id}/messages")):
+        return []
+    if not isinstance(body, dict):
+        return []
+    problems = []
+    content = body.get("content")
+    if isinstance(content, str) and len(content) > 2000:
+        problems.append(f"{method} {route}: content has {len(content)} characters; Discord refuses more than 2000 from a bot")
+    total = 0
+    for emb in body.get("embeds") or []:
+        if isinstance(emb, dict):
+            total += sum(len(emb.get(k) or "") for k in ("title", "description"))
+            total += sum(len(f.get("name") or "") + len(f.get("value") or "") for f in emb.get("fields") or [])
+            total += len((emb.get("footer") or {}).get("text") or "") + len((emb.get("author") or {}).get("name") or "")
+    if total > 6000:
+        problems.append(f"{method} {route}: embeds have {total} characters in total; Discord refuses more than 6000")
+    return problems
 
 
 def _normalise_for_spec(body: Any) -> Any:
@@ -1652,6 +1679,8 @@ class FakeDiscord:
         if self._spec is not None:
             rec.route, problems = self._spec.check(method, path, body, multipart, self.int_snowflakes)
             self.violations.extend(problems)
+            if rec.route:
+                self.violations.extend(_message_limits(method, rec.route, body))
         try:
             response = await self._route(rec)
         except _HTTPError as err:

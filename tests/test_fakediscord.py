@@ -426,9 +426,16 @@ async def test_validation_of_raw_requests_and_unknown_routes():
             url = f"{fd.base_url}/api/v10/channels/{fd.channel_id}/messages"
             async with s.post(url, json={"content": 5}) as r:
                 assert r.status == 200 and r.headers["Content-Type"] == "application/json"
+            async with s.post(url, json={"content": "x" * 2001}) as r:
+                assert r.status == 200
+            fields = [{"name": "n" * 200, "value": "v" * 1000} for _ in range(5)]
+            async with s.post(url, json={"embeds": [{"title": "t", "fields": fields}]}) as r:
+                assert r.status == 200
             async with s.post(f"{fd.base_url}/api/v10/channels/{fd.channel_id}/nonsense", json={}) as r:
                 assert r.status == 404
-        assert any("content" in v for v in fd.violations)
+        assert any("$.content" in v for v in fd.violations)
+        assert any("2001 characters" in v for v in fd.violations)
+        assert any("6001 characters in total" in v for v in fd.violations)
         assert any("no such path" in v for v in fd.violations)
         assert [r.path for r in fd.unhandled] == [f"/channels/{fd.channel_id}/nonsense"]
 
