@@ -151,7 +151,7 @@ def test_hit_die_one_gains_rage_and_is_public(mode):
     s, ev = boss_fire(boss_game(mode), hit=1, location=2, damage=4)
     assert unit(s, "boss").card.rage == 1
     assert notes(ev, "rage")[0].to is None
-    assert "rage" in GAME.view(s, None)["units"][-1]["card"]
+    assert [u for u in GAME.view(s, None)["units"] if u["boss"]][0]["card"]["rage"] == 1
     s, ev = boss_fire(boss_game(mode), hit=2, location=2, damage=4)
     assert unit(s, "boss").card.rage == 0
 
@@ -338,3 +338,21 @@ def test_players_win_by_knocking_out_the_boss():
     s, ev = GAME.apply(s, "a", {"kind": "target", "target": "boss"})
     out = GAME.outcome(s)
     assert out is not None and out.winners == ["a"] and out.scores["a"] == 1.0
+
+
+@pytest.mark.parametrize("n,escorts", [(1, 0), (2, 1), (3, 2), (4, 4)])
+def test_boss_escort_scales_with_players(n, escorts):
+    s = boss_game(seats=tuple(f"p{i}" for i in range(n)))
+    assert sum(1 for u in s.units if u.side == "enemies" and not u.boss) == escorts
+
+
+def test_escort_withdraws_when_the_boss_is_out():
+    s = boss_game(seats=("a", "b"))
+    assert any(u.side == "enemies" and not u.boss for u in s.units)
+    s.rng.force("hit", [1]); s.rng.force("location", [3]); s.rng.force("damage", [6])
+    s, _ = GAME.apply(s, "a", {"kind": "choose", "what": "shoot"})
+    s, _ = GAME.apply(s, "a", {"kind": "target", "target": "boss"})
+    s, _ = GAME.apply(s, "b", PASS)
+    out = GAME.outcome(s)
+    assert out is not None and set(out.winners) == {"a", "b"}
+    assert any(u.active and not u.boss and u.side == "enemies" for u in s.units)

@@ -723,6 +723,9 @@ def check_result(state: State) -> None:
         return
     players_alive = any(u.active for u in seats)
     enemies_alive = any(u.active for u in state.units if u.side == "enemies")
+    if data.scenarios()[state.options.scenario].get("boss_decides"):
+        # the escort withdraws once Wittmann is out
+        enemies_alive = any(u.active for u in state.units if u.boss)
     if not players_alive:
         state.result = Result(winners=[], reason="players_lost", side="enemies")
     elif not enemies_alive:
