@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import collections
 import datetime
+import os
 import platform
 import statistics
 import sys
@@ -120,12 +121,55 @@ def report(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def render_timing(frames: int = 60) -> str:
+    """Draw views sampled from a 5-player AI game; wall and CPU milliseconds per PNG."""
+    from render.automobile import draw
+
+    st = GAME.new(SEATS, seed=99)
+    views = []
+    while GAME.outcome(st) is None:
+        seat = GAME.to_act(st)[0]
+        st, _ = GAME.apply(st, seat, GAME.ai_action(st, seat))
+        if st.step % 4 == 0:
+            views.append(GAME.view(st, None if st.step % 8 else seat))
+    views.append(GAME.view(st, None))
+    lines = []
+    for loc in ("en", "zh"):
+        for v in views[:5]:
+            draw(v, loc)  # warm the font and the per-round background caches
+        wall, cpu = [], []
+        for k in range(frames):
+            v = views[(k * 7) % len(views)]
+            w0, c0 = time.perf_counter(), time.process_time()
+            draw(v, loc)
+            wall.append((time.perf_counter() - w0) * 1000)
+            cpu.append((time.process_time() - c0) * 1000)
+        wall.sort()
+        cpu.sort()
+        lines.append(f"- render `{loc}`: {frames} frames, wall median {statistics.median(wall):.1f} ms "
+                     f"(p95 {wall[int(0.95 * (frames - 1))]:.1f}), CPU median {statistics.median(cpu):.1f} ms "
+                     f"(p95 {cpu[int(0.95 * (frames - 1))]:.1f})")
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--players", type=int, nargs="*", default=[3, 4, 5])
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--render", action="store_true", help="only time render/automobile.py (appended with --write)")
     args = ap.parse_args()
+    if args.render:
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        text = (f"\n## Rendering\n\nMeasured {now}, 2-core {platform.machine()}, load average {load:.1f} "
+                f"(`python bench/selfplay_automobile.py --render --write`):\n\n" + render_timing() + "\n")
+        print(text)
+        if args.write:
+            out = ROOT / "docs" / "performance" / "automobile.md"
+            with out.open("a", encoding="utf-8") as fh:
+                fh.write(text)
+        return
     rows = []
     for n in args.players:
         r = run(n, args.games)

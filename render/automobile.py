@@ -38,7 +38,7 @@ def _fit(s: str, size: int, width: int) -> str:
 CW, CH, TX, TY = 113, 112, 20, 60
 TRACK_X, TRACK_Y = 700, 12
 DY = TY + 22 + 3 * (CH + 6) + 10
-DIST_X = 118 + 15 * 26 + 2 * 8 + 20
+DIST_X = 118 + 15 * 20 + 2 * 8 + 14
 COLS = [20, 230, 340, 420, 560, 630, 720, 800]
 
 
@@ -151,18 +151,19 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
         y = dy + 26 + row * 34
         sold = view["lanes"].get(cls, [])
         for k in range(max(total_slots, len(sold))):
-            x = 118 + k * 26 + (k // per_box) * 8 if per_box else 118 + k * 26
+            x = 118 + k * 20 + (k // per_box) * 8 if per_box else 118 + k * 20
             open_ = k < cap
-            d.rectangle((x, y + 2, x + 22, y + 26), fill="#3a3f48" if open_ else "#1a1c20", outline="#555555")
+            d.rectangle((x, y + 2, x + 17, y + 26), fill="#3a3f48" if open_ else "#1a1c20", outline="#555555")
             if k < len(sold):
-                d.rectangle((x + 3, y + 5, x + 19, y + 23), fill=_color(view, sold[k]))
+                d.rectangle((x + 3, y + 5, x + 14, y + 23), fill=_color(view, sold[k]))
         # distributors waiting in the big square of this class
-        cx = DIST_X + 80
+        cx = DIST_X + 72
         for seat in view["seats"]:
             n = view["players"][seat]["dist"][cls]
-            for _ in range(n):
-                d.polygon([(cx, y + 24), (cx + 6, y + 4), (cx + 12, y + 24)], fill=_color(view, seat), outline="#000000")
-                cx += 14
+            if n:
+                d.polygon([(cx, y + 24), (cx + 8, y + 4), (cx + 16, y + 24)], fill=_color(view, seat), outline="#000000")
+                text(d, (cx + 18, y + 6), str(n), 13, _color(view, seat))
+                cx += 34
 
     # --------------------------------------------------- executive area
     ex, ey = 720, dy
