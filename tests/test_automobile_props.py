@@ -158,3 +158,25 @@ def test_render_public_and_private_views_in_both_languages():
         seat = GAME.to_act(st)[0]
         st, _ = GAME.apply(st, seat, GAME.ai_action(st, seat))
     assert draw(GAME.view(st, None), "zh")[:4] == b"\x89PNG"
+
+
+def test_every_label_prompt_and_log_line_is_translated():
+    st = GAME.new(SEATS[:4], seed=31)
+    rnd = random.Random(31)
+    while GAME.outcome(st) is None:
+        seat = GAME.to_act(st)[0]
+        legal = GAME.legal_actions(st, seat)
+        for loc in ("en", "zh"):
+            for a in legal:
+                label = GAME.action_label(st, a, loc)
+                assert label and "automobile." not in label and "{" not in label, label
+            for msg in (GAME.prompt(st, seat), GAME.summary(st)):
+                text = msg.text(loc)
+                assert "automobile." not in text and "{" not in text, text
+        action = rnd.choice(legal) if rnd.random() < 0.5 else GAME.ai_action(st, seat)
+        st, events = GAME.apply(st, seat, action)
+        for e in events:
+            for loc in ("en", "zh"):
+                line = GAME.event_text(e, loc)
+                assert "automobile." not in line and "{" not in line, line
+    assert "automobile." not in GAME.outcome(st).reason.text("zh")
