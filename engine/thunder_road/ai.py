@@ -40,7 +40,7 @@ def _space_value(st: Any, vid: str, p: list[int], last: bool) -> float:
         val -= 6.0
     hz = st.hazards.get(key(p))
     if hz is not None and not hz.up:
-        val -= 3.5
+        val -= 2.5
     elif hz is not None and hz.type == "oil":
         val -= 2.5
     if last and R.chopper_at(st, p) is not None:

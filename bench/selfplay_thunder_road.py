@@ -1,0 +1,76 @@
+"""Seeded self-play of Thunder Road: Vendetta with the seat-filler AI.
+
+    python bench/selfplay_thunder_road.py [games] [--opts JSON]
+
+Plays ``games`` games (default 1,000) cycling 2, 3 and 4 players (seed = game
+number) and prints, per player count: median rounds per race, the share of
+races won at the finish line vs by the last crew standing, tiles placed, and
+the overall games per second.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.thunder_road import GAME  # noqa: E402
+
+CAP = 6000
+
+
+def play(n: int, seed: int, opts: dict) -> dict:
+    st = GAME.new([f"ai{i}" for i in range(n)], opts, seed)
+    steps = 0
+    slams = 0
+    elim = 0
+    while GAME.outcome(st) is None and steps < CAP:
+        s = GAME.to_act(st)[0]
+        st, ev = GAME.apply(st, s, GAME.ai_action(st, s))
+        steps += 1
+        for e in ev:
+            if e.kind == "slam":
+                slams += 1
+            elif e.kind == "eliminated":
+                elim += 1
+    return {"n": n, "rounds": st.round, "reason": st.end_reason or "capped", "tiles": st.tiles_placed,
+            "steps": steps, "slams": slams, "eliminated": elim}
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    games = int(args[0]) if args and not args[0].startswith("--") else 1000
+    opts = json.loads(args[args.index("--opts") + 1]) if "--opts" in args else {}
+    t0 = time.time()
+    by_n: dict[int, list[dict]] = defaultdict(list)
+    for g in range(games):
+        n = (2, 3, 4)[g % 3]
+        by_n[n].append(play(n, g, opts))
+    dt = time.time() - t0
+    print(f"games={games} options={json.dumps(opts)} seconds={dt:.1f} games_per_second={games / dt:.2f}")
+    allr = []
+    for n in sorted(by_n):
+        rs = by_n[n]
+        allr += rs
+        rounds = [r["rounds"] for r in rs]
+        fin = sum(r["reason"] == "finish" for r in rs)
+        last = sum(r["reason"] == "last_standing" for r in rs)
+        cap = sum(r["reason"] == "capped" for r in rs)
+        print(f"players={n} games={len(rs)} median_rounds={statistics.median(rounds):.1f} "
+              f"p10_rounds={sorted(rounds)[len(rounds) // 10]} p90_rounds={sorted(rounds)[len(rounds) * 9 // 10]} "
+              f"finish={fin / len(rs):.1%} last_standing={last / len(rs):.1%} capped={cap} "
+              f"median_tiles={statistics.median(r['tiles'] for r in rs):.0f} "
+              f"slams_per_game={statistics.mean(r['slams'] for r in rs):.1f} "
+              f"eliminations_per_game={statistics.mean(r['eliminated'] for r in rs):.1f}")
+    fin = sum(r["reason"] == "finish" for r in allr)
+    print(f"all median_rounds={statistics.median(r['rounds'] for r in allr):.1f} "
+          f"finish:last_standing={fin}:{sum(r['reason'] == 'last_standing' for r in allr)}")
+
+
+if __name__ == "__main__":
+    main()
