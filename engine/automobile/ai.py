@@ -15,11 +15,11 @@ from typing import Any
 
 from . import data as D
 from .models import (
-    Act, AutoState, BuildClass, BuildCount, BuildParts, BuildSpace, Cancel, Close, DistMove, DistSell,
-    DistStop, Done, Exec, HowardSell, Loan, Marker, PlaceDist, Pick, Produce,
+    Act, AutoState, BuildClass, BuildCount, BuildSpace, Cancel, Close, DistMove, DistStop, Done, Exec, Loan,
+    PlaceDist, Produce,
 )
 
-E_ONE, E_HIGH, E_LOW = 3.5, 4.1, 2.9  # expected single card, larger and smaller of two cards
+E_ONE, E_HIGH, E_LOW = 3.5, 4.1, 2.9  # expected single card, larger (4.17) and smaller (2.83) of two, rounded
 
 
 def expected_demand(state: AutoState, seat: str) -> dict[str, float]:
