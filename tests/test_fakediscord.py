@@ -177,6 +177,11 @@ class TinyBot(discord.Client):
             await interaction.user.send("psst")
             await interaction.followup.send("sent")
 
+        @game.command(name="card", description="Initial response with a file")
+        async def card(interaction: discord.Interaction) -> None:
+            embed = discord.Embed(title="card").set_thumbnail(url="attachment://card.png")
+            await interaction.response.send_message(embed=embed, file=discord.File(io.BytesIO(_png("card")), "card.png"))
+
         @game.command(name="edits", description="Edits, followups, deletes")
         async def edits(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("v1")
@@ -479,6 +484,11 @@ async def test_edits_followups_deletes_and_deferred_followup_flags():
         assert ex.followups[1].deleted and ex.deleted == [ex.followups[1].id]
         assert [m.content for m in fd.messages()] == ["v2"]
         assert len(ex.edits) == 3  # two edit_original_response calls and the followup edit
+
+        card = await (await fd.slash(fd.owner, "game card")).wait_response()
+        callback = [r for r in fd.requests if r.path.endswith("/callback")][-1]
+        assert callback.files[0].filename == "card.png" and callback.json["type"] == 4
+        assert card.png() == callback.files[0].data and card.embed["thumbnail"]["url"] == card.attachments[0]["url"]
 
         later = await fd.slash(fd.owner, "game later")
         await later.wait_followups(3)
