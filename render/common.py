@@ -64,9 +64,25 @@ def to_png(img: Image.Image) -> bytes:
     return buf.getvalue()
 
 
+@lru_cache(maxsize=8192)
+def _glyphs(s: str, size: int, fill: str | tuple, anchor: str) -> tuple[Image.Image, int, int]:
+    """A text run drawn once onto a transparent tile (text is most of a board's cost)."""
+    f = font(size)
+    left, top, right, bottom = f.getbbox(s, anchor=anchor)
+    tile = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
+    ImageDraw.Draw(tile).text((-left, -top), s, font=f, fill=fill, anchor=anchor)
+    return tile, left, top
+
+
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int = 16,
          fill: str | tuple = "#ffffff", anchor: str = "la") -> None:
-    draw.text(xy, s, font=font(size), fill=fill, anchor=anchor)
+    """Draw ``s`` at ``xy`` (Pillow anchor semantics), from a cache of rendered runs."""
+    target = getattr(draw, "_image", None)
+    if not s or target is None or target.mode not in ("RGB", "RGBA"):
+        draw.text(xy, s, font=font(size), fill=fill, anchor=anchor)
+        return
+    tile, left, top = _glyphs(s, size, fill if isinstance(fill, (str, int)) else tuple(fill), anchor)
+    target.paste(tile, (int(round(xy[0])) + left, int(round(xy[1])) + top), tile)
 
 
 def bar(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, value: float, maximum: float,
