@@ -1764,6 +1764,11 @@ class _HTTPError(Exception):
         self.status, self.code, self.message, self.exchange = status, code, message, exchange
 
 
+def _is_empty(body: dict, files: list) -> bool:
+    return not (body.get("content") or body.get("embeds") or body.get("components") or files
+                or body.get("sticker_ids") or body.get("poll"))
+
+
 def _names(obj: dict, name: str) -> bool:
     return name == obj.get("name") or name in (obj.get("name_localizations") or {}).values()
 
@@ -1926,7 +1931,7 @@ async def _typing(fd: FakeDiscord, rec: Request, cid: str) -> web.Response:
 async def _post_message(fd: FakeDiscord, rec: Request, cid: str) -> web.Response:
     _channel_or_404(fd, cid)
     body = rec.json or {}
-    if not (body.get("content") or body.get("embeds") or body.get("components") or rec.files or body.get("sticker_ids") or body.get("poll")):
+    if _is_empty(body, rec.files):
         return _error(400, 50006, "Cannot send an empty message")
     msg = fd._make_message(int(cid), body, rec.files)
     return _json_response(msg.public_data())
@@ -2079,12 +2084,15 @@ async def _callback(fd: FakeDiscord, rec: Request, iid: str, token: str) -> web.
     allowed = {"command": {4, 5, 9}, "autocomplete": {8}, "component": {4, 5, 6, 7, 9}, "modal": {4, 5, 6, 7}}[ex.kind]
     if ctype not in allowed:
         raise _HTTPError(400, 50035, f"Invalid Form Body: callback type {ctype} not allowed for a {ex.kind} interaction", ex)
+    if ctype == 7 and ex.original is None:
+        raise _HTTPError(400, 50035, "Invalid Form Body: UPDATE_MESSAGE needs a message (component interactions only)", ex)
+    if ctype == 4 and _is_empty(data, rec.files):
+        raise _HTTPError(400, 50006, "Cannot send an empty message", ex)
     ex.callback = Callback(ctype, data, rec.files, rec.at)
     cid = int(ex.payload["channel_id"])
     resource: dict[str, Any] = {"type": ctype}
     if ctype == 4:
         ex.original = fd._make_message(cid, data, rec.files, interaction=ex, mtype=20 if ex.kind == "command" else 0)
-        ex.original.data["flags"] = int(data.get("flags") or 0) & ~LOADING
         ex._created_original = True
         resource["message"] = ex.original.public_data()
     elif ctype == 5:
@@ -2093,8 +2101,6 @@ async def _callback(fd: FakeDiscord, rec: Request, iid: str, token: str) -> web.
         ex._created_original = True
         ex._deferred_loading = True  # resource.message is only given for types 4 and 7
     elif ctype == 7:
-        if ex.original is None:
-            raise _HTTPError(400, 50035, "UPDATE_MESSAGE without a message", ex)
         fd._apply_body(ex.original, data, rec.files)
         resource["message"] = ex.original.public_data()
     ex._touch(f"callback type {ctype}{' ephemeral' if ex.callback.ephemeral else ''}")
@@ -2126,6 +2132,8 @@ async def _followup(fd: FakeDiscord, rec: Request, token: str) -> web.Response:
     if ex.callback is None:
         raise _HTTPError(404, 10015, "Unknown Webhook (followup before the interaction was acknowledged)", ex)
     body = rec.json or {}
+    if _is_empty(body, rec.files):
+        raise _HTTPError(400, 50006, "Cannot send an empty message", ex)
     if ex._deferred_loading and ex.original is not None and ex.original.loading:
         # The first followup after a type-5 defer replaces the loading message; it keeps the
         # defer's ephemeral flag whatever the followup asks for.
