@@ -41,15 +41,16 @@ def api_game(seats: list[str], options: dict, seed: int):
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     n = int(args[0]) if args else 1000
-    print(f"Armor Clash boss self-play, {n} seeded games per configuration (seeds 0..{n - 1})")
-    print(f"{'mode':<7} {'crews':>5} {'boss win %':>10} {'by time %':>9} {'avg turns':>9} {'players lost/game':>17} {'games/s':>8}")
-    for mode in ("simple", "normal"):
-        for k in (1, 2, 4):
+    crews = ["veteran", "legend"] if "--legend" in sys.argv else ["veteran"]
+    print(f"Armor Clash boss self-play, {n} seeded games per configuration (seeds 0..{n - 1}), T-34-85 crews")
+    print(f"{'mode':<7} {'crew':<8} {'crews':>5} {'boss win %':>10} {'by time %':>9} {'avg turns':>9} {'players lost/game':>17} {'games/s':>8}")
+    for mode, crew, k in [(m, c, k) for m in ("simple", "normal") for c in crews for k in (1, 2, 4)]:
+        if True:
             seats = [f"p{i + 1}" for i in range(k)]
             boss_wins = time_ups = turns = lost = 0
             t0 = time.perf_counter()
             for seed in range(n):
-                s = fast_game(seats, {"mode": mode, "scenario": "boss"}, seed)
+                s = fast_game(seats, {"mode": mode, "scenario": "boss", "crews": [crew] * k}, seed)
                 if s.result.side != "players":
                     boss_wins += 1
                 if s.result.reason == "time_up":
@@ -57,7 +58,7 @@ def main() -> None:
                 turns += s.turn - 1
                 lost += sum(1 for u in s.units if u.seat is not None and not u.active)
             dt = time.perf_counter() - t0
-            print(f"{mode:<7} {k:>5} {100 * boss_wins / n:>10.1f} {100 * time_ups / n:>9.1f} {turns / n:>9.1f} "
+            print(f"{mode:<7} {crew:<8} {k:>5} {100 * boss_wins / n:>10.1f} {100 * time_ups / n:>9.1f} {turns / n:>9.1f} "
                   f"{lost / n:>17.2f} {n / dt:>8.1f}")
     m = 20 if "--quick" in sys.argv else 100
     t0 = time.perf_counter()
@@ -67,6 +68,18 @@ def main() -> None:
         steps += s.step
     dt = time.perf_counter() - t0
     print(f"public API (GAME.apply, 2 crews, normal): {m / dt:.1f} games/s, {steps / dt:.0f} actions/s")
+    from render.armor_clash import draw
+
+    s = api_game(["p1", "p2", "p3", "p4"], {"mode": "normal", "max_turns": 12}, 3)
+    view = GAME.view(s, None)
+    times = []
+    for locale in ("en", "zh") * 10:
+        t0 = time.perf_counter()
+        draw(view, locale)
+        times.append(time.perf_counter() - t0)
+    times.sort()
+    print(f"render (4 crews + boss + escort, 20 draws): median {1000 * times[len(times) // 2]:.1f} ms, "
+          f"best {1000 * times[0]:.1f} ms, worst {1000 * times[-1]:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -33,12 +33,17 @@ def test_random_legal_play(seed, mode, scenario, n, picks, opts):
         legal = GAME.legal_actions(s, seat)
         assert 1 <= len(legal) <= 25
         action = legal[(p // 7) % len(legal)]
+        for loc in ("en", "zh"):
+            assert "armor_clash." not in GAME.action_label(s, action, loc)
+            assert "armor_clash." not in GAME.prompt(s, seat).text(loc)
+        assert "armor_clash." not in GAME.summary(s).text("zh")
         s, events = GAME.apply(s, seat, action)
         log.append((seat, action.model_dump(mode="json")))
         for e in events:
             if e.kind == "order":
                 assert e.to == [seat]
-            GAME.event_text(e, "zh")
+            for loc in ("en", "zh"):
+                assert "armor_clash." not in GAME.event_text(e, loc), e
         cells = [(u.x, u.y) for u in s.units]
         assert len(cells) == len(set(cells))
         assert all(0 <= u.x < s.width and 0 <= u.y < s.height for u in s.units)
