@@ -351,12 +351,13 @@ def test_enemy_left_of_hero_uses_right_row_jumping_right_twice():
 
 
 def test_enemy_right_of_hero_uses_left_row():
-    s = board([H, None, None, "knuckles", None])  # knuckles left row: move left, attack
+    assert enemies()["knuckles"].left == ["move_left", "attack", "attack"]
+    s = board([H, None, None, "knuckles", None])
     ev = run_enemy_phase(s)
     assert ev[0].side == "right" and ev[0].row == "left"
-    assert s.street[2] == "knuckles" and s.hero_hp == 6  # moved once, not adjacent: attack skipped
+    assert s.street[2] == "knuckles" and s.hero_hp == 6  # moved once, not adjacent: both attacks skipped
     ev = run_enemy_phase(s)
-    assert s.street[1] == "knuckles" and s.hero_hp == 5
+    assert s.street[1] == "knuckles" and s.hero_hp == 4
 
 
 def test_second_enemy_row_is_reevaluated_after_the_first_acts():
