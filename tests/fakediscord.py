@@ -111,8 +111,9 @@ created + followups), ``choices`` (type 8), ``modal`` (type 9 data), ``errors`` 
 returned for it, e.g. already acknowledged), ``log``. Waits: ``wait_ack()``,
 ``wait_response()`` (first real message: type 4/7 message, a defer filled in by an edit or
 the first followup, an edit after type 6, else the first followup), ``wait_followups(n)``,
-``wait_idle(quiet=0.05)`` (acknowledged and nothing new anywhere for ``quiet`` s),
-``wait(predicate, timeout, what)``.
+``wait_message(predicate)`` (latest non-loading message of this interaction matching, e.g.
+``lambda m: m.ephemeral``), ``wait_idle(quiet=0.05)`` (acknowledged and nothing new
+anywhere for ``quiet`` s), ``wait(predicate, timeout, what)``.
 
 ``FakeMessage`` (live: edits update it): ``id``, ``channel_id``, ``content``, ``embeds``,
 ``embed``, ``components``, ``custom_ids``, ``component(custom_id)``, ``buttons``, ``flags``,
@@ -778,6 +779,19 @@ class Exchange:
         followup), an edit after a type-6 ack, or else the first followup."""
         return await self.wait(lambda ex: ex._response(), timeout, "a response message")
 
+    async def wait_message(self, predicate: Optional[Callable[[FakeMessage], Any]] = None, timeout: float = 5.0, what: str = "a matching message") -> FakeMessage:
+        """The latest of this interaction's messages (original it created or edited after
+        type 6/7, and followups; not while still loading) that matches ``predicate``."""
+        def find() -> Optional[FakeMessage]:
+            candidates = self.messages
+            if self.original is not None and not self._created_original and self.edits or (self.callback and self.callback.type == 7):
+                candidates = [self.original] + candidates
+            for m in reversed(candidates):
+                if m is not None and not m.loading and not m.deleted and (predicate is None or predicate(m)):
+                    return m
+            return None
+        return await self.wait(lambda ex: find(), timeout, what)
+
     async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[FakeMessage]:
         return await self.wait(lambda ex: ex.followups[:count] if len(ex.followups) >= count else None, timeout, f"{count} followup(s)")
 
@@ -1023,8 +1037,9 @@ class FakeDiscord:
             raise KeyError(f"unknown channel {channel_id}; known: {list(self.channels)}")
         return ch
 
-    def guild_payload(self) -> dict:
-        members = [self.bot_user] + list(self.users.values())
+    def guild_payload(self, intents: int = INTENT_MEMBERS) -> dict:
+        # without the members intent Discord sends only the bot's own member
+        members = [self.bot_user] + (list(self.users.values()) if intents & INTENT_MEMBERS else [])
         return {
             "id": str(self.guild_id),
             "name": "Tabletop Test Guild",
@@ -1039,7 +1054,7 @@ class FakeDiscord:
             "vanity_url_code": None, "premium_tier": 0, "premium_subscription_count": 0,
             "preferred_locale": self.guild_locale, "nsfw_level": 0, "premium_progress_bar_enabled": False,
             "joined_at": "2024-01-01T00:00:00.000000+00:00", "large": False, "unavailable": False,
-            "member_count": len(members), "voice_states": [], "presences": [],
+            "member_count": 1 + len(self.users), "voice_states": [], "presences": [],
             "members": [self.member_payload(u) for u in members],
             "channels": [{k: v for k, v in ch.items() if k != "guild_id"} for ch in self.channels.values() if ch["type"] not in (10, 11, 12)],
             "threads": [t for t in self.threads if not t["thread_metadata"]["archived"]],
@@ -1239,7 +1254,7 @@ class FakeDiscord:
                     self._sessions.add(conn.session_id)
                     self.identifies += 1
                     await conn.send(0, self._ready_payload(conn), "READY")
-                    await conn.send(0, self.guild_payload(), "GUILD_CREATE")
+                    await conn.send(0, self.guild_payload(conn.intents), "GUILD_CREATE")
                     conn.identified.set()
                     self._touch()
                 elif op == 6:

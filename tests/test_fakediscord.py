@@ -244,6 +244,8 @@ async def test_login_ready_and_clean_stop():
             guild = bot.get_guild(fd.guild_id)
             assert guild is not None and guild.get_channel(fd.channel_id).name == "general"
             assert guild.me.guild_permissions.send_messages and guild.preferred_locale.value == "en-US"
+            assert guild.get_role(fd.manager_role_id).permissions.manage_guild and guild.owner_id == fd.owner.id
+            assert guild.get_member(fd.owner.id) is None  # no members intent: only the bot's own member
             assert [r.path for r in fd.requests][:2] == ["/users/@me", "/oauth2/applications/@me"]
             await fd.stop(bot)
             assert bot.is_closed()
@@ -373,7 +375,7 @@ async def test_dynamic_button_survives_restart_and_select_and_modal():
         assert sorted(c[3] for c in bot2.clicks[-2:]) == [carol.id, dave.id]
 
         sel = await fd.select(carol, board, "skill:7", ["jump"])
-        reply = await sel.wait_response()
+        reply = await sel.wait_message(lambda m: m.ephemeral)
         assert sel.callback.type == 5 and reply.ephemeral and reply.content == "you chose jump"
         with pytest.raises(ValueError, match="not among options"):
             await fd.select(carol, board, "skill:7", ["fly"])
@@ -510,6 +512,7 @@ async def test_components_v2_nested_button_click():
         click = await fd.click(erin, board, "play:9:jump")
         await click.wait_ack()
         assert bot.clicks == [(1, 9, "jump", erin.id)]
+        assert (await click.wait_message()) is board and "erin played jump" in board.content
 
 
 async def test_reconnect_resume_and_reidentify_keep_working():
