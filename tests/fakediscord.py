@@ -42,7 +42,7 @@ lists what *was* received: the interaction's log, the last requests, unserved re
 spec violations and errors the bot logged (e.g. the traceback text of a failing command).
 
 * ``FakeDiscord(strict=False, ack_deadline=3.0, locale="en-US", validate=True,
-  spec_file=None)``. ``strict=True`` makes the ``async with`` exit fail on spec
+  spec_file=None, fail_on_bot_errors=False)``. ``strict=True`` makes the ``async with`` exit fail on spec
   violations, on requests FakeDiscord does not serve and on FakeDiscord's own errors;
   ``fail_on_bot_errors=True`` also on ERROR records the bot logged (exceptions in commands).
   Attributes: ``guild_id``, ``channel_id`` (default text channel "general"), ``bot_user_id``
@@ -94,12 +94,12 @@ spec violations and errors the bot logged (e.g. the traceback text of a failing 
   query, json or parsed ``payload_json``, ``files`` as ``UploadedFile`` with bytes,
   ``at`` = monotonic time, status), ``fd.violations`` (OpenAPI problems, "METHOD template:
   message at $.json.path [rule] (value ...)"; bodies are validated when this is read or at
-  exit, never on the request path, and identical bodies are validated once per process), ``fd.unhandled`` (answered 404),
-  ``fd.server_errors``, ``fd.bot_errors`` (WARNING+ records of the ``discord`` loggers),
-  ``fd.int_snowflakes`` (where an integer id was accepted for a snowflake string: besides
-  the attachment placeholder ids normalised silently, discord.py sends integer ids e.g. in
-  ``recipient_id`` and ``allowed_mentions.users``; Discord accepts them, so they are not
-  violations),
+  exit, never on the request path, and identical bodies are validated once per process),
+  ``fd.unhandled`` (answered 404), ``fd.server_errors``, ``fd.bot_errors`` (WARNING+
+  records of the ``discord`` loggers), ``fd.int_snowflakes`` (where an integer id was
+  accepted for a snowflake string: besides the attachment placeholder ids normalised
+  silently, discord.py sends integer ids e.g. in ``recipient_id`` and
+  ``allowed_mentions.users``; Discord accepts them, so they are not violations),
   ``fd.identifies`` / ``fd.resumes``.
 
 ``Exchange`` (one interaction): ``payload`` (the INTERACTION_CREATE data sent),
@@ -120,8 +120,8 @@ anywhere for ``quiet`` s), ``wait(predicate, timeout, what)``.
 ``ephemeral``, ``loading``, ``attachments``, ``file(index or filename) -> bytes``,
 ``png() -> bytes``, ``mentions`` (ids in ``<@id>``), ``pinged`` (who was notified: mentions
 at creation honouring allowed_mentions; edits, the followup that fills in a defer and
-ephemeral messages notify nobody), ``text`` (content + embed + text-display text), ``versions`` (earlier
-states, oldest first), ``deleted``, ``data`` (the raw message object).
+ephemeral messages notify nobody), ``text`` (content + embed + text-display text),
+``versions`` (earlier states, oldest first), ``deleted``, ``data`` (the raw message object).
 
 Behaviour modelled on Discord, worth knowing:
 
@@ -140,14 +140,13 @@ Behaviour modelled on Discord, worth knowing:
   violation is recorded; ``strict`` fails the test at exit); besides the spec, two limits
   Discord enforces are checked: content at most 2000 characters (the spec says 4000) and
   at most 6000 characters of embed text per message;
-* gateway: HELLO, heartbeat ACK, IDENTIFY -> READY + GUILD_CREATE (channels, members,
-  roles), RESUME -> RESUMED, REQUEST_GUILD_MEMBERS -> GUILD_MEMBERS_CHUNK, sharded READY;
-  a new thread is announced with THREAD_CREATE. Messages the bot sends are not echoed
-  back as MESSAGE_CREATE.
+* gateway: HELLO, heartbeat ACK, IDENTIFY -> READY + GUILD_CREATE (channels, roles,
+  active threads; other members only with the members intent), RESUME -> RESUMED,
+  REQUEST_GUILD_MEMBERS -> GUILD_MEMBERS_CHUNK, sharded READY (one shard); a new thread is
+  announced with THREAD_CREATE. Messages the bot sends are not echoed as MESSAGE_CREATE.
 
-Not modelled: rate limits, DMs beyond opening a DM channel and posting to it,
-reactions beyond accepting them, permission overwrites, voice, message content of other
-users unless posted with ``fd.say``.
+Not modelled: rate limits, several shards, token expiry after 15 minutes, interactions in
+DMs, reactions beyond accepting them, permission overwrites, voice.
 """
 
 from __future__ import annotations
