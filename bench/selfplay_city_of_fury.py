@@ -1,6 +1,6 @@
 """Seeded self-play of City of Fury with the seat-filler AI.
 
-Usage: python bench/selfplay_city_of_fury.py [N] [--hero ID] [--seed0 S]
+Usage: python bench/selfplay_city_of_fury.py [N] [--hero ID] [--seed0 S] [--render GAMES]
 
 Plays N games (default 1000) per hero through the public Game API
 (new / ai_action / apply) and prints, per hero: win rate, mean rounds
@@ -41,6 +41,8 @@ def main() -> None:
     ap.add_argument("n", nargs="?", type=int, default=1000)
     ap.add_argument("--hero", action="append")
     ap.add_argument("--seed0", type=int, default=0)
+    ap.add_argument("--render", type=int, default=0, metavar="GAMES",
+                    help="also time render/city_of_fury.draw on every state of this many games (en and zh)")
     args = ap.parse_args()
     print(f"City of Fury self-play, {args.n} games per hero, seeds {args.seed0}..{args.seed0 + args.n - 1}, "
           f"{platform.machine()}, python {platform.python_version()}", flush=True)
@@ -57,6 +59,28 @@ def main() -> None:
               f"HP left in wins {statistics.mean(x[2] for x in wins) if wins else 0:3.1f}  "
               f"enemies beaten in losses {statistics.mean(x[3] for x in losses) if losses else 0:3.1f}  "
               f"stalls {stalls}  {len(results) / dt:6.1f} games/s", flush=True)
+    if args.render:
+        time_render(args.render)
+
+
+def time_render(games: int) -> None:
+    from render.city_of_fury import draw
+
+    times: list[float] = []
+    for seed in range(games):
+        state = GAME.new(["solo"], {}, seed)
+        while True:
+            view = GAME.view(state, None)
+            for loc in ("en", "zh"):
+                t0 = time.perf_counter()
+                draw(view, loc)
+                times.append(time.perf_counter() - t0)
+            if GAME.outcome(state) is not None:
+                break
+            state, _ = GAME.apply(state, "solo", GAME.ai_action(state, "solo"))
+    times.sort()
+    print(f"render: {len(times)} images, median {statistics.median(times) * 1000:.1f} ms, "
+          f"p99 {times[int(len(times) * 0.99)] * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms", flush=True)
 
 
 if __name__ == "__main__":

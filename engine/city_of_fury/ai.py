@@ -10,6 +10,7 @@ first option in legal order.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Optional
 
 from . import models as m
@@ -33,27 +34,33 @@ def _progress(b: r.Board) -> float:
     return done + sum(cards[e].max_hp - hp for e, hp in b.enemy_hp.items())
 
 
-def _level_value(hero: str, levels: dict[str, int]) -> float:
+@lru_cache(maxsize=4096)
+def _level_value(hero: str, levels: tuple[int, ...]) -> float:
     skills = heroes()[hero].skills
     v = 0.0
-    for k in SKILLS:
-        acts = skills[k][levels[k] - 1]
+    for k, lv in zip(SKILLS, levels):
+        acts = skills[k][lv - 1]
         v += sum(1.0 for a in acts if a in ("attack", "shoot")) + 0.4 * acts.count("heal") + 0.15 * acts.count("move")
     return v
 
 
 def best_raise(hero: str, levels: dict[str, int]) -> tuple[list[str], float]:
+    return _best_raise(hero, tuple(levels[k] for k in SKILLS))
+
+
+@lru_cache(maxsize=4096)
+def _best_raise(hero: str, levels: tuple[int, ...]) -> tuple[list[str], float]:
     best: Optional[list[str]] = None
     best_v = -1e18
-    for option in r.raise_options(levels):
-        lv = dict(levels)
+    for option in r.raise_options(dict(zip(SKILLS, levels))):
+        lv = list(levels)
         for k in option:
-            lv[k] += 1
-        v = _level_value(hero, lv)
+            lv[SKILLS.index(k)] += 1
+        v = _level_value(hero, tuple(lv))
         if v > best_v:
             best, best_v = option, v
     assert best is not None
-    return best, best_v
+    return tuple(best), best_v
 
 
 def _score(b: r.Board) -> float:
@@ -142,7 +149,7 @@ def choose(game: Any, state: m.State, legal: list[Any]) -> Any:
     if p.kind == "raise":
         pick, _ = best_raise(state.hero, state.levels)
         for a in legal:
-            if list(a.skills) == pick:
+            if tuple(a.skills) == pick:
                 return a
         return legal[0]
     if p.kind == "choose_skill":
