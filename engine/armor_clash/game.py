@@ -330,7 +330,9 @@ class ArmorClash(Game):
         u = R.unit_of_seat(state, seat)
         params: dict[str, Any] = {"turn": state.turn}
         if u is not None:
-            params.update(reload=u.reload_left, ammo=u.loaded or "-", cell=G.cell_name(u.x, u.y))
+            m = R.veh(u)["max_move"]
+            params.update(reload=u.reload_left, ammo=u.loaded or "-", cell=G.cell_name(u.x, u.y),
+                          max=m, short=m // 3, medium=(2 * m) // 3, pen=u.pen["move"])
         return Msg(key=f"armor_clash.prompt.{p.step}", params=params)
 
     def summary(self, state: State) -> Msg:
