@@ -545,13 +545,13 @@ async def test_sharded_client_with_member_chunking_and_user_message():
         guild = bot.get_guild(fd.guild_id)
         assert guild.chunked and {m.name for m in guild.members} >= {"fay", "owner", "tabletop-gm"}
         await fd.say(1007, "hello bot")
-        for _ in range(200):
+        for _ in range(600):
             if seen:
                 break
             await asyncio.sleep(0.005)
         assert seen == ["fay: hello bot"]
         fd.add_user(1008, "gus")  # GUILD_MEMBER_ADD reaches a bot with the members intent
-        for _ in range(200):
+        for _ in range(600):
             if guild.get_member(1008):
                 break
             await asyncio.sleep(0.005)
