@@ -64,16 +64,17 @@ def play(n: int, seed: int) -> dict:
 
 
 def run(n: int, games: int, seed0: int = 0) -> dict:
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     results = [play(n, seed0 + g) for g in range(games)]
     elapsed = time.perf_counter() - t0
+    cpu = time.process_time() - c0
     winners = [r["winner_money"] for r in results]
     scores = [s for r in results for s in r["scores"]]
     chars: collections.Counter = collections.Counter()
     for r in results:
         chars.update(r["chars"])
     return {
-        "players": n, "games": games, "seconds": elapsed, "gps": games / elapsed,
+        "players": n, "games": games, "seconds": elapsed, "gps": games / elapsed, "cpu_gps": games / cpu,
         "winner_mean": statistics.mean(winners), "winner_median": statistics.median(winners),
         "winner_min": int(min(winners)), "winner_max": int(max(winners)),
         "seat_mean": statistics.mean(scores), "seat_below_start": sum(1 for s in scores if s < 2000) / len(scores),
@@ -93,18 +94,19 @@ def report(rows: list[dict]) -> str:
     lines = [
         "# Automobile: self-play measurements",
         "",
-        f"Measured {now} on a 2-core {platform.machine()} machine (shared with other work), Python "
+        f"Measured {now} on a 2-core {platform.machine()} machine shared with other work (load average "
+        f"{os.getloadavg()[0]:.1f} at the end, so wall-clock rates are low; games per CPU-second is the fairer figure), Python "
         f"{platform.python_version()}, with `python bench/selfplay_automobile.py --games {rows[0]['games']} --write`.",
         "Seeds 0..N-1; every seat is the seat-filler AI (`engine/automobile/ai.py`); each game goes through the",
         "public API (`apply` copies the state, validates the action against the legal list).",
         "",
-        "| players | games | games/s | winner $ mean | median | min | max | seat $ mean | seats < $2000 | "
+        "| players | games | games/s (wall) | games per CPU-s | winner $ mean | median | min | max | seat $ mean | seats < $2000 | "
         "bankrupt seats (games) | emergency loans | tied wins | steps/game | cars made/seat | unsold |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
-            f"| {r['players']} | {r['games']} | {r['gps']:.1f} | {r['winner_mean']:.0f} | {r['winner_median']:.0f} | "
+            f"| {r['players']} | {r['games']} | {r['gps']:.1f} | {r['cpu_gps']:.1f} | {r['winner_mean']:.0f} | {r['winner_median']:.0f} | "
             f"{r['winner_min']} | {r['winner_max']} | {r['seat_mean']:.0f} | {100 * r['seat_below_start']:.1f}% | "
             f"{r['bankrupt']} ({r['bankrupt_games']}) | {r['emergency']} | {r['ties']} | {r['steps_mean']:.0f} | "
             f"{r['made_per_seat']:.1f} | {100 * r['unsold_share']:.1f}% |")
@@ -174,7 +176,8 @@ def main() -> None:
     for n in args.players:
         r = run(n, args.games)
         rows.append(r)
-        print(f"{n} players: {r['games']} games in {r['seconds']:.1f}s = {r['gps']:.2f} games/s; "
+        print(f"{n} players: {r['games']} games in {r['seconds']:.1f}s = {r['gps']:.2f} games/s "
+              f"({r['cpu_gps']:.2f} per CPU-second); "
               f"winner ${r['winner_mean']:.0f} mean (median {r['winner_median']:.0f}, {r['winner_min']}..{r['winner_max']}); "
               f"seat mean ${r['seat_mean']:.0f}, {100 * r['seat_below_start']:.1f}% below $2000; "
               f"bankrupt seats {r['bankrupt']} in {r['bankrupt_games']} games; emergency loans {r['emergency']}; "
