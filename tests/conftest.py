@@ -11,6 +11,7 @@ import pytest
 
 from bot import Config, create_bot
 from engine import get_game
+from engine.i18n import t
 from fakediscord import FakeDiscord, FakeMessage
 
 
@@ -125,6 +126,39 @@ class Table:
         game = get_game(self.row(gid)["game"])
         legal = game.legal_actions(state, seat)
         return legal.index(game.ai_action(state, seat))
+
+
+    async def play_buttons(self, gid: int, board: FakeMessage, max_steps: int = 3000, seen=None) -> FakeMessage:
+        """Play a whole game through the real components only: the board's buttons and
+        selects, or the private panel (simultaneous / secret turns). Choices are the AI's.
+        ``seen(user_id, exchange)`` is called for every interaction (hidden-information audits)."""
+        game = get_game(self.row(gid)["game"])
+        users = self.seat_user(gid)
+        for _ in range(max_steps):
+            row = self.row(gid)
+            if row["status"] != "active":
+                return board
+            state = self.state(gid)
+            seat = next(s for s in game.to_act(state) if users[s] is not None)
+            user = self.fd.users[users[seat]]
+            idx = self.ai_index(gid, seat)
+            version = row["version"]
+            target = board
+            panel = [c for c in board.custom_ids if c.startswith(f"tg:p:{gid}:")]
+            if panel:
+                ex = await self.fd.click(user, board, panel[0])
+                target = await ex.wait(lambda e: next((m for m in e.messages if m.ephemeral and m.custom_ids), None),
+                                       5, "a private panel")
+                if seen:
+                    seen(user.id, ex)
+            ex = await self.choose(user, target, gid, idx, version)
+            committed = t("core.ui.committed", "en")
+            await ex.wait(lambda e: self.board_of(e.followups) or any(
+                m.ephemeral and committed in m.content for m in e.followups), 10, "the turn's reply")
+            if seen:
+                seen(user.id, ex)
+            board = self.board_of(ex.followups) or board
+        raise AssertionError(f"table {gid} still running after {max_steps} steps")
 
 
 @pytest.fixture

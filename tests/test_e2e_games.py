@@ -1,0 +1,78 @@
+"""Every game on the platform played to the end through the Discord stand-in, by
+button and select clicks only (the choices are the seat-filler AI's)."""
+
+from __future__ import annotations
+
+import json
+
+from engine import get_game
+
+
+async def lobby_start(table, host, game, joiners, **opts):
+    ex = await table.fd.slash(host, "game new", {"game": game, **opts})
+    lobby = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 5, "lobby")
+    gid = table.sql("SELECT id FROM games ORDER BY id DESC LIMIT 1")[0][0]
+    for user in joiners:
+        ex = await table.fd.click(user, lobby, f"tg:l:{gid}:join")
+        await ex.wait_idle(0.1)
+    ex = await table.fd.click(host, lobby, f"tg:l:{gid}:start")
+    return gid, await table.wait_board(ex)
+
+
+async def test_thunder_road_four_players_buttons_only(table):
+    users = [table.fd.add_user(100 + i, f"driver{i}") for i in range(4)]
+    await table.start()
+    gid, board = await lobby_start(table, users[0], "thunder_road", users[1:])
+    assert all(u is not None for u in table.seat_user(gid).values())
+    final = await table.play_buttons(gid, board)
+    game = get_game("thunder_road")
+    outcome = game.outcome(table.state(gid))
+    assert table.row(gid)["status"] == "finished" and outcome.winners
+    assert "Game over" in final.text and not final.custom_ids
+    assert table.sql("SELECT COUNT(*) FROM actions WHERE game_id=? AND user_id IS NULL", gid)[0][0] == 0
+    assert not table.fd.violations
+
+
+async def test_automobile_demand_cards_never_leak(table):
+    users = [table.fd.add_user(300 + i, f"tycoon{i}") for i in range(3)]
+    await table.start()
+    gid, board = await lobby_start(table, users[0], "automobile", users[1:])
+    seat_of = {u: s for s, u in table.seat_user(gid).items()}
+    private: dict[str, set[str]] = {}            # seat -> private texts it was shown
+    shown: list[tuple[int | None, str]] = []     # (viewer or None = public, text)
+
+    def seen(uid, ex):
+        for m in ex.messages:
+            shown.append((uid if m.ephemeral else None, m.text))
+
+    final = await table.play_buttons(gid, board, seen=seen)
+    assert table.row(gid)["status"] == "finished"
+    game = get_game("automobile")
+    for (events,) in table.sql("SELECT events_json FROM actions WHERE game_id=?", gid):
+        for e in json.loads(events):
+            if e.get("to"):
+                text = game.event_text(game._event_adapter.validate_python(e), "en")
+                for seat in e["to"]:
+                    private.setdefault(seat, set()).add(text)
+    assert private, "demand cards are dealt as private events"
+    for m in table.fd.messages():                 # every public channel message the bot sent
+        shown.append((None, m.text))
+    for viewer, text in shown:
+        own = private.get(seat_of.get(viewer), set()) if viewer is not None else set()
+        for seat, texts in private.items():
+            if viewer is not None and seat_of.get(viewer) == seat:
+                continue
+            # (identical hands give identical lines: only a line the viewer never owned is a leak)
+            leaked = [p for p in texts if p and p in text and p not in own]
+            assert not leaked, f"{seat}'s private {leaked[0]!r} shown to {viewer or 'everyone'}"
+    assert final.png()
+
+
+async def test_armor_clash_boss_fight_through_private_commits(table):
+    users = [table.fd.add_user(500 + i, f"crew{i}") for i in range(2)]
+    await table.start()
+    gid, board = await lobby_start(table, users[0], "armor_clash", users[1:])
+    final = await table.play_buttons(gid, board)
+    assert table.row(gid)["status"] == "finished"
+    assert final.png()
+    assert not table.fd.violations
