@@ -976,3 +976,103 @@ def test_damage_persists_across_rounds():
     ctx = R.Ctx(st)
     R.new_round(ctx)
     assert R.veh(st, "p0:small").damage == ["dent"]
+
+
+# ------------------------------------------------------------------ more sentences
+
+
+def test_choppers_are_never_targets_and_inoperable_cars_cannot_shoot():
+    st = turn(board(), "p0", [1])
+    put(st, "p0:small", 8, 3)
+    R.crew_of(st, "p1").chopper = hx(10, 3)     # directly in front after the move
+    st, _ = move_car(st, "p0", "p0:small", 1, ["n"])
+    assert st.pending is None or st.pending.seat != "p0"   # nothing to shoot at: turn over
+    st2 = turn(board(), "p0", [3])
+    put(st2, "p0:small", 8, 3)
+    R.veh(st2, "p0:small").damage = ["dent"]
+    st2.hazards[C.key(hx(9, 3))] = Hazard(type="mine")
+    put(st2, "p1:large", 10, 3)
+    st2 = GAME.rig(st2, "damage", ["dent"])
+    st2, ev = move_car(st2, "p0", "p0:small", 3, ["n"])
+    assert "inoperable" in kinds(ev)
+    assert st2.pending is None or st2.pending.seat != "p0"   # a target in the arc, but no shot
+
+
+def test_a_vehicle_pushed_onto_a_chopper_is_eliminated_at_once():
+    st = turn(board(), "p0", [3])
+    put(st, "p0:medium", 8, 3)
+    put(st, "p1:medium", 9, 3)
+    R.crew_of(st, "p0").chopper = C.add(hx(9, 3), "ne")
+    st = GAME.rig(st, "slam", ["bottom"])
+    st = GAME.rig(st, "direction", ["ne"])
+    st, ev = move_car(st, "p0", "p0:medium", 3, ["n"])
+    assert R.veh(st, "p1:medium").where == "gone"
+    assert "@thunder_road.reason.chopper" in [e.params.get("reason") for e in ev]
+
+
+def test_road_die_passes_over_a_crew_that_is_out():
+    st = board(3)
+    for c in st.crews:
+        c.turns = 3
+    st.pending = None
+    st.starter = "p0"
+    R.crew_of(st, "p1").out = True
+    ctx = R.Ctx(st)
+    R.new_round(ctx)
+    assert st.starter == "p2" and st.current == "p2"
+
+
+def test_wrecks_trigger_hazards_and_no_wreck_without_figures():
+    st = turn(board(), "p0", [3])
+    put(st, "p0:large", 8, 3)
+    w = R.Vehicle(id="w9", kind="wreck", name="wreck", size="small", shoot_size="small", capacity=1,
+                  where="road", pos=hx(9, 3))
+    st.vehicles.append(w)
+    st.hazards[C.key(C.add(hx(9, 3), "n"))] = Hazard(type="mine")
+    st = GAME.rig(st, "slam", ["bottom"])
+    st = GAME.rig(st, "direction", ["n"])
+    st, ev = move_car(st, "p0", "p0:large", 3, ["n"])
+    while st.reroll is not None:
+        st, more = GAME.apply(st, st.reroll.asker, {"kind": "reroll", "demand": False})
+        ev += more
+    assert R.veh(st, "w9").where == "gone" and "hazard" in kinds(ev)   # the wreck hit the mine
+    st2 = turn(board(), "p0", [3])
+    st2.wrecks_left = 0
+    put(st2, "p0:small", 8, 3)
+    st2.hazards[C.key(hx(9, 3))] = Hazard(type="wreck")
+    st2, ev = move_car(st2, "p0", "p0:small", 3, ["n", "n", "n"])
+    assert "no_wreck" in kinds(ev) and "slam" not in kinds(ev)
+
+
+def test_blast_over_the_front_edge_extends_the_road():
+    st = turn(board(), "p0", [1])
+    park_ahead(st)
+    put(st, "p0:small", 20, 3)
+    put(st, "p1:medium", 22, 3)
+    st, _ = move_car(st, "p0", "p0:small", 1, ["n"])
+    st = GAME.rig(st, "shoot", ["any"])
+    st = GAME.rig(st, "damage", ["blast"])
+    st = GAME.rig(st, "direction", ["n"])
+    st = GAME.rig(st, "stunt", [3])
+    placed = st.tiles_placed
+    st, ev = do(st, "p0", kind="shoot", target="p1:medium")
+    assert "extend" in kinds(ev) and st.tiles_placed == placed + 1
+    assert R.veh(st, "p1:medium").pos == hx(25 - 8, 3)
+
+
+def test_oil_slide_into_impassable_eliminates():
+    f = face("8k", ["RRRRRRR", "RRRHRRR", "RRRRXRR", "RRRRRRR", "RRRRRRR", "RRRRRRR", "RRRRRRR", "RRRRRRR"])
+    st = board(tiles=("9a", f, "9a"))
+    turn(st, "p0", [3])
+    put(st, "p0:small", 8, 3)
+    st.hazards[C.key(hx(9, 3))] = Hazard(type="oil")
+    st = GAME.rig(st, "direction", ["ne"])      # (9,3) ne -> column 4, row 10 = X
+    st, ev = move_car(st, "p0", "p0:small", 3, ["n"])
+    assert R.veh(st, "p0:small").where == "gone" and "oil" in kinds(ev)
+
+
+def test_summary_prompt_and_outcome_messages():
+    st = turn(board(), "p0", [3])
+    assert "Round 2" in GAME.summary(st).text("en") and "第2轮" in GAME.summary(st).text("zh")
+    assert GAME.prompt(st, "p0").text("zh")
+    assert GAME.outcome(st) is None

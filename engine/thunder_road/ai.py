@@ -23,6 +23,26 @@ def _hit_chance(size: str) -> float:
     return HIT[size]
 
 
+class _Board:
+    """Occupancy snapshot for one AI decision (avoids rescanning the vehicle list)."""
+
+    def __init__(self, st: Any):
+        self.st = st
+        self.occ = {(v.pos[0], v.pos[1]): v.id for v in st.vehicles if v.where == "road" and v.pos is not None}
+        self.chop = {(c.chopper[0], c.chopper[1]) for c in st.crews if c.chopper is not None}
+
+
+_BOARD: dict[int, _Board] = {}
+
+
+def _board(st: Any) -> _Board:
+    b = _BOARD.get(id(st))
+    if b is None or b.st is not st:
+        _BOARD.clear()
+        b = _BOARD[id(st)] = _Board(st)
+    return b
+
+
 def _space_value(st: Any, vid: str, p: list[int], last: bool) -> float:
     """Rough value of standing on / passing ``p`` (no lookahead)."""
     c, y = p
@@ -35,15 +55,16 @@ def _space_value(st: Any, vid: str, p: list[int], last: bool) -> float:
     if base_char(st.tiles, p) == "X":
         return BAD
     val = 0.0
-    other = R.vehicle_at(st, p, exclude=vid)
-    if other is not None:
+    b = _board(st)
+    other = b.occ.get((c, y))
+    if other is not None and other != vid:
         val -= 6.0
     hz = st.hazards.get(key(p))
     if hz is not None and not hz.up:
         val -= 2.5
     elif hz is not None and hz.type == "oil":
         val -= 2.5
-    if last and R.chopper_at(st, p) is not None:
+    if last and (c, y) in b.chop:
         return BAD
     ter = R.terrain(st, p)
     if ter == "M":

@@ -80,10 +80,31 @@ def face_char(face: str, local_row: int, col: int) -> str:
     return faces()[face]["rows"][local_row][col]
 
 
+@lru_cache(maxsize=256)
+def grid(tiles: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """grid[c][y] = terrain character of the table made of ``tiles`` (rear first)."""
+    cols = []
+    for c in range(W):
+        col = []
+        for y in range(TH * len(tiles)):
+            tile = y // TH
+            if (c + y) % 2:
+                col.append("")
+                continue
+            local = (y - tile * TH - (c % 2)) // 2
+            col.append(face_char(tiles[tile], local, c))
+        cols.append(tuple(col))
+    return tuple(cols)
+
+
+_LAST: list[Any] = [None, None]
+
+
 def base_char(tiles: list[str], p: list[int]) -> str:
-    tile = p[1] // TH
-    local = (p[1] - tile * TH - (p[0] % 2)) // 2
-    return face_char(tiles[tile], local, p[0])
+    if tiles != _LAST[0]:
+        _LAST[0] = list(tiles)
+        _LAST[1] = grid(tuple(tiles))
+    return _LAST[1][p[0]][p[1]]
 
 
 def is_hazard_char(ch: str) -> bool:

@@ -140,12 +140,13 @@ class ThunderRoad(Game):
         out: list[Any] = [Command(command="none")]
         board_cmds = R.crew_def(c)["command_board"]
         cmd_dice = crews()["commands"]
+        any_empty = "airstrike" in board_cmds and c.has_chopper and bool(self._empty_spaces(st))
         for d in sorted(set(c.dice)):
             for cmd in board_cmds:
                 if d not in cmd_dice[cmd]["dice"]:
                     continue
                 if cmd == "airstrike":
-                    if c.has_chopper and self._empty_spaces(st):
+                    if any_empty:
                         out.append(Command(command=cmd, die=d))
                 elif cmd == "repair" or cmd == "patch_up":
                     for v in st.vehicles:
