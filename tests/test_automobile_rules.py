@@ -612,3 +612,16 @@ def test_durant_cannot_build_a_parts_factory_and_builds_only_one():
     st, _ = do(st, Pick(character="durant"), BuildClass(cls="mid"))
     st, ev = do(st, BuildSpace(space=0))
     assert st.spaces[0].factories == 2 and not st.spaces[0].parts and GAME.to_act(st) == ["b"]
+
+
+def test_bonus_marker_at_most_one_per_space():
+    st = _exec_state()
+    own(st, 0, "a")
+    own(st, 3, "a")
+    st.players["a"].rd = 5
+    st.spaces[0].bonus = True  # already has one
+    st, _ = do(st, Exec(choice="bonus"))
+    assert [a.space for a in legal(st)] == [3]
+    st.spaces[3].bonus = True
+    st.pending = None
+    assert Exec(choice="bonus") not in legal(st)  # no space left for a marker
