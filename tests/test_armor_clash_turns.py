@@ -343,3 +343,18 @@ def test_body_turret_link_needs_a_veteran_and_turns_hull_with_turret():
     a = unit(s, "a")
     assert a.abs_turret == 4 and a.hull == 4 and a.turret == 0 and a.rot_plan is None
     assert R.turret_speed(s, a) == 5
+
+
+def test_choice_labels_show_turn_costs():
+    s = duel()
+    s1, _ = do(s, "a", {"kind": "choose", "what": "move"}, {"kind": "move_dir", "reverse": False})
+    turns = {x.cells: x.turns for x in GAME.legal_actions(s1, "a") if x.kind == "move_dist"}
+    assert turns == {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 4}
+    assert GAME.action_label(s1, GAME.legal_actions(s1, "a")[5], "en") == "6 cell(s) · 4 turn(s)"
+    s2, _ = do(s, "a", {"kind": "choose", "what": "rotate"})
+    costs = {x.cell: x.turns for x in GAME.legal_actions(s2, "a") if x.kind == "turret"}
+    assert costs == {3: 0, 5: 0, 8: 1, 7: 2, 6: 1, 4: 0, 1: 0}
+    # the informational field may be sent or left out
+    s3, _ = do(s2, "a", {"kind": "turret", "cell": 8, "turns": 1})
+    s4, _ = do(s2, "a", {"kind": "turret", "cell": 8})
+    assert s3.orders["a"] == s4.orders["a"]

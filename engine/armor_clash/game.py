@@ -122,7 +122,7 @@ class ArmorClash(Game):
         if p.step == "move_dir":
             out = [MoveDir(reverse=r) for r in (False, True) if R.move_reach(state, u, r, hull)]
         elif p.step == "move_dist":
-            out = [MoveDist(cells=c) for c in range(1, R.move_reach(state, u, bool(p.reverse), hull) + 1)]
+            out = [MoveDist(cells=c, turns=R.move_cost(u, c)[1]) for c in range(1, R.move_reach(state, u, bool(p.reverse), hull) + 1)]
         elif p.step == "move_fire":
             out = [Target(target=o.id) for o in self._targets(state, u, p)] + [Target(target="")]
         elif p.step == "target":
@@ -131,15 +131,29 @@ class ArmorClash(Game):
             out = [AmmoChoice(ammo=a) for a in AMMO]
         elif p.step == "turret":
             cur = (tur - hull) % 8
-            out = [TurretTo(cell=G.RING_TO_CELL[r]) for r in range(8) if r != cur]
+            out = [TurretTo(cell=G.RING_TO_CELL[r], turns=self._turret_turns(state, u, p, tur, (hull + r) % 8))
+                   for r in range(8) if r != cur]
         elif p.step == "hull":
             out = [HullTo(facing=f) for f in range(8) if f != u.hull]
         return out + [Back()]
 
+    def _turret_turns(self, state: State, u: Unit, p: Pending, tur: int, want: int) -> int:
+        n = G.ring_dist(tur, want)
+        if p.pre_rot is None and R.turret_state(u) == "normal" and n <= R.free_rotation(u):
+            return 0
+        return R.rotation_turns(state, u, n)
+
+    def _normalise(self, action: Any) -> Any:
+        """The informational ``turns`` field is optional in requests."""
+        if action.kind in ("move_dist", "turret") and action.turns is not None:
+            return action.model_copy(update={"turns": None})
+        return action
+
     def _check(self, state: State, seat: str, action: Any) -> None:
         if action == PASS:
             return
-        if action in self._legal(state, seat):
+        want = self._normalise(action)
+        if any(self._normalise(a) == want for a in self._legal(state, seat)):
             return
         raise self._diagnose(state, seat, action)
 
@@ -295,7 +309,9 @@ class ArmorClash(Game):
         if k == "move_dir":
             return t("armor_clash.action.reverse" if action.reverse else "armor_clash.action.forward", locale)
         if k == "move_dist":
-            return t("armor_clash.action.move_dist", locale, cells=action.cells)
+            if action.turns is None:
+                return t("armor_clash.action.move_dist", locale, cells=action.cells)
+            return t("armor_clash.action.move_dist_turns", locale, cells=action.cells, turns=action.turns)
         if k == "target":
             if not action.target:
                 return t("armor_clash.action.hold_fire", locale)
@@ -307,7 +323,11 @@ class ArmorClash(Game):
         if k == "ammo":
             return t(f"armor_clash.ammo.{action.ammo}", locale)
         if k == "turret":
-            return t("armor_clash.action.turret", locale, cell=action.cell)
+            if action.turns is None:
+                return t("armor_clash.action.turret", locale, cell=action.cell)
+            if action.turns == 0:
+                return t("armor_clash.action.turret_free", locale, cell=action.cell)
+            return t("armor_clash.action.turret_turns", locale, cell=action.cell, turns=action.turns)
         if k == "hull":
             return t("armor_clash.action.hull", locale, facing=t(f"armor_clash.dir.{G.DIR_NAMES[action.facing]}", locale))
         return t("armor_clash.action.back", locale)

@@ -199,6 +199,7 @@ class MoveDir(Model):
 class MoveDist(Model):
     kind: Literal["move_dist"] = "move_dist"
     cells: int = Field(ge=1, le=12)
+    turns: int | None = None        # informational (label): filled in by the engine
 
 
 class Target(Model):
@@ -214,6 +215,7 @@ class AmmoChoice(Model):
 class TurretTo(Model):
     kind: Literal["turret"] = "turret"
     cell: int = Field(ge=1, le=8)   # 3x3 cell number relative to the hull (2 = front)
+    turns: int | None = None        # informational (label): 0 = free; filled in by the engine
 
 
 class HullTo(Model):
