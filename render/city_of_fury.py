@@ -27,7 +27,7 @@ CARD_W, GAP, X0 = 166, 8, 19
 CARD_Y, CARD_H = 44, 206
 
 BG = "#17181d"
-STREET_COLOURS = ["#2b3350", "#3b2d4a", "#2d4440", "#4a3a2a", "#2f3a4f", "#43303a", "#35422b"]
+STREET_COLOURS = ["#2b3350", "#3b2d4a", "#2d4440", "#24404f", "#2f3a4f", "#43303a", "#35422b"]
 CAFE = "#5a3b22"
 HERO_C = "#3d8bfd"
 ENEMY_C = "#d9534f"
@@ -47,10 +47,11 @@ def _arrow(d: ImageDraw.ImageDraw, x: int, y: int, s: int, direction: int, colou
     """A small arrow in a s*s box at (x, y); direction -1 left / +1 right."""
     cy = y + s // 2
     x1, x2 = (x + s - 2, x + 2) if direction < 0 else (x + 2, x + s - 2)
-    if jump:
-        d.arc((x + 2, y + 2, x + s - 2, y + s + 4), 200, 340, fill=colour, width=2)
-        tip_y = y + s // 2 + 1
-        d.polygon([(x2, tip_y), (x2 - direction * 5, tip_y - 5), (x2 + direction * 1, tip_y - 6)], fill=colour)
+    if jump:  # an arrow along the ground with a hop arc over it
+        low = y + s - 3
+        d.arc((x + 3, y + 1, x + s - 3, y + s + 2), 190, 350, fill=colour, width=2)
+        d.line((x1, low, x2, low), fill=colour, width=2)
+        d.polygon([(x2 + direction * 1, low), (x2 - direction * 4, low - 3), (x2 - direction * 4, low + 3)], fill=colour)
         return
     d.line((x1, cy, x2, cy), fill=colour, width=2)
     d.polygon([(x2 + direction * 1, cy), (x2 - direction * 5, cy - 4), (x2 - direction * 5, cy + 4)], fill=colour)
@@ -246,6 +247,17 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
         what = ""
     if what:
         _wrap(d, px + 12, 362, t(f"{NS}.render.next", loc, what=what), W - X0 - px - 24, 13, DIM)
+
+    # enemy icon legend (attack/shoot share the hero's icons)
+    lx = px + 12
+    label = t(f"{NS}.render.enemy_legend", loc)
+    text(d, (lx, 396), label, 12, DIM, "lm")
+    lx += int(d.textlength(label, font=font(12))) + 8
+    for ic, key in (("move_right", "move"), ("jump_right", "jump"), ("push_right", "push")):
+        icon(d, ic, lx, 389, 14, DIM)
+        label = t(f"{NS}.render.legend.{key}", loc)
+        text(d, (lx + 18, 396), label, 12, DIM, "lm")
+        lx += 28 + int(d.textlength(label, font=font(12)))
 
     result = view.get("result")
     if result:
