@@ -300,3 +300,16 @@ def test_five_seats_need_an_extra_crew():
         GAME.new(["a"], {}, 1)
     with pytest.raises(GameError):
         GAME.new(["a", "b"], {"start_face": "z"}, 1)
+
+
+def test_final_five_assignment_splits_into_vehicle_then_die_when_over_25_choices():
+    st = board(2, {"final_five": True})
+    turn(st, "p1", [1, 2, 3, 4, 5, 6])
+    legal = GAME.legal_actions(st, "p1")
+    assert len(legal) == 5 and all(a.die == 0 for a in legal)
+    assert GAME.action_label(st, legal[0], "zh").startswith("选择")
+    st, _ = do(st, "p1", kind="assign", car="p1:bike2", die=0)
+    legal = GAME.legal_actions(st, "p1")
+    assert {a.car for a in legal} == {"p1:bike2"} and {a.die for a in legal} == {1, 2, 3, 4, 5, 6}
+    st, _ = do(st, "p1", kind="assign", car="p1:bike2", die=4)
+    assert st.pending.stage == "command" and R.veh(st, "p1:bike2").moved

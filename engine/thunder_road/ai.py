@@ -129,6 +129,8 @@ def _score(st: Any, seat: str, a: Any) -> float:
     p = st.pending
     if k == "assign":
         v = R.veh(st, a.car)
+        if a.die == 0:
+            return _danger(st, v)
         if a.coast:
             return -a.die  # keep the good dice (they do not matter for a coast)
         c = R.crew_of(st, seat)

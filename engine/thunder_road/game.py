@@ -87,9 +87,16 @@ class ThunderRoad(Game):
             return []
         c = R.crew_of(st, seat)
         if p.stage == "assign":
+            opts = R.assign_options(st, c)
+            dice_ = sorted(set(c.dice))
+            if p.car is None and len(opts) * len(dice_) > 25:
+                # too many pairs for one menu: pick the vehicle first (die 0), then its die
+                return [Assign(car=vid, die=0, coast=coast) for vid, coast in opts]
             out = []
-            for vid, coast in R.assign_options(st, c):
-                for d in sorted(set(c.dice)):
+            for vid, coast in opts:
+                if p.car is not None and vid != p.car:
+                    continue
+                for d in dice_:
                     out.append(Assign(car=vid, die=d, coast=coast))
             return out
         if p.stage == "command":
@@ -256,6 +263,9 @@ class ThunderRoad(Game):
         kind = a.kind
         if kind == "assign":
             v = R.veh(st, a.car)
+            if a.die == 0:
+                p.car = v.id
+                return
             c.dice.remove(a.die)
             c.used.append(a.die)
             p.car, p.die, p.coast = v.id, a.die, a.coast
@@ -501,6 +511,8 @@ class ThunderRoad(Game):
         tr = lambda key, **kw: t(f"thunder_road.{key}", locale, **kw)  # noqa: E731
         if k == "assign":
             v = R.veh(state, action.car)
+            if action.die == 0:
+                return tr("action.pick_car", car=tr(f"vehicle.{v.name}"))
             key = "action.coast" if action.coast else "action.assign"
             return tr(key, die=action.die, car=tr(f"vehicle.{v.name}"))
         if k == "command":
