@@ -358,3 +358,20 @@ def test_choice_labels_show_turn_costs():
     s3, _ = do(s2, "a", {"kind": "turret", "cell": 8, "turns": 1})
     s4, _ = do(s2, "a", {"kind": "turret", "cell": 8})
     assert s3.orders["a"] == s4.orders["a"]
+
+
+def test_a_shot_resolves_only_at_the_end_of_the_turn_with_its_dice_in_order():
+    s = duel()
+    s.rng.force("hit", [1, 6])
+    s.rng.force("location", [1])
+    s.rng.force("damage", [6])
+    s.rng.force("penalty", [4])
+    s, ev = do(s, "a", {"kind": "choose", "what": "shoot"}, {"kind": "target", "target": "b"})
+    assert not [e for e in ev if e.kind in ("roll", "note")]
+    s, ev = do(s, "b", {"kind": "choose", "what": "shoot"}, {"kind": "target", "target": "a"})
+    dice = [(e.label, e.die, e.value) for e in ev if e.kind == "roll"]
+    assert dice == [("a", "hit", 1), ("a", "location", 1), ("a", "damage", 6), ("b", "penalty", 4), ("b", "hit", 6)]
+    texts = [GAME.event_text(e, "en") for e in ev if e.to is None]
+    assert "a: hit die 1 → hit" in texts and "b: penalty die 4 → +2" in texts
+    # simultaneous: b was hit first but still fired
+    assert unit(s, "b").loaded is None and unit(s, "b").pen["reload"] == 2
