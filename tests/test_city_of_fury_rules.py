@@ -563,3 +563,31 @@ def test_defeating_a_minion_is_not_a_win():
     s = board([None, H, "rash", None, None], hp={"rash": 1})
     s, ev = play_steps(s, "punch", {"kind": "attack", "target": "rash"})
     assert GAME.outcome(s) is None and s.result is None
+
+
+# -------------------------------------------------------------- presentation
+def test_labels_say_what_each_choice_does():
+    s = board([None, None, H, "rash", "knuckles"], hp={"rash": 2})
+    s, _ = act(s, {"kind": "choose_skill", "skill": "kick"})
+    labels = {GAME.action_label(s, a, "en") for a in GAME.legal_actions(s, SEAT)}
+    assert labels == {"Move left", "Move right (swap with Rash)", "Skip this move"}
+    zh = {GAME.action_label(s, a, "zh") for a in GAME.legal_actions(s, SEAT)}
+    assert "向右移动（与莽汉拉什换位）" in zh
+    assert GAME.prompt(s, SEAT).text("en").startswith("Kick Lv2, action 1/3: move")
+    s, _ = act(s, SKIP)
+    s, _ = act(s, SKIP)
+    assert [GAME.action_label(s, a, "en") for a in GAME.legal_actions(s, SEAT)] == ["Attack Rash (2 HP)", "Skip this attack"]
+    assert {GAME.action_group(s, a) for a in GAME.legal_actions(s, SEAT)} == {"step"}
+    s, _ = act(s, SKIP)
+    assert "Raise Punch → Lv3 + Kick → Lv2" in [GAME.action_label(s, a, "en") for a in GAME.legal_actions(s, SEAT)]
+    assert GAME.prompt(s, SEAT).text("en") == "Kick is back to Lv1. Raise two different skills by 1."
+
+
+def test_event_text_names_enemies_in_both_languages():
+    s = board(["rash", None, H, None, None])
+    ev = run_enemy_phase(s)
+    en = [GAME.event_text(e, "en") for e in ev]
+    zh = [GAME.event_text(e, "zh") for e in ev]
+    assert en[0] == "Rash is left of the hero and uses its right row: jump right, jump right."
+    assert en[-1] == "Rash jumps to space 3, swapping places with the hero."
+    assert zh[0].startswith("莽汉拉什位于英雄左侧")
