@@ -20,7 +20,7 @@ S = 16                                   # hex radius (px)
 XU = math.sqrt(3) * S / 2                # px per doubled row (forward)
 YU = 1.5 * S                             # px per column (across)
 LEFT = 58                                # start area
-TOP = 40
+TOP = 50
 BOARD_W = int(LEFT + XU * (C.H + 1) + 46)
 BOARD_H = int(TOP + YU * (C.W - 1) + 2 * S + 10)
 DASH_ROW = 34
@@ -209,8 +209,9 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
             name = "▶ " + name
         text(d, (26, y + 1), name[:34], 13, "#ffffff" if not c["out"] else "#6b7280")
         x = 250
-        x = _dice(d, x, y + 6, c["dice"], "#f8fafc", "#111")
-        x = _dice(d, x + 4, y + 6, c["used"], "#4b5563", "#d1d5db")
+        if not c["out"]:
+            x = _dice(d, x, y + 6, c["dice"], "#f8fafc", "#111")
+            x = _dice(d, x + 4, y + 6, c["used"], "#4b5563", "#d1d5db")
         x = max(x + 8, 250 + 21 * 4 + 10)
         for v in view["vehicles"]:
             if v["owner"] != c["seat"]:
