@@ -173,3 +173,10 @@ def test_render_smoke_png_in_both_languages():
     for loc in ("en", "zh"):
         png = draw(GAME.view(st, None), loc)
         assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 2000
+
+
+def test_record_is_the_winning_round():
+    st = GAME.new(["a", "b"], {}, 1)
+    assert GAME.record(st, "a") is None
+    st.winners, st.end_reason, st.round = ["b"], "finish", 6
+    assert GAME.record(st, "b") == 6.0 and GAME.record(st, "a") is None

@@ -29,6 +29,8 @@ class ThunderRoad(Game):
     Action = Action
     Event = TREvent
     Options = Options
+    record_key = "thunder_road.record"
+    record_lower_is_better = True
 
     # ------------------------------------------------------------ set-up
     def _new(self, seats: list[str], options: Options, seed: int, rng: Rng) -> TRState:
@@ -493,6 +495,12 @@ class ThunderRoad(Game):
             "winners": st.winners, "end_reason": st.end_reason, "to_act": self.to_act(st),
             "options": st.options.model_dump(mode="json"), "viewer": seat,
         }
+
+    def record(self, state: TRState, seat: str) -> float | None:
+        """Leaderboard record: the round in which ``seat`` won (fewer is better)."""
+        if state.winners and seat in state.winners:
+            return float(state.round)
+        return None
 
     def hidden_revealed(self, before: TRState, after: TRState) -> bool:
         """A hazard token turned face up or a road tile came off the (hidden) stack."""
