@@ -107,10 +107,13 @@ class Pipeline:
         return Loaded(row, game, state)
 
     # ------------------------------------------------------------- act
-    async def act(self, game_id: int, user_id: int | None, pick: Picker, *, expected_version: int | None = None,
-                  seat: str | None = None) -> TurnResult:
+    async def act(self, game_id: int, user_id: int | None, pick: Picker | Sequence[Picker], *,
+                  expected_version: int | None = None, seat: str | None = None) -> TurnResult:
         """Apply the action ``pick`` chooses for ``user_id``'s seat (or ``seat``
-        for a system actor such as a timer, ``user_id=None``)."""
+        for a system actor such as a timer, ``user_id=None``).  A list of pickers
+        applies several decisions of that seat in a row (power users' /play
+        chains), saved together: all of them or none."""
+        picks = list(pick) if isinstance(pick, (list, tuple)) else [pick]
         async with self.store.lock(game_id):
             with self.stage("load"):
                 loaded = await self.load(game_id)
@@ -121,20 +124,27 @@ class Pipeline:
                 seat = row.seat_of(user_id) if user_id is not None else None
                 if seat is None:
                     raise TurnRefused("not_seated", "core.ui.not_seated")
-            if seat not in game.to_act(state):
-                raise TurnRefused("not_your_turn", "core.error.not_your_turn")
+            entries: list[ActionRow] = []
+            events: list[Event] = []
             with self.stage("apply"):
-                legal = game.legal_actions(state, seat)
-                try:
-                    action = pick(game, state, seat, legal)
-                    state, events = game.apply(state, seat, action)
-                except GameError as exc:
-                    raise TurnRefused.from_game_error(exc) from None
-                entries = [ActionRow(seat=seat, user_id=user_id, action=game.parse_action(action).model_dump(mode="json"),
-                                     events=game.dump_events(events))]
-                state, ai_entries, ai_events = self.run_ai(row, game, state)
-                entries += ai_entries
-                events = events + ai_events
+                for n, chooser in enumerate(picks):
+                    if seat not in game.to_act(state) or game.outcome(state) is not None:
+                        if n == 0:
+                            raise TurnRefused("not_your_turn", "core.error.not_your_turn")
+                        raise TurnRefused("chain_broken", "core.ui.chain_broken", step=n + 1)
+                    legal = game.legal_actions(state, seat)
+                    try:
+                        action = chooser(game, state, seat, legal)
+                        state, evs = game.apply(state, seat, action)
+                    except GameError as exc:
+                        raise TurnRefused.from_game_error(exc) from None
+                    entries.append(ActionRow(seat=seat, user_id=user_id,
+                                             action=game.parse_action(action).model_dump(mode="json"),
+                                             events=game.dump_events(evs)))
+                    events += evs
+                    state, ai_entries, ai_events = self.run_ai(row, game, state)
+                    entries += ai_entries
+                    events += ai_events
             with self.stage("save"):
                 version = await self.save(row, game, state, entries)
             row.version = version

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import secrets
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,25 @@ def parse_options(text: str | None) -> dict[str, Any]:
     return out
 
 
+_CHAIN = re.compile(r"^\s*(\d+):(\d+):([\d.]*)\s*(.*)$", re.S)
+
+
+def parse_chain(text: str) -> tuple[int, int, list[int], str] | None:
+    """``"<table>:<version>:<i>.<j>..."`` (plus any text typed after it)."""
+    m = _CHAIN.match(text or "")
+    if not m:
+        return None
+    try:
+        chain = [int(x) for x in m[3].split(".") if x]
+    except ValueError:
+        return None
+    return int(m[1]), int(m[2]), chain, m[4]
+
+
+def chain_value(gid: int, version: int, chain: list[int]) -> str:
+    return f"{gid}:{version}:{'.'.join(map(str, chain))}"
+
+
 def rules_topics(game_id: str, locale: str) -> list[tuple[str, str, str]]:
     """(title, summary, body) per ``## `` topic of data/rules/<game>/<lang>.md."""
     base = DATA / "rules" / game_id
@@ -66,6 +86,21 @@ def rules_topics(game_id: str, locale: str) -> list[tuple[str, str, str]]:
         elif title is not None:
             body.append(line)
     return topics
+
+
+def find_topic(game_id: str, topics: list[tuple[str, str, str]], query: str):
+    """A topic by number (what autocomplete sends), or by title in the reader's
+    language or in English (the rules files keep their topics in the same order)."""
+    q = query.strip().lower()
+    if q.isdigit():
+        n = int(q) - 1
+        return topics[n] if 0 <= n < len(topics) else None
+    for titles in ([tp[0] for tp in topics], [tp[0] for tp in rules_topics(game_id, "en")]):
+        for pick in (lambda x: x.lower() == q, lambda x: q in x.lower()):
+            for i, title in enumerate(titles):
+                if pick(title) and i < len(topics):
+                    return topics[i]
+    return None
 
 
 class Tables(commands.Cog):
@@ -338,16 +373,20 @@ class Tables(commands.Cog):
         await interaction.response.defer()
         await self._act(interaction, gid, version, idx, from_component=True)
 
-    async def _act(self, interaction: discord.Interaction, gid: int, version: int, idx: int, *, from_component: bool) -> None:
+    async def _act(self, interaction: discord.Interaction, gid: int, version: int, idx: int | list[int], *,
+                   from_component: bool) -> None:
         locale = self.loc(interaction)
 
-        def pick(game, state, seat, legal):
-            if not 0 <= idx < len(legal):
-                raise TurnRefused("stale", "core.ui.stale")
-            return legal[idx]
+        def picker(i: int):
+            def pick(game, state, seat, legal):
+                if not 0 <= i < len(legal):
+                    raise TurnRefused("stale", "core.ui.stale")
+                return legal[i]
+            return pick
 
+        chain = idx if isinstance(idx, list) else [idx]
         try:
-            result = await self.pipeline.act(gid, interaction.user.id, pick, expected_version=version)
+            result = await self.pipeline.act(gid, interaction.user.id, [picker(i) for i in chain], expected_version=version)
         except TurnRefused as exc:
             await interaction.followup.send(exc.text(locale), ephemeral=True)
             if exc.code == "stale":
@@ -720,33 +759,60 @@ class Tables(commands.Cog):
     async def play(self, interaction: discord.Interaction, action: str) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
-        try:
-            gid, version, idx = (int(p) for p in action.split(":"))
-        except ValueError:
+        parsed = parse_chain(action)
+        if parsed is None or not parsed[2]:
             return await interaction.followup.send(t("core.ui.bad_play", locale), ephemeral=True)
+        gid, version, chain, _ = parsed
         row = await self.store.active_game(interaction.channel_id)
         if row is None or row.id != gid:
             return await interaction.followup.send(t("core.ui.stale", locale), ephemeral=True)
-        await self._act(interaction, gid, version, idx, from_component=False)
+        await self._act(interaction, gid, version, chain, from_component=False)
 
     @play.autocomplete("action")
     async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Legal choices only.  Picking one and going on typing extends a chain
+        of this seat's decisions (e.g. a whole Thunder Road turn: die, car,
+        command, each step of the path), simulated on a copy -- but never past
+        a die roll or a shuffle, which would show the future."""
         locale = self.loc(interaction)
         try:
             loaded = await self.pipeline.load(channel_id=interaction.channel_id)
         except TurnRefused:
             return []
-        seat = loaded.row.seat_of(interaction.user.id)
-        if seat is None:
+        game, state, row = loaded.game, loaded.state, loaded.row
+        seat = row.seat_of(interaction.user.id)
+        if seat is None or seat not in game.to_act(state):
             return []
-        legal = loaded.game.legal_actions(loaded.state, seat)
-        needle = current.lower().strip()
+        parsed = parse_chain(current)
+        chain, needle = [], current.lower().strip()
+        if parsed and parsed[0] == row.id and parsed[1] == row.version:
+            chain, needle = parsed[2], parsed[3].lower().strip()
+        labels: list[str] = []
+        for idx in chain:
+            legal = game.legal_actions(state, seat)
+            if not 0 <= idx < len(legal):
+                return []
+            labels.append(game.action_label(state, legal[idx], locale))
+            before = state.rng
+            state, _ = game.apply(state, seat, legal[idx])
+            if state.rng != before or seat not in game.to_act(state) or game.outcome(state) is not None:
+                # the chain ends here: offer it as it stands
+                name = " → ".join(labels)
+                return [app_commands.Choice(name=clip("✔ " + name, 100) if len(name) < 98 else clip("✔ …" + name[-96:], 100),
+                                            value=chain_value(row.id, row.version, chain))]
+        prefix = " → ".join(labels)
         out = []
-        for i, a in enumerate(legal):
-            label = clip(loaded.game.action_label(loaded.state, a, locale), 100)
+        for i, a in enumerate(game.legal_actions(state, seat)):
+            label = game.action_label(state, a, locale)
             if needle and needle not in label.lower():
                 continue
-            out.append(app_commands.Choice(name=label, value=f"{loaded.row.id}:{loaded.row.version}:{i}"))
+            name = f"{prefix} → {label}" if prefix else label
+            if len(name) > 100:
+                name = "…" + name[-99:]
+            value = chain_value(row.id, row.version, chain + [i])
+            if len(value) > 100:
+                break
+            out.append(app_commands.Choice(name=name, value=value))
             if len(out) == 25:
                 break
         return out
@@ -762,8 +828,7 @@ class Tables(commands.Cog):
             return await interaction.response.send_message(t("core.ui.no_rules", locale), ephemeral=True)
         chosen = None
         if topic:
-            chosen = next((tp for tp in topics if tp[0].lower() == topic.lower()), None) or \
-                next((tp for tp in topics if topic.lower() in tp[0].lower()), None)
+            chosen = find_topic(game, topics, topic)
             if chosen is None:
                 return await interaction.response.send_message(t("core.ui.no_topic", locale, topic=topic), ephemeral=True)
         embed = discord.Embed(title=game_name(game, locale), colour=0x3498DB)
@@ -784,8 +849,8 @@ class Tables(commands.Cog):
         if game not in available():
             return []
         needle = current.lower()
-        return [app_commands.Choice(name=clip(tp[0], 100), value=clip(tp[0], 100))
-                for tp in rules_topics(game, self.loc(interaction)) if needle in tp[0].lower()][:25]
+        return [app_commands.Choice(name=clip(tp[0], 100), value=str(i + 1))
+                for i, tp in enumerate(rules_topics(game, self.loc(interaction))) if needle in tp[0].lower()][:25]
 
 
 async def setup(bot: commands.Bot) -> None:  # discord.py extension entry point

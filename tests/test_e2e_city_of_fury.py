@@ -191,3 +191,23 @@ async def test_log_and_abandon_permissions(table):
     ex = await table.fd.slash(mod, "game abandon")
     await ex.wait_idle(0.2)
     assert table.row(gid)["status"] == "abandoned"
+
+
+async def test_play_chains_several_decisions_in_one_line(table):
+    alice = table.fd.add_user(101, "alice")
+    await table.start()
+    gid, board = await open_solo(table, alice)
+    v = table.row(gid)["version"]
+    first = await table.fd.autocomplete(alice, "play", {"action": ""}, focused="action")
+    kick = next(c for c in first if c["name"].startswith("Kick"))
+    second = await table.fd.autocomplete(alice, "play", {"action": kick["value"]}, focused="action")
+    assert second and all(c["name"].startswith(kick["name"] + " → ") for c in second)
+    assert all(c["value"].startswith(kick["value"] + ".") for c in second)
+    ex = await table.fd.slash(alice, "play", {"action": second[0]["value"]})
+    await table.wait_board(ex)
+    assert table.row(gid)["version"] == v + 1, "one save for the whole chain"
+    assert table.sql("SELECT COUNT(*) FROM actions WHERE game_id=?", gid)[0][0] == 2
+    # a chain planned on an older version is refused as a whole
+    ex = await table.fd.slash(alice, "play", {"action": second[0]["value"]})
+    assert "out of date" in (await table.wait_ephemeral(ex)).content
+    assert table.sql("SELECT COUNT(*) FROM actions WHERE game_id=?", gid)[0][0] == 2
