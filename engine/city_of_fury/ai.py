@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 from . import models as m
 from . import rules as r
-from .content import MAX_LEVEL, SKILLS, enemies, heroes
+from .content import SKILLS, enemies, heroes
 
 WIN = 1_000_000.0
 # value of the hero's HP: concave, a point is worth more when few are left
