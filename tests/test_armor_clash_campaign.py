@@ -30,7 +30,7 @@ def test_start_scenario_creates_recruit_crews_and_a_playable_state():
     p, opts, s = C.start_scenario(p, ["a", "b"], seed=4)
     assert set(p.crews) == {"a", "b"} and all(c.level == "recruit" for c in p.crews.values())
     assert opts.scenario == "c1_recon" and opts.crews == ["recruit", "recruit"]
-    assert GAME.to_act(s) == ["a", "b"] and s.max_turns == C.scenario_list()[0]["max_turns"]
+    assert GAME.to_act(s) == ["a", "b"] and s.max_turns == C.scenario_list()[0]["max_turns"]["normal"] == 60
     assert all(u.crew == "recruit" for u in s.units if u.seat)
 
 
@@ -123,3 +123,8 @@ def test_veteran_crews_get_their_link_trait_in_scenarios():
     p.crews["a"].level = "veteran"
     p, opts, s = C.start_scenario(p, ["a"])
     assert opts.links == [True] and s.units[0].link
+
+
+def test_simple_campaign_battles_are_shorter():
+    p, opts, s = C.start_scenario(C.new_campaign("simple"), ["a"])
+    assert s.max_turns == C.scenario_list()[0]["max_turns"]["simple"] < 60

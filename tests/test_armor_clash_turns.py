@@ -375,3 +375,34 @@ def test_a_shot_resolves_only_at_the_end_of_the_turn_with_its_dice_in_order():
     assert "a: hit die 1 → hit" in texts and "b: penalty die 4 → +2" in texts
     # simultaneous: b was hit first but still fired
     assert unit(s, "b").loaded is None and unit(s, "b").pen["reload"] == 2
+
+
+def test_ai_force_withdraws_after_losing_half_its_tanks():
+    s = GAME.new(["a", "b"], {"scenario": "skirmish"}, 1)
+    enemies = [u for u in s.units if u.side == "enemies"]
+    assert len(enemies) == 2
+    enemies[0].status = "out"
+    R.check_result(s)
+    assert s.result is not None and s.result.side == "players" and s.result.winners == ["a", "b"]
+
+
+def test_ai_force_fights_on_below_half_losses():
+    s = GAME.new(["a", "b", "c"], {"scenario": "skirmish"}, 1)
+    enemies = [u for u in s.units if u.side == "enemies"]
+    assert len(enemies) == 3
+    enemies[0].status = "out"
+    R.check_result(s)
+    assert s.result is None
+
+
+def test_turn_limit_gives_the_defenders_the_battle():
+    s = GAME.new(["a"], {"scenario": "skirmish", "max_turns": 1}, 1)
+    s, _ = do(s, "a", PASS)
+    assert s.result is not None and s.result.reason == "time_up" and GAME.outcome(s).winners == []
+
+
+def test_duel_last_crew_standing_wins():
+    s = duel()
+    unit(s, "b").status = "out"
+    R.check_result(s)
+    assert GAME.outcome(s).winners == ["a"]

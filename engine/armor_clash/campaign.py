@@ -120,7 +120,7 @@ def scenario_options(progress: Progress, seats: list[str]) -> Options:
     return Options(mode=progress.mode, scenario=sc["id"], vehicles=[c.vehicle for c in crews],
                    crews=[c.level for c in crews], links=[c.link for c in crews],
                    repeated_hits=progress.repeated_hits, ammo_rack=progress.ammo_rack,
-                   ricochet_stun=progress.ricochet_stun, max_turns=int(sc["max_turns"]))
+                   ricochet_stun=progress.ricochet_stun, max_turns=int(sc["max_turns"][progress.mode]))
 
 
 def start_scenario(progress: Progress, seats: list[str], seed: int = 0) -> tuple[Progress, Options, State]:

@@ -41,7 +41,7 @@ class ArmorClash(Game):
         if sc["pvp"] and len(seats) < 2:
             raise _err("duel_needs_two", n=len(seats))
         board = data.tables()["board"]
-        max_turns = options.max_turns or _scenario_turns(options.scenario)
+        max_turns = options.max_turns or _scenario_turns(options.scenario, options.mode)
         state = State(schema_version=self.schema_version, seats=seats, seed=seed, rng=rng, options=options,
                       width=board["w"], height=board["h"], max_turns=max_turns,
                       units=R.build_units(seats, options))
@@ -363,11 +363,11 @@ class ArmorClash(Game):
         return Msg(key="armor_clash.summary.turn", params={"turn": state.turn, "waiting": len(self.to_act(state))})
 
 
-def _scenario_turns(scenario: str) -> int:
+def _scenario_turns(scenario: str, mode: str) -> int:
     for s in data.campaign()["scenarios"]:
         if s["id"] == scenario:
-            return int(s["max_turns"])
-    return int(data.tables()["max_turns_default"])
+            return int(s["max_turns"][mode])
+    return int(data.tables()["max_turns_default"][mode])
 
 
 def _order_params(state: State, order: Order) -> dict[str, Any]:

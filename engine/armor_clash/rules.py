@@ -723,9 +723,16 @@ def check_result(state: State) -> None:
         return
     players_alive = any(u.active for u in seats)
     enemies_alive = any(u.active for u in state.units if u.side == "enemies")
-    if data.scenarios()[state.options.scenario].get("boss_decides"):
+    sc = data.scenarios()[state.options.scenario]
+    if sc.get("boss_decides"):
         # the escort withdraws once Wittmann is out
         enemies_alive = any(u.active for u in state.units if u.boss)
+    elif sc.get("withdraw_pct"):
+        # the AI force withdraws once it has lost this share of its tanks (rounded up)
+        enemies = [u for u in state.units if u.side == "enemies"]
+        lost = sum(1 for u in enemies if not u.active)
+        if enemies and lost * 100 >= sc["withdraw_pct"] * len(enemies) and lost > 0:
+            enemies_alive = False
     if not players_alive:
         state.result = Result(winners=[], reason="players_lost", side="enemies")
     elif not enemies_alive:
