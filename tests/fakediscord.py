@@ -47,6 +47,9 @@ spec violations and errors the bot logged (e.g. the traceback text of a failing 
   ``fail_on_bot_errors=True`` also on ERROR records the bot logged (exceptions in commands).
   Attributes: ``guild_id``, ``channel_id`` (default text channel "general"), ``bot_user_id``
   = ``application_id``, ``owner`` (a user with Manage Server), ``guild_locale`` (settable),
+  ``bot_permissions`` (settable int or ``discord.Permissions``: the interactions'
+  ``app_permissions`` and what REST allows; sending without Send Messages, files without
+  Attach Files or a thread without Create Threads get 403 Missing Permissions (50013)),
   ``base_url``, ``spec_status`` (what is validated, or why validation is skipped).
 * ``fd.add_user(id, name, locale="en-US", manage_guild=False, bot=False) -> FakeUser``
   (``manage_guild`` gives a "Managers" role with that permission, visible in
@@ -108,7 +111,8 @@ spec violations and errors the bot logged (e.g. the traceback text of a failing 
 ``original`` (the response message created by type 4/5, or the clicked message for 6/7),
 ``followups``, ``edits`` (``(message id, body)``), ``deleted``, ``messages`` (original it
 created + followups), ``choices`` (type 8), ``modal`` (type 9 data), ``errors`` (HTTP errors
-returned for it, e.g. already acknowledged), ``log``. Waits: ``wait_ack()``,
+returned for it, e.g. already acknowledged), ``log``, ``expire()`` (the token's 15 minutes
+are over: later followups/edits get 401). Waits: ``wait_ack()``,
 ``wait_response()`` (first real message: type 4/7 message, a defer filled in by an edit or
 the first followup, an edit after type 6, else the first followup), ``wait_followups(n)``,
 ``wait_message(predicate)`` (latest non-loading message of this interaction matching, e.g.
@@ -145,8 +149,10 @@ Behaviour modelled on Discord, worth knowing:
   REQUEST_GUILD_MEMBERS -> GUILD_MEMBERS_CHUNK, sharded READY (one shard); a new thread is
   announced with THREAD_CREATE. Messages the bot sends are not echoed as MESSAGE_CREATE.
 
-Not modelled: rate limits, several shards, token expiry after 15 minutes, interactions in
-DMs, reactions beyond accepting them, permission overwrites, voice.
+Not modelled: rate limits, several shards, token expiry by the clock (use
+``Exchange.expire()``), interactions in DMs, reactions beyond accepting them, permission
+overwrites (the bot's cached role permissions do not follow ``bot_permissions``; the
+interactions' ``app_permissions`` do), voice.
 """
 
 from __future__ import annotations
@@ -206,6 +212,7 @@ P_USE_APP_COMMANDS = 1 << 31
 P_CREATE_PUBLIC_THREADS = 1 << 35
 P_SEND_IN_THREADS = 1 << 38
 P_MANAGE_THREADS = 1 << 34
+P_CREATE_PRIVATE_THREADS = 1 << 36
 EVERYONE_PERMS = P_VIEW | P_SEND | P_EMBED | P_ATTACH | P_HISTORY | P_ADD_REACTIONS | P_EXT_EMOJI | P_USE_APP_COMMANDS | P_CREATE_PUBLIC_THREADS | P_SEND_IN_THREADS
 BOT_PERMS = EVERYONE_PERMS | P_MANAGE_THREADS | P_MENTION_EVERYONE
 
@@ -701,6 +708,7 @@ class Exchange:
         self.last_activity = self.dispatched_at
         self._created_original = False
         self._deferred_loading = False
+        self.expired = False  # set by expire(): the 15-minute token lifetime is over
         assert fd._notifier is not None, "use FakeDiscord inside `async with`"
         self._notifier = fd._notifier  # one notifier: any activity wakes every waiter
 
@@ -712,6 +720,11 @@ class Exchange:
         self.last_activity = time.monotonic()
         self.log.append(f"+{self.last_activity - self.dispatched_at:.3f}s {line}")
         self.fd._touch()
+
+    def expire(self) -> None:
+        """End the interaction token's life (Discord: 15 minutes): followups, edits and
+        deletes through it now get 401 Invalid Webhook Token (50027)."""
+        self.expired = True
 
     # -- views
     @property
@@ -863,6 +876,9 @@ class FakeDiscord:
         self.manager_role_id = self._snowflake()
         self.bot_role_id = self._snowflake()
         self.owner = FakeUser(id=self._snowflake(), name="owner", manage_guild=True)
+        # what the bot may do: interaction app_permissions, its role, and the REST checks for
+        # sending messages, attaching files and creating threads (set it to test refusals)
+        self.bot_permissions: Union[int, discord.Permissions] = BOT_PERMS
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, dict] = {}
         self.threads: list[dict] = []  # threads the bot created (channel payloads, live)
@@ -893,6 +909,14 @@ class FakeDiscord:
         self._log_catcher = _LogCatcher(self.bot_errors)
         self.add_user(self.owner.id, self.owner.name, manage_guild=True, _user=self.owner)
         self.channel_id = self.add_channel("general")
+
+    def _bot_perms(self) -> int:
+        perms = self.bot_permissions
+        return perms.value if isinstance(perms, discord.Permissions) else int(perms)
+
+    def _require(self, perm: int, what: str) -> None:
+        if not self._bot_perms() & perm:
+            raise _HTTPError(403, 50013, f"Missing Permissions ({what})")
 
     def _check_pending(self) -> None:
         while self._unchecked:
@@ -995,12 +1019,12 @@ class FakeDiscord:
         return [
             role(self.guild_id, "@everyone", EVERYONE_PERMS, 0),
             role(self.manager_role_id, "Managers", EVERYONE_PERMS | P_MANAGE_GUILD, 1),
-            role(self.bot_role_id, "tabletop-gm", BOT_PERMS, 2, managed=True),
+            role(self.bot_role_id, "tabletop-gm", self._bot_perms(), 2, managed=True),
         ]
 
     def permissions_of(self, user: FakeUser) -> int:
         if user.id == self.bot_user.id:
-            return BOT_PERMS
+            return self._bot_perms()
         perms = EVERYONE_PERMS
         if self.manager_role_id in user.roles or user.manage_guild:
             perms |= P_MANAGE_GUILD
@@ -1089,7 +1113,7 @@ class FakeDiscord:
             "member": self.member_payload(user, permissions=True),
             "locale": locale or user.locale,
             "guild_locale": self.guild_locale,
-            "app_permissions": str(BOT_PERMS),
+            "app_permissions": str(self._bot_perms()),
             "entitlements": [],
             "entitlement_sku_ids": [],
             "authorizing_integration_owners": {"0": str(self.guild_id)},
@@ -1760,6 +1784,8 @@ class FakeDiscord:
         ex = self._exchanges.get(token)
         if ex is None:
             raise _HTTPError(404, 10015, "Unknown Webhook")
+        if ex.expired:
+            raise _HTTPError(401, 50027, "Invalid Webhook Token", ex)
         return ex
 
 
@@ -1945,6 +1971,11 @@ async def _typing(fd: FakeDiscord, rec: Request, cid: str) -> web.Response:
 async def _post_message(fd: FakeDiscord, rec: Request, cid: str) -> web.Response:
     _channel_or_404(fd, cid)
     body = rec.json or {}
+    ch = fd.channels[int(cid)]
+    if ch["type"] != 1:
+        fd._require(P_SEND_IN_THREADS if ch["type"] in (10, 11, 12) else P_SEND, "send messages")
+        if rec.files:
+            fd._require(P_ATTACH, "attach files")
     if _is_empty(body, rec.files):
         return _error(400, 50006, "Cannot send an empty message")
     msg = fd._make_message(int(cid), body, rec.files)
@@ -2019,6 +2050,8 @@ def _new_thread(fd: FakeDiscord, parent: dict, body: dict, message_id: Optional[
 @_handles("POST", r"/channels/(?P<cid>\d+)/threads")
 async def _create_thread(fd: FakeDiscord, rec: Request, cid: str) -> web.Response:
     parent = _channel_or_404(fd, cid)
+    private = int((rec.json or {}).get("type") or 12) == 12
+    fd._require(P_CREATE_PRIVATE_THREADS if private else P_CREATE_PUBLIC_THREADS, "create threads")
     thread = _new_thread(fd, parent, rec.json or {})
     await fd._dispatch_if_connected("THREAD_CREATE", dict(thread, newly_created=True), INTENT_GUILDS)
     return _json_response(thread, 201)
@@ -2028,6 +2061,7 @@ async def _create_thread(fd: FakeDiscord, rec: Request, cid: str) -> web.Respons
 async def _create_thread_from_message(fd: FakeDiscord, rec: Request, cid: str, mid: str) -> web.Response:
     parent = _channel_or_404(fd, cid)
     msg = _message_or_404(fd, cid, mid)
+    fd._require(P_CREATE_PUBLIC_THREADS, "create threads")
     thread = _new_thread(fd, parent, rec.json or {}, message_id=msg.id)
     msg.data["thread"] = thread
     await fd._dispatch_if_connected("THREAD_CREATE", dict(thread, newly_created=True), INTENT_GUILDS)

@@ -182,6 +182,17 @@ class TinyBot(discord.Client):
             embed = discord.Embed(title="card").set_thumbnail(url="attachment://card.png")
             await interaction.response.send_message(embed=embed, file=discord.File(io.BytesIO(_png("card")), "card.png"))
 
+        @game.command(name="open", description="Try to open a thread")
+        async def open_(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(ephemeral=True)
+            interaction.client.notes["pending"] = interaction
+            try:
+                await interaction.channel.create_thread(name="t", type=discord.ChannelType.public_thread)
+            except discord.Forbidden as exc:
+                await interaction.followup.send(f"no thread ({exc.code}), app can: {interaction.app_permissions.create_public_threads}")
+            else:
+                await interaction.followup.send("thread ok")
+
         @game.command(name="edits", description="Edits, followups, deletes")
         async def edits(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("v1")
@@ -575,3 +586,19 @@ async def test_every_option_type_and_user_select():
         menu = await (await fd.slash(ivy, "game pick")).wait_response()
         chosen = await (await fd.select(ivy, menu, "pick_user", [hal, ivy.id])).wait_response()
         assert chosen.content == "hal,ivy"
+
+
+async def test_bot_permissions_refusals_and_expired_tokens():
+    async with FakeDiscord(strict=True) as fd:
+        bot = await fd.start(TinyBot(), sync=True)
+        fd.bot_permissions = discord.Permissions(fd.bot_permissions) & ~discord.Permissions(create_public_threads=True)
+        ex = await fd.slash(fd.owner, "game open")
+        assert (await ex.wait_response()).content == "no thread (50013), app can: False"
+        assert fd.threads == [] and ex.ephemeral
+
+        ex.expire()
+        pending = await bot.note("pending")
+        with pytest.raises(discord.HTTPException) as info:
+            await pending.followup.send("too late")
+        assert info.value.status == 401 and info.value.code == 50027
+        assert ex.errors[-1][0] == 401 and len(ex.followups) == 1
