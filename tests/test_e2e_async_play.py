@@ -216,3 +216,64 @@ async def test_resign_ends_a_solo_table_as_a_loss(table):
     assert table.sql("SELECT user_id, won FROM results WHERE game_id=?", gid) == [(101, 0)]
     ex = await table.fd.slash(alice, "game new", {"game": "city_of_fury"})
     assert await table.wait_board(ex), "the channel is free again"
+
+
+async def test_seat_handover_by_majority_vote_and_by_the_host(table):
+    host = table.fd.add_user(101, "host")
+    bob = table.fd.add_user(102, "bob")
+    carol = table.fd.add_user(103, "carol")
+    dave = table.fd.add_user(104, "dave")
+    await table.start()
+    ex = await table.fd.slash(host, "game new", {"game": "thunder_road"})
+    lobby = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 5, "lobby")
+    gid = table.sql("SELECT id FROM games")[0][0]
+    for u in (bob, carol):
+        await (await table.fd.click(u, lobby, f"tg:l:{gid}:join")).wait_idle(0.1)
+    await table.wait_board(await table.fd.click(host, lobby, f"tg:l:{gid}:start"))
+    assert table.seat_user(gid) == {"p1": 101, "p2": 102, "p3": 103}
+    # bob (not the host) proposes to give carol's seat to dave: host and bob vote (carol does not)
+    ex = await table.fd.slash(bob, "game handover", {"seat": "p3", "member": dave})
+    vote = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 5, "vote")
+    assert {101, 102} <= set(vote.pinged) and 103 not in vote.pinged
+    yes = next(c for c in vote.custom_ids if c.endswith(":yes"))
+    ex = await table.fd.click(carol, vote, yes)
+    assert "not yours" in (await table.wait_ephemeral(ex)).content
+    ex = await table.fd.click(bob, vote, yes)
+    assert "1/2" in (await table.wait_ephemeral(ex)).content
+    assert table.seat_user(gid)["p3"] == 103
+    ex = await table.fd.click(host, vote, yes)
+    await table.wait_board(ex)
+    assert table.seat_user(gid)["p3"] == 104
+    # the host hands dave's seat to the AI at once; the AI then plays it whenever it is to act
+    ex = await table.fd.slash(host, "game handover", {"seat": "p3"})
+    board = await table.wait_board(ex)
+    assert table.seat_user(gid)["p3"] is None and "AI" in board.content
+    await table.play_ai(gid, until=lambda t: t.sql("SELECT COUNT(*) FROM actions WHERE seat='p3'")[0][0] > 0)
+    assert table.sql("SELECT COUNT(*) FROM actions WHERE seat='p3' AND user_id IS NOT NULL")[0][0] == 0
+
+
+async def test_log_pages_through_the_whole_history_in_the_readers_language(table):
+    alice = table.fd.add_user(101, "alice")
+    li = table.fd.add_user(102, "li", locale="zh-CN")
+    await table.start()
+    gid, _ = await open_cof(table, alice)
+    await table.play_ai(gid, steps=40)
+    n = table.sql("SELECT COUNT(*) FROM actions WHERE game_id=?", gid)[0][0]
+    pages = -(-n // 15)
+    ex = await table.fd.slash(alice, "game log", {"page": pages})
+    last = (await table.wait_ephemeral(ex)).content
+    assert f"page {pages}/{pages}" in last
+    ex = await table.fd.slash(li, "game log")
+    zh = (await table.wait_ephemeral(ex)).content
+    assert f"第 1/{pages} 页" in zh
+
+
+async def test_slash_commands_are_translated(table):
+    li = table.fd.add_user(102, "li", locale="zh-CN")
+    await table.start()
+    synced = {c["name"]: c for cmds in table.fd.commands.values() for c in cmds.values()}
+    assert synced["game"]["name_localizations"]["zh-CN"] == "游戏"
+    assert synced["rules"]["description_localizations"]["zh-CN"] == "阅读游戏规则"
+    ex = await table.fd.slash(li, "游戏 新建", {"game": "city_of_fury"}, locale="zh-CN")
+    board = await table.wait_board(ex)
+    assert "狂怒之城" in board.text
