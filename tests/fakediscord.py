@@ -1490,6 +1490,8 @@ class FakeDiscord:
         else:
             msg = self.message(message)
             comp = msg.component(custom_id)
+        if msg.deleted and not force:
+            raise KeyError(f"message {msg.id} was deleted; nobody can click on it")
         if comp is None and not force:
             raise KeyError(f"message {msg.id} has no component {custom_id!r}; it has {msg.custom_ids}")
         if comp is not None and comp.get("disabled") and not force:

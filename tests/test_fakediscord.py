@@ -496,6 +496,8 @@ async def test_edits_followups_deletes_and_deferred_followup_flags():
         assert ex.original.file(1) == b"notes" and ex.original.versions[-1]["attachments"][0] == ex.original.attachments[0]
         assert [m.content for m in ex.followups] == ["f1b", "f2"] and ex.followups[0].ephemeral
         assert ex.followups[1].deleted and ex.deleted == [ex.followups[1].id]
+        with pytest.raises(KeyError, match="was deleted"):
+            await fd.click(fd.owner, ex.followups[1], "anything")
         assert [m.content for m in fd.messages()] == ["v2"]
         assert len(ex.edits) == 3  # two edit_original_response calls and the followup edit
 
