@@ -66,22 +66,29 @@ class Scheduler(commands.Cog):
 
     async def tick(self, now: float) -> dict[str, int]:
         """One pass over every waiting table; returns counts (for logs and tests)."""
-        counts = {"reminders": 0, "timeouts": 0}
+        counts = {"reminders": 0, "timeouts": 0, "failed": 0}
         for row in await self.store.waiting_tables():
-            humans = [(seat, row.user_of(seat)) for seat in row.to_act if row.user_of(seat) is not None]
-            if not humans:
-                continue
-            settings = await self.services.guild_settings(row.guild_id)
-            timer = float(row.table.get("turn_timer", settings["turn_timer"]) or 0)
-            remind = float(row.table.get("reminder", settings["reminder"]) or 0)
-            started = row.turn_started_at or row.updated_at
-            if timer and now >= started + timer * 60:
-                counts["timeouts"] += await self.expire(row, humans)
-                continue
-            if remind and now >= started + remind * 60 and (
-                    row.last_reminder_at is None or now >= row.last_reminder_at + remind * 60):
-                counts["reminders"] += await self.remind(row, humans, now)
+            try:
+                await self._visit(row, now, counts)
+            except Exception:  # one broken table (deleted channel, lost permission) must not stop the others
+                counts["failed"] += 1
+                log.exception("scheduler: table %s", row.id)
         return counts
+
+    async def _visit(self, row: GameRow, now: float, counts: dict[str, int]) -> None:
+        humans = [(seat, row.user_of(seat)) for seat in row.to_act if row.user_of(seat) is not None]
+        if not humans:
+            return
+        settings = await self.services.guild_settings(row.guild_id)
+        timer = float(row.table.get("turn_timer", settings["turn_timer"]) or 0)
+        remind = float(row.table.get("reminder", settings["reminder"]) or 0)
+        started = row.turn_started_at or row.updated_at
+        if timer and now >= started + timer * 60:
+            counts["timeouts"] += await self.expire(row, humans)
+            return
+        if remind and now >= started + remind * 60 and (
+                row.last_reminder_at is None or now >= row.last_reminder_at + remind * 60):
+            counts["reminders"] += await self.remind(row, humans, now)
 
     async def _channel(self, row: GameRow):
         channel = self.bot.get_channel(row.channel_id)

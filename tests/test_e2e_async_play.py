@@ -277,3 +277,18 @@ async def test_slash_commands_are_translated(table):
     ex = await table.fd.slash(li, "游戏 新建", {"game": "city_of_fury"}, locale="zh-CN")
     board = await table.wait_board(ex)
     assert "狂怒之城" in board.text
+
+
+async def test_a_channel_the_bot_cannot_post_in_does_not_stop_the_scheduler(table):
+    import discord
+
+    alice = table.fd.add_user(101, "alice")
+    await table.start()
+    await open_cof(table, alice, remind=30)
+    table.clock.advance(40)
+    full = table.fd.bot_permissions
+    table.fd.bot_permissions = discord.Permissions(view_channel=True)   # lost Send Messages
+    counts = await table.tick()
+    assert counts["failed"] == 1 and counts["reminders"] == 0
+    table.fd.bot_permissions = full
+    assert (await table.tick())["reminders"] == 1, "the reminder is still due once posting works again"
