@@ -1,6 +1,6 @@
 """Seeded self-play of Thunder Road: Vendetta with the seat-filler AI.
 
-    python bench/selfplay_thunder_road.py [games] [--opts JSON]
+    python bench/selfplay_thunder_road.py [games] [--opts JSON] [--five]
 
 Plays ``games`` games (default 1,000) cycling 2, 3 and 4 players (seed = game
 number) and prints, per player count: median rounds per race, the share of
@@ -47,12 +47,15 @@ def main() -> None:
     games = int(args[0]) if args and not args[0].startswith("--") else 1000
     opts = json.loads(args[args.index("--opts") + 1]) if "--opts" in args else {}
     t0 = time.time()
+    c0 = time.process_time()
     by_n: dict[int, list[dict]] = defaultdict(list)
     for g in range(games):
-        n = (2, 3, 4)[g % 3]
+        n = (2, 3, 4)[g % 3] if "--five" not in args else 5
         by_n[n].append(play(n, g, opts))
     dt = time.time() - t0
-    print(f"games={games} options={json.dumps(opts)} seconds={dt:.1f} games_per_second={games / dt:.2f}")
+    cpu = time.process_time() - c0
+    print(f"games={games} options={json.dumps(opts)} wall_seconds={dt:.1f} games_per_second={games / dt:.2f} "
+          f"cpu_seconds={cpu:.1f} games_per_cpu_second={games / cpu:.2f}")
     allr = []
     for n in sorted(by_n):
         rs = by_n[n]
