@@ -7,6 +7,7 @@ the user who caused them (ephemeral), in their language.
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import re
@@ -446,8 +447,12 @@ class Tables(commands.Cog):
         if seat is None:
             return await interaction.followup.send(t("core.ui.not_seated", locale), ephemeral=True)
         png = await self.pipeline.render(loaded.game, loaded.state, seat, locale)
-        await interaction.followup.send(t("core.ui.your_view", locale, seat=seat), file=discord.File(
-            __import__("io").BytesIO(png), filename="view.png"), ephemeral=True)
+        text = t("core.ui.your_view", locale, seat=seat)
+        private = loaded.game.private_summary(loaded.state, seat)
+        if private is not None:
+            text += "\n" + private.text(locale)
+        await interaction.followup.send(clip(text, 2000), file=discord.File(io.BytesIO(png), filename="view.png"),
+                                        ephemeral=True)
 
     # -------------------------------------------------------- /game ...
     @game.command(name=ls("status", "discord.cmd.game.status"), description=ls("Show this channel's table again", "discord.cmd.game.status.desc"))
@@ -723,7 +728,7 @@ class Tables(commands.Cog):
         data = await self.export_data(row)
         blob = json.dumps(data, ensure_ascii=False, indent=1).encode()
         await interaction.followup.send(t("core.ui.export_ready", locale, id=row.id), ephemeral=True,
-                                        file=discord.File(__import__("io").BytesIO(blob), filename=f"table-{row.id}.json"))
+                                        file=discord.File(io.BytesIO(blob), filename=f"table-{row.id}.json"))
 
     async def export_data(self, row: GameRow) -> dict[str, Any]:
         log_rows = await self.store.actions(row.id, limit=1_000_000)
@@ -751,6 +756,15 @@ class Tables(commands.Cog):
                                       turn=n, turns=len(log_rows)), description=g.summary(state).text(locale))
         embed.set_image(url="attachment://board.png")
         await interaction.followup.send(embed=embed, file=board_file(png), ephemeral=True)
+
+    auto = app_commands.Group(name=ls("auto", "discord.cmd.auto"), description=ls("Automobile", "discord.game.automobile"),
+                              guild_only=True)
+
+    @auto.command(name=ls("hand", "discord.cmd.auto.hand"), description=ls("Your demand cards, privately", "discord.cmd.auto.hand.desc"))
+    async def auto_hand(self, interaction: discord.Interaction) -> None:
+        """The name Automobile players look for; the same private view as /game view."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._private_view(interaction)
 
     # ------------------------------------------------------------- /play
     @app_commands.command(name=ls("play", "discord.cmd.play"), description=ls("Make your move by name (autocomplete)", "discord.cmd.play.desc"))

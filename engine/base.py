@@ -213,6 +213,10 @@ class Game:
         """What ``seat`` is asked to decide now."""
         return Msg(key="core.prompt.your_move")
 
+    def private_summary(self, state: BaseState, seat: str) -> Msg | None:
+        """A line of what only ``seat`` knows (its hand), for its private view."""
+        return None
+
     def summary(self, state: BaseState) -> Msg:
         """One line describing the table (round, phase...)."""
         return Msg(key="core.summary.step", params={"step": state.step})
