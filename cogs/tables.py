@@ -527,6 +527,7 @@ class Tables(commands.Cog):
 
     # ------------------------------------------------- undo, resign, seats
     async def _my_table(self, interaction: discord.Interaction, locale: str):
+        """This channel's running table, or a private refusal (and None)."""
         try:
             return await self.pipeline.load(channel_id=interaction.channel_id)
         except TurnRefused as exc:

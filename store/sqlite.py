@@ -236,7 +236,10 @@ class SqliteStore(Store):
         async with self.db.execute(
             f"SELECT {_GAME_COLS} FROM games WHERE status='active' AND to_act_json != '[]' ORDER BY id"
         ) as cur:
-            rows = await cur.fetchall()
+            return await self._readable_rows(await cur.fetchall())
+
+    async def _readable_rows(self, rows: list[tuple]) -> list[GameRow]:
+        """Rows for listings; an unreadable one is skipped here (and quarantined when opened)."""
         out = []
         for r in rows:
             try:
@@ -409,14 +412,7 @@ class SqliteStore(Store):
             args.append(guild_id)
         sql += " ORDER BY g.id"
         async with self.db.execute(sql, args) as cur:
-            rows = await cur.fetchall()
-        out = []
-        for r in rows:
-            try:
-                out.append(await self._row(r))
-            except CorruptRow:
-                continue
-        return out
+            return await self._readable_rows(await cur.fetchall())
 
     async def count_games(self) -> int:
         async with self.db.execute("SELECT COUNT(*) FROM games") as cur:
