@@ -406,3 +406,12 @@ def test_duel_last_crew_standing_wins():
     unit(s, "b").status = "out"
     R.check_result(s)
     assert GAME.outcome(s).winners == ["a"]
+
+
+def test_linked_free_rotation_then_move_goes_where_the_hull_now_points():
+    s = duel(crews=["veteran", "veteran"], links=[True, False])
+    s, _ = do(s, "a", {"kind": "choose", "what": "rotate"}, {"kind": "turret", "cell": 5})  # free, hull swings east
+    s, _ = do(s, "a", {"kind": "choose", "what": "move"}, {"kind": "move_dir", "reverse": False}, {"kind": "move_dist", "cells": 1})
+    s, _ = do(s, "b", PASS)
+    a = unit(s, "a")
+    assert a.hull == 2 and (a.x, a.y) == (3, 8)

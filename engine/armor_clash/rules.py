@@ -768,11 +768,6 @@ def resolve_turn(state: State, events: list) -> None:
         assert u is not None
         if o.what != "shoot" and u.aim is not None and not (o.what in ("move", "continue_move") and o.target):
             u.aim = None
-        if o.what == "move" and o.cells:
-            d = (u.hull + 4) % 8 if o.reverse else u.hull
-            band, turns = move_cost(u, o.cells)
-            u.move_plan = MovePlan(dir=d, cells_total=o.cells, turns_total=turns)
-            note(events, "move_order", unit=u.label, cells=o.cells, band=f"@armor_clash.band.{band}", turns=turns)
         if o.what == "reload" and o.ammo:
             u.loading = o.ammo
             u.loaded = None
@@ -796,10 +791,16 @@ def resolve_turn(state: State, events: list) -> None:
         elif o.what == "continue_rotate":
             progress_rotation(state, u, events)
     boss_plans = {b.id: boss_phase_turn(state, b, events) for b in bosses}
-    # phase B: moving
+    # phase B: moving (a new move goes where the hull points after phase A)
     for uid, o in orders.items():
+        u = unit_by_id(state, uid)
+        if o.what == "move" and o.cells:
+            d = (u.hull + 4) % 8 if o.reverse else u.hull
+            band, turns = move_cost(u, o.cells)
+            u.move_plan = MovePlan(dir=d, cells_total=o.cells, turns_total=turns)
+            note(events, "move_order", unit=u.label, cells=o.cells, band=f"@armor_clash.band.{band}", turns=turns)
         if o.what in ("move", "continue_move"):
-            progress_move(state, unit_by_id(state, uid), events)
+            progress_move(state, u, events)
     for b in bosses:
         boss_phase_move(state, b, boss_plans[b.id], events)
     # phase C: loading
