@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from engine.armor_clash.data import vehicles
 from engine.i18n import t
-from render.common import canvas, font, text, to_png
+from render.common import canvas, text, to_png
 
 CELL = 46
 MARGIN = 24
