@@ -421,13 +421,11 @@ def test_ai_turns_the_hull_when_a_traverse_would_be_slower():
     s = duel()
     a, b = unit(s, "a"), unit(s, "b")
     b.x, b.y = 2, 0       # due north of a
-    a.hull = 4            # a faces south: 4 cells of traverse (2 turns) or one hull turn
+    a.turret = 4          # turret points south: 3 cells bring the target into the arc (1 turn)
     o = R.ai_order(s, a)
-    assert o.what == "hull" and o.facing == 0
-    a.hull = 0
-    a.turret = 3          # turret at cell 8: target 3 cells away -> one-turn traverse is fine
-    o = R.ai_order(s, a)
-    assert o.what == "rotate" and o.turret_to == 0
+    assert o.what == "rotate" and o.turret_to == 7 and G.in_arc(o.turret_to, 0)
     a.turret_state = "crank"  # 3 cells hand-cranked = 4 turns: turn the hull instead
     o = R.ai_order(s, a)
-    assert o.what == "hull" and (o.facing + a.turret) % 8 == 0
+    assert o.what == "hull" and o.facing == 4 and (o.facing + a.turret) % 8 == 0
+    a.turret_state = "locked"
+    assert R.ai_order(s, a).what == "hull"

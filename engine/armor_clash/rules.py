@@ -523,11 +523,11 @@ def ai_order(state: State, u: Unit) -> Order:
         d = G.bearing(u, t)
         if u.rot_plan is not None and G.ring_dist(u.rot_plan.target, d) <= 1 and turret_state(u) != "locked":
             return Order(what="continue_rotate")
-        cells = G.ring_dist(u.abs_turret, d)
+        cells = G.rotation_needed(u.abs_turret, d)
         if turret_state(u) in ("locked", "overload") or rotation_turns(state, u, cells) > 1:
             # a hull turn aims the gun in one turn (8.4): better than a slow traverse
             return Order(what="hull", facing=(d - u.turret) % 8)
-        return Order(what="rotate", turret_to=d)
+        return Order(what="rotate", turret_to=G.step_towards(u.abs_turret, d, cells))
     if u.loading is not None:
         return Order(what="continue_reload")
     return Order(what="reload", ammo=data.tables()["default_ammo"])
