@@ -169,7 +169,7 @@ def _card(d: ImageDraw.ImageDraw, x: int, y: int, u: dict[str, Any], view: dict[
     text(d, (x + 8, y + 75), f"{_k('card.penalties', locale)}: {_k('card.move', locale)} +{pen['move']}  "
          f"{_k('card.shoot', locale)} +{pen['shoot']}  {_k('card.load', locale)} +{pen['reload']}{fire}", 11, "#f0c36b")
     veh = vehicles().get(u["vehicle"], {}).get("name", u["vehicle"])
-    text(d, (x + 8, y + 92), f"{_k('card.vehicle', locale)}: {veh}  · kills {u['kills']}", 11, "#aaaaaa")
+    text(d, (x + 8, y + 92), f"{_k('card.vehicle', locale)}: {veh}  · {_k('card.kills', locale, n=u['kills'])}", 11, "#aaaaaa")
     return h + 6
 
 
@@ -200,9 +200,9 @@ def _boss_card(d: ImageDraw.ImageDraw, x: int, y: int, u: dict[str, Any], view: 
          f"{_k('card.shoot', locale)} +{pen['shoot']}  {_k('card.load', locale)} +{pen['reload']}", 11, "#f0c36b")
     extra = []
     if card.get("halved_turns"):
-        extra.append("½ traverse")
+        extra.append(_k("card.halved", locale, n=card["halved_turns"]))
     if card.get("forced_turn") is not None:
-        extra.append("forced turn")
+        extra.append(_k("card.forced", locale))
     if u.get("fire_left"):
         extra.append(_k("card.fire", locale, n=u["fire_left"]))
     text(d, (x + 8, y + 128), " · ".join(extra), 11, "#ffcc66")
