@@ -46,7 +46,7 @@ def main() -> None:
     args = ap.parse_args()
     print(f"City of Fury self-play, {args.n} games per hero, seeds {args.seed0}..{args.seed0 + args.n - 1}, "
           f"{platform.machine()}, python {platform.python_version()}", flush=True)
-    for hero in args.hero or hero_ids():
+    for hero in (args.hero or hero_ids()) if args.n > 0 else []:
         t0 = time.perf_counter()
         results = [play(hero, args.seed0 + i) for i in range(args.n)]
         dt = time.perf_counter() - t0

@@ -266,8 +266,44 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
         d.line((0, 120, W, 120), fill=GOLD, width=3)
         d.line((0, 190, W, 190), fill=GOLD, width=3)
         text(d, (W / 2, 155), t(f"{NS}.render.{result}", loc), 40, WHITE, "mm")
-    # flat colours: a 128-colour palette halves both the encoding time and the size
-    return to_png(img.quantize(128, method=Image.Quantize.FASTOCTREE))
+    # flat colours: mapping onto a fixed palette (no dithering) is ~1 ms and makes
+    # the PNG encode 5x faster and the file half the size
+    return to_png(img.quantize(palette=_palette(), dither=Image.Dither.NONE))
+
+
+def _rgb(c: str) -> tuple[int, int, int]:
+    c = c.lstrip("#")
+    return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """Every colour the board uses, plus 3 anti-aliasing steps for each text/icon colour on its backgrounds."""
+    cards = [*STREET_COLOURS, CAFE]
+    header, band, panel = "#0f1014", "#15161b", "#202229"
+    base = [BG, header, band, panel, GOLD, DIM, WHITE, HERO_C, ENEMY_C, BOSS_C, *cards, *SHADES, "#0b0b0e",
+            "#1c1c22", "#9a9aa5", "#e6e1d3", "#4cd964", "#777777", "#6b707a", "#3a3a3a", "#111111", "#1e7e34",
+            "#8b1e1e", "#333333", "#000000"]
+    pairs = [(WHITE, b) for b in (BG, header, *cards, *SHADES, panel, "#1e7e34", "#8b1e1e")]
+    pairs += [(GOLD, b) for b in (BG, header, *cards, *SHADES)]
+    pairs += [(DIM, b) for b in (BG, header, panel)] + [("#e6e1d3", band), (HERO_C, panel)]
+    pairs += [(c, b) for c in ("#9a9aa5", "#6b707a") for b in cards]
+    pairs += [(c, b) for c in ("#4cd964", "#777777") for b in SHADES]
+    colours: list[tuple[int, int, int]] = []
+    for c in base:
+        if _rgb(c) not in colours:
+            colours.append(_rgb(c))
+    for fg, bgc in pairs:
+        f, b = _rgb(fg), _rgb(bgc)
+        for w in (0.25, 0.5, 0.75):
+            mix = tuple(round(f[i] * w + b[i] * (1 - w)) for i in range(3))
+            if mix not in colours:
+                colours.append(mix)  # type: ignore[arg-type]
+    colours = colours[:256]
+    flat = [v for c in colours for v in c] + [0, 0, 0] * (256 - len(colours))
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat)
+    return pal
 
 
 def _wrap(d: ImageDraw.ImageDraw, x: int, y: int, s: str, width: int, size: int, fill: str) -> None:
