@@ -167,10 +167,11 @@ def main() -> None:
         text = (f"\n## Rendering\n\nMeasured {now}, 2-core {platform.machine()}, load average {load:.1f} "
                 f"(`python bench/selfplay_automobile.py --render --write`):\n\n" + render_timing() + "\n")
         print(text)
-        if args.write:
+        if args.write:  # replaces an earlier "## Rendering" section
             out = ROOT / "docs" / "performance" / "automobile.md"
-            with out.open("a", encoding="utf-8") as fh:
-                fh.write(text)
+            old = out.read_text(encoding="utf-8") if out.exists() else ""
+            old = old.split("\n## Rendering\n")[0].rstrip("\n") + "\n"
+            out.write_text(old + text, encoding="utf-8")
         return
     rows = []
     for n in args.players:

@@ -185,14 +185,14 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
             text(d, (x + 6, y + 19), _fit(seat, 11, 150), 11, "#000000")
 
     # demand
-    yy = ey + 110
+    yy = ey + 99
     if view.get("demand"):
         dem = view["demand"]
-        text(d, (ex, yy), t("automobile.ui.demand", loc) + ": " + "  ".join(
-            f"{t(f'automobile.cls.{c}', loc)} {dem.get(c, 0)}" for c in ("low", "mid", "high")), 14, "#e8c547")
-        yy += 20
+        text(d, (ex, yy), t("automobile.ui.demand_round", loc, round=view.get("revealed_round", 0)) + ": " + "  ".join(
+            f"{t(f'automobile.cls.{c}', loc)} {dem.get(c, 0)}" for c in ("low", "mid", "high")), 13, "#e8c547")
+        yy += 18
     if "hand" in view and view["hand"]:
-        text(d, (ex, yy), t("automobile.ui.hand", loc) + ": " + "  ".join(str(c) for c in view["hand"]), 14, "#7fd0ff")
+        text(d, (ex, yy), t("automobile.ui.hand", loc) + ": " + "  ".join(str(c) for c in view["hand"]), 13, "#7fd0ff")
 
     # ------------------------------------------------------ player table
     py = dy + 140
@@ -216,7 +216,8 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
         if p.get("arrears"):
             extra.append(f"-${p['arrears']}")
         if seat in view.get("revealed", {}):
-            extra.append("[" + " ".join(str(c) for c in view["revealed"][seat]) + "]")
+            extra.append(t("automobile.ui.revealed", loc, round=view.get("revealed_round", 0),
+                           cards=" ".join(str(c) for c in view["revealed"][seat])))
         if view.get("scores"):
             extra.append(f"= ${view['scores'].get(seat, 0)}")
         text(d, (cols[-1], y), "  ".join(extra), 14, "#e8c547")

@@ -532,7 +532,10 @@ def test_clean_up_returns_cards_markers_and_restocks():
     assert not st.spaces[0].bonus and st.bonus_left == [2, 1, 1] and st.discount_left == [2, 1, 1] and st.exec_close == 1
     assert st.char_rd == D.character_rd() and all(st.players[s].character is None for s in "abc")
     assert [st.players[s].hand for s in "abc"] == [[2, 2], [3, 3], [4, 4]]
-    assert len(st.bag) == 16 - 6 and st.revealed == {}
+    assert len(st.bag) == 16 - 6
+    # round 1's revealed cards stay public (labelled with their round) until round 2's phase 7
+    assert st.revealed == {"a": [3], "b": [4], "c": [5]} and st.revealed_round == 1
+    assert GAME.view(st, None)["revealed_round"] == 1
 
 
 def test_end_of_game_repays_600_per_loan_and_most_money_wins():

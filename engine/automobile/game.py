@@ -237,6 +237,7 @@ class Automobile(Game):
             state.extra.setdefault(cls, []).append(card)
         state.bag = bag
         state.demand = demand
+        state.revealed_round = state.round
         ev.append(Ev(kind="demand_revealed", detail={**state.revealed, **{"+" + k: v for k, v in state.extra.items()}},
                      text=",".join(f"{c}={demand[c]}" for c in CLASSES)))
         prices, disc = R["price"], R["discount_price"]
@@ -335,9 +336,9 @@ class Automobile(Game):
                 sp.cars = 0
             sp.bonus = False
             sp.discount = False
+        # the extra cards go back to the bag; state.extra stays as the public record of this round's demand
         state.bag.extend(c for cards in state.extra.values() for c in cards)
         state.bag.sort()
-        state.extra = {}
         state.lanes = {c: [] for c in CLASSES}
         state.exec_close = R["exec"]["close"]
         state.bonus_left = list(R["exec"]["bonus_prices"])
@@ -355,8 +356,6 @@ class Automobile(Game):
             self._finish(state, ev)
             return
         state.round += 1
-        state.revealed = {}
-        state.demand = {}
         self._start_round(state, ev)
 
     def _finish(self, state: AutoState, ev: list[Ev]) -> None:
@@ -829,7 +828,7 @@ class Automobile(Game):
             "pending": state.pending.model_dump(mode="json") if state.pending else None,
             "revealed": {k: list(v) for k, v in state.revealed.items()},
             "extra": {k: list(v) for k, v in state.extra.items()},
-            "demand": dict(state.demand), "finished": state.finished, "scores": dict(state.scores),
+            "demand": dict(state.demand), "revealed_round": state.revealed_round, "finished": state.finished, "scores": dict(state.scores),
             "to_act": self.to_act(state),
         }
         if seat is not None and seat in state.players:

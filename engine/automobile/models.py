@@ -75,6 +75,7 @@ class AutoState(BaseState):
     revealed: dict[str, list[int]] = Field(default_factory=dict)
     extra: dict[str, list[int]] = Field(default_factory=dict)
     demand: dict[str, int] = Field(default_factory=dict)
+    revealed_round: int = 0  # the round whose demand (revealed, extra, demand) is shown; public after phase 7
     ford_used: bool = False
     closed_used: int = 0
     finished: bool = False
