@@ -101,6 +101,21 @@ def _best_path(st: Any, vid: str, p: list[int], moves: int, depth: int, cache: d
     return best
 
 
+def _shot_value(st: Any, seat: str, vid: str, p: list[int]) -> float:
+    """Ending a move with an opponent's operable car in the front arc is worth a shot."""
+    best = 0.0
+    b = _board(st)
+    for d in FRONT:
+        q = add(p, d)
+        other = b.occ.get((q[0], q[1]))
+        if other is None or other == vid:
+            continue
+        o = R.veh(st, other)
+        if o.owner not in (None, seat) and R.operable(o):
+            best = max(best, _hit_chance(o.shoot_size) * 3.0)
+    return best
+
+
 def _danger(st: Any, v: Any) -> float:
     """How urgently a car needs a big move: cars on the rear tile risk elimination."""
     if v.where == "start":
@@ -200,6 +215,8 @@ def _score(st: Any, seat: str, a: Any) -> float:
             else:
                 val = -7.0
         gain = (dest[1] - here[1]) * 1.2
+        if last and st.round >= 2 and mark not in ("slam", "extend", "finish"):
+            gain += _shot_value(st, seat, v.id, dest)
         fut = 0.0
         if not last and mark not in ("slam", "extend"):
             fut = _best_path(st, v.id, dest, moves_after, 3, {})
