@@ -229,6 +229,8 @@ def _action(game: Any, state: AutoState, seat: str, legal: list[Any]) -> Any:
         return Act(what="distributors")
     if plan is not None and k == 1:
         return Act(what="build")
+    if state.round == D.rules()["rounds"] and produced and Act(what="close") in legal:
+        return Act(what="close")  # last round: the cars are made, a factory is now worth only its refund
     return Act(what="rd")
 
 
