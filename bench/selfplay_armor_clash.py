@@ -1,6 +1,7 @@
 """Armor Clash self-play: boss win rate for 1, 2 and 4 AI crews in each mode, and games per second.
 
-Usage: python bench/selfplay_armor_clash.py [games_per_config=1000] [--quick]
+Usage: python bench/selfplay_armor_clash.py [games_per_config=1000] [--quick] [--legend]
+       python bench/selfplay_armor_clash.py 200 --campaign   (the campaign battles' table)
 
 Every seat is played by the engine's seat AI (the same orders ``GAME.ai_action``
 builds step by step), the Tiger by its rules automaton.  The fast loop drives
@@ -38,9 +39,30 @@ def api_game(seats: list[str], options: dict, seed: int):
     return s
 
 
+def campaign_table(n: int) -> None:
+    """Players' win % of each campaign battle at its typical crew level (recruits early, veterans late)."""
+    print(f"Campaign battles, {n} seeded games per cell: players' win % / turn-limit % / avg turns")
+    for mode in ("normal", "simple"):
+        for sc, crew in (("c1_recon", "recruit"), ("c2_bridge", "recruit"), ("c3_village", "veteran"),
+                         ("c4_wittmann", "veteran")):
+            row = []
+            for k in (1, 2, 4):
+                won = time_up = turns = 0
+                for seed in range(n):
+                    s = fast_game([f"p{i + 1}" for i in range(k)], {"mode": mode, "scenario": sc, "crews": [crew] * k}, seed)
+                    won += s.result.side == "players"
+                    time_up += s.result.reason == "time_up"
+                    turns += s.turn - 1
+                row.append(f"{k} crews {100 * won / n:5.1f} / {100 * time_up / n:4.1f} / {turns / n:4.1f}")
+            print(f"{mode:<7} {sc:<12} {crew:<8} " + " | ".join(row))
+
+
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     n = int(args[0]) if args else 1000
+    if "--campaign" in sys.argv:
+        campaign_table(n)
+        return
     crews = ["veteran", "legend"] if "--legend" in sys.argv else ["veteran"]
     print(f"Armor Clash boss self-play, {n} seeded games per configuration (seeds 0..{n - 1}), T-34-85 crews")
     print(f"{'mode':<7} {'crew':<8} {'crews':>5} {'boss win %':>10} {'by time %':>9} {'avg turns':>9} {'players lost/game':>17} {'games/s':>8}")
