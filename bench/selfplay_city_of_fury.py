@@ -22,6 +22,7 @@ from engine.city_of_fury import GAME  # noqa: E402
 from engine.city_of_fury.content import hero_ids  # noqa: E402
 
 
+AI_TIMES: list[float] = []
 MAX_ROUNDS = 300  # a game still running then is counted as a stall (not a win)
 
 
@@ -29,7 +30,10 @@ def play(hero: str, seed: int) -> tuple[str, int, int, int]:
     state = GAME.new(["solo"], {"hero": hero}, seed)
     steps = 0
     while GAME.outcome(state) is None:
-        state, _ = GAME.apply(state, "solo", GAME.ai_action(state, "solo"))
+        t0 = time.perf_counter()
+        action = GAME.ai_action(state, "solo")
+        AI_TIMES.append(time.perf_counter() - t0)
+        state, _ = GAME.apply(state, "solo", action)
         steps += 1
         if state.round > MAX_ROUNDS:
             return "stall", state.round, state.hero_hp, len(state.beaten)
@@ -48,6 +52,7 @@ def main() -> None:
           f"{platform.machine()}, python {platform.python_version()}", flush=True)
     for hero in (args.hero or hero_ids()) if args.n > 0 else []:
         t0 = time.perf_counter()
+        AI_TIMES.clear()
         results = [play(hero, args.seed0 + i) for i in range(args.n)]
         dt = time.perf_counter() - t0
         wins = [x for x in results if x[0] == "win"]
@@ -59,6 +64,9 @@ def main() -> None:
               f"HP left in wins {statistics.mean(x[2] for x in wins) if wins else 0:3.1f}  "
               f"enemies beaten in losses {statistics.mean(x[3] for x in losses) if losses else 0:3.1f}  "
               f"stalls {stalls}  {len(results) / dt:6.1f} games/s", flush=True)
+        AI_TIMES.sort()
+        print(f"{'':10s} ai_action: {len(AI_TIMES)} decisions, median {statistics.median(AI_TIMES) * 1000:.2f} ms, "
+              f"p99 {AI_TIMES[int(len(AI_TIMES) * 0.99)] * 1000:.2f} ms, max {AI_TIMES[-1] * 1000:.1f} ms", flush=True)
     if args.render:
         time_render(args.render)
 
