@@ -29,3 +29,23 @@ def test_ai_game_finishes_with_scores_and_round_trips():
     assert canonical(again) == canonical(st)
     replayed = GAME.replay(["a", "b", "c"], None, 3, log)
     assert canonical(replayed) == canonical(st)
+
+
+def test_ai_plays_an_economy_builds_produces_sells_and_stays_solvent():
+    for seed, seats in ((11, ["a", "b", "c"]), (12, ["a", "b", "c", "d", "e"])):
+        st = GAME.new(seats, seed=seed)
+        built, made, sold = set(), {s: 0 for s in seats}, {s: 0 for s in seats}
+        while GAME.outcome(st) is None:
+            seat = GAME.to_act(st)[0]
+            st, events = GAME.apply(st, seat, GAME.ai_action(st, seat))
+            for e in events:
+                if e.kind == "build":
+                    built.add(e.seat)
+                elif e.kind == "produce":
+                    made[e.seat] += e.n
+                elif e.kind in ("demand_sale", "howard_sale", "dist_sale"):
+                    sold[e.seat] += e.n or 1
+        assert built == set(seats)
+        assert all(made[s] > 0 and sold[s] >= 0.9 * made[s] for s in seats), (made, sold)
+        assert not any(p.bankrupt or p.arrears for p in st.players.values())
+        assert max(st.scores.values()) > 2000
