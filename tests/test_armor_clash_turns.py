@@ -429,3 +429,10 @@ def test_ai_turns_the_hull_when_a_traverse_would_be_slower():
     assert o.what == "hull" and o.facing == 4 and (o.facing + a.turret) % 8 == 0
     a.turret_state = "locked"
     assert R.ai_order(s, a).what == "hull"
+
+
+def test_views_never_carry_the_dice_generator_or_its_seed():
+    s = duel()
+    for seat in (None, "a", "b"):
+        v = GAME.view(s, seat)
+        assert "rng" not in v and "seed" not in v

@@ -261,7 +261,8 @@ class ArmorClash(Game):
 
     # ------------------------------------------------------------ views
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
-        d = state.model_dump(mode="json", exclude={"rng", "orders", "pending"})
+        # the seed would let a player replay the dice generator and predict every roll
+        d = state.model_dump(mode="json", exclude={"rng", "seed", "orders", "pending"})
         d["committed"] = sorted(state.orders)
         d["to_act"] = self.to_act(state)
         d["viewer"] = seat
