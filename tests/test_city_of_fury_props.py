@@ -63,6 +63,37 @@ def test_random_legal_play_never_raises_and_keeps_invariants(seed, hero, picks):
             assert "city_of_fury." not in GAME.event_text(e, "en")
 
 
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), hero=st.sampled_from(["vigilante", "brawler"]),
+       picks=st.lists(st.integers(0, 1000), min_size=50, max_size=400))
+def test_mixed_ai_and_random_play_reaches_deep_states_and_keeps_invariants(seed, hero, picks):
+    """Two AI moves for one random one: games get to the scrolls and the boss, not just early deaths."""
+    s = GAME.new([SEAT], {"hero": hero}, seed)
+    for pick in picks:
+        legal = GAME.legal_actions(s, SEAT)
+        if not legal:
+            break
+        action = legal[pick % len(legal)] if pick % 3 == 0 else GAME.ai_action(s, SEAT)
+        before = canonical(s)
+        s2, _ = GAME.apply(s, SEAT, action)
+        assert canonical(s) == before  # apply never mutates its input
+        s = s2
+        check_invariants(s)
+
+
+def test_in_a_whole_game_the_boss_enters_on_the_fifth_scroll():
+    for seed in range(20):
+        s, log, events = play_ai(seed)
+        if s.result == "win":
+            break
+    assert s.result == "win"
+    kinds = [e.kind for e in events]
+    boss_entry = next(i for i, e in enumerate(events) if e.kind == "enemy_entered" and e.enemy == "boss_man")
+    assert kinds[:boss_entry].count("scrolled") == 5
+    assert events[boss_entry - 1].kind == "scrolled" and events[boss_entry - 1].left_card == "boss_man"
+    assert kinds[-1] == "game_won"
+
+
 def play_ai(seed: int, hero: str = "vigilante", limit: int = 2000):
     s = GAME.new([SEAT], {"hero": hero}, seed)
     log = []
