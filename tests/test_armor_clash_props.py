@@ -86,3 +86,33 @@ def test_rigged_rolls_make_the_game_deterministic():
     b, eb = GAME.apply(b, "x", {"kind": "choose", "what": "pass"})
     assert [e.model_dump() for e in ea] == [e.model_dump() for e in eb]
     assert R.unit_by_id(a, "boss").card == R.unit_by_id(b, "boss").card
+
+
+def test_random_requests_only_ever_raise_game_errors():
+    import random
+
+    from engine import GameError
+
+    r = random.Random(7)
+    pool = [{"kind": "choose", "what": w} for w in ("move", "continue_move", "shoot", "reload", "continue_reload",
+                                                     "unload", "rotate", "continue_rotate", "hull", "pass")]
+    pool += [{"kind": "move_dir", "reverse": b} for b in (True, False)]
+    pool += [{"kind": "move_dist", "cells": c} for c in range(0, 14)]
+    pool += [{"kind": "target", "target": t} for t in ("", "boss", "e2", "a", "b", "zz")]
+    pool += [{"kind": "ammo", "ammo": a} for a in ("AP", "HE", "HEAT", "APDS")]
+    pool += [{"kind": "turret", "cell": c} for c in range(0, 10)] + [{"kind": "hull", "facing": f} for f in range(-1, 9)]
+    pool += [{"kind": "back"}, {"kind": "nope"}]
+    codes = set()
+    for g in range(20):
+        s = GAME.new(["a", "b"], {"mode": r.choice(["simple", "normal"]), "scenario": r.choice(["boss", "skirmish", "duel"])}, g)
+        for _ in range(120):
+            if GAME.outcome(s):
+                break
+            before = canonical(s)
+            try:
+                s, _ = GAME.apply(s, r.choice(["a", "b", "c"]), r.choice(pool))
+            except GameError as e:
+                codes.add(e.code)
+                assert canonical(s) == before
+                assert "armor_clash." not in e.message("zh")
+    assert {"wrong_step", "bad_action", "unknown_seat", "not_your_turn"} <= codes
