@@ -75,10 +75,14 @@ def test_mixed_ai_and_random_play_reaches_deep_states_and_keeps_invariants(seed,
             break
         action = legal[pick % len(legal)] if pick % 3 == 0 else GAME.ai_action(s, SEAT)
         before = canonical(s)
-        s2, _ = GAME.apply(s, SEAT, action)
+        s2, events = GAME.apply(s, SEAT, action)
         assert canonical(s) == before  # apply never mutates its input
         s = s2
         check_invariants(s)
+        for e in events:
+            for loc in ("en", "zh"):
+                line = GAME.event_text(e, loc)
+                assert line and "city_of_fury." not in line and "{" not in line
 
 
 def test_in_a_whole_game_the_boss_enters_on_the_fifth_scroll():
@@ -191,3 +195,34 @@ def test_catalogs_have_the_same_keys_in_en_and_zh():
         assert f"city_of_fury.card.{card}.name" in en and f"city_of_fury.card.{card}.street" in en
     for h in heroes():
         assert f"city_of_fury.card.{h}.name" in en
+
+
+def test_every_event_kind_and_variant_has_text_in_both_languages():
+    samples = [
+        m.RoundStarted(round=3), m.SkillChosen(skill="kick", level=2, actions=["move", "move", "attack"]),
+        m.HeroMoved(direction="left", src=2, dst=1), m.HeroMoved(direction="right", src=1, dst=2, swapped="rash"),
+        m.HeroHit(how="attack", target="rash", hp=1), m.HeroHit(how="shoot", target="boss_man", hp=0),
+        m.EnemyDefeated(enemy="glitch"), m.HeroHealed(hp=5), m.StepSkipped(action="heal", forced=True),
+        m.StepSkipped(action="move", forced=False), m.SkillReset(skill="dodge"),
+        m.SkillsRaised(skills=["punch", "kick"], levels=[3, 2]), m.SkillsRaised(skills=["dodge"], levels=[2]),
+        m.EnemyTurn(enemy="baton", side="right", row="left", actions=["move_left", "push_left", "attack"]),
+        m.EnemyMoved(enemy="knuckles", how="move", src=3, dst=2),
+        m.EnemyMoved(enemy="rash", how="jump", src=3, dst=2), m.EnemyMoved(enemy="rash", how="jump", src=3, dst=2, swapped="hero"),
+        m.EnemyHitHero(enemy="krupp", how="shoot", hp=4), m.EnemyHitHero(enemy="tin_can", how="attack", hp=3),
+        m.HeroPushed(enemy="baton", src=2, dst=1), m.HeroPushed(enemy="baton", src=2, dst=1, swapped="glitch"),
+        m.EnemySkipped(enemy="glitch", action="jump_right"),
+        m.Scrolled(defeated="rash", left_card="krupp", entered="krupp"),
+        m.Scrolled(defeated="rash", left_card="krupp", entered="krupp", slid=["hero"]),
+        m.Scrolled(defeated="rash", left_card="glitch", entered=None),
+        m.Scrolled(defeated="rash", left_card="glitch", entered=None, slid=["knuckles"]),
+        m.EnemyEntered(enemy="boss_man", slot=4, hp=6), m.GameWon(round=12), m.GameLost(round=9),
+    ]
+    kinds = {e.kind for e in samples}
+    assert kinds == {a.model_fields["kind"].default for a in m.AnyEvent.__origin__.__args__}
+    texts = set()
+    for e in samples:
+        for loc in ("en", "zh"):
+            line = GAME.event_text(e, loc)
+            assert line and "city_of_fury." not in line and "{" not in line, (e, loc, line)
+            texts.add(line)
+    assert len(texts) == 2 * len(samples)  # every variant reads differently
