@@ -116,6 +116,22 @@ def _board(img: Image.Image, view: dict[str, Any], locale: str, seat_index: dict
             R = CELL * 1.45
             d.ellipse((cx - R, cy - R, cx + R, cy + R), outline=col, width=1)
     d = ImageDraw.Draw(img)
+    # the last turn's shots: solid = hit, dashed = miss
+    pos = {u["id"]: u for u in view["units"]}
+    for shot in view.get("last_shots", []):
+        a, b = pos.get(shot["shooter"]), pos.get(shot["target"])
+        if a is None or b is None:
+            continue
+        (x0, y0), (x1, y1) = _centre(a["x"], a["y"]), _centre(b["x"], b["y"])
+        col = "#ff6633" if shot["hit"] else "#ffffcc"
+        if shot["hit"]:
+            d.line((x0, y0, x1, y1), fill=col, width=2)
+        else:
+            n = max(1, int(math.hypot(x1 - x0, y1 - y0) // 10))
+            for i in range(0, n, 2):
+                d.line((x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n,
+                        x0 + (x1 - x0) * (i + 1) / n, y0 + (y1 - y0) * (i + 1) / n), fill=col, width=2)
+        d.ellipse((x1 - 5, y1 - 5, x1 + 5, y1 + 5), outline=col, width=2)
     for u in view["units"]:
         _tank(d, u, _colour(u, seat_index), bool(u.get("boss")))
         cx, cy = _centre(u["x"], u["y"])
@@ -194,7 +210,10 @@ def _boss_card(d: ImageDraw.ImageDraw, x: int, y: int, u: dict[str, Any], view: 
         d.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), outline="#ffb0a0", fill="#e04030" if i <= rage and rage > 0 and i > 0 else None)
         text(d, (cx, cy + 9), str(i), 9, "#ccaaaa", "mt")
     pm = card.get("prerot_mode", 0)
-    text(d, (x + 8, y + 92), f"{_k('card.prerot', locale)}: {_k('card.prerot' + str(pm), locale)}", 11, "#eeeeee")
+    target = next((o for o in view["units"] if o["id"] == card.get("target")), None)
+    tname = _tr(target["label"], locale) if target else "-"
+    text(d, (x + 8, y + 92), f"{_k('card.prerot', locale)}: {_k('card.prerot' + str(pm), locale)}   "
+         f"{_k('card.target', locale)}: {tname}", 11, "#eeeeee")
     pen = u["pen"]
     text(d, (x + 8, y + 110), f"{_k('card.penalties', locale)}: {_k('card.move', locale)} +{pen['move']}  "
          f"{_k('card.shoot', locale)} +{pen['shoot']}  {_k('card.load', locale)} +{pen['reload']}", 11, "#f0c36b")

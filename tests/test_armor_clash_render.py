@@ -34,3 +34,15 @@ def test_view_hides_uncommitted_and_renders_pending_seat():
     assert "my_pending" not in v and "pending" not in v
     assert GAME.view(s, "alice")["my_pending"]["step"] == "target"
     assert draw(v, "en")[:4] == b"\x89PNG"
+
+
+def test_last_turn_shots_are_public_and_drawn():
+    s = GAME.new(["alice"], {}, 1)
+    s.rng.force("hit", [6, 2])
+    s.rng.force("damage", [4])
+    s, _ = GAME.apply(s, "alice", {"kind": "choose", "what": "shoot"})
+    s, _ = GAME.apply(s, "alice", {"kind": "target", "target": "boss"})
+    shots = GAME.view(s, None)["last_shots"]
+    assert {"shooter": "alice", "target": "boss", "hit": False} in shots
+    assert any(x["shooter"] == "boss" and x["hit"] for x in shots)
+    assert draw(GAME.view(s, None), "zh")[:4] == b"\x89PNG"

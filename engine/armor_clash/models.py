@@ -161,6 +161,13 @@ class Order(Model):
     pre_rot: int | None = None
 
 
+class ShotTrace(Model):
+    """A shot of the last resolved turn (for the board image)."""
+    shooter: str
+    target: str
+    hit: bool
+
+
 class Result(Model):
     winners: list[str]
     reason: str
@@ -178,7 +185,7 @@ class State(BaseState):
     pending: dict[str, Pending] = Field(default_factory=dict)
     orders: dict[str, Order] = Field(default_factory=dict)
     result: Result | None = None
-    last_turn_log: list[int] = Field(default_factory=list)
+    last_shots: list[ShotTrace] = Field(default_factory=list)
 
 
 # ---------------------------------------------------------------- actions

@@ -10,7 +10,7 @@ from typing import Any
 
 from . import data
 from . import geometry as G
-from .models import (Aim, BossCard, MovePlan, Note, Options, Order, Result, Roll, RotPlan, State,
+from .models import (Aim, BossCard, MovePlan, Note, Options, Order, Result, Roll, RotPlan, ShotTrace, State,
                      Unit)
 
 K = "armor_clash."
@@ -348,6 +348,7 @@ def fire(state: State, shooter: Unit, target: Unit, events: list) -> None:
         if turret_state(shooter) == "normal":
             set_turret_abs(shooter, G.bearing(shooter, target))
         die = roll(state, events, shooter, "hit", hit_word)
+        state.last_shots.append(ShotTrace(shooter=shooter.id, target=target.id, hit=die in hits))
         if shooter.boss and die == rage_v:
             rage_change(state, shooter, 1, "miss", events, target)
         if die not in hits or not target.active:
@@ -370,6 +371,7 @@ def fire(state: State, shooter: Unit, target: Unit, events: list) -> None:
         double = bool(shooter.boss and shooter.card is not None and shooter.card.rage >= data.boss()["rage_double_simple"])
         loc = roll(state, events, shooter, "location", lambda v: f"@armor_clash.loc.{data.location_name(v)}")
         die = roll(state, events, shooter, "hit", hit_word)
+        state.last_shots.append(ShotTrace(shooter=shooter.id, target=target.id, hit=die in hits))
         if shooter.boss and die == rage_v:
             rage_change(state, shooter, 1, "miss", events, target)
         if die not in hits:
@@ -745,6 +747,7 @@ def check_result(state: State) -> None:
 
 def resolve_turn(state: State, events: list) -> None:
     note(events, "turn_resolves", turn=state.turn)
+    state.last_shots = []
     orders: dict[str, Order] = {}
     for u in state.units:
         u.moved_this_turn = u.fired_this_turn = u.rotated_this_turn = False
