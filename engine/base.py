@@ -145,8 +145,8 @@ class Game:
         return new, events
 
     def view(self, state: BaseState, seat: str | None) -> dict[str, Any]:
-        """Default: everything but the RNG (its state would predict the future)."""
-        data = state.model_dump(mode="json", exclude={"rng"})
+        """Default: everything but the RNG and the seed (either would predict the future)."""
+        data = state.model_dump(mode="json", exclude={"rng", "seed"})
         data["to_act"] = self.to_act(state)
         return data
 

@@ -107,3 +107,19 @@ def test_selfplay_plays_complete_games_and_renders(tmp_path):
     assert "2 game(s) of city_of_fury" in lines[-1]
     pngs = sorted(tmp_path.glob("*.png"))
     assert len(pngs) > 10 and all(p.read_bytes()[:4] == b"\x89PNG" for p in pngs[:3])
+
+
+def test_no_view_of_any_game_carries_the_seed_or_the_rng():
+    from engine import available
+
+    for gid in available():
+        game = get_game(gid)
+        seats = [f"p{i + 1}" for i in range(game.min_seats if game.min_seats > 1 else 1)]
+        if game.min_seats < 2 <= game.max_seats:
+            seats = ["p1", "p2"]
+        state = game.new(seats, {}, 123456789)
+        for seat in [None, *seats]:
+            view = game.view(state, seat)
+            text = json.dumps(view)
+            assert "rng" not in view and "seed" not in view, (gid, seat)
+            assert str(state.rng.state) not in text and "123456789" not in text, (gid, seat)
