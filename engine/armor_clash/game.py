@@ -286,7 +286,7 @@ class ArmorClash(Game):
         hull, tur, free = self._virtual(state, u, p)
         cand: Any = PASS
         if p.step == "top":
-            cand = Choose(what=want.what) if want.what in ("move", "shoot", "reload", "rotate", "hull") else Choose(what=want.what)
+            cand = Choose(what=want.what)
         elif p.step in ("target", "move_fire"):
             cand = Target(target=want.target or "")
         elif p.step == "ammo":
