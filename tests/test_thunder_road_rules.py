@@ -100,8 +100,6 @@ def move_car(st, seat, car, die, steps, command=None, cdie=0, ccar=None, bonus="
 
 
 def test_setup_lowest_total_starts_and_round_one_keeps_the_setup_dice():
-    st0 = GAME.new(["a", "b", "c"], {}, 5)
-    st = GAME.rig(st0, "move", [])  # no effect; real check below uses rigging before new
     from engine.rng import Rng
     rng = Rng.from_seed(1)
     rng.force("move", [6, 6, 6, 6, 1, 1, 2, 1, 5, 5, 5, 5])
@@ -109,7 +107,7 @@ def test_setup_lowest_total_starts_and_round_one_keeps_the_setup_dice():
     assert state.starter == "b"
     assert R.crew_of(state, "b").dice == [1, 1, 1, 2]
     assert R.crew_of(state, "a").dice == [6, 6, 6, 6]
-    assert state.round == 1 and state.pending.seat == "b" and st.round == 1
+    assert state.round == 1 and state.pending.seat == "b"
 
 
 def test_setup_tie_rerolls_only_the_tied_players():
@@ -230,16 +228,16 @@ def test_rules_example_five_with_nitro_three_moves_eight():
 def test_only_one_command_per_round():
     st = turn(board(), "p0", [1, 2, 3, 4])
     put(st, "p0:small", 8, 3)
-    st, _ = move_car(st, "p0", "p0:small", 4, ["n"] * 4 + [], command="nitro", cdie=1)
-    if st.pending and st.pending.stage == "bonus":
-        st, _ = do(st, "p0", kind="bonus", take=False)
-    # p1's turn now; give the turn back to p0
-    turn(st, "p0", [2, 3])
-    R.crew_of(st, "p0").command_used = True
-    R.crew_of(st, "p0").turns = 1
+    st, _ = move_car(st, "p0", "p0:small", 4, ["n"] * 5, command="nitro", cdie=1)
+    assert R.crew_of(st, "p0").command_used and R.crew_of(st, "p0").dice == [2, 3]
+    # p0's next turn in the same round: the die goes straight to the move, no command step
+    st.current = "p0"
+    st.pending = Pending(seat="p0", stage="assign")
     put(st, "p0:medium", 8, 5)
     st, _ = do(st, "p0", kind="assign", car="p0:medium", die=2)
-    assert st.pending.stage == "enter" or st.pending.stage == "step"
+    assert st.pending.stage == "step"
+    with pytest.raises(GameError):
+        do(st, "p0", kind="command", command="nitro", die=3)
 
 
 def test_airstrike_only_on_empty_spaces_and_no_shot_in_round_one():
