@@ -288,3 +288,25 @@ def test_stunned_crew_loses_its_next_turn():
     s, ev = GAME.apply(s, "a", {"kind": "choose", "what": "pass"})
     assert any(e.kind == "note" and e.key == "armor_clash.stunned_skip" for e in ev)
     assert set(GAME.to_act(s)) == {"a", "b"}
+
+
+def test_heat_never_knocks_out():
+    s = duel()
+    unit(s, "a").loaded = "HEAT"
+    s, ev = shoot(s, hit=1, location=6, damage=6)
+    b = unit(s, "b")
+    assert b.active and b.tracks == "ok"
+    s2 = duel()
+    unit(s2, "a").loaded = "HEAT"
+    s2, _ = shoot(s2, hit=1, location=5, damage=6, penalty=1)
+    assert unit(s2, "b").turret_state == "normal" and unit(s2, "b").injuries["gunner"] == 1
+
+
+def test_he_does_not_penetrate_but_a_six_still_knocks_out():
+    s = duel()
+    unit(s, "a").loaded = "HE"
+    s, _ = shoot(s, hit=1, location=1, damage=1)
+    assert sum(unit(s, "b").pen.values()) == 0
+    unit(s, "a").loaded = "HE"
+    s, _ = shoot(s, hit=1, location=3, damage=6)
+    assert unit(s, "b").status == "out"
