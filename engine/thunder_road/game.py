@@ -577,6 +577,9 @@ class ThunderRoad(Game):
         return Msg(key=f"thunder_road.prompt.{p.stage}", params=params)
 
     def summary(self, state: TRState) -> Msg:
+        out = self.outcome(state)
+        if out is not None:
+            return out.reason
         return Msg(key="thunder_road.summary", params={"round": state.round, "seat": state.current or "",
                                                         "road": state.road_die, "tiles": state.tiles_placed})
 
