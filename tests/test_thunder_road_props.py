@@ -25,15 +25,20 @@ def check_invariants(st, before=None, action_seat=None, action=None):
         if v.where == "gone":
             assert v.pos is None and not v.damage
         assert len(v.damage) <= v.capacity
-    # out crews own no chopper and never act
+    # out crews own no chopper and are never asked anything (not even a slam reroll)
     for c in st.crews:
         if c.out:
             assert c.chopper is None
-            assert c.seat not in GAME.to_act(st) or st.reroll is not None and False
-    # the acting car was alive and operable when it acted
-    if before is not None and action is not None and action.get("kind") == "assign":
-        v = R.veh(before, action["car"])
-        assert v.where != "gone" and R.operable(v)
+            assert c.seat not in GAME.to_act(st)
+    # eliminated (or inoperable) vehicles never act: the car given a die, moving or shooting was in play
+    if before is not None and action is not None:
+        kind = action.get("kind")
+        if kind == "assign":
+            v = R.veh(before, action["car"])
+            assert v.where != "gone" and R.operable(v)
+        if kind in ("step", "enter") or (kind == "shoot" and before.pending.stage == "shoot"):
+            v = R.veh(before, before.pending.car)
+            assert v.where != "gone" and R.operable(v)
     # every decision is small
     for s in GAME.to_act(st):
         assert 1 <= len(GAME.legal_actions(st, s)) <= 25
