@@ -131,7 +131,6 @@ def _danger(st: Any, v: Any) -> float:
 
 def choose(game: Any, st: Any, seat: str, legal: list[Any]) -> Any:
     rnd = game.ai_rng(st, seat)
-    kind = legal[0].kind
     scored: list[tuple[float, float, int]] = []
     for i, a in enumerate(legal):
         scored.append((_score(st, seat, a), rnd.random(), i))

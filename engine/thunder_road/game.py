@@ -9,7 +9,7 @@ from ..errors import GameError
 from ..i18n import t
 from ..rng import Rng
 from . import rules as R
-from .content import FRONT, H, W, add, base_char, board, crews, dice, hex_of, key, on_board, row_of
+from .content import H, W, add, base_char, board, crews, dice, hex_of, key, row_of
 from .models import (Action, AirRow, AirSpace, Assign, Bonus, Command, Crew, Enter, Options, Pending, Reroll,
                      RerollQuestion, Shoot, Step, TREvent, TRState, Vehicle)
 
