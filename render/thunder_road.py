@@ -213,9 +213,9 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
             x = _dice(d, x, y + 6, c["dice"], "#f8fafc", "#111")
             x = _dice(d, x + 4, y + 6, c["used"], "#4b5563", "#d1d5db")
         x = max(x + 8, 250 + 21 * 4 + 10)
-        for v in view["vehicles"]:
-            if v["owner"] != c["seat"]:
-                continue
+        mine = [v for v in view["vehicles"] if v["owner"] == c["seat"]]
+        step = min(84, int((BOARD_W - 8 - x) / max(1, len(mine))))
+        for v in mine:
             label = t(f"thunder_road.vehicle.{v['name']}", locale)
             state = f"{v['damage']}/{v['capacity']}"
             if c["crew"] not in ("big_rig",):
@@ -223,8 +223,6 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
             fg = "#ffffff" if v["operable"] else "#f87171"
             text(d, (x, y + 2), label, 12, fg)
             text(d, (x, y + 17), state + (" ✓" if v["moved"] else ""), 11, "#cbd5e1")
-            x += 84
-            if x > BOARD_W - 60:
-                break
+            x += step
         y += DASH_ROW
     return to_png(img.quantize(colors=96, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
