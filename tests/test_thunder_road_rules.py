@@ -842,8 +842,9 @@ def test_player_out_when_all_cars_inoperable_or_eliminated_and_chopper_removed_t
     assert R.veh(st, "p1:medium").where == "road"   # inoperable cars stay on the road
 
 
-def test_three_players_first_out_makes_lead_tile_final_and_finish_wins():
-    st = board(3)
+@pytest.mark.parametrize("n", [3, 4])
+def test_three_or_four_players_first_out_makes_lead_tile_final_and_finish_wins(n):
+    st = board(n)
     turn(st, "p0", [1])
     put(st, "p0:small", 8, 3)
     put(st, "p1:medium", 10, 3)
