@@ -2,6 +2,7 @@
 
 Usage: python bench/selfplay_armor_clash.py [games_per_config=1000] [--quick] [--legend]
        python bench/selfplay_armor_clash.py 200 --campaign   (the campaign battles' table)
+       python bench/selfplay_armor_clash.py 300 --mechanics  (how often the boss rules fire)
 
 Every seat is played by the engine's seat AI (the same orders ``GAME.ai_action``
 builds step by step), the Tiger by its rules automaton.  The fast loop drives
@@ -39,6 +40,34 @@ def api_game(seats: list[str], options: dict, seed: int):
     return s
 
 
+def mechanics(n: int) -> None:
+    """How often the boss's special rules fire per game (normal mode, 1/2/4 crews, n seeds each)."""
+    from collections import Counter
+
+    keys = ("boss_must_rest", "boss_forced_turn", "counter_halved", "counter_prerot", "prerotate", "overload",
+            "rage_lock", "rage_double", "turret_state", "incapacitated", "destroyed")
+    for mode in ("normal", "simple"):
+        count: Counter = Counter()
+        games = 0
+        max_rage = 0
+        for k in (1, 2, 4):
+            for seed in range(n):
+                s = GAME.new([f"p{i + 1}" for i in range(k)], {"mode": mode}, seed)
+                while s.result is None:
+                    for u in s.units:
+                        if u.seat is not None and u.active and u.stunned == 0:
+                            s.orders[u.seat] = R.ai_order(s, u)
+                    events: list = []
+                    R.resolve_turn(s, events)
+                    for e in events:
+                        if e.kind == "note":
+                            count[e.key.split(".", 1)[1]] += 1
+                            if e.key.endswith(".rage"):
+                                max_rage = max(max_rage, e.params["new"])
+                games += 1
+        print(f"{mode}: per game " + ", ".join(f"{k} {count[k] / games:.3f}" for k in keys) + f"; highest rage seen {max_rage}")
+
+
 def campaign_table(n: int) -> None:
     """Players' win % of each campaign battle at its typical crew level (recruits early, veterans late)."""
     print(f"Campaign battles, {n} seeded games per cell: players' win % / turn-limit % / avg turns")
@@ -62,6 +91,9 @@ def main() -> None:
     n = int(args[0]) if args else 1000
     if "--campaign" in sys.argv:
         campaign_table(n)
+        return
+    if "--mechanics" in sys.argv:
+        mechanics(n)
         return
     crews = ["veteran", "legend"] if "--legend" in sys.argv else ["veteran"]
     print(f"Armor Clash boss self-play, {n} seeded games per configuration (seeds 0..{n - 1}), T-34-85 crews")

@@ -340,19 +340,48 @@ def test_players_win_by_knocking_out_the_boss():
     assert out is not None and out.winners == ["a"] and out.scores["a"] == 1.0
 
 
-@pytest.mark.parametrize("n,escorts", [(1, 0), (2, 1), (3, 2), (4, 4)])
-def test_boss_escort_scales_with_players(n, escorts):
-    s = boss_game(seats=tuple(f"p{i}" for i in range(n)))
+@pytest.mark.parametrize("mode,n,escorts", [("simple", 1, 0), ("simple", 2, 1), ("simple", 3, 2), ("simple", 4, 4),
+                                            ("normal", 1, 0), ("normal", 2, 0), ("normal", 3, 1), ("normal", 4, 3)])
+def test_boss_escort_scales_with_players(mode, n, escorts):
+    s = boss_game(mode, seats=tuple(f"p{i}" for i in range(n)))
     assert sum(1 for u in s.units if u.side == "enemies" and not u.boss) == escorts
 
 
 def test_escort_withdraws_when_the_boss_is_out():
-    s = boss_game(seats=("a", "b"))
+    s = boss_game(seats=("a", "b", "c"))
     assert any(u.side == "enemies" and not u.boss for u in s.units)
     s.rng.force("hit", [1]); s.rng.force("location", [3]); s.rng.force("damage", [6])
     s, _ = GAME.apply(s, "a", {"kind": "choose", "what": "shoot"})
     s, _ = GAME.apply(s, "a", {"kind": "target", "target": "boss"})
     s, _ = GAME.apply(s, "b", PASS)
+    s, _ = GAME.apply(s, "c", PASS)
     out = GAME.outcome(s)
-    assert out is not None and set(out.winners) == {"a", "b"}
+    assert out is not None and set(out.winners) == {"a", "b", "c"}
     assert any(u.active and not u.boss and u.side == "enemies" for u in s.units)
+
+
+def test_in_range_wittmann_drives_around_the_gun_of_its_target():
+    s = boss_game(seats=("a",))
+    b, a = unit(s, "boss"), unit(s, "a")
+    a.x, a.y, a.hull, a.turret = 5, 6, 0, 0          # a's gun points north
+    b.x, b.y = 5, 3                                   # in range, straight in front of that gun
+    plan = {"move": True, "shoot": False}
+    b.card.target = "a"
+    R.boss_phase_move(s, b, plan, [])
+    d = G.octant(b.x - a.x, b.y - a.y)
+    assert b.moved_this_turn and 2 <= G.chebyshev(a, b) <= 3
+    assert G.ring_dist(a.abs_turret, d) >= 2                           # off the gun's axis
+    assert max(abs(b.x - 5), abs(b.y - 3)) <= R.boss_cells_per_turn(s)
+    R.boss_phase_move(s, b, plan, [])                                  # a second turn of driving
+    d = G.octant(b.x - a.x, b.y - a.y)
+    assert G.rotation_needed(a.abs_turret, d) > R.free_rotation(a)   # a must spend a turn to aim again
+
+
+def test_no_flanking_in_simple_mode_where_arcs_are_360():
+    s = boss_game("simple", seats=("a",))
+    b, a = unit(s, "boss"), unit(s, "a")
+    a.x, a.y = 5, 6
+    b.x, b.y = 5, 3
+    b.card.target = "a"
+    R.boss_phase_move(s, b, {"move": True}, [])
+    assert (b.x, b.y) == (5, 3) and not b.moved_this_turn

@@ -179,7 +179,7 @@ def build_units(seats: list[str], opts: Options) -> list[Unit]:
     n = len(seats)
     counts: dict[str, int] = {}
     for j, e in enumerate(sc["enemies"]):
-        if n < e.get("min_players", 1):
+        if n < e.get("min_players", 1) or opts.mode not in e.get("modes", ("simple", "normal")):
             continue
         is_boss = bool(e.get("boss"))
         counts[e["vehicle"]] = counts.get(e["vehicle"], 0) + 1
@@ -598,6 +598,10 @@ def boss_phase_move(state: State, boss: Unit, plan: dict[str, Any], events: list
     if target is None or not target.active:
         return
     keep = data.boss()["keep_range"]
+    if (G.chebyshev(boss, target) <= keep and state.options.mode == "normal"
+            and data.boss().get("drive") == "flank"):
+        _boss_flank(state, boss, target, keep, events)
+        return
     moved = 0
     for _ in range(boss_cells_per_turn(state)):
         if G.chebyshev(boss, target) <= keep:
@@ -617,6 +621,55 @@ def boss_phase_move(state: State, boss: Unit, plan: dict[str, Any], events: list
     if moved:
         boss.moved_this_turn = True
         note(events, "moved", unit=boss.label, cells=moved, to=G.cell_name(boss.x, boss.y), left=0, turns=0)
+
+
+def _flank_score(state: State, boss: Unit, target: Unit, x: int, y: int) -> tuple[int, int]:
+    """(foes that would need a turn of traverse to shoot from there, how far behind the target's gun)."""
+    blind = 0
+    behind = 0
+    for o in foes(state, boss):
+        d = G.octant(x - o.x, y - o.y)
+        need = G.rotation_needed(o.abs_turret, d)
+        if need > free_rotation(o):
+            blind += 1
+        if o.id == target.id:
+            behind = G.ring_dist(o.abs_turret, d)
+    return blind, behind
+
+
+def _boss_flank(state: State, boss: Unit, target: Unit, keep: int, events: list) -> None:
+    """In range, Wittmann drives around its target's gun (designed: tables.json boss.drive)."""
+    steps = boss_cells_per_turn(state)
+    start = (boss.x, boss.y)
+    seen = {start: 0}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for cx, cy in frontier:
+            if seen[(cx, cy)] >= steps:
+                continue
+            for dx, dy in G.DIRS:
+                c = (cx + dx, cy + dy)
+                if c in seen or not on_board(state, *c) or occupied(state, *c):
+                    continue
+                seen[c] = seen[(cx, cy)] + 1
+                nxt.append(c)
+        frontier = nxt
+    here = _flank_score(state, boss, target, boss.x, boss.y)
+    best = None
+    for (x, y), dist in sorted(seen.items()):
+        r = max(abs(x - target.x), abs(y - target.y))
+        if dist == 0 or not 2 <= r <= keep:
+            continue
+        score = _flank_score(state, boss, target, x, y)
+        key = (score, -dist)
+        if score > here and (best is None or key > best[0]):
+            best = (key, x, y, dist)
+    if best is None:
+        return
+    boss.x, boss.y = best[1], best[2]
+    boss.moved_this_turn = True
+    note(events, "moved", unit=boss.label, cells=best[3], to=G.cell_name(boss.x, boss.y), left=0, turns=0)
 
 
 def boss_phase_fire(state: State, boss: Unit, plan: dict[str, Any], events: list) -> None:
