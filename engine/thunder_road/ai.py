@@ -210,7 +210,7 @@ def _score(st: Any, seat: str, a: Any) -> float:
         if mark == "slam":
             other = R.vehicle_at(st, dest, exclude=v.id)
             if other is not None and other.owner not in (None, seat):
-                val = -2.0 + (R.size_rank(v) - R.size_rank(other)) * 0.8
+                val = 0.5 + (R.size_rank(v) - R.size_rank(other)) * 0.8 + (1.0 if last else 0.0)
             else:
                 val = -7.0
         gain = (dest[1] - here[1]) * 1.2
