@@ -185,3 +185,17 @@ def test_record_is_the_winning_round():
     assert GAME.record(st, "a") is None
     st.winners, st.end_reason, st.round = ["b"], "finish", 6
     assert GAME.record(st, "b") == 6.0 and GAME.record(st, "a") is None
+
+
+def test_rules_text_topics_have_a_one_line_summary_in_both_languages():
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent / "data" / "rules" / "thunder_road"
+    counts = []
+    for loc in ("en", "zh"):
+        lines = (root / f"{loc}.md").read_text(encoding="utf-8").splitlines()
+        heads = [i for i, line in enumerate(lines) if line.startswith("## ")]
+        assert len(heads) >= 15
+        for i in heads:
+            assert lines[i + 1].strip() and not lines[i + 1].startswith("#")
+        counts.append(len(heads))
+    assert counts[0] == counts[1]
