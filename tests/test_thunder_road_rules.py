@@ -1075,3 +1075,17 @@ def test_summary_prompt_and_outcome_messages():
     assert "Round 2" in GAME.summary(st).text("en") and "第2轮" in GAME.summary(st).text("zh")
     assert GAME.prompt(st, "p0").text("zh")
     assert GAME.outcome(st) is None
+
+
+def test_choppers_take_no_damage_shrapnel_flies_past_them():
+    st = turn(board(), "p0", [1])
+    put(st, "p0:small", 8, 3)
+    put(st, "p1:medium", 10, 3)
+    R.crew_of(st, "p1").chopper = hx(12, 3)
+    put(st, "p1:large", 14, 3)
+    st, _ = move_car(st, "p0", "p0:small", 1, ["n"])
+    st = GAME.rig(st, "shoot", ["any"])
+    st = GAME.rig(st, "damage", ["shrapnel", "dent"])
+    st = GAME.rig(st, "direction", ["n"])
+    st, ev = do(st, "p0", kind="shoot", target="p1:medium")
+    assert R.veh(st, "p1:large").damage == ["dent"] and R.crew_of(st, "p1").chopper == hx(12, 3)
