@@ -8,7 +8,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.i18n import normalise, t
-from render.common import font, text, to_png
+from render.common import font, to_png
 
 # Drawn in palette mode ("P"): a flat-colour board encodes about ten times faster
 # as PNG than RGB, which keeps a full board under the 40 ms budget.
@@ -33,6 +33,33 @@ def _fit(s: str, size: int, width: int) -> str:
     while s and f.getlength(s + "…") > width:
         s = s[:-1]
     return s + "…"
+
+
+@lru_cache(maxsize=4096)
+def _glyphs(s: str, size: int) -> tuple[Image.Image, int, int, int, int]:  # mask, left, top, mid-x, mid-y
+    """The rendered text as a 1-bit mask, cached: boards repeat the same short strings frame after frame,
+    and rasterising them is most of a frame's cost."""
+    f = font(size)
+    left, top, right, bottom = (int(v) for v in f.getbbox(s))
+    w, h = max(1, right - left), max(1, bottom - top)
+    mask = Image.new("1", (w, h), 0)
+    ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=1)
+    mid = f.getbbox(s, anchor="mm")
+    return mask, left, top, int(mid[0]), int(mid[1])
+
+
+def text(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int = 16, fill: str = "#ffffff",
+         anchor: str = "la") -> None:
+    """Like render.common.text (left/top or middle/middle anchors) but from the mask cache."""
+    if not s:
+        return
+    mask, left, top, mid_x, mid_y = _glyphs(s, size)
+    x, y = xy
+    if anchor == "mm":
+        x, y = x + mid_x, y + mid_y
+    else:
+        x, y = x + left, y + top
+    d.bitmap((int(x), int(y)), mask, fill=fill)
 
 
 CW, CH, TX, TY = 113, 112, 20, 60
