@@ -92,7 +92,13 @@ def _score(b: r.Board) -> float:
     return v
 
 
-def _finish_round(b: r.Board, skill: str) -> float:
+def _key(b: r.Board) -> tuple:
+    """The position, without the round number."""
+    return (b.hero_hp, tuple(b.street), tuple(sorted(b.enemy_hp.items())), tuple(b.levels[k] for k in SKILLS),
+            tuple(b.screen))
+
+
+def _finish_round(b: r.Board, skill: str, avoid: Optional[tuple] = None) -> float:
     """Reset the skill, take the best raise, play the enemy and scroll phases, score."""
     if b.result is not None:
         return _score(b)
@@ -104,6 +110,12 @@ def _finish_round(b: r.Board, skill: str) -> float:
     if b.result is None:
         r.scroll_phase(b, None)
         b.round += 1
+    if avoid is not None and b.result is None and _key(b) == avoid:
+        # The round would end exactly where it started.  The game and this player are
+        # deterministic, so that repeats forever: it can never be won, which makes it
+        # worth no more than a loss (any other way out is preferred; if every other
+        # way loses at once, the position was lost anyway).
+        return -WIN + _progress(b) - 1.0
     return _score(b) + LEVEL * lv
 
 
@@ -130,14 +142,14 @@ def _do(b: r.Board, opt: tuple[str, Any]) -> None:
         r.hero_heal(b, None)
 
 
-def _best_steps(b: r.Board, skill: str, actions: list[str], index: int) -> float:
+def _best_steps(b: r.Board, skill: str, actions: list[str], index: int, avoid: Optional[tuple] = None) -> float:
     if b.result is not None or index >= len(actions):
-        return _finish_round(b, skill)
+        return _finish_round(b, skill, avoid)
     best = -1e18
     for opt in _options(b, actions[index]):
         c = b.copy()
         _do(c, opt)
-        v = _best_steps(c, skill, actions, index + 1)
+        v = _best_steps(c, skill, actions, index + 1, avoid)
         if v > best:
             best = v
     return best
@@ -154,13 +166,17 @@ def choose(game: Any, state: m.State, legal: list[Any]) -> Any:
         return legal[0]
     if p.kind == "choose_skill":
         best, best_v = legal[0], -1e18
+        start = _key(b)
         for a in legal:
             level = state.levels[a.skill]
-            v = _best_steps(b.copy(), a.skill, r.level_actions(state.hero, a.skill, level), 0)
+            v = _best_steps(b.copy(), a.skill, r.level_actions(state.hero, a.skill, level), 0, start)
             if v > best_v:
                 best, best_v = a, v
         return best
     actions = r.level_actions(state.hero, p.skill, p.level)
+    # Before the first action of the skill nothing has changed yet, so the position is still
+    # the one the round started from: keep steering away from a round that returns to it.
+    avoid = _key(b) if p.index == 0 else None
     best, best_v = legal[0], -1e18
     for a in legal:
         c = b.copy()
@@ -170,7 +186,7 @@ def choose(game: Any, state: m.State, legal: list[Any]) -> Any:
             _do(c, (a.kind, a.target))
         elif a.kind == "heal":
             _do(c, ("heal", None))
-        v = _best_steps(c, p.skill, actions, p.index + 1)
+        v = _best_steps(c, p.skill, actions, p.index + 1, avoid)
         if v > best_v:
             best, best_v = a, v
     return best
