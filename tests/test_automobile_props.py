@@ -180,3 +180,15 @@ def test_every_label_prompt_and_log_line_is_translated():
                 line = GAME.event_text(e, loc)
                 assert "automobile." not in line and "{" not in line, line
     assert "automobile." not in GAME.outcome(st).reason.text("zh")
+
+
+def test_public_and_other_seat_images_do_not_depend_on_a_hidden_hand():
+    st = GAME.new(SEATS[:3], seed=21)
+    while not (st.round == 2 and st.phase == 3) and GAME.outcome(st) is None:
+        seat = GAME.to_act(st)[0]
+        st, _ = GAME.apply(st, seat, GAME.ai_action(st, seat))
+    twin = _swap_hand(st, "ann")
+    assert twin is not None and twin.players["ann"].hand != st.players["ann"].hand
+    for viewer in (None, "bo", "cy"):
+        assert draw(GAME.view(twin, viewer), "zh") == draw(GAME.view(st, viewer), "zh")
+    assert draw(GAME.view(twin, "ann"), "en") != draw(GAME.view(st, "ann"), "en")  # her own image shows them
