@@ -76,3 +76,23 @@ async def test_armor_clash_boss_fight_through_private_commits(table):
     assert table.row(gid)["status"] == "finished"
     assert final.png()
     assert not table.fd.violations
+
+
+async def test_automobile_hand_reaches_only_its_owner(table):
+    users = [table.fd.add_user(300 + i, f"tycoon{i}") for i in range(3)]
+    await table.start()
+    gid, board = await lobby_start(table, users[0], "automobile", users[1:])
+    assert f"tg:v:{gid}" in board.custom_ids, "the public board offers each player a private view"
+    state = table.state(gid)
+    for user in users:
+        seat = next(s for s, u in table.seat_user(gid).items() if u == user.id)
+        hand = ", ".join(map(str, state.players[seat].hand))
+        ex = await table.fd.click(user, board, f"tg:v:{gid}")
+        msg = await table.wait_ephemeral(ex)
+        assert msg.ephemeral and f"Your demand cards: {hand}" in msg.content and msg.png()
+        ex = await table.fd.slash(user, "auto hand")
+        assert f"Your demand cards: {hand}" in (await table.wait_ephemeral(ex)).content
+    outsider = table.fd.add_user(399, "outsider")
+    ex = await table.fd.slash(outsider, "auto hand")
+    msg = await table.wait_ephemeral(ex)
+    assert "not seated" in msg.content and not msg.attachments

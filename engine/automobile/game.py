@@ -38,6 +38,16 @@ class Automobile(Game):
     State = AutoState
     Action = Action
     Event = Ev
+    private_view = True  # demand cards: each seat sees its own hand ("My view", /game view, /auto hand)
+    record_key = "core.record.best_fortune"
+    record_lower_is_better = False
+
+    def private_summary(self, state: AutoState, seat: str) -> Msg | None:
+        hand = state.players[seat].hand if seat in state.players else []
+        return Msg(key="automobile.private.hand", params={"cards": ", ".join(map(str, hand)) or "-"})
+
+    def record(self, state: AutoState, seat: str) -> float | None:
+        return float(state.scores[seat]) if state.finished and seat in state.scores else None
 
     # ================================================================ setup
     def _new(self, seats: list[str], options: Any, seed: int, rng: Rng) -> AutoState:
