@@ -93,10 +93,10 @@ class Table:
         boards = [m for m in messages if not m.ephemeral and m.attachments]
         return boards[-1] if boards else None
 
-    async def wait_board(self, ex, timeout: float = 10.0) -> FakeMessage:
+    async def wait_board(self, ex, timeout: float = 30.0) -> FakeMessage:
         return await ex.wait(lambda e: self.board_of(e.followups + e.messages), timeout, "a board message")
 
-    async def wait_ephemeral(self, ex, timeout: float = 5.0) -> FakeMessage:
+    async def wait_ephemeral(self, ex, timeout: float = 20.0) -> FakeMessage:
         def found(e):
             eph = [m for m in e.messages if m.ephemeral and not m.loading and (m.content or m.embeds)]
             return eph[-1] if eph else None
@@ -154,7 +154,7 @@ class Table:
             ex = await self.choose(user, target, gid, idx, version)
             committed = t("core.ui.committed", "en")
             await ex.wait(lambda e: self.board_of(e.followups) or any(
-                m.ephemeral and committed in m.content for m in e.followups), 10, "the turn's reply")
+                m.ephemeral and committed in m.content for m in e.followups), 30, "the turn's reply")
             if seen:
                 seen(user.id, ex)
             board = self.board_of(ex.followups) or board
