@@ -104,8 +104,7 @@ async def test_undo_vetoed_by_another_player(table):
     ex = await table.fd.slash(alice, "game new", {"game": "thunder_road"})
     lobby = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 5, "lobby")
     gid = table.sql("SELECT id FROM games")[0][0]
-    ex = await table.fd.click(bob, lobby, f"tg:l:{gid}:join")
-    await ex.wait_idle(0.2)
+    await (await table.fd.click(bob, lobby, f"tg:l:{gid}:join")).wait_response()
     ex = await table.fd.click(alice, lobby, f"tg:l:{gid}:start")
     await table.wait_board(ex)
     users = table.seat_user(gid)
@@ -123,8 +122,7 @@ async def test_undo_vetoed_by_another_player(table):
     ex = await table.fd.click(mover, vote, no)
     assert "not yours" in (await table.wait_ephemeral(ex)).content
     ex = await table.fd.click(other, vote, no)
-    await ex.wait_idle(0.2)
-    assert any("refused" in m.content for m in table.fd.messages())
+    await ex.wait(lambda e: any("refused" in m.content for m in e.followups), 20, "the refusal")
     assert table.row(gid)["version"] == v and table.sql("SELECT COUNT(*) FROM reverts")[0][0] == 0
 
 
@@ -173,7 +171,7 @@ async def test_campaign_points_table(table):
     alice = table.fd.add_user(101, "alice")
     await table.start()
     ex = await table.fd.slash(alice, "campaign new", {"game": "city_of_fury", "name": "Spring", "points": "10,4"})
-    await ex.wait_idle(0.2)
+    await ex.wait(lambda e: any("Spring" in m.content for m in e.messages), 20, "the announcement")
     ex = await table.fd.slash(alice, "campaign new", {"game": "city_of_fury", "name": "Spring", "points": "x"})
     assert "whole numbers" in (await table.wait_ephemeral(ex)).content
     gid, _ = await open_cof(table, alice, campaign="Spring")
@@ -211,7 +209,7 @@ async def test_resign_ends_a_solo_table_as_a_loss(table):
     await table.start()
     gid, _ = await open_cof(table, alice)
     ex = await table.fd.slash(alice, "game resign")
-    await ex.wait_idle(0.2)
+    await ex.wait(lambda e: any("resigned" in m.content for m in e.messages), 20, "the announcement")
     assert table.row(gid)["status"] == "finished"
     assert table.sql("SELECT user_id, won FROM results WHERE game_id=?", gid) == [(101, 0)]
     ex = await table.fd.slash(alice, "game new", {"game": "city_of_fury"})
@@ -228,7 +226,7 @@ async def test_seat_handover_by_majority_vote_and_by_the_host(table):
     lobby = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 5, "lobby")
     gid = table.sql("SELECT id FROM games")[0][0]
     for u in (bob, carol):
-        await (await table.fd.click(u, lobby, f"tg:l:{gid}:join")).wait_idle(0.1)
+        await (await table.fd.click(u, lobby, f"tg:l:{gid}:join")).wait_response()
     await table.wait_board(await table.fd.click(host, lobby, f"tg:l:{gid}:start"))
     assert table.seat_user(gid) == {"p1": 101, "p2": 102, "p3": 103}
     # bob (not the host) proposes to give carol's seat to dave: host and bob vote (carol does not)

@@ -97,7 +97,8 @@ async def test_two_clicks_at_once_apply_exactly_once(table):
     cid, values = table.custom_id_for(board, gid, v0, idx)
     click = (lambda: table.fd.click(alice, board, cid)) if values is None else (lambda: table.fd.select(alice, board, cid, values))
     a, b = await asyncio.gather(click(), click())
-    await asyncio.gather(a.wait_idle(0.3), b.wait_idle(0.3))
+    settled = lambda e: table.board_of(e.followups) or any(m.ephemeral for m in e.followups)  # noqa: E731
+    await asyncio.gather(a.wait(settled, 20, "a reply"), b.wait(settled, 20, "a reply"))
     assert table.row(gid)["version"] == v0 + 1
     assert table.sql("SELECT COUNT(*) FROM actions WHERE game_id=?", gid)[0][0] == 1
     outcomes = sorted(bool(table.board_of(e.followups)) for e in (a, b))
@@ -189,7 +190,7 @@ async def test_log_and_abandon_permissions(table):
     assert "Only the host" in (await table.wait_ephemeral(ex)).content
     assert table.row(gid)["status"] == "active"
     ex = await table.fd.slash(mod, "game abandon")
-    await ex.wait_idle(0.2)
+    await ex.wait(lambda e: any("abandoned" in m.content for m in e.messages), 20, "the announcement")
     assert table.row(gid)["status"] == "abandoned"
 
 

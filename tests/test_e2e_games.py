@@ -14,7 +14,7 @@ async def lobby_start(table, host, game, joiners, **opts):
     gid = table.sql("SELECT id FROM games ORDER BY id DESC LIMIT 1")[0][0]
     for user in joiners:
         ex = await table.fd.click(user, lobby, f"tg:l:{gid}:join")
-        await ex.wait_idle(0.1)
+        await ex.wait_response()
     ex = await table.fd.click(host, lobby, f"tg:l:{gid}:start")
     return gid, await table.wait_board(ex)
 

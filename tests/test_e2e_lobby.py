@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 
+def _thread_id(thread) -> int:
+    return int(thread["id"]) if isinstance(thread, dict) else int(thread)
+
+
 async def open_lobby(table, host, game="thunder_road", **opts):
     ex = await table.fd.slash(host, "game new", {"game": game, **opts})
     lobby = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 5, "lobby")
@@ -12,7 +16,7 @@ async def open_lobby(table, host, game="thunder_road", **opts):
 
 async def click_and_settle(table, user, msg, cid):
     ex = await table.fd.click(user, msg, cid)
-    await ex.wait_idle(0.15)
+    await ex.wait_response()
     return ex
 
 
@@ -77,9 +81,9 @@ async def test_thread_option_opens_the_table_in_a_thread(table):
     host = table.fd.add_user(101, "host")
     await table.start()
     ex = await table.fd.slash(host, "game new", {"game": "city_of_fury", "thread": True})
-    await ex.wait_idle(0.3)
+    await ex.wait(lambda e: table.fd.threads and table.fd.messages(_thread_id(table.fd.threads[-1])), 20, "the thread's board")
     assert table.fd.threads, "a thread was created"
-    thread_id = int(table.fd.threads[-1]["id"]) if isinstance(table.fd.threads[-1], dict) else table.fd.threads[-1]
+    thread_id = _thread_id(table.fd.threads[-1])
     assert table.sql("SELECT channel_id FROM games")[0][0] == thread_id
     msgs = table.fd.messages(thread_id)
     assert msgs and msgs[-1].png()
