@@ -60,7 +60,9 @@ def _space_value(st: Any, vid: str, p: list[int], last: bool) -> float:
     if other is not None and other != vid:
         val -= 6.0
     hz = st.hazards.get(key(p))
-    if hz is not None and not hz.up:
+    if hz is not None and vid.endswith(":rig"):
+        val -= 3.5          # the Big Rig ploughs through any token and always takes damage
+    elif hz is not None and not hz.up:
         val -= 2.5
     elif hz is not None and hz.type == "oil":
         val -= 2.5
