@@ -206,6 +206,8 @@ def test_fire_hazard_sets_a_vehicle_on_fire():
     st = board(2, {"on_fire": True})
     C.load("tiles")["faces"]["8z"] = {"name": "fire test", "rows": ["RRRRRRR", "RRRHRRR"] + ["RRRRRRR"] * 6}
     C.face_char.cache_clear()
+    C.grid.cache_clear()
+    C._LAST[:] = [None, None]
     st.tiles[1] = "8z"
     turn(st, "p0", [2])
     put(st, "p0:small", 8, 3)
@@ -267,6 +269,8 @@ def test_big_rig_ploughs_through_hazards_taking_minor_damage():
     st = board(2, {"big_rig": True})
     C.load("tiles")["faces"]["8y"] = {"name": "plough", "rows": ["RRRRRRR", "RRRHRRR"] + ["RRRRRRR"] * 6}
     C.face_char.cache_clear()
+    C.grid.cache_clear()
+    C._LAST[:] = [None, None]
     st.tiles[1] = "8y"
     put(st, "p1:rig", 8, 3)
     st.hazards[C.key(hx(9, 3))] = Hazard(type="mine")

@@ -24,6 +24,8 @@ def face(fid: str, rows: list[str]) -> str:
     assert len(rows) == C.ROWS and all(len(r) == C.W for r in rows)
     C.load("tiles")["faces"][fid] = {"name": fid, "rows": rows}
     C.face_char.cache_clear()
+    C.grid.cache_clear()
+    C._LAST[:] = [None, None]
     return fid
 
 
