@@ -58,12 +58,13 @@ def main() -> None:
         wins = [x for x in results if x[0] == "win"]
         losses = [x for x in results if x[0] == "loss"]
         stalls = sum(1 for x in results if x[0] == "stall")
+        long = sum(1 for x in results if x[1] > 30)
         print(f"{hero:10s} win rate {len(wins) / len(results):6.1%}  "
               f"mean rounds {statistics.mean(x[1] for x in results):5.1f} "
               f"(wins {statistics.mean(x[1] for x in wins) if wins else 0:4.1f})  "
               f"HP left in wins {statistics.mean(x[2] for x in wins) if wins else 0:3.1f}  "
               f"enemies beaten in losses {statistics.mean(x[3] for x in losses) if losses else 0:3.1f}  "
-              f"stalls {stalls}  {len(results) / dt:6.1f} games/s", flush=True)
+              f"over 30 rounds {long}  stalls {stalls}  {len(results) / dt:6.1f} games/s", flush=True)
         AI_TIMES.sort()
         print(f"{'':10s} ai_action: {len(AI_TIMES)} decisions, median {statistics.median(AI_TIMES) * 1000:.2f} ms, "
               f"p99 {AI_TIMES[int(len(AI_TIMES) * 0.99)] * 1000:.2f} ms, max {AI_TIMES[-1] * 1000:.1f} ms", flush=True)
