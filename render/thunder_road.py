@@ -27,6 +27,8 @@ DASH_ROW = 34
 
 TERRAIN = {"R": "#5b5f66", "O": "#b39463", "M": "#6e4b25", "X": "#26272b", "H": "#6a6f77"}
 HAZARD_UP = {"road": "#5b5f66", "mud": "#6e4b25", "oil": "#0d0d0f", "fire": "#f97316"}
+MARK_COLOUR = {"eliminate": "#ef4444", "chopper": "#ef4444", "slam": "#f59e0b", "hazard": "#f59e0b",
+               "oil": "#f59e0b", "mud": "#f59e0b", "mud_end": "#f59e0b", "drift": "#38bdf8", "finish": "#ffffff"}
 LEN = {"bike": 10, "small": 14, "medium": 18, "large": 22, "rig": 28}
 WID = {"bike": 5, "small": 8, "medium": 9, "large": 11, "rig": 12}
 
@@ -195,6 +197,15 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
             if v["id"] == p["car"] and v["pos"] is not None:
                 cx, cy = _center(*v["pos"])
                 d.polygon(_hex(cx, cy, S - 1), outline="#facc15")
+    # where the car to move may go next (buttons' marks): green safe, amber risky, red deadly
+    for ch in view.get("choices") or []:
+        pos = ch["pos"]
+        if not (0 <= pos[0] < C.W) or not (0 <= pos[1] < C.H):
+            continue
+        mark = ch["mark"]
+        colour = MARK_COLOUR.get(mark, "#4ade80")
+        cx, cy = _center(*pos)
+        d.ellipse((cx - 4, cy - 4, cx + 4, cy + 4), outline=colour, width=2)
     # dashboards
     y = BOARD_H + 24
     text(d, (8, y - 18), t("thunder_road.render.dice", locale) + " / " + t("thunder_road.render.damage", locale)

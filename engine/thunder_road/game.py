@@ -479,8 +479,19 @@ class ThunderRoad(Game):
                 "cars_left": sum(1 for v in st.vehicles if v.owner == c.seat and v.where != "gone"),
             })
         pending = None
+        choices: list[dict[str, Any]] = []
         if st.pending is not None:
             pending = st.pending.model_dump(mode="json")
+            if st.reroll is None and st.pending.stage in ("step", "enter") and st.winners is None:
+                v = R.veh(st, st.pending.car or "")
+                seen: set[str] = set()
+                for a in self._legal(st, st.pending.seat):
+                    pos = hex_of(0, a.col) if a.kind == "enter" else add(v.pos or [0, 0], a.dir)
+                    mark = "drift" if a.then else a.mark
+                    if key(pos) in seen:
+                        continue
+                    seen.add(key(pos))
+                    choices.append({"pos": pos, "mark": mark, "dir": getattr(a, "dir", None), "col": getattr(a, "col", None)})
         reroll = None
         if st.reroll is not None:
             q = st.reroll
@@ -490,7 +501,7 @@ class ThunderRoad(Game):
             "game": ID, "seats": list(st.seats), "step": st.step, "round": st.round, "starter": st.starter,
             "road_die": st.road_die, "current": st.current, "tiles": list(st.tiles),
             "tiles_placed": st.tiles_placed, "final": st.final, "hazards": hz, "vehicles": vehicles,
-            "crews": crews_v, "pending": pending, "reroll": reroll, "wrecks_left": st.wrecks_left,
+            "crews": crews_v, "pending": pending, "choices": choices, "reroll": reroll, "wrecks_left": st.wrecks_left,
             "damage_pile": len(st.damage_pile), "hazard_pile": len(st.hazard_pile), "deck": len(st.deck),
             "winners": st.winners, "end_reason": st.end_reason, "to_act": self.to_act(st),
             "options": st.options.model_dump(mode="json"), "viewer": seat,
