@@ -1091,3 +1091,15 @@ def test_choppers_take_no_damage_shrapnel_flies_past_them():
     st = GAME.rig(st, "direction", ["n"])
     st, ev = do(st, "p0", kind="shoot", target="p1:medium")
     assert R.veh(st, "p1:large").damage == ["dent"] and R.crew_of(st, "p1").chopper == hx(12, 3)
+
+
+def test_view_lists_the_next_spaces_with_their_marks():
+    st = turn(board(), "p0", [2])
+    put(st, "p0:small", 8, 0)
+    put(st, "p1:small", 9, 0)
+    st, _ = do(st, "p0", kind="assign", car="p0:small", die=2)
+    v = GAME.view(st, "p1")
+    marks = {tuple(c["pos"]): c["mark"] for c in v["choices"]}
+    assert marks[tuple(C.add(hx(8, 0), "nw"))] == "eliminate"      # off the side
+    assert marks[tuple(hx(9, 0))] == "slam"
+    assert marks[tuple(C.add(hx(8, 0), "ne"))] == "road"
