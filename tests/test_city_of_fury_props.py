@@ -226,3 +226,28 @@ def test_every_event_kind_and_variant_has_text_in_both_languages():
             assert line and "city_of_fury." not in line and "{" not in line, (e, loc, line)
             texts.add(line)
     assert len(texts) == 2 * len(samples)  # every variant reads differently
+
+
+def test_ai_does_not_loop_a_round_back_to_where_it_started():
+    # a stand-off: the hero (2 HP) can only heal what the boss shoots off each round
+    s = GAME.new([SEAT], {}, 1)
+    s.street = [None, None, m.HERO, "krupp", "boss_man"]
+    s.enemy_hp = {"krupp": 2, "boss_man": 6}
+    s.hero_hp = 2
+    s.levels = {"punch": 4, "kick": 4, "shoot": 4, "dodge": 2}
+    s.screen = ["rash", "glitch", "knuckles", "baton", "tin_can"]
+    s.beaten = ["rash", "glitch", "knuckles", "baton", "tin_can"]
+    s = GAME.load(GAME.dump(s))
+    start = (s.street, s.enemy_hp, s.hero_hp, s.levels)
+    # the loop exists: dodge (move skipped, heal) then the enemy phase restores the position exactly
+    loop, _ = GAME.apply(s, SEAT, {"kind": "choose_skill", "skill": "dodge"})
+    loop, _ = GAME.apply(loop, SEAT, {"kind": "skip"})
+    loop, _ = GAME.apply(loop, SEAT, {"kind": "heal"})
+    # (dodge is the only skill below level 4, so it alone was raised, and the enemies acted)
+    assert loop.pending.kind == "choose_skill" and loop.round == s.round + 1
+    assert (loop.street, loop.enemy_hp, loop.hero_hp, loop.levels) == start
+    # the AI takes any other way out
+    r = s
+    while r.round == s.round and GAME.outcome(r) is None:
+        r, _ = GAME.apply(r, SEAT, GAME.ai_action(r, SEAT))
+    assert GAME.outcome(r) is not None or (r.street, r.enemy_hp, r.hero_hp, r.levels) != start
