@@ -1103,3 +1103,19 @@ def test_view_lists_the_next_spaces_with_their_marks():
     assert marks[tuple(C.add(hx(8, 0), "nw"))] == "eliminate"      # off the side
     assert marks[tuple(hx(9, 0))] == "slam"
     assert marks[tuple(C.add(hx(8, 0), "ne"))] == "road"
+
+
+def test_ai_prefers_progress_and_the_best_shot_and_never_shoots_its_own():
+    st = turn(board(), "p0", [3])
+    put(st, "p0:small", 8, 3)
+    st, _ = do(st, "p0", kind="assign", car="p0:small", die=3)
+    a = GAME.ai_action(st, "p0")
+    assert a.kind == "step" and a.dir == "n"          # open road: straight ahead is the most progress
+    st2 = turn(board(), "p0", [1])
+    put(st2, "p0:small", 8, 3)
+    put(st2, "p1:small", C.row_of(C.add(hx(9, 3), "nw")), 2)
+    put(st2, "p1:large", C.row_of(C.add(hx(9, 3), "ne")), 4)
+    put(st2, "p0:medium", 10, 3)
+    st2, _ = move_car(st2, "p0", "p0:small", 1, ["n"])
+    assert st2.pending.stage == "shoot"
+    assert GAME.ai_action(st2, "p0").target == "p1:large"   # 4/6 to hit, not the small car (2/6) or its own
