@@ -173,7 +173,7 @@ def test_inoperable_car_cannot_get_a_die_and_moved_car_only_coasts():
     R.veh(st, "p0:medium").moved = True
     R.veh(st, "p0:large").moved = True
     legal = GAME.legal_actions(st, "p0")
-    assert {(a.car, a.coast) for a in legal} == {("p0:medium", True), ("p0:large", True)}
+    assert {(a.car, a.coast) for a in legal if a.kind == "assign"} == {("p0:medium", True), ("p0:large", True)}
 
 
 def test_each_car_moves_normally_once_per_round():
@@ -338,13 +338,28 @@ def test_coast_moves_exactly_one_space_without_command_or_road_die():
         R.veh(st, v).moved = True
     put(st, "p0:large", 8, 3)
     legal = GAME.legal_actions(st, "p0")
-    assert all(a.coast for a in legal)
+    assert all(a.coast for a in legal if a.kind == "assign") and [a.kind for a in legal].count("pass") == 1
     st, ev = do(st, "p0", kind="assign", car="p0:large", die=6, coast=True)
     assert st.pending.stage == "step" and st.pending.moves == 1  # no command step
     st, ev = do(st, "p0", kind="step", dir="n")
     assert R.veh(st, "p0:large").pos == hx(9, 3)
     assert st.pending is None or st.pending.seat != "p0" or st.pending.stage == "assign"
     assert "bonus" not in kinds(ev)
+
+
+def test_coasting_is_optional_a_player_may_end_the_turn_instead():
+    st = turn(board(), "p0", [6, 5])
+    for v in ("p0:small", "p0:medium", "p0:large"):
+        R.veh(st, v).moved = True
+    put(st, "p0:large", 8, 3)
+    st, ev = do(st, "p0", kind="pass")
+    assert "pass" in kinds(ev) and R.crew_of(st, "p0").dice == [5, 6] and R.crew_of(st, "p0").turns == 1
+    assert R.veh(st, "p0:large").pos == hx(8, 3) and GAME.to_act(st) == ["p1"]
+    # but never while an unmoved operable car is waiting
+    st2 = turn(board(), "p0", [6, 5])
+    assert all(a.kind == "assign" for a in GAME.legal_actions(st2, "p0"))
+    with pytest.raises(GameError):
+        do(st2, "p0", kind="pass")
 
 
 def test_coast_at_most_twice_per_car_per_round_and_may_shoot():
@@ -355,7 +370,7 @@ def test_coast_at_most_twice_per_car_per_round_and_may_shoot():
     R.veh(st, "p0:medium").where = "gone"
     put(st, "p0:large", 8, 3)
     put(st, "p1:medium", 10, 3)
-    assert {a.car for a in GAME.legal_actions(st, "p0")} == {"p0:large"}
+    assert {a.car for a in GAME.legal_actions(st, "p0") if a.kind == "assign"} == {"p0:large"}
     st, _ = do(st, "p0", kind="assign", car="p0:large", die=5, coast=True)
     st, _ = do(st, "p0", kind="step", dir="n")
     assert st.pending.stage == "shoot"

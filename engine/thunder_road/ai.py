@@ -148,10 +148,15 @@ def _score(st: Any, seat: str, a: Any) -> float:
         if a.die == 0:
             return _danger(st, v)
         if a.coast:
-            return -a.die  # keep the good dice (they do not matter for a coast)
+            # worth it when a front space is safe; spend the lowest die (the value does not matter)
+            if v.pos is None or max(_space_value(st, v.id, add(v.pos, d), True) for d in FRONT) <= BAD / 2:
+                return -100.0
+            return 1.0 - 0.01 * a.die
         c = R.crew_of(st, seat)
         # the biggest die to the car in most danger; leave nitro-able low dice for later
         return a.die * (1.0 + _danger(st, v)) - (0.5 if a.die <= 3 and not c.command_used else 0.0)
+    if k == "pass":
+        return 0.0
     if k == "command":
         c = R.crew_of(st, seat)
         last_turn = c.turns >= 2

@@ -10,7 +10,7 @@ from ..i18n import t
 from ..rng import Rng
 from . import rules as R
 from .content import H, W, add, base_char, board, crews, dice, hex_of, key, row_of
-from .models import (Action, AirRow, AirSpace, Assign, Bonus, Command, Crew, Enter, Options, Pending, Reroll,
+from .models import (Action, AirRow, AirSpace, Assign, Bonus, Command, Crew, Enter, Options, Pass, Pending, Reroll,
                      RerollQuestion, Shoot, Step, TREvent, TRState, Vehicle)
 
 ID = "thunder_road"
@@ -94,12 +94,14 @@ class ThunderRoad(Game):
             if p.car is None and len(opts) * len(dice_) > 25:
                 # too many pairs for one menu: pick the vehicle first (die 0), then its die
                 return [Assign(car=vid, die=0, coast=coast) for vid, coast in opts]
-            out = []
+            out: list[Any] = []
             for vid, coast in opts:
                 if p.car is not None and vid != p.car:
                     continue
                 for d in dice_:
                     out.append(Assign(car=vid, die=d, coast=coast))
+            if opts and all(coast for _, coast in opts) and p.car is None:
+                out.append(Pass())   # §5: with only moved cars left the player *may* coast
             return out
         if p.stage == "command":
             return self._command_options(st, c, p)
@@ -283,6 +285,10 @@ class ThunderRoad(Game):
                 p.stage = "command"
                 return
             self._start_move(ctx)
+            return
+        if kind == "pass":
+            ctx.ev("pass", seat=seat)
+            R.end_turn(ctx)
             return
         if kind == "command":
             if a.command == "none":
@@ -534,6 +540,8 @@ class ThunderRoad(Game):
                 return tr("action.pick_car", car=tr(f"vehicle.{v.name}"))
             key = "action.coast" if action.coast else "action.assign"
             return tr(key, die=action.die, car=tr(f"vehicle.{v.name}"))
+        if k == "pass":
+            return tr("action.pass")
         if k == "command":
             if action.command == "none":
                 return tr("action.no_command")

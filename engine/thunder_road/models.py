@@ -129,6 +129,12 @@ class Assign(Model):
     coast: bool = False
 
 
+class Pass(Model):
+    """Decline to coast (only when coasting is the one thing left: coasting is a "may")."""
+
+    kind: Literal["pass"] = "pass"
+
+
 class Command(Model):
     kind: Literal["command"] = "command"
     command: Literal["none", "airstrike", "nitro", "drift", "repair", "traction_drive", "patch_up"]
@@ -175,7 +181,7 @@ class Shoot(Model):
     target: str | None = None         # None = hold fire
 
 
-Action = Annotated[Union[Assign, Command, AirRow, AirSpace, Enter, Step, Bonus, Reroll, Shoot],
+Action = Annotated[Union[Assign, Pass, Command, AirRow, AirSpace, Enter, Step, Bonus, Reroll, Shoot],
                    Field(discriminator="kind")]
 
 # ------------------------------------------------------------------ events
@@ -187,7 +193,7 @@ EVENT_KINDS = Literal[
     "reroll_asked", "pushed", "shoot", "hit", "miss", "damage", "minor_damage", "damage_ignored",
     "shrapnel", "shrapnel_none", "skid", "dazed", "blast", "on_fire", "inoperable", "eliminated",
     "wreck_removed", "extend", "tile", "finish_line", "player_out", "finish", "last_standing", "game_over",
-    "chopper_returned", "stop",
+    "chopper_returned", "stop", "pass",
 ]
 
 
