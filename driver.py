@@ -64,7 +64,13 @@ class Session:
         seats = req.get("seats")
         if not isinstance(seats, list):
             raise TypeError("seats must be a list of strings")
-        self.state = game.new(seats, req.get("options") or {}, int(req.get("seed", 0)))
+        rig = req.get("rig")
+        if rig is not None and (not isinstance(rig, dict) or not all(isinstance(v, list) for v in rig.values())):
+            raise TypeError("rig takes {name: [values]}")
+        try:
+            self.state = game.new(seats, req.get("options") or {}, int(req.get("seed", 0)), rig=rig)
+        except ValueError as exc:  # a rigged value that cannot happen (not a card of that deck, off the die)
+            raise GameError("bad_rig", "core.error.bad_rig", detail=str(exc)) from None
         self.game = game
         return {"state": game.dump(self.state), "to_act": game.to_act(self.state)}
 

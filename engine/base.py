@@ -92,7 +92,10 @@ class Game:
         self._event_adapter = TypeAdapter(self.Event)
 
     # ------------------------------------------------------------ API
-    def new(self, seats: Sequence[str], options: dict[str, Any] | BaseModel | None = None, seed: int = 0) -> BaseState:
+    def new(self, seats: Sequence[str], options: dict[str, Any] | BaseModel | None = None, seed: int = 0,
+            rig: dict[str, Sequence[Any]] | None = None) -> BaseState:
+        """A new game.  ``rig`` forces named outcomes from the very first draw
+        (set-up shuffles included) -- for tests and the driver, never live play."""
         seats = [str(s) for s in seats]
         opts = self.parse_options(options)
         lo, hi = self.seat_range(opts)
@@ -100,8 +103,10 @@ class Game:
             raise GameError("bad_seat_count", "core.error.bad_seat_count", lo=lo, hi=hi, n=len(seats))
         if len(set(seats)) != len(seats) or any(not s for s in seats):
             raise GameError("bad_seats", "core.error.bad_seats")
-        state = self._new(seats, opts, int(seed), Rng.from_seed(int(seed)))
-        return state
+        rng = Rng.from_seed(int(seed))
+        for name, values in (rig or {}).items():
+            rng.force(str(name), list(values))
+        return self._new(seats, opts, int(seed), rng)
 
     def seat_range(self, options: BaseModel | dict[str, Any] | None = None) -> tuple[int, int]:
         """How many seats these options allow (an extra crew may add a seat)."""

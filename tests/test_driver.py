@@ -123,3 +123,16 @@ def test_no_view_of_any_game_carries_the_seed_or_the_rng():
             text = json.dumps(view)
             assert "rng" not in view and "seed" not in view, (gid, seat)
             assert str(state.rng.state) not in text and "123456789" not in text, (gid, seat)
+
+
+def test_new_can_rig_the_set_up_shuffle():
+    r = converse([
+        {"cmd": "new", "game": "city_of_fury", "seats": ["me"], "seed": 1,
+         "rig": {"deck.enemies": ["rash", "krupp", "glitch", "knuckles"]}},
+        {"cmd": "new", "game": "city_of_fury", "seats": ["me"], "seed": 1, "rig": {"deck.enemies": ["nobody"]}},
+        {"cmd": "new", "game": "city_of_fury", "seats": ["me"], "seed": 1, "rig": ["not", "a", "dict"]},
+    ])
+    ok, impossible, malformed = r
+    assert ok["state"]["screen"][:4] == ["rash", "krupp", "glitch", "knuckles"]
+    assert impossible["error"]["code"] == "bad_rig" and "nobody" in impossible["error"]["message"]
+    assert malformed["error"]["code"] == "bad_request"

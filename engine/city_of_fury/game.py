@@ -41,6 +41,11 @@ class CityOfFury(Game):
     Action = m.Action
     Event = m.AnyEvent
     Options = m.Options
+    record_key = "core.record.fastest_clear"  # leaderboards: fewest rounds to beat the boss
+    record_lower_is_better = True
+
+    def record(self, state: m.State, seat: str) -> float | None:
+        return float(state.round) if state.result == "win" else None
 
     # ------------------------------------------------------------ setup
     def _new(self, seats: list[str], options: m.Options, seed: int, rng: Rng) -> m.State:
