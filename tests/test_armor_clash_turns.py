@@ -436,3 +436,16 @@ def test_views_never_carry_the_dice_generator_or_its_seed():
     for seat in (None, "a", "b"):
         v = GAME.view(s, seat)
         assert "rng" not in v and "seed" not in v
+
+
+def test_seat_ai_always_commits_within_a_few_steps():
+    # regression: a turret step whose legal actions carry their turn cost once made the AI step back forever
+    for seed in range(6):
+        s = GAME.new(["p1", "p2"], {"mode": "normal"}, seed)
+        while GAME.outcome(s) is None:
+            turn, steps = s.turn, 0
+            while GAME.outcome(s) is None and s.turn == turn:
+                seat = GAME.to_act(s)[0]
+                s, _ = GAME.apply(s, seat, GAME.ai_action(s, seat))
+                steps += 1
+                assert steps <= 12, f"seed {seed} turn {turn}: the AI is not committing"

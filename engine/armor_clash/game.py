@@ -295,12 +295,17 @@ class ArmorClash(Game):
             cand = TurretTo(cell=G.RING_TO_CELL[(want.turret_to - hull) % 8])
         elif p.step == "hull" and want.facing is not None:
             cand = HullTo(facing=want.facing)
-        if cand in legal or cand == PASS:
+        if cand == PASS:
             return cand
+        want_n = self._normalise(cand)
+        for a in legal:
+            if self._normalise(a) == want_n:
+                return a
         for a in legal:
             if a.kind == "target":
                 return a
-        return Back() if Back() in legal else PASS
+        # never step back: a pass always commits, so the seat filler cannot loop
+        return PASS
 
     # ------------------------------------------------------------ text
     def action_label(self, state: State, action: Any, locale: str | None = None) -> str:
