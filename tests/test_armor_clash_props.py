@@ -116,3 +116,16 @@ def test_random_requests_only_ever_raise_game_errors():
                 assert canonical(s) == before
                 assert "armor_clash." not in e.message("zh")
     assert {"wrong_step", "bad_action", "unknown_seat", "not_your_turn"} <= codes
+
+
+def test_seat_ai_answer_is_always_one_of_the_legal_actions():
+    for seed in range(4):
+        for mode in ("simple", "normal"):
+            s = GAME.new(["p1", "p2", "p3"], {"mode": mode, "links": [True, True, True]}, seed)
+            for _ in range(400):
+                if GAME.outcome(s) is not None:
+                    break
+                seat = GAME.to_act(s)[0]
+                a = GAME.ai_action(s, seat)
+                assert a in GAME.legal_actions(s, seat)
+                s, _ = GAME.apply(s, seat, a)

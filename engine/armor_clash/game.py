@@ -295,16 +295,17 @@ class ArmorClash(Game):
             cand = TurretTo(cell=G.RING_TO_CELL[(want.turret_to - hull) % 8])
         elif p.step == "hull" and want.facing is not None:
             cand = HullTo(facing=want.facing)
-        if cand == PASS:
+        if cand == PASS and cand in legal:
             return cand
         want_n = self._normalise(cand)
         for a in legal:
             if self._normalise(a) == want_n:
                 return a
+        # never step back (the filler could loop): take the first real choice of this step,
+        # which always moves on; the answer is always one of the legal actions
         for a in legal:
-            if a.kind == "target":
+            if a.kind != "back":
                 return a
-        # never step back: a pass always commits, so the seat filler cannot loop
         return PASS
 
     # ------------------------------------------------------------ text
