@@ -61,7 +61,7 @@ def play(n, seed, opts, max_steps=500, rnd=None):
     return st, seats, log
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12, deadline=None, database=None)
 @given(n=hs.integers(2, 4), seed=hs.integers(0, 10**6), opt=hs.integers(0, 3))
 def test_random_legal_play_never_raises_and_keeps_invariants(n, seed, opt):
     opts = OPTS[opt]
