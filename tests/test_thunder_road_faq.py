@@ -297,7 +297,8 @@ def test_final_five_bikes_zigzag_through_vehicles_and_get_five_turns():
 def test_five_seats_need_an_extra_crew():
     with pytest.raises(GameError) as e:
         GAME.new(["a", "b", "c", "d", "e"], {}, 1)
-    assert e.value.code == "bad_options"
+    assert e.value.code == "bad_seat_count" and e.value.params["hi"] == 4   # via Game.seat_range, as the lobby sees it
+    assert GAME.seat_range({}) == (2, 4) and GAME.seat_range({"final_five": True}) == (2, 5)
     st = GAME.new(["a", "b", "c", "d", "e"], {"big_rig": True}, 1)
     assert [c.crew for c in st.crews][-1] == "big_rig"
     with pytest.raises(GameError):

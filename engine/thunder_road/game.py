@@ -29,8 +29,13 @@ class ThunderRoad(Game):
     Action = Action
     Event = TREvent
     Options = Options
-    record_key = "thunder_road.record"
+    record_key = "core.record.fastest_win"  # leaderboards: fewest rounds to win a race
     record_lower_is_better = True
+
+    def seat_range(self, options=None) -> tuple[int, int]:
+        """Five seats only with an extra crew (Big Rig or Final Five)."""
+        opts = self.parse_options(options)
+        return self.min_seats, 5 if (opts.big_rig or opts.final_five) else 4
 
     # ------------------------------------------------------------ set-up
     def _new(self, seats: list[str], options: Options, seed: int, rng: Rng) -> TRState:
