@@ -158,9 +158,11 @@ class Community(commands.Cog):
     # --------------------------------------------------------- campaigns
     @campaign_group.command(name=ls("new", "discord.cmd.campaign.new"), description=ls("Start a campaign", "discord.cmd.campaign.new.desc"))
     @app_commands.describe(game=ls("Which game", "discord.arg.game"), name=ls("The campaign's name", "discord.arg.name"),
-                           points=ls("Points per place, e.g. 10,6,3,1", "discord.arg.points"))
+                           points=ls("Points per place, e.g. 10,6,3,1", "discord.arg.points"),
+                           story=ls("Story-mode options as key=value (Armor Clash: mode=simple ...)", "discord.arg.story"))
     @app_commands.choices(game=GAME_CHOICES)
-    async def campaign_new(self, interaction: discord.Interaction, game: str, name: str, points: str | None = None) -> None:
+    async def campaign_new(self, interaction: discord.Interaction, game: str, name: str, points: str | None = None,
+                           story: str | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
         name = name.strip()[:60]
@@ -171,8 +173,12 @@ class Community(commands.Cog):
         if not name:
             return await interaction.followup.send(t("core.campaign.bad_name", locale), ephemeral=True)
         try:
+            progress = {"members": {}, "story": get_game(game).campaign_init(parse_options(story))}
+        except GameError as exc:
+            return await interaction.followup.send(exc.message(locale), ephemeral=True)
+        try:
             camp = await self.store.create_campaign(guild_id=interaction.guild_id, game=game, name=name, points=table,
-                                                    created_by=interaction.user.id)
+                                                    created_by=interaction.user.id, progress=progress)
         except ChannelBusy:
             return await interaction.followup.send(t("core.campaign.exists", locale, name=name), ephemeral=True)
         await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
@@ -205,6 +211,9 @@ class Community(commands.Cog):
         embed = discord.Embed(title=t("core.campaign.title", locale, name=camp.name, game=game_name(camp.game, locale)),
                               description="\n".join(lines) or t("core.stats.none", locale), colour=0xE67E22)
         embed.set_footer(text=t("core.campaign.points", locale, points=", ".join(map(str, camp.points))))
+        summary = get_game(camp.game).campaign_summary((camp.progress or {}).get("story"))
+        if summary is not None:
+            embed.add_field(name=t("core.campaign.story", locale), value=clip(summary.text(locale), 1024), inline=False)
         await interaction.followup.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @campaign_standings.autocomplete("name")

@@ -171,8 +171,14 @@ class Pipeline:
         if outcome is not None and row.campaign_id is not None:
             campaign = await self.store.campaign_by_id(row.campaign_id)
             if campaign is not None:
-                progress = game.campaign_progress(campaign.progress, state)
-                if progress is not None:
+                progress = dict(campaign.progress or {})
+                try:
+                    story = game.campaign_progress(progress.get("story"), state)
+                except GameError:
+                    log.exception("campaign %s: result of table %s not recorded", campaign.id, row.id)
+                    story = None
+                if story is not None:
+                    progress["story"] = story
                     await self.store.set_campaign_progress(campaign.id, progress)
         return version
 
@@ -313,20 +319,21 @@ __all__ = ["Loaded", "Pipeline", "TurnRefused", "TurnResult", "dumps", "outcome_
 
 
 def placings(row: GameRow, game: Game, state: BaseState) -> list[ResultRow]:
-    """Places for the human seats of a finished game: winners 1st, the rest by
-    score (highest first) when the game scores, else all 2nd."""
+    """Places for the human seats of a finished game: winners 1st, the rest from
+    2nd by score (highest first) when the game scores, else all 2nd."""
     out = game.outcome(state)
     assert out is not None
     ranked: dict[str, int] = {s: 1 for s in out.winners}
     others = [s.seat for s in row.seats if s.seat not in ranked]
     scores = out.scores
+    # a table nobody won (a lost solo or co-operative game) ranks everyone behind a winner
     if scores:
         values = sorted({scores.get(s, float("-inf")) for s in others}, reverse=True)
         for seat in others:
-            ranked[seat] = (2 if out.winners else 1) + values.index(scores.get(seat, float("-inf")))
+            ranked[seat] = 2 + values.index(scores.get(seat, float("-inf")))
     else:
         for seat in others:
-            ranked[seat] = 2 if out.winners else 1
+            ranked[seat] = 2
     return [ResultRow(seat=s.seat, user_id=s.user_id, place=ranked[s.seat], won=s.seat in out.winners,
                       score=scores.get(s.seat), record=game.record(state, s.seat))
             for s in row.seats if s.user_id is not None]

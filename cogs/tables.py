@@ -269,14 +269,51 @@ class Tables(commands.Cog):
         else:
             await interaction.followup.send(**kwargs)
 
-    async def _start(self, interaction: discord.Interaction, row: GameRow, locale: str, channel=None) -> None:
-        if row.campaign_id is not None:  # story modes take the next scenario from the campaign's progress
-            camp = await self.store.campaign_by_id(row.campaign_id)
-            extra = get_game(row.game).campaign_options(camp.progress if camp else None, [s.seat for s in row.seats])
-            if extra:
-                row.options = {**row.options, **extra}
-                row.version = await self.store.update_game(row.id, row.version, options=row.options)
+    async def prepare_campaign(self, row: GameRow) -> None:
+        """A campaign table: each member keeps one seat name across the campaign's
+        tables (a story crew follows its player), and a story mode sets the
+        scenario's options from the campaign's progress."""
+        if row.campaign_id is None:
+            return
+        camp = await self.store.campaign_by_id(row.campaign_id)
+        if camp is None:
+            return
+        progress = dict(camp.progress or {})
+        members: dict[str, str] = dict(progress.get("members") or {})
+        taken = set(members.values())
+        seats, n = [], 1
+        for s in row.seats:
+            if s.user_id is not None and str(s.user_id) not in members:
+                while f"p{n}" in taken:
+                    n += 1
+                members[str(s.user_id)] = f"p{n}"
+                taken.add(f"p{n}")
+        ai = 1
+        for s in row.seats:
+            if s.user_id is not None:
+                seats.append(Seat(members[str(s.user_id)], s.user_id))
+            else:
+                while f"ai{ai}" in taken:
+                    ai += 1
+                seats.append(Seat(f"ai{ai}", None))
+                taken.add(f"ai{ai}")
+        g = get_game(row.game)
         try:
+            extra = g.campaign_options(progress.get("story"), [s.seat for s in seats])
+        except GameError as exc:
+            raise TurnRefused.from_game_error(exc) from None
+        options = {**row.options, **(extra or {})}
+        try:
+            row.version = await self.store.update_game(row.id, row.version, seats=seats, options=options)
+        except VersionConflict:
+            raise TurnRefused("stale", "core.ui.stale") from None
+        row.seats, row.options = seats, options
+        progress["members"] = members
+        await self.store.set_campaign_progress(camp.id, progress)
+
+    async def _start(self, interaction: discord.Interaction, row: GameRow, locale: str, channel=None) -> None:
+        try:
+            await self.prepare_campaign(row)
             result = await self.pipeline.start(row)
         except TurnRefused as exc:
             await interaction.followup.send(exc.text(locale), ephemeral=True)
@@ -333,17 +370,12 @@ class Tables(commands.Cog):
                     return await self.refuse(interaction, "core.ui.host_only")
                 if len(seats) < g.seat_range(row.options)[0]:
                     return await self.refuse(interaction, "core.ui.need_players", lo=g.seat_range(row.options)[0])
-                await interaction.edit_original_response(view=None)
-                if row.campaign_id is not None:
-                    camp = await self.store.campaign_by_id(row.campaign_id)
-                    extra = g.campaign_options(camp.progress if camp else None, [x.seat for x in seats])
-                    if extra:
-                        row.options = {**row.options, **extra}
-                        row.version = await self.store.update_game(row.id, row.version, options=row.options)
                 try:
+                    await self.prepare_campaign(row)
                     result = await self.pipeline.start(row)
                 except TurnRefused as exc:
                     return await self.refuse(interaction, exc.key, **exc.params)
+                await interaction.edit_original_response(view=None)
             if op != "start":
                 try:
                     row.version = await self.store.update_game(row.id, row.version, seats=seats, status=status)

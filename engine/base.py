@@ -241,6 +241,15 @@ class Game:
         the RNG comparison; override for reveals that use no randomness."""
         return False
 
+    def campaign_init(self, options: dict[str, Any]) -> dict[str, Any] | None:
+        """Story progress for a new campaign of this game (None: a plain points
+        campaign).  Raises GameError for options the story cannot take."""
+        return None
+
+    def campaign_summary(self, progress: dict[str, Any] | None) -> Msg | None:
+        """One line on where a story campaign stands."""
+        return None
+
     def campaign_options(self, progress: dict[str, Any] | None, seats: Sequence[str]) -> dict[str, Any] | None:
         """Options for the next game of a campaign (story modes); None: no story."""
         return None

@@ -290,3 +290,33 @@ async def test_a_channel_the_bot_cannot_post_in_does_not_stop_the_scheduler(tabl
     assert counts["failed"] == 1 and counts["reminders"] == 0
     table.fd.bot_permissions = full
     assert (await table.tick())["reminders"] == 1, "the reminder is still due once posting works again"
+
+
+async def test_armor_clash_story_campaign_carries_crews_between_tables(table):
+    alice = table.fd.add_user(101, "alice")
+    bob = table.fd.add_user(102, "bob")
+    await table.start()
+    ex = await table.fd.slash(alice, "campaign new", {"game": "armor_clash", "name": "East", "story": "mode=hard"})
+    assert "War Thunder" in (await table.wait_ephemeral(ex)).content or "战争雷霆" in (await table.wait_ephemeral(ex)).content
+    ex = await table.fd.slash(alice, "campaign new", {"game": "armor_clash", "name": "East", "story": "mode=simple"})
+    await ex.wait(lambda e: any("East" in m.content for m in e.messages), 20, "the announcement")
+    for n in range(2):
+        ex = await table.fd.slash(bob if n else alice, "game new", {"game": "armor_clash", "campaign": "East"})
+        lobby = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 20, "lobby")
+        gid = table.sql("SELECT id FROM games ORDER BY id DESC LIMIT 1")[0][0]
+        host = bob if n else alice
+        if n:  # alice joins bob's table: she keeps her seat name (and crew) from the first scenario
+            await (await table.fd.click(alice, lobby, f"tg:l:{gid}:join")).wait_response()
+        await table.wait_board(await table.fd.click(host, lobby, f"tg:l:{gid}:start"))
+        seats = table.seat_user(gid)
+        assert seats["p1"] == 101 and (not n or seats["p2"] == 102)
+        state = table.state(gid)
+        assert state.options.mode == "simple" and state.options.scenario.startswith("c")
+        await table.play_ai(gid)
+        assert table.row(gid)["status"] == "finished"
+        story = json.loads(table.sql("SELECT progress_json FROM campaigns")[0][0])["story"]
+        assert "p1" in story["crews"] and len(story["history"]) == n + 1
+        assert story["crews"]["p1"]["battles"] == n + 1 or story["crews"]["p1"]["generation"] > 1
+    ex = await table.fd.slash(alice, "campaign standings", {"name": "East"})
+    msg = await ex.wait_response()
+    assert any(f["name"] == "Story" for f in msg.embed.get("fields", []))

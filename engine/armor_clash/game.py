@@ -32,6 +32,47 @@ class ArmorClash(Game):
     private_view = True
     private_actions = True
 
+    # ---------------------------------------------- story mode (platform hooks)
+    def campaign_init(self, options: dict[str, Any]) -> dict[str, Any] | None:
+        from .campaign import new_campaign
+
+        allowed = {"mode", "repeated_hits", "ammo_rack", "ricochet_stun"}
+        unknown = sorted(set(options) - allowed)
+        if unknown:
+            raise GameError("bad_options", "core.error.bad_options", detail=", ".join(unknown))
+        return new_campaign(**options).model_dump(mode="json")
+
+    def campaign_summary(self, progress: dict[str, Any] | None) -> Msg | None:
+        from .campaign import Progress, current_scenario, scenario_list
+
+        if not progress:
+            return None
+        prog = Progress.model_validate(progress)
+        if prog.finished:
+            return Msg(key="armor_clash.campaign.done" if prog.won else "armor_clash.campaign.lost",
+                       params={"losses": prog.losses})
+        sc = current_scenario(prog)
+        crews = ", ".join(f"{c.seat} {c.level} ({c.xp} XP)" for c in prog.crews.values()) or "-"
+        return Msg(key="armor_clash.campaign.next", params={
+            "n": prog.index + 1, "total": len(scenario_list()), "scenario": "@" + sc["title"],
+            "crews": crews, "losses": prog.losses, "reserve": prog.reserve})
+
+    def campaign_options(self, progress: dict[str, Any] | None, seats) -> dict[str, Any] | None:
+        from .campaign import Progress, join, new_campaign, scenario_options
+
+        prog = Progress.model_validate(progress) if progress else new_campaign()
+        for seat in seats:  # players may join between scenarios with a recruit crew
+            prog = join(prog, seat)
+        return scenario_options(prog, list(seats)).model_dump(mode="json")
+
+    def campaign_progress(self, progress: dict[str, Any] | None, state: State) -> dict[str, Any] | None:
+        from .campaign import Progress, new_campaign, record_result
+
+        if state.options.scenario not in {sc["id"] for sc in data.campaign()["scenarios"]}:
+            return None  # a skirmish counted in a points campaign
+        prog = Progress.model_validate(progress) if progress else new_campaign(mode=state.options.mode)
+        return record_result(prog, state).model_dump(mode="json")
+
     # ------------------------------------------------------------ setup
     def _new(self, seats: list[str], options: Options, seed: int, rng) -> State:
         mode_row = data.tables()["modes"][options.mode]
