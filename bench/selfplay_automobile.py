@@ -1,12 +1,12 @@
 """Seeded Automobile self-play with the seat-filler AI.
 
-    python bench/selfplay_automobile.py [--games 1000] [--players 3 4 5] [--write]
+    python bench/selfplay_automobile.py [--games 1000] [--players 3 4 5]
 
 Prints, per player count: games, games per second, the winner's money
 (mean / min / max), every seat's mean final money, bankruptcies (a seat that
 could not pay a forced payment even after its two loans, or could not repay
 its loans at the end), emergency loans, and how often each character was
-taken.  ``--write`` also writes docs/performance/automobile.md.
+taken.  The closing Markdown table is what docs/performance.md records.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def report(rows: list[dict]) -> str:
         "",
         f"Measured {now} on a 2-core {platform.machine()} machine shared with other work (load average "
         f"{os.getloadavg()[0]:.1f} at the end, so wall-clock rates are low; games per CPU-second is the fairer figure), Python "
-        f"{platform.python_version()}, with `python bench/selfplay_automobile.py --games {rows[0]['games']} --write`.",
+        f"{platform.python_version()}, with `python bench/selfplay_automobile.py --games {rows[0]['games']}`.",
         "Seeds 0..N-1; every seat is the seat-filler AI (`engine/automobile/ai.py`); each game goes through the",
         "public API (`apply` copies the state, validates the action against the legal list).",
         "",
@@ -117,7 +117,7 @@ def report(rows: list[dict]) -> str:
         "",
         "A seat is *bankrupt* when a forced payment (loss fee, interest, loan repayment) exceeded its cash after",
         "its two loans; the shortfall is recorded as arrears and subtracted from its final money",
-        "(docs/rulings/automobile.md, \"Cannot pay\").",
+        "(docs/rulings.md, Automobile, \"Cannot pay\").",
         "",
     ]
     return "\n".join(lines)
@@ -158,20 +158,14 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--players", type=int, nargs="*", default=[3, 4, 5])
-    ap.add_argument("--write", action="store_true")
-    ap.add_argument("--render", action="store_true", help="only time render/automobile.py (appended with --write)")
+    ap.add_argument("--render", action="store_true", help="only time render/automobile.py")
     args = ap.parse_args()
     if args.render:
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         text = (f"\n## Rendering\n\nMeasured {now}, 2-core {platform.machine()}, load average {load:.1f} "
-                f"(`python bench/selfplay_automobile.py --render --write`):\n\n" + render_timing() + "\n")
+                f"(`python bench/selfplay_automobile.py --render`):\n\n" + render_timing() + "\n")
         print(text)
-        if args.write:  # replaces an earlier "## Rendering" section
-            out = ROOT / "docs" / "performance" / "automobile.md"
-            old = out.read_text(encoding="utf-8") if out.exists() else ""
-            old = old.split("\n## Rendering\n")[0].rstrip("\n") + "\n"
-            out.write_text(old + text, encoding="utf-8")
         return
     rows = []
     for n in args.players:
@@ -184,13 +178,7 @@ def main() -> None:
               f"bankrupt seats {r['bankrupt']} in {r['bankrupt_games']} games; emergency loans {r['emergency']}; "
               f"tied wins {r['ties']}; {r['steps_mean']:.0f} steps/game; {r['made_per_seat']:.1f} cars made a seat, "
               f"{100 * r['unsold_share']:.1f}% unsold", flush=True)
-    text = report(rows)
-    print(text)
-    if args.write:
-        out = ROOT / "docs" / "performance" / "automobile.md"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
-        print(f"wrote {out}")
+    print(report(rows))  # a Markdown section for docs/performance.md
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Automobile (汽车传奇), 3-5 players.  See docs/rulings/automobile.md."""
+"""Automobile (汽车传奇), 3-5 players.  See docs/rulings.md (Automobile)."""
 
 from .game import Automobile
 

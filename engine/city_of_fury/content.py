@@ -1,7 +1,7 @@
 """City of Fury card content, read once from ``data/city_of_fury/*.json``.
 
 The cards' faces are not published in text; the values are designed by the
-project and documented in ``docs/rulings/city_of_fury.md``.  This module only
+project and documented in ``docs/rulings.md (City of Fury)``.  This module only
 loads and validates them.
 """
 
