@@ -46,6 +46,12 @@ class Automobile(Game):
         hand = state.players[seat].hand if seat in state.players else []
         return Msg(key="automobile.private.hand", params={"cards": ", ".join(map(str, hand)) or "-"})
 
+    def hidden_revealed(self, before: AutoState, after: AutoState) -> bool:
+        """Phase 7 turns the demand cards face up (no die involved): an undo past
+        the reveal, or past a new deal, needs the other players' consent."""
+        return (before.revealed_round != after.revealed_round or before.revealed != after.revealed
+                or any(before.players[s].hand != after.players[s].hand for s in after.seats))
+
     def record(self, state: AutoState, seat: str) -> float | None:
         return float(state.scores[seat]) if state.finished and seat in state.scores else None
 

@@ -32,6 +32,12 @@ class ThunderRoad(Game):
     record_key = "core.record.fastest_win"  # leaderboards: fewest rounds to win a race
     record_lower_is_better = True
 
+    def hidden_revealed(self, before: TRState, after: TRState) -> bool:
+        """Flipping a face-down hazard token uses no die but reveals it: an undo
+        past it needs the other players' consent."""
+        return any(h.up and not (before.hazards.get(k) and before.hazards[k].up)
+                   for k, h in after.hazards.items())
+
     def seat_range(self, options=None) -> tuple[int, int]:
         """Five seats only with an extra crew (Big Rig or Final Five)."""
         opts = self.parse_options(options)
