@@ -103,9 +103,27 @@ class Community(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
         rows = await self.store.stats(interaction.guild_id, user_id=user.id)
-        embed = discord.Embed(title=t("core.stats.title_user", locale, user=user.display_name),
-                              description=self._stat_lines(rows, locale), colour=0x9B59B6)
-        await interaction.followup.send(embed=embed, ephemeral=True)
+        title = t("core.stats.title_user", locale, user=user.display_name)
+        embed = discord.Embed(title=title, description=self._stat_lines(rows, locale), colour=0x9B59B6)
+        if not rows:
+            return await interaction.followup.send(embed=embed, ephemeral=True)
+        headers = [t("core.board.game", locale), t("core.board.played", locale), t("core.board.wins", locale),
+                   t("core.board.rate", locale), t("core.board.rating", locale), t("core.board.record", locale)]
+        table = []
+        for r in rows:
+            g = get_game(r.game)
+            best = r.best_low if g.record_lower_is_better else r.best_high
+            table.append([clip(game_name(r.game, locale), 16), str(r.played), str(r.wins),
+                          f"{100 * r.wins / r.played:.0f}%", f"{100 * wilson_lower(r.wins, r.played):.0f}",
+                          f"{best:g}" if g.record_key and best is not None else "-"])
+        png = await self._draw(title, headers, table, [230, 90, 80, 90, 90, 110])
+        embed.set_image(url="attachment://stats.png")
+        await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), filename="stats.png"),
+                                        ephemeral=True)
+
+    async def _draw(self, title: str, headers: list[str], rows: list[list[str]], widths: list[int]) -> bytes:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.services.executor, draw_leaderboard, title, headers, rows, widths)
 
     @stats_group.command(name=ls("server", "discord.cmd.stats.server"), description=ls("This server's games", "discord.cmd.stats.server.desc"))
     async def stats_server(self, interaction: discord.Interaction) -> None:
@@ -148,8 +166,7 @@ class Community(commands.Cog):
                 line.append("-" if best is None else f"{best:g}")
             table.append(line)
         title = t("core.board.title", locale, game=game_name(game, locale))
-        loop = asyncio.get_running_loop()
-        png = await loop.run_in_executor(self.services.executor, draw_leaderboard, title, headers, table, widths)
+        png = await self._draw(title, headers, table, widths)
         embed = discord.Embed(title=title, description=t("core.board.explain", locale) if rows else t("core.stats.none", locale),
                               colour=0xF1C40F)
         embed.set_image(url="attachment://leaderboard.png")

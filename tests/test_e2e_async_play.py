@@ -148,7 +148,8 @@ async def test_export_replays_to_the_identical_state_and_replay_renders_any_turn
     assert "turn 3/" in shot.embed["title"] and shot.png()
     # stats and leaderboard now know the result
     ex = await table.fd.slash(alice, "stats me")
-    assert "1 played" in (await table.wait_ephemeral(ex)).embed["description"]
+    stats = await table.wait_ephemeral(ex)
+    assert "1 played" in stats.embed["description"] and stats.png()
     ex = await table.fd.slash(alice, "leaderboard", {"game": "city_of_fury"})
     board = await table.wait_board(ex)
     assert board.png()
