@@ -144,10 +144,20 @@ class Game:
         if seat not in self.to_act(state):
             raise GameError("not_your_turn", "core.error.not_your_turn", seat=seat)
         self._check(state, seat, action)
-        new = state.model_copy(deep=True)
-        events = self._apply(new, seat, action)
-        new.step += 1
+        new, events = self._transition(state, seat, action)
+        new.step = state.step + 1
         return new, events
+
+    def copy_state(self, state: BaseState) -> BaseState:
+        """An independent copy.  States round-trip through JSON exactly (every game
+        tests it), and pydantic-core does that 1-3x faster than ``copy.deepcopy``."""
+        return type(state).model_validate_json(state.model_dump_json())
+
+    def _transition(self, state: BaseState, seat: str, action: Any) -> tuple[BaseState, list[Event]]:
+        """The new state and events of a checked action; never mutates ``state``.
+        Default: copy the state, then let ``_apply`` change the copy."""
+        new = self.copy_state(state)
+        return new, self._apply(new, seat, action)
 
     def view(self, state: BaseState, seat: str | None) -> dict[str, Any]:
         """Default: everything but the RNG and the seed (either would predict the future)."""
@@ -175,7 +185,7 @@ class Game:
         return state.model_dump(mode="json")
 
     def rig(self, state: BaseState, name: str, values: Iterable[Any]) -> BaseState:
-        new = state.model_copy(deep=True)
+        new = self.copy_state(state)
         new.rng.force(name, list(values))
         return new
 

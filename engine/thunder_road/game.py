@@ -207,28 +207,14 @@ class ThunderRoad(Game):
             raise _fail("illegal", seat=seat, action=action.kind)
 
     # ------------------------------------------------------------ apply
-    def apply(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREvent]]:
-        """As ``Game.apply`` (same checks, input never mutated), with a faster state copy."""
-        action = self.parse_action(action)
-        if seat not in state.seats:
-            raise GameError("unknown_seat", "core.error.unknown_seat", seat=seat)
-        if self.outcome(state) is not None:
-            raise GameError("game_over", "core.error.game_over", seat=seat)
-        if seat not in self.to_act(state):
-            raise GameError("not_your_turn", "core.error.not_your_turn", seat=seat)
-        self._check(state, seat, action)
-        new, events = self._run(state, seat, action)
-        new.step = state.step + 1
-        return new, events
+    def _transition(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREvent]]:
+        """``_run`` builds the new state from its own copy (of the state, or of the
+        slam-reroll snapshot), so the platform's copy would be wasted work."""
+        return self._run(state, seat, action)
 
     @staticmethod
     def _copy(st: TRState) -> TRState:
         return TRState.model_validate(st.model_dump())
-
-    def _apply(self, state: TRState, seat: str, action: Any) -> list[TREvent]:
-        new, events = self._run(state, seat, action)
-        self._copy_into(state, new)
-        return events
 
     def _run(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREvent]]:
         if action.kind == "reroll":
@@ -263,12 +249,6 @@ class ThunderRoad(Game):
             ctx.ev("game_over", seats=", ".join(g.winners), reason=f"@thunder_road.end.{g.reason}")
         work.reroll = None
         return work, ctx.events[skip:]
-
-    @staticmethod
-    def _copy_into(state: TRState, work: TRState) -> None:
-        for name in TRState.model_fields:
-            if name != "step":
-                setattr(state, name, getattr(work, name))
 
     def _act(self, ctx: R.Ctx, seat: str, a: Any) -> None:
         st = ctx.st
