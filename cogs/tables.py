@@ -608,32 +608,34 @@ class Tables(commands.Cog):
     async def on_vote(self, interaction: discord.Interaction, vid: int, yes: bool) -> None:
         await interaction.response.defer()
         locale = self.loc(interaction)
-        vote = await self.store.get_vote(vid)
-        if vote is None or vote.status != "open":
-            return await self.refuse(interaction, "core.ui.vote_closed")
-        if interaction.user.id not in vote.voters:
-            return await self.refuse(interaction, "core.ui.not_a_voter")
-        row = await self.store.get_game(vote.game_id)
         plocale = await self.public_locale(interaction)
-        if row is None or row.version != vote.base_version or row.status != "active":
-            await self.store.update_vote(vid, status="expired")
-            await interaction.edit_original_response(view=None)
-            return await self.refuse(interaction, "core.ui.vote_expired")
         me = interaction.user.id
-        # undo needs every other human's consent; a hand-over a majority of the other players
-        needed = len(vote.voters) if vote.kind == "undo" else len(vote.voters) // 2 + 1
-        ayes = sorted((set(vote.yes) | {me}) if yes else (set(vote.yes) - {me}))
-        nays = sorted((set(vote.no) - {me}) if yes else (set(vote.no) | {me}))
-        await self.store.update_vote(vid, yes=ayes, no=nays)
-        if len(vote.voters) - len(nays) < needed:  # cannot pass any more
-            await self.store.update_vote(vid, status="refused")
+        async with self.store.lock(("vote", vid)):  # two voters at once must not lose a ballot
+            vote = await self.store.get_vote(vid)
+            if vote is None or vote.status != "open":
+                return await self.refuse(interaction, "core.ui.vote_closed")
+            if me not in vote.voters:
+                return await self.refuse(interaction, "core.ui.not_a_voter")
+            row = await self.store.get_game(vote.game_id)
+            if row is None or row.version != vote.base_version or row.status != "active":
+                await self.store.update_vote(vid, status="expired")
+                await interaction.edit_original_response(view=None)
+                return await self.refuse(interaction, "core.ui.vote_expired")
+            # undo needs every other human's consent; a hand-over a majority of the other players
+            needed = len(vote.voters) if vote.kind == "undo" else len(vote.voters) // 2 + 1
+            ayes = sorted((set(vote.yes) | {me}) if yes else (set(vote.yes) - {me}))
+            nays = sorted((set(vote.no) - {me}) if yes else (set(vote.no) | {me}))
+            failed = len(vote.voters) - len(nays) < needed  # cannot pass any more
+            passed = not failed and len(ayes) >= needed
+            await self.store.update_vote(vid, yes=ayes, no=nays,
+                                         status="refused" if failed else "passed" if passed else None)
+        if failed:
             await interaction.edit_original_response(view=None)
             return await interaction.followup.send(t("core.ui.vote_refused", plocale, user=interaction.user.mention),
                                                    allowed_mentions=discord.AllowedMentions.none())
-        if len(ayes) < needed:
+        if not passed:
             return await interaction.followup.send(t("core.ui.vote_counted", locale, n=len(ayes), needed=needed),
                                                    ephemeral=True)
-        await self.store.update_vote(vid, status="passed")
         await interaction.edit_original_response(view=None)
         try:
             if vote.kind == "undo":

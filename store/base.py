@@ -12,7 +12,7 @@ import json
 import weakref
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Sequence
+from typing import Any, AsyncIterator, Hashable, Sequence
 
 ACTIVE_STATUSES = ("lobby", "active")
 
@@ -148,15 +148,15 @@ class Store:
     """Abstract storage.  Every method is a coroutine; all writes are atomic."""
 
     def __init__(self) -> None:
-        self._locks: "weakref.WeakValueDictionary[int, asyncio.Lock]" = weakref.WeakValueDictionary()
+        self._locks: "weakref.WeakValueDictionary[Hashable, asyncio.Lock]" = weakref.WeakValueDictionary()
 
     @asynccontextmanager
-    async def lock(self, game_id: int) -> AsyncIterator[None]:
-        """Per-game lock inside this process; the version CAS covers other processes."""
-        lock = self._locks.get(game_id)
+    async def lock(self, key: Hashable) -> AsyncIterator[None]:
+        """Per-game (or per-vote) lock inside this process; the version CAS covers other processes."""
+        lock = self._locks.get(key)
         if lock is None:
             lock = asyncio.Lock()
-            self._locks[game_id] = lock
+            self._locks[key] = lock
         async with lock:
             yield
 

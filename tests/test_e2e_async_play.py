@@ -4,6 +4,7 @@ controlled by the tests (no sleeping)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -321,3 +322,25 @@ async def test_armor_clash_story_campaign_carries_crews_between_tables(table):
     ex = await table.fd.slash(alice, "campaign standings", {"name": "East"})
     msg = await ex.wait_response()
     assert any(f["name"] == "Story" for f in msg.embed.get("fields", []))
+
+
+async def test_two_ballots_at_once_are_both_counted(table):
+    users = [table.fd.add_user(101 + i, f"u{i}") for i in range(4)]
+    await table.start()
+    ex = await table.fd.slash(users[0], "game new", {"game": "thunder_road"})
+    lobby = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 20, "lobby")
+    gid = table.sql("SELECT id FROM games")[0][0]
+    for u in users[1:]:
+        await (await table.fd.click(u, lobby, f"tg:l:{gid}:join")).wait_response()
+    await table.wait_board(await table.fd.click(users[0], lobby, f"tg:l:{gid}:start"))
+    # p2 proposes handing p4 to the AI: p1, p2, p3 vote, 2 of 3 decide
+    ex = await table.fd.slash(users[1], "game handover", {"seat": "p4"})
+    vote = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 20, "vote")
+    yes = next(c for c in vote.custom_ids if c.endswith(":yes"))
+    a, b = await asyncio.gather(table.fd.click(users[0], vote, yes), table.fd.click(users[2], vote, yes))
+    await asyncio.gather(a.wait_response(), b.wait_response())
+    await (a if len(a.followups) >= len(b.followups) else b).wait(
+        lambda e: table.seat_user(gid)["p4"] is None, 20, "the hand-over")
+    vid = table.sql("SELECT id FROM votes")[0][0]
+    assert sorted(json.loads(table.sql("SELECT yes_json FROM votes WHERE id=?", vid)[0][0])) == [101, 103]
+    assert table.sql("SELECT status FROM votes")[0][0] == "passed"
