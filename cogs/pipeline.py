@@ -169,18 +169,23 @@ class Pipeline:
         if status:
             row.status = status
         if outcome is not None and row.campaign_id is not None:
-            campaign = await self.store.campaign_by_id(row.campaign_id)
-            if campaign is not None:
-                progress = dict(campaign.progress or {})
-                try:
-                    story = game.campaign_progress(progress.get("story"), state)
-                except GameError:
-                    log.exception("campaign %s: result of table %s not recorded", campaign.id, row.id)
-                    story = None
-                if story is not None:
-                    progress["story"] = story
-                    await self.store.set_campaign_progress(campaign.id, progress)
+            async with self.store.lock(("campaign", row.campaign_id)):
+                await self._record_campaign(row, game, state)
         return version
+
+    async def _record_campaign(self, row: GameRow, game: Game, state: BaseState) -> None:
+        """Fold a finished table into its story campaign's progress (story modes)."""
+        campaign = await self.store.campaign_by_id(row.campaign_id)
+        if campaign is not None:
+            progress = dict(campaign.progress or {})
+            try:
+                story = game.campaign_progress(progress.get("story"), state)
+            except GameError:
+                log.exception("campaign %s: result of table %s not recorded", campaign.id, row.id)
+                story = None
+            if story is not None:
+                progress["story"] = story
+                await self.store.set_campaign_progress(campaign.id, progress)
 
     def run_ai(self, row: GameRow, game: Game, state: BaseState) -> tuple[BaseState, list[ActionRow], list[Event]]:
         """Let the seat-filler AI play every AI seat that is to act."""

@@ -275,6 +275,10 @@ class Tables(commands.Cog):
         scenario's options from the campaign's progress."""
         if row.campaign_id is None:
             return
+        async with self.store.lock(("campaign", row.campaign_id)):  # two tables starting at once
+            await self._prepare_campaign(row)
+
+    async def _prepare_campaign(self, row: GameRow) -> None:
         camp = await self.store.campaign_by_id(row.campaign_id)
         if camp is None:
             return
