@@ -130,7 +130,7 @@ class Community(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
         rows = await self.store.stats(interaction.guild_id)
-        lines = []
+        lines, table = [], []
         for gid in available():
             mine = [r for r in rows if r.game == gid]
             if not mine:
@@ -138,9 +138,18 @@ class Community(commands.Cog):
             best = rank(mine)[0]
             lines.append(t("core.stats.server_line", locale, game=game_name(gid, locale), players=len(mine),
                            results=sum(r.played for r in mine), best=f"<@{best.user_id}>"))
-        embed = discord.Embed(title=t("core.stats.title_server", locale),
-                              description="\n".join(lines) or t("core.stats.none", locale), colour=0x9B59B6)
-        await interaction.followup.send(embed=embed, ephemeral=True)
+            table.append([clip(game_name(gid, locale), 16), str(len(mine)), str(sum(r.played for r in mine)),
+                          clip(await self.name_of(interaction.guild, best.user_id), 16)])
+        title = t("core.stats.title_server", locale)
+        embed = discord.Embed(title=title, description="\n".join(lines) or t("core.stats.none", locale), colour=0x9B59B6)
+        if not table:
+            return await interaction.followup.send(embed=embed, ephemeral=True)
+        headers = [t("core.board.game", locale), t("core.board.players", locale), t("core.board.results", locale),
+                   t("core.board.top", locale)]
+        png = await self._draw(title, headers, table, [260, 110, 110, 220])
+        embed.set_image(url="attachment://stats.png")
+        await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), filename="stats.png"),
+                                        ephemeral=True)
 
     @app_commands.command(name=ls("leaderboard", "discord.cmd.leaderboard"), description=ls("The best players of a game in this server", "discord.cmd.leaderboard.desc"))
     @app_commands.describe(game=ls("Which game", "discord.arg.game"))
