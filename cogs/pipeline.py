@@ -50,6 +50,7 @@ class TurnResult:
     state: BaseState
     events: list[Event]
     actors: list[str] = field(default_factory=list)
+    waiting_before: list[str] = field(default_factory=list)  # to_act before this action
 
     @property
     def finished(self) -> bool:
@@ -124,6 +125,7 @@ class Pipeline:
                 seat = row.seat_of(user_id) if user_id is not None else None
                 if seat is None:
                     raise TurnRefused("not_seated", "core.ui.not_seated")
+            waiting_before = game.to_act(state)
             entries: list[ActionRow] = []
             events: list[Event] = []
             with self.stage("apply"):
@@ -149,7 +151,7 @@ class Pipeline:
                 version = await self.save(row, game, state, entries)
             row.version = version
             row.state_json = None  # the caller has ``state``; avoid keeping two copies
-            return TurnResult(row, game, state, events, [e.seat for e in entries])
+            return TurnResult(row, game, state, events, [e.seat for e in entries], waiting_before)
 
     async def save(self, row: GameRow, game: Game, state: BaseState, entries: Sequence[ActionRow], *,
                    status: str | None = None, revert: Sequence[int] = (), by_user: int | None = None) -> int:

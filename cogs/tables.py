@@ -437,11 +437,17 @@ class Tables(commands.Cog):
         else:  # a slash command deferred ephemerally: its first followup fills that private reply
             await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
         await self.private_feedback(interaction, result, locale)
-        public = result.game.visible_events(result.events, None)
-        if public or result.finished or not result.game.private_actions:
-            await self.post_board(interaction, result, await self.public_locale(interaction))
-        else:
-            await interaction.followup.send(t("core.ui.committed", locale), ephemeral=True)
+        game, seat = result.game, (result.actors[0] if result.actors else None)
+        if game.private_actions and not result.finished:
+            # secret simultaneous orders: stay private until the turn resolves
+            after, before = set(game.to_act(result.state)), set(result.waiting_before)
+            if seat in after and after == before:  # the order goes on: its next step, privately
+                return await interaction.followup.send(
+                    game.prompt(result.state, seat).text(locale), ephemeral=True,
+                    view=action_view(result.row, game, result.state, seat, locale))
+            if after < before:  # locked in; the others are still choosing
+                return await interaction.followup.send(t("core.ui.committed", locale), ephemeral=True)
+        await self.post_board(interaction, result, await self.public_locale(interaction))
 
     async def _fresh_panel(self, interaction: discord.Interaction, gid: int, locale: str) -> None:
         """After a stale click, offer the clicker their current choices (if any)."""

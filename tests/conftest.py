@@ -154,7 +154,7 @@ class Table:
             ex = await self.choose(user, target, gid, idx, version)
             committed = t("core.ui.committed", "en")
             await ex.wait(lambda e: self.board_of(e.followups) or any(
-                m.ephemeral and committed in m.content for m in e.followups), 30, "the turn's reply")
+                m.ephemeral and (committed in m.content or m.custom_ids) for m in e.followups), 30, "the turn's reply")
             if seen:
                 seen(user.id, ex)
             board = self.board_of(ex.followups) or board

@@ -96,3 +96,33 @@ async def test_automobile_hand_reaches_only_its_owner(table):
     ex = await table.fd.slash(outsider, "auto hand")
     msg = await table.wait_ephemeral(ex)
     assert "not seated" in msg.content and not msg.attachments
+
+
+async def test_armor_clash_orders_stay_private_until_the_turn_resolves(table):
+    users = [table.fd.add_user(500 + i, f"crew{i}") for i in range(2)]
+    await table.start()
+    gid, board = await lobby_start(table, users[0], "armor_clash", users[1:])
+    game = get_game("armor_clash")
+    seat_user = table.seat_user(gid)
+    public_before = len(table.fd.messages())
+    resolved = None
+    for seat in ("p1", "p2"):
+        user = table.fd.users[seat_user[seat]]
+        ex = await table.fd.click(user, board, next(c for c in board.custom_ids if c.startswith(f"tg:p:{gid}:")))
+        panel = await ex.wait(lambda e: next((m for m in e.messages if m.ephemeral and m.custom_ids), None), 20, "panel")
+        while True:
+            ex = await table.choose(user, panel, gid, table.ai_index(gid, seat))
+            reply = await ex.wait(lambda e: table.board_of(e.followups) or next(
+                (m for m in e.followups if m.ephemeral and (m.custom_ids or "locked in" in m.content)), None), 20, "reply")
+            if not reply.ephemeral:
+                resolved = reply
+                break
+            if "locked in" in reply.content:
+                assert seat == "p1", "the first crew to finish its order waits privately"
+                assert len(table.fd.messages()) == public_before, "nothing public before the turn resolves"
+                break
+            panel = reply  # the order's next step, privately
+            assert seat in game.to_act(table.state(gid))
+    assert resolved is not None and resolved.png(), "the last order resolves the turn in one public message"
+    assert resolved.embed["description"], "the resolution lists what happened, dice included"
+    assert table.state(gid).turn == 2 and set(resolved.pinged) == {500, 501}, "both crews are called for turn 2"
