@@ -173,6 +173,16 @@ class Tables(commands.Cog):
             file=board_file(png), view=board_components(result.row, result.game, result.state, locale) or discord.utils.MISSING,
             allowed_mentions=allowed_mentions())
 
+    async def redraw_board(self, interaction: discord.Interaction, result: TurnResult, locale: str) -> None:
+        """Replace the clicked board with the new one (same message, new image and buttons)."""
+        png = await self.pipeline.render(result.game, result.state, None, locale)
+        await interaction.edit_original_response(
+            content=next_mentions(result.row, result.game, result.state) or None,
+            embed=board_embed(result.row, result.game, result.state, result.events, locale),
+            attachments=[board_file(png)],
+            view=board_components(result.row, result.game, result.state, locale) or None,
+            allowed_mentions=allowed_mentions())
+
     async def private_feedback(self, interaction: discord.Interaction, result: TurnResult, locale: str) -> None:
         """Events meant only for the acting seat (hidden draws, secret commits)."""
         seat = result.actors[0] if result.actors else None
@@ -429,6 +439,15 @@ class Tables(commands.Cog):
             if exc.code == "stale":
                 await self._fresh_panel(interaction, gid, locale)
             return
+        game, seat = result.game, (result.actors[0] if result.actors else None)
+        same_turn = (not result.finished and not game.private_actions
+                     and game.to_act(result.state) == result.waiting_before == [seat])
+        if from_component and same_turn and not interaction.message.flags.ephemeral:
+            # the same player decides again (the next step of one turn): redraw this board
+            # in place instead of posting a new message; a new message (and a ping) comes
+            # when the turn passes on
+            await self.private_feedback(interaction, result, locale)
+            return await self.redraw_board(interaction, result, await self.public_locale(interaction))
         if from_component:
             try:
                 await interaction.edit_original_response(view=None)
@@ -437,7 +456,6 @@ class Tables(commands.Cog):
         else:  # a slash command deferred ephemerally: its first followup fills that private reply
             await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
         await self.private_feedback(interaction, result, locale)
-        game, seat = result.game, (result.actors[0] if result.actors else None)
         if game.private_actions and not result.finished:
             # secret simultaneous orders: stay private until the turn resolves
             after, before = set(game.to_act(result.state)), set(result.waiting_before)

@@ -96,6 +96,21 @@ class Table:
     async def wait_board(self, ex, timeout: float = 30.0) -> FakeMessage:
         return await ex.wait(lambda e: self.board_of(e.followups + e.messages), timeout, "a board message")
 
+    async def next_board(self, ex, gid: int, version: int, timeout: float = 30.0) -> FakeMessage:
+        """After a click: the new board, posted as a new message or redrawn in place
+        (the next step of the same player's turn)."""
+        def found(e):
+            board = self.board_of(e.followups)
+            if board is not None:
+                return board
+            v = self.row(gid)["version"]
+            orig = e.original
+            if v != version and e.edits and orig is not None and orig.attachments and any(
+                    c.startswith((f"tg:a:{gid}:{v}:", f"tg:s:{gid}:{v}:")) for c in orig.custom_ids):
+                return orig
+            return None
+        return await ex.wait(found, timeout, "the next board")
+
     async def wait_ephemeral(self, ex, timeout: float = 20.0) -> FakeMessage:
         def found(e):
             eph = [m for m in e.messages if m.ephemeral and not m.loading and (m.content or m.embeds)]
@@ -153,8 +168,16 @@ class Table:
                     seen(user.id, ex)
             ex = await self.choose(user, target, gid, idx, version)
             committed = t("core.ui.committed", "en")
-            await ex.wait(lambda e: self.board_of(e.followups) or any(
-                m.ephemeral and (committed in m.content or m.custom_ids) for m in e.followups), 30, "the turn's reply")
+
+            def replied(e, target=target):
+                if self.board_of(e.followups) or any(
+                        m.ephemeral and (committed in m.content or m.custom_ids) for m in e.followups):
+                    return True
+                v = self.row(gid)["version"]
+                return v != version and e.edits and not target.ephemeral and any(
+                    c.startswith((f"tg:a:{gid}:{v}:", f"tg:s:{gid}:{v}:", f"tg:p:{gid}:", f"tg:v:{gid}"))
+                    for c in target.custom_ids)
+            await ex.wait(replied, 30, "the turn's reply")
             if seen:
                 seen(user.id, ex)
             board = self.board_of(ex.followups) or board

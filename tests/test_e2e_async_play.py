@@ -86,8 +86,9 @@ async def test_free_undo_of_a_move_without_dice(table):
     choose = next(i for i, a in enumerate(legal) if a.kind == "choose_skill")
     after, _ = COF.apply(state, "p1", legal[choose])
     assert after.rng == state.rng, "choosing a skill rolls nothing"
+    v = table.row(gid)["version"]
     ex = await table.choose(alice, board, gid, choose)
-    await table.wait_board(ex)
+    await table.next_board(ex, gid, v)
     ex = await table.fd.slash(alice, "game undo")
     board = await table.wait_board(ex)
     assert "took back" in board.content

@@ -55,8 +55,10 @@ async def test_automobile_demand_cards_never_leak(table):
                 for seat in e["to"]:
                     private.setdefault(seat, set()).add(text)
     assert private, "demand cards are dealt as private events"
-    for m in table.fd.messages():                 # every public channel message the bot sent
+    for m in table.fd.messages():                 # every public channel message the bot sent, every version
         shown.append((None, m.text))
+        for old in m.versions:                    # boards redrawn in place keep their earlier states here
+            shown.append((None, json.dumps(old, ensure_ascii=False)))
     for viewer, text in shown:
         own = private.get(seat_of.get(viewer), set()) if viewer is not None else set()
         for seat, texts in private.items():
