@@ -126,32 +126,42 @@ class Pipeline:
                 if seat is None:
                     raise TurnRefused("not_seated", "core.ui.not_seated")
             waiting_before = game.to_act(state)
-            entries: list[ActionRow] = []
-            events: list[Event] = []
             with self.stage("apply"):
-                for n, chooser in enumerate(picks):
-                    if seat not in game.to_act(state) or game.outcome(state) is not None:
-                        if n == 0:
-                            raise TurnRefused("not_your_turn", "core.error.not_your_turn")
-                        raise TurnRefused("chain_broken", "core.ui.chain_broken", step=n + 1)
-                    legal = game.legal_actions(state, seat)
-                    try:
-                        action = chooser(game, state, seat, legal)
-                        state, evs = game.apply(state, seat, action)
-                    except GameError as exc:
-                        raise TurnRefused.from_game_error(exc) from None
-                    entries.append(ActionRow(seat=seat, user_id=user_id,
-                                             action=game.parse_action(action).model_dump(mode="json"),
-                                             events=game.dump_events(evs)))
-                    events += evs
-                    state, ai_entries, ai_events = self.run_ai(row, game, state)
-                    entries += ai_entries
-                    events += ai_events
+                # the engine and the seat-filler AI run off the event loop, so a long AI turn
+                # at one table never delays another interaction's 3-second acknowledgement
+                state, entries, events = await self.off_loop(self._advance, row, game, state, seat, user_id, picks)
             with self.stage("save"):
                 version = await self.save(row, game, state, entries)
             row.version = version
             row.state_json = None  # the caller has ``state``; avoid keeping two copies
             return TurnResult(row, game, state, events, [e.seat for e in entries], waiting_before)
+
+    def _advance(self, row: GameRow, game: Game, state: BaseState, seat: str, user_id: int | None,
+                 picks: Sequence[Picker]) -> tuple[BaseState, list[ActionRow], list[Event]]:
+        """Apply the picked actions (and the AI seats after each): pure, synchronous."""
+        entries: list[ActionRow] = []
+        events: list[Event] = []
+        for n, chooser in enumerate(picks):
+            if seat not in game.to_act(state) or game.outcome(state) is not None:
+                if n == 0:
+                    raise TurnRefused("not_your_turn", "core.error.not_your_turn")
+                raise TurnRefused("chain_broken", "core.ui.chain_broken", step=n + 1)
+            legal = game.legal_actions(state, seat)
+            try:
+                action = chooser(game, state, seat, legal)
+                state, evs = game.apply(state, seat, action)
+            except GameError as exc:
+                raise TurnRefused.from_game_error(exc) from None
+            entries.append(ActionRow(seat=seat, user_id=user_id, action=game.parse_action(action).model_dump(mode="json"),
+                                     events=game.dump_events(evs)))
+            events += evs
+            state, ai_entries, ai_events = self.run_ai(row, game, state)
+            entries += ai_entries
+            events += ai_events
+        return state, entries, events
+
+    async def off_loop(self, fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
 
     async def save(self, row: GameRow, game: Game, state: BaseState, entries: Sequence[ActionRow], *,
                    status: str | None = None, revert: Sequence[int] = (), by_user: int | None = None) -> int:
@@ -215,7 +225,7 @@ class Pipeline:
             state = game.new([s.seat for s in row.seats], row.options, row.seed)
         except GameError as exc:
             raise TurnRefused.from_game_error(exc) from None
-        state, entries, events = self.run_ai(row, game, state)
+        state, entries, events = await self.off_loop(self.run_ai, row, game, state)
         row.version = await self.save(row, game, state, entries, status="active")
         return TurnResult(row, game, state, events, [e.seat for e in entries])
 
@@ -239,8 +249,10 @@ class Pipeline:
             cut = mine[-1]
             seats = [s.seat for s in row.seats]
             try:
-                before = game.replay(seats, row.options, row.seed, [(e.seat, e.action) for e in log_rows[:cut]])
-                check = game.replay(seats, row.options, row.seed, [(e.seat, e.action) for e in log_rows])
+                before = await self.off_loop(game.replay, seats, row.options, row.seed,
+                                             [(e.seat, e.action) for e in log_rows[:cut]])
+                check = await self.off_loop(game.replay, seats, row.options, row.seed,
+                                            [(e.seat, e.action) for e in log_rows])
             except GameError:
                 raise TurnRefused("undo_impossible", "core.ui.undo_impossible") from None
             if check.model_dump_json() != state.model_dump_json():
@@ -273,7 +285,7 @@ class Pipeline:
             except VersionConflict:
                 raise TurnRefused("stale", "core.ui.stale") from None
             row.seats = seats
-            state, entries, events = self.run_ai(row, game, state)
+            state, entries, events = await self.off_loop(self.run_ai, row, game, state)
             if entries:
                 row.version = await self.save(row, game, state, entries)
             return TurnResult(row, game, state, events, [e.seat for e in entries])

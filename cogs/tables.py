@@ -811,7 +811,8 @@ class Tables(commands.Cog):
         log_rows = await self.store.actions(row.id, limit=1_000_000)
         n = len(log_rows) if turn is None else max(0, min(int(turn), len(log_rows)))
         try:
-            state = g.replay([s.seat for s in row.seats], row.options, row.seed, [(a.seat, a.action) for a in log_rows[:n]])
+            state = await self.pipeline.off_loop(g.replay, [s.seat for s in row.seats], row.options, row.seed,
+                                                 [(a.seat, a.action) for a in log_rows[:n]])
         except GameError:
             return await interaction.followup.send(t("core.ui.undo_impossible", locale), ephemeral=True)
         png = await self.pipeline.render(g, state, None, locale)
