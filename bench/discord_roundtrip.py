@@ -3,7 +3,7 @@
     python bench/discord_roundtrip.py [--turns 200]
 
 Each turn: a button click (MESSAGE_COMPONENT) -> the bot's ack (type 6) -> the new board
-(followup with the PNG).  Network time to Discord is not included (none is reachable here).
+(the clicked message redrawn with the new PNG, or a new message when the turn passes on).  Network time to Discord is not included (none is reachable here).
 """
 
 from __future__ import annotations
@@ -43,11 +43,12 @@ async def run(turns: int) -> tuple[list[float], list[float]]:
                 gid = table.sql("SELECT id FROM games ORDER BY id DESC LIMIT 1")[0][0]
                 while table.row(gid)["status"] == "active" and len(boards) < turns:
                     idx = table.ai_index(gid, "p1")
+                    version = table.row(gid)["version"]
                     t0 = time.perf_counter()
                     ex = await table.choose(user, board, gid, idx)
                     await ex.wait_ack()
                     acks.append(time.perf_counter() - t0)
-                    board = await table.wait_board(ex)
+                    board = await table.next_board(ex, gid, version)  # redrawn in place or posted anew
                     boards.append(time.perf_counter() - t0)
                 if table.row(gid)["status"] == "active":
                     break
