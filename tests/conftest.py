@@ -143,6 +143,16 @@ class Table:
         return legal.index(game.ai_action(state, seat))
 
 
+    async def open_table(self, host, game: str, joiners=(), **opts) -> tuple[int, FakeMessage]:
+        """/game new, everyone in ``joiners`` clicks Join, the host clicks Start: (table id, first board)."""
+        ex = await self.fd.slash(host, "game new", {"game": game, **opts})
+        lobby = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None),
+                              20, "the lobby")
+        gid = self.sql("SELECT id FROM games ORDER BY id DESC LIMIT 1")[0][0]
+        for user in joiners:
+            await (await self.fd.click(user, lobby, f"tg:l:{gid}:join")).wait_response()
+        return gid, await self.wait_board(await self.fd.click(host, lobby, f"tg:l:{gid}:start"))
+
     async def play_buttons(self, gid: int, board: FakeMessage, max_steps: int = 3000, seen=None) -> FakeMessage:
         """Play a whole game through the real components only: the board's buttons and
         selects, or the private panel (simultaneous / secret turns). Choices are the AI's.

@@ -103,12 +103,7 @@ async def test_undo_vetoed_by_another_player(table):
     alice = table.fd.add_user(101, "alice")
     bob = table.fd.add_user(102, "bob")
     await table.start()
-    ex = await table.fd.slash(alice, "game new", {"game": "thunder_road"})
-    lobby = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 5, "lobby")
-    gid = table.sql("SELECT id FROM games")[0][0]
-    await (await table.fd.click(bob, lobby, f"tg:l:{gid}:join")).wait_response()
-    ex = await table.fd.click(alice, lobby, f"tg:l:{gid}:start")
-    await table.wait_board(ex)
+    gid, _ = await table.open_table(alice, "thunder_road", [bob])
     users = table.seat_user(gid)
     first = get_game("thunder_road").to_act(table.state(gid))[0]
     # the first player plays until the other one has acted once
@@ -228,12 +223,7 @@ async def test_seat_handover_by_majority_vote_and_by_the_host(table):
     carol = table.fd.add_user(103, "carol")
     dave = table.fd.add_user(104, "dave")
     await table.start()
-    ex = await table.fd.slash(host, "game new", {"game": "thunder_road"})
-    lobby = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 5, "lobby")
-    gid = table.sql("SELECT id FROM games")[0][0]
-    for u in (bob, carol):
-        await (await table.fd.click(u, lobby, f"tg:l:{gid}:join")).wait_response()
-    await table.wait_board(await table.fd.click(host, lobby, f"tg:l:{gid}:start"))
+    gid, _ = await table.open_table(host, "thunder_road", [bob, carol])
     assert table.seat_user(gid) == {"p1": 101, "p2": 102, "p3": 103}
     # bob (not the host) proposes to give carol's seat to dave: host and bob vote (carol does not)
     ex = await table.fd.slash(bob, "game handover", {"seat": "p3", "member": dave})
@@ -307,13 +297,8 @@ async def test_armor_clash_story_campaign_carries_crews_between_tables(table):
     ex = await table.fd.slash(alice, "campaign new", {"game": "armor_clash", "name": "East", "story": "mode=simple"})
     await ex.wait(lambda e: any("East" in m.content for m in e.messages), 20, "the announcement")
     for n in range(2):
-        ex = await table.fd.slash(bob if n else alice, "game new", {"game": "armor_clash", "campaign": "East"})
-        lobby = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 20, "lobby")
-        gid = table.sql("SELECT id FROM games ORDER BY id DESC LIMIT 1")[0][0]
-        host = bob if n else alice
-        if n:  # alice joins bob's table: she keeps her seat name (and crew) from the first scenario
-            await (await table.fd.click(alice, lobby, f"tg:l:{gid}:join")).wait_response()
-        await table.wait_board(await table.fd.click(host, lobby, f"tg:l:{gid}:start"))
+        # the second table is bob's, and alice joins it: she keeps her seat name (and crew)
+        gid, _ = await table.open_table(bob if n else alice, "armor_clash", [alice] if n else [], campaign="East")
         seats = table.seat_user(gid)
         assert seats["p1"] == 101 and (not n or seats["p2"] == 102)
         state = table.state(gid)
@@ -331,12 +316,7 @@ async def test_armor_clash_story_campaign_carries_crews_between_tables(table):
 async def test_two_ballots_at_once_are_both_counted(table):
     users = [table.fd.add_user(101 + i, f"u{i}") for i in range(4)]
     await table.start()
-    ex = await table.fd.slash(users[0], "game new", {"game": "thunder_road"})
-    lobby = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 20, "lobby")
-    gid = table.sql("SELECT id FROM games")[0][0]
-    for u in users[1:]:
-        await (await table.fd.click(u, lobby, f"tg:l:{gid}:join")).wait_response()
-    await table.wait_board(await table.fd.click(users[0], lobby, f"tg:l:{gid}:start"))
+    gid, _ = await table.open_table(users[0], "thunder_road", users[1:])
     # p2 proposes handing p4 to the AI: p1, p2, p3 vote, 2 of 3 decide
     ex = await table.fd.slash(users[1], "game handover", {"seat": "p4"})
     vote = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 20, "vote")

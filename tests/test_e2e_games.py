@@ -8,21 +8,10 @@ import json
 from engine import get_game
 
 
-async def lobby_start(table, host, game, joiners, **opts):
-    ex = await table.fd.slash(host, "game new", {"game": game, **opts})
-    lobby = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 5, "lobby")
-    gid = table.sql("SELECT id FROM games ORDER BY id DESC LIMIT 1")[0][0]
-    for user in joiners:
-        ex = await table.fd.click(user, lobby, f"tg:l:{gid}:join")
-        await ex.wait_response()
-    ex = await table.fd.click(host, lobby, f"tg:l:{gid}:start")
-    return gid, await table.wait_board(ex)
-
-
 async def test_thunder_road_four_players_buttons_only(table):
     users = [table.fd.add_user(100 + i, f"driver{i}") for i in range(4)]
     await table.start()
-    gid, board = await lobby_start(table, users[0], "thunder_road", users[1:])
+    gid, board = await table.open_table(users[0], "thunder_road", users[1:])
     assert all(u is not None for u in table.seat_user(gid).values())
     final = await table.play_buttons(gid, board)
     game = get_game("thunder_road")
@@ -36,7 +25,7 @@ async def test_thunder_road_four_players_buttons_only(table):
 async def test_automobile_demand_cards_never_leak(table):
     users = [table.fd.add_user(300 + i, f"tycoon{i}") for i in range(3)]
     await table.start()
-    gid, board = await lobby_start(table, users[0], "automobile", users[1:])
+    gid, board = await table.open_table(users[0], "automobile", users[1:])
     seat_of = {u: s for s, u in table.seat_user(gid).items()}
     private: dict[str, set[str]] = {}            # seat -> private texts it was shown
     shown: list[tuple[int | None, str]] = []     # (viewer or None = public, text)
@@ -73,7 +62,7 @@ async def test_automobile_demand_cards_never_leak(table):
 async def test_armor_clash_boss_fight_through_private_commits(table):
     users = [table.fd.add_user(500 + i, f"crew{i}") for i in range(2)]
     await table.start()
-    gid, board = await lobby_start(table, users[0], "armor_clash", users[1:])
+    gid, board = await table.open_table(users[0], "armor_clash", users[1:])
     final = await table.play_buttons(gid, board)
     assert table.row(gid)["status"] == "finished"
     assert final.png()
@@ -83,7 +72,7 @@ async def test_armor_clash_boss_fight_through_private_commits(table):
 async def test_automobile_hand_reaches_only_its_owner(table):
     users = [table.fd.add_user(300 + i, f"tycoon{i}") for i in range(3)]
     await table.start()
-    gid, board = await lobby_start(table, users[0], "automobile", users[1:])
+    gid, board = await table.open_table(users[0], "automobile", users[1:])
     assert f"tg:v:{gid}" in board.custom_ids, "the public board offers each player a private view"
     state = table.state(gid)
     for user in users:
@@ -103,7 +92,7 @@ async def test_automobile_hand_reaches_only_its_owner(table):
 async def test_armor_clash_orders_stay_private_until_the_turn_resolves(table):
     users = [table.fd.add_user(500 + i, f"crew{i}") for i in range(2)]
     await table.start()
-    gid, board = await lobby_start(table, users[0], "armor_clash", users[1:])
+    gid, board = await table.open_table(users[0], "armor_clash", users[1:])
     game = get_game("armor_clash")
     seat_user = table.seat_user(gid)
     public_before = len(table.fd.messages())
