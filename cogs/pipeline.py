@@ -21,7 +21,6 @@ from engine.i18n import t
 from render import render
 from render.generic import draw as render_fallback
 from store import ActionRow, CorruptRow, GameRow, ResultRow, Seat, Store, VersionConflict
-from store.base import dumps
 
 log = logging.getLogger("tabletop.pipeline")
 
@@ -152,8 +151,7 @@ class Pipeline:
                 state, evs = game.apply(state, seat, action)
             except GameError as exc:
                 raise TurnRefused.from_game_error(exc) from None
-            entries.append(ActionRow(seat=seat, user_id=user_id, action=game.parse_action(action).model_dump(mode="json"),
-                                     events=game.dump_events(evs)))
+            entries.append(log_entry(game, seat, user_id, action, evs))
             events += evs
             state, ai_entries, ai_events = self.run_ai(row, game, state)
             entries += ai_entries
@@ -212,8 +210,7 @@ class Pipeline:
             seat = ai[0]
             action = game.ai_action(state, seat)
             state, evs = game.apply(state, seat, action)
-            entries.append(ActionRow(seat=seat, user_id=None, action=game.parse_action(action).model_dump(mode="json"),
-                                     events=game.dump_events(evs)))
+            entries.append(log_entry(game, seat, None, action, evs))
             events += evs
         return state, entries, events
 
@@ -251,8 +248,7 @@ class Pipeline:
             try:
                 before = await self.off_loop(game.replay, seats, row.options, row.seed,
                                              [(e.seat, e.action) for e in log_rows[:cut]])
-                check = await self.off_loop(game.replay, seats, row.options, row.seed,
-                                            [(e.seat, e.action) for e in log_rows])
+                check = await self.off_loop(game.apply_all, before, [(e.seat, e.action) for e in log_rows[cut:]])
             except GameError:
                 raise TurnRefused("undo_impossible", "core.ui.undo_impossible") from None
             if check.model_dump_json() != state.model_dump_json():
@@ -329,12 +325,13 @@ class Pipeline:
                                                   t(f"discord.game.{game.id}", locale), lines)
 
 
-def outcome_dict(game: Game, state: BaseState) -> dict[str, Any] | None:
-    out = game.outcome(state)
-    return None if out is None else out.model_dump(mode="json")
+__all__ = ["Loaded", "Pipeline", "TurnRefused", "TurnResult", "placings"]
 
 
-__all__ = ["Loaded", "Pipeline", "TurnRefused", "TurnResult", "dumps", "outcome_dict", "placings"]
+def log_entry(game: Game, seat: str, user_id: int | None, action: Any, events: Sequence[Event]) -> ActionRow:
+    """One row of the action log: who acted, the action and what it caused (all JSON)."""
+    return ActionRow(seat=seat, user_id=user_id, action=game.parse_action(action).model_dump(mode="json"),
+                     events=game.dump_events(events))
 
 
 def placings(row: GameRow, game: Game, state: BaseState) -> list[ResultRow]:

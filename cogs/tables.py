@@ -460,9 +460,7 @@ class Tables(commands.Cog):
             # secret simultaneous orders: stay private until the turn resolves
             after, before = set(game.to_act(result.state)), set(result.waiting_before)
             if seat in after and after == before:  # the order goes on: its next step, privately
-                return await interaction.followup.send(
-                    game.prompt(result.state, seat).text(locale), ephemeral=True,
-                    view=action_view(result.row, game, result.state, seat, locale))
+                return await self.send_panel(interaction, result.row, game, result.state, seat, locale)
             if after < before:  # locked in; the others are still choosing
                 return await interaction.followup.send(t("core.ui.committed", locale), ephemeral=True)
         await self.post_board(interaction, result, await self.public_locale(interaction))
@@ -475,8 +473,13 @@ class Tables(commands.Cog):
             return
         seat = loaded.row.seat_of(interaction.user.id)
         if seat and seat in loaded.game.to_act(loaded.state):
-            await interaction.followup.send(loaded.game.prompt(loaded.state, seat).text(locale), ephemeral=True,
-                                            view=action_view(loaded.row, loaded.game, loaded.state, seat, locale))
+            await self.send_panel(interaction, loaded.row, loaded.game, loaded.state, seat, locale)
+
+    async def send_panel(self, interaction: discord.Interaction, row: GameRow, game, state, seat: str,
+                         locale: str) -> None:
+        """The seat's current choices, privately to the clicker."""
+        await interaction.followup.send(game.prompt(state, seat).text(locale), ephemeral=True,
+                                        view=action_view(row, game, state, seat, locale))
 
     async def on_panel(self, interaction: discord.Interaction, gid: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -490,8 +493,7 @@ class Tables(commands.Cog):
             return await interaction.followup.send(t("core.ui.not_seated", locale), ephemeral=True)
         if seat not in loaded.game.to_act(loaded.state):
             return await interaction.followup.send(t("core.error.not_your_turn", locale), ephemeral=True)
-        await interaction.followup.send(loaded.game.prompt(loaded.state, seat).text(locale), ephemeral=True,
-                                        view=action_view(loaded.row, loaded.game, loaded.state, seat, locale))
+        await self.send_panel(interaction, loaded.row, loaded.game, loaded.state, seat, locale)
 
     async def on_private_view(self, interaction: discord.Interaction, gid: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)

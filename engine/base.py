@@ -190,7 +190,11 @@ class Game:
         return new
 
     def replay(self, seats: Sequence[str], options: Any, seed: int, log: Iterable[tuple[str, Any]]) -> BaseState:
-        state = self.new(seats, options, seed)
+        """The state a game reaches from its seed and action log."""
+        return self.apply_all(self.new(seats, options, seed), log)
+
+    def apply_all(self, state: BaseState, log: Iterable[tuple[str, Any]]) -> BaseState:
+        """``state`` with every ``(seat, action)`` of ``log`` applied in order."""
         for seat, action in log:
             state, _ = self.apply(state, seat, action)
         return state
