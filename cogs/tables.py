@@ -555,7 +555,7 @@ class Tables(commands.Cog):
         seat = loaded.row.seat_of(interaction.user.id)
         lines = []
         for a in rows:
-            evs = [loaded.game._event_adapter.validate_python(e) for e in a.events]
+            evs = loaded.game.load_events(a.events)
             shown = [loaded.game.event_text(e, locale) for e in loaded.game.visible_events(evs, seat)]
             who = f"<@{a.user_id}>" if a.user_id else t("core.ui.ai", locale)
             lines.append(f"**{a.seat}** ({who}): " + ("; ".join(shown) if shown else "…"))

@@ -208,6 +208,10 @@ class Game:
     def dump_events(self, events: Iterable[Event]) -> list[dict[str, Any]]:
         return [e.model_dump(mode="json") for e in events]
 
+    def load_events(self, data: Iterable[dict[str, Any]]) -> list[Event]:
+        """Events back from the JSON ``dump_events`` wrote (the stored log)."""
+        return [self._event_adapter.validate_python(e) for e in data]
+
     def visible_events(self, events: Iterable[Event], seat: str | None) -> list[Event]:
         return [e for e in events if e.to is None or (seat is not None and seat in e.to)]
 

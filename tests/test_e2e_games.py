@@ -40,7 +40,7 @@ async def test_automobile_demand_cards_never_leak(table):
     for (events,) in table.sql("SELECT events_json FROM actions WHERE game_id=?", gid):
         for e in json.loads(events):
             if e.get("to"):
-                text = game.event_text(game._event_adapter.validate_python(e), "en")
+                text = game.event_text(game.load_events([e])[0], "en")
                 for seat in e["to"]:
                     private.setdefault(seat, set()).add(text)
     assert private, "demand cards are dealt as private events"
