@@ -182,11 +182,9 @@ def play_one(game: Game, seats: list[str], seed: int, options: dict[str, Any] | 
     for _ in range(max_steps):
         if game.outcome(state) is not None:
             return state
-        acting = game.to_act(state)
-        if not acting:
+        if not game.to_act(state):
             raise RuntimeError(f"{game.id}: nobody to act but no outcome at step {state.step}")
-        seat = acting[0]
-        state, events = game.apply(state, seat, game.ai_action(state, seat))
+        state, events = game.ai_step(state)
         if on_step:
             on_step(state, events)
     raise RuntimeError(f"{game.id}: no result after {max_steps} steps (seed {seed})")

@@ -35,8 +35,7 @@ def fast_game(seats: list[str], options: dict, seed: int):
 def api_game(seats: list[str], options: dict, seed: int):
     s = GAME.new(seats, options, seed)
     while GAME.outcome(s) is None:
-        seat = GAME.to_act(s)[0]
-        s, _ = GAME.apply(s, seat, GAME.ai_action(s, seat))
+        s, _ = GAME.ai_step(s)
     return s
 
 

@@ -36,8 +36,7 @@ def play(n: int, seed: int) -> dict:
     made = unsold = 0
     chars: collections.Counter = collections.Counter()
     while GAME.outcome(st) is None:
-        seat = GAME.to_act(st)[0]
-        st, events = GAME.apply(st, seat, GAME.ai_action(st, seat))
+        st, events = GAME.ai_step(st)
         steps += 1
         for e in events:
             if e.kind == "emergency_loan":

@@ -30,8 +30,7 @@ def play(n: int, seed: int, opts: dict) -> dict:
     slams = 0
     elim = 0
     while GAME.outcome(st) is None and steps < CAP:
-        s = GAME.to_act(st)[0]
-        st, ev = GAME.apply(st, s, GAME.ai_action(st, s))
+        st, ev = GAME.ai_step(st)
         steps += 1
         for e in ev:
             if e.kind == "slam":

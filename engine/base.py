@@ -284,6 +284,11 @@ class Game:
             raise GameError("nothing_to_do", "core.error.nothing_to_do", seat=seat)
         return self.ai_rng(state, seat).choice(legal)
 
+    def ai_step(self, state: BaseState) -> tuple[BaseState, list[Event]]:
+        """One decision of self-play: the first seat to act plays the AI's choice."""
+        seat = self.to_act(state)[0]
+        return self.apply(state, seat, self.ai_action(state, seat))
+
     def default_action(self, state: BaseState, seat: str) -> Any:
         """What a turn timer takes for an absent seat (default: the AI's choice)."""
         return self.ai_action(state, seat)
