@@ -57,16 +57,18 @@ class Config:
     scheduler: bool = True  # run reminders/timers in the background (tests drive Scheduler.tick themselves)
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = ROOT / ".env") -> "Config":
+    def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = ROOT / ".env") -> Config:
         values = dict(read_dotenv(dotenv) if dotenv else {})
         values.update(env if env is not None else os.environ)
         guild = values.get("TG_DEV_GUILD") or None
-        return cls(token=values.get("DISCORD_TOKEN") or None,
-                   database=values.get("TG_DATABASE", "tabletop.db"),
-                   dev_guild=int(guild) if guild else None,
-                   log_level=values.get("TG_LOG_LEVEL", "INFO").upper(),
-                   locale=values.get("TG_LOCALE", "en"),
-                   sync=values.get("TG_SYNC", "auto").lower())
+        return cls(
+            token=values.get("DISCORD_TOKEN") or None,
+            database=values.get("TG_DATABASE", "tabletop.db"),
+            dev_guild=int(guild) if guild else None,
+            log_level=values.get("TG_LOG_LEVEL", "INFO").upper(),
+            locale=values.get("TG_LOCALE", "en"),
+            sync=values.get("TG_SYNC", "auto").lower(),
+        )
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -88,8 +90,9 @@ class TabletopBot(commands.Bot):
         intents.guilds = True  # slash commands and components need no privileged intents
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs)
         self.config = config
-        self.services = Services(store=store or open_store(config.database, clock), default_locale=config.locale,
-                                 clock=clock)
+        self.services = Services(
+            store=store or open_store(config.database, clock), default_locale=config.locale, clock=clock
+        )
 
     async def setup_hook(self) -> None:
         await self.services.store.open()
@@ -137,13 +140,16 @@ def create_bot(config: Config, store: Store | None = None, clock=time.time, **kw
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Run the Tabletop GM Discord bot.")
-    ap.add_argument("--sync", action="store_true", help="push the slash commands to Discord at start, even if unchanged")
+    ap.add_argument(
+        "--sync", action="store_true", help="push the slash commands to Discord at start, even if unchanged"
+    )
     args = ap.parse_args(argv)
     config = Config.from_env()
     if args.sync:
         config.sync = "always"
-    logging.basicConfig(level=getattr(logging, config.log_level, logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=getattr(logging, config.log_level, logging.INFO), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
@@ -151,7 +157,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         asyncio.run(bot.start(config.token))
     except discord.LoginFailure:
-        print("Discord refused the token (DISCORD_TOKEN). Reset it in the developer portal and try again.", file=sys.stderr)
+        print(
+            "Discord refused the token (DISCORD_TOKEN). Reset it in the developer portal and try again.",
+            file=sys.stderr,
+        )
         return 2
     except KeyboardInterrupt:
         pass

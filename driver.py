@@ -12,8 +12,9 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 from engine import GameError, available, canonical, get_game
 from engine.base import BaseState, Game
@@ -26,9 +27,18 @@ class Session:
         self.game: Game | None = None
         self.state: BaseState | None = None
         self.commands: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-            "games": self.games, "new": self.new, "legal": self.legal, "act": self.act, "view": self.view,
-            "dump": self.dump, "load": self.load, "rig": self.rig, "render": self.render, "schema": self.schema,
-            "replay": self.replay, "outcome": self.outcome,
+            "games": self.games,
+            "new": self.new,
+            "legal": self.legal,
+            "act": self.act,
+            "view": self.view,
+            "dump": self.dump,
+            "load": self.load,
+            "rig": self.rig,
+            "render": self.render,
+            "schema": self.schema,
+            "replay": self.replay,
+            "outcome": self.outcome,
         }
 
     # -- plumbing ------------------------------------------------------
@@ -176,8 +186,14 @@ def serve(inp: TextIO, out: TextIO) -> None:
 
 
 # ------------------------------------------------------------------ selfplay
-def play_one(game: Game, seats: list[str], seed: int, options: dict[str, Any] | None = None,
-             on_step: Callable[[BaseState, list], None] | None = None, max_steps: int = 20000) -> BaseState:
+def play_one(
+    game: Game,
+    seats: list[str],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    on_step: Callable[[BaseState, list], None] | None = None,
+    max_steps: int = 20000,
+) -> BaseState:
     state = game.new(seats, options or {}, seed)
     for _ in range(max_steps):
         if game.outcome(state) is not None:
@@ -191,11 +207,18 @@ def play_one(game: Game, seats: list[str], seed: int, options: dict[str, Any] | 
 
 
 def selfplay_main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m engine selfplay", description="Play complete games with the seat-filler AI.")
+    ap = argparse.ArgumentParser(
+        prog="python -m engine selfplay", description="Play complete games with the seat-filler AI."
+    )
     ap.add_argument("game", choices=available())
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--games", type=int, default=1, help="number of games (seeds seed, seed+1, ...)")
-    ap.add_argument("--players", type=int, default=None, help="number of seats (default: the game's minimum, at least 2 where allowed)")
+    ap.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="number of seats (default: the game's minimum, at least 2 where allowed)",
+    )
     ap.add_argument("--options", default="{}", help="game options as JSON")
     ap.add_argument("--render", metavar="DIR", help="write one PNG per step (first game only)")
     ap.add_argument("--locale", default="en")
@@ -215,23 +238,31 @@ def selfplay_main(argv: list[str]) -> int:
             outdir = Path(args.render)
             outdir.mkdir(parents=True, exist_ok=True)
 
-            def hook(st, events, _d=outdir):
-                (_d / f"{game.id}-{seed}-{st.step:04d}.png").write_bytes(draw(game.id, game.view(st, None), args.locale))
+            def hook(st, events, _d=outdir, seed=seed):
+                (_d / f"{game.id}-{seed}-{st.step:04d}.png").write_bytes(
+                    draw(game.id, game.view(st, None), args.locale)
+                )
 
         final = play_one(game, seats, seed, options, hook)
         out = game.outcome(final)
         assert out is not None
         for w in out.winners:
             wins[w] = wins.get(w, 0) + 1
-        print(f"seed {seed}: winners {out.winners or '-'} after {final.step} steps — {out.reason.text(args.locale)}"
-              f" | {game.summary(final).text(args.locale)}")
+        print(
+            f"seed {seed}: winners {out.winners or '-'} after {final.step} steps — {out.reason.text(args.locale)}"
+            f" | {game.summary(final).text(args.locale)}"
+        )
     dt = time.perf_counter() - started
-    print(f"{args.games} game(s) of {game.id} with {n} seat(s) in {dt:.2f}s ({args.games / dt:.1f} games/s); wins: {wins}")
+    print(
+        f"{args.games} game(s) of {game.id} with {n} seat(s) in {dt:.2f}s ({args.games / dt:.1f} games/s); wins: {wins}"
+    )
     return 0
 
 
 def replay_main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m engine replay", description="Replay a /game export file and print the final state.")
+    ap = argparse.ArgumentParser(
+        prog="python -m engine replay", description="Replay a /game export file and print the final state."
+    )
     ap.add_argument("file")
     args = ap.parse_args(argv)
     export = json.loads(Path(args.file).read_text(encoding="utf-8"))
@@ -248,9 +279,11 @@ def main(argv: list[str] | None = None) -> int:
         return replay_main(argv[1:])
     if argv and argv[0] in ("-h", "--help"):
         print(__doc__)
-        print("usage: python -m engine            (JSON lines on stdin/stdout, see docs/driver.md)\n"
-              "       python -m engine selfplay GAME --seed N [--games K] [--players P] [--render DIR]\n"
-              "       python -m engine replay EXPORT.json")
+        print(
+            "usage: python -m engine            (JSON lines on stdin/stdout, see docs/driver.md)\n"
+            "       python -m engine selfplay GAME --seed N [--games K] [--players P] [--render DIR]\n"
+            "       python -m engine replay EXPORT.json"
+        )
         return 0
     serve(sys.stdin, sys.stdout)
     return 0

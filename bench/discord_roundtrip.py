@@ -62,10 +62,14 @@ def main() -> None:
     ap.add_argument("--turns", type=int, default=200)
     args = ap.parse_args()
     acks, boards = asyncio.run(run(args.turns))
-    print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} · {platform.machine()} · {os.cpu_count()} cores · "
-          f"load {os.getloadavg()[0]:.1f}")
+    print(
+        f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} · {platform.machine()} · {os.cpu_count()} cores · "
+        f"load {os.getloadavg()[0]:.1f}"
+    )
     for name, vals in (("click -> ack", acks), ("click -> board", boards)):
-        print(f"{name:>15}: median {statistics.median(vals) * 1000:.1f} ms, p99 {pct(vals, 0.99) * 1000:.1f} ms, n={len(vals)}")
+        print(
+            f"{name:>15}: median {statistics.median(vals) * 1000:.1f} ms, p99 {pct(vals, 0.99) * 1000:.1f} ms, n={len(vals)}"
+        )
 
 
 if __name__ == "__main__":

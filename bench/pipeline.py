@@ -39,9 +39,17 @@ async def fill(store: SqliteStore, game_id: str, n: int) -> list[int]:
     ids = []
     for i in range(n):
         state = game.new(seats, {}, i)
-        row = await store.create_game(guild_id=1, channel_id=10_000 + i, game=game_id, host_id=1, options={}, seed=i,
-                                      seats=[Seat(s, 1000 + k) for k, s in enumerate(seats)], status="active",
-                                      state_json=state.model_dump_json())
+        row = await store.create_game(
+            guild_id=1,
+            channel_id=10_000 + i,
+            game=game_id,
+            host_id=1,
+            options={},
+            seed=i,
+            seats=[Seat(s, 1000 + k) for k, s in enumerate(seats)],
+            status="active",
+            state_json=state.model_dump_json(),
+        )
         ids.append(row.id)
     return ids
 
@@ -61,8 +69,17 @@ async def run(game_id: str, n_games: int, turns: int, path: Path) -> dict[str, l
         row = await store.get_game(target)
         if row.status != "active":  # finished: start a new table in a fresh channel
             state = game.new([s.seat for s in row.seats], {}, done)
-            row = await store.create_game(guild_id=1, channel_id=900_000 + done, game=game_id, host_id=1, options={},
-                                          seed=done, seats=row.seats, status="active", state_json=state.model_dump_json())
+            row = await store.create_game(
+                guild_id=1,
+                channel_id=900_000 + done,
+                game=game_id,
+                host_id=1,
+                options={},
+                seed=done,
+                seats=row.seats,
+                status="active",
+                state_json=state.model_dump_json(),
+            )
             target = row.id
             continue
         seat_user = {s.seat: s.user_id for s in row.seats}
@@ -90,8 +107,10 @@ def main() -> None:
     ap.add_argument("--games", default="1,10000")
     ap.add_argument("--game", default="city_of_fury")
     args = ap.parse_args()
-    print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} · {platform.machine()} · {os.cpu_count()} cores · "
-          f"Python {platform.python_version()} · game {args.game}")
+    print(
+        f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} · {platform.machine()} · {os.cpu_count()} cores · "
+        f"Python {platform.python_version()} · game {args.game}"
+    )
     print(f"{'games stored':>12} {'stage':>8} {'median ms':>10} {'p99 ms':>8} {'n':>6}")
     for n in [int(x) for x in args.games.split(",")]:
         with tempfile.TemporaryDirectory() as tmp:
@@ -99,7 +118,9 @@ def main() -> None:
         for stage in ("load", "apply", "save", "render", "turn"):
             vals = timings.get(stage, [])
             if vals:
-                print(f"{n:>12} {stage:>8} {statistics.median(vals) * 1000:>10.2f} {pct(vals, 0.99) * 1000:>8.2f} {len(vals):>6}")
+                print(
+                    f"{n:>12} {stage:>8} {statistics.median(vals) * 1000:>10.2f} {pct(vals, 0.99) * 1000:>8.2f} {len(vals):>6}"
+                )
 
 
 if __name__ == "__main__":

@@ -43,8 +43,19 @@ def mechanics(n: int) -> None:
     """How often the boss's special rules fire per game (normal mode, 1/2/4 crews, n seeds each)."""
     from collections import Counter
 
-    keys = ("boss_must_rest", "boss_forced_turn", "counter_halved", "counter_prerot", "prerotate", "overload",
-            "rage_lock", "rage_double", "turret_state", "incapacitated", "destroyed")
+    keys = (
+        "boss_must_rest",
+        "boss_forced_turn",
+        "counter_halved",
+        "counter_prerot",
+        "prerotate",
+        "overload",
+        "rage_lock",
+        "rage_double",
+        "turret_state",
+        "incapacitated",
+        "destroyed",
+    )
     for mode in ("normal", "simple"):
         count: Counter = Counter()
         games = 0
@@ -64,20 +75,30 @@ def mechanics(n: int) -> None:
                             if e.key.endswith(".rage"):
                                 max_rage = max(max_rage, e.params["new"])
                 games += 1
-        print(f"{mode}: per game " + ", ".join(f"{k} {count[k] / games:.3f}" for k in keys) + f"; highest rage seen {max_rage}")
+        print(
+            f"{mode}: per game "
+            + ", ".join(f"{k} {count[k] / games:.3f}" for k in keys)
+            + f"; highest rage seen {max_rage}"
+        )
 
 
 def campaign_table(n: int) -> None:
     """Players' win % of each campaign battle at its typical crew level (recruits early, veterans late)."""
     print(f"Campaign battles, {n} seeded games per cell: players' win % / turn-limit % / avg turns")
     for mode in ("normal", "simple"):
-        for sc, crew in (("c1_recon", "recruit"), ("c2_bridge", "recruit"), ("c3_village", "veteran"),
-                         ("c4_wittmann", "veteran")):
+        for sc, crew in (
+            ("c1_recon", "recruit"),
+            ("c2_bridge", "recruit"),
+            ("c3_village", "veteran"),
+            ("c4_wittmann", "veteran"),
+        ):
             row = []
             for k in (1, 2, 4):
                 won = time_up = turns = 0
                 for seed in range(n):
-                    s = fast_game([f"p{i + 1}" for i in range(k)], {"mode": mode, "scenario": sc, "crews": [crew] * k}, seed)
+                    s = fast_game(
+                        [f"p{i + 1}" for i in range(k)], {"mode": mode, "scenario": sc, "crews": [crew] * k}, seed
+                    )
                     won += s.result.side == "players"
                     time_up += s.result.reason == "time_up"
                     turns += s.turn - 1
@@ -96,7 +117,9 @@ def main() -> None:
         return
     crews = ["veteran", "legend"] if "--legend" in sys.argv else ["veteran"]
     print(f"Armor Clash boss self-play, {n} seeded games per configuration (seeds 0..{n - 1}), T-34-85 crews")
-    print(f"{'mode':<7} {'crew':<8} {'crews':>5} {'boss win %':>10} {'by time %':>9} {'avg turns':>9} {'players lost/game':>17} {'games/s':>8}")
+    print(
+        f"{'mode':<7} {'crew':<8} {'crews':>5} {'boss win %':>10} {'by time %':>9} {'avg turns':>9} {'players lost/game':>17} {'games/s':>8}"
+    )
     for mode, crew, k in [(m, c, k) for m in ("simple", "normal") for c in crews for k in (1, 2, 4)]:
         if True:
             seats = [f"p{i + 1}" for i in range(k)]
@@ -111,8 +134,10 @@ def main() -> None:
                 turns += s.turn - 1
                 lost += sum(1 for u in s.units if u.seat is not None and not u.active)
             dt = time.perf_counter() - t0
-            print(f"{mode:<7} {crew:<8} {k:>5} {100 * boss_wins / n:>10.1f} {100 * time_ups / n:>9.1f} {turns / n:>9.1f} "
-                  f"{lost / n:>17.2f} {n / dt:>8.1f}")
+            print(
+                f"{mode:<7} {crew:<8} {k:>5} {100 * boss_wins / n:>10.1f} {100 * time_ups / n:>9.1f} {turns / n:>9.1f} "
+                f"{lost / n:>17.2f} {n / dt:>8.1f}"
+            )
     m = 20 if "--quick" in sys.argv else 100
     t0 = time.perf_counter()
     steps = 0
@@ -131,8 +156,10 @@ def main() -> None:
         draw(view, locale)
         times.append(time.perf_counter() - t0)
     times.sort()
-    print(f"render (4 crews + boss + escort, 20 draws): median {1000 * times[len(times) // 2]:.1f} ms, "
-          f"best {1000 * times[0]:.1f} ms, worst {1000 * times[-1]:.1f} ms")
+    print(
+        f"render (4 crews + boss + escort, 20 draws): median {1000 * times[len(times) // 2]:.1f} ms, "
+        f"best {1000 * times[0]:.1f} ms, worst {1000 * times[-1]:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -73,10 +73,17 @@ def run(n: int, games: int, seed0: int = 0) -> dict:
     for r in results:
         chars.update(r["chars"])
     return {
-        "players": n, "games": games, "seconds": elapsed, "gps": games / elapsed, "cpu_gps": games / cpu,
-        "winner_mean": statistics.mean(winners), "winner_median": statistics.median(winners),
-        "winner_min": int(min(winners)), "winner_max": int(max(winners)),
-        "seat_mean": statistics.mean(scores), "seat_below_start": sum(1 for s in scores if s < 2000) / len(scores),
+        "players": n,
+        "games": games,
+        "seconds": elapsed,
+        "gps": games / elapsed,
+        "cpu_gps": games / cpu,
+        "winner_mean": statistics.mean(winners),
+        "winner_median": statistics.median(winners),
+        "winner_min": int(min(winners)),
+        "winner_max": int(max(winners)),
+        "seat_mean": statistics.mean(scores),
+        "seat_below_start": sum(1 for s in scores if s < 2000) / len(scores),
         "bankrupt": sum(r["bankrupt"] for r in results),
         "bankrupt_games": sum(1 for r in results if r["bankrupt"]),
         "emergency": sum(r["emergency"] for r in results),
@@ -89,7 +96,7 @@ def run(n: int, games: int, seed0: int = 0) -> dict:
 
 
 def report(rows: list[dict]) -> str:
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         "# Automobile: self-play measurements",
         "",
@@ -108,7 +115,8 @@ def report(rows: list[dict]) -> str:
             f"| {r['players']} | {r['games']} | {r['gps']:.1f} | {r['cpu_gps']:.1f} | {r['winner_mean']:.0f} | {r['winner_median']:.0f} | "
             f"{r['winner_min']} | {r['winner_max']} | {r['seat_mean']:.0f} | {100 * r['seat_below_start']:.1f}% | "
             f"{r['bankrupt']} ({r['bankrupt_games']}) | {r['emergency']} | {r['ties']} | {r['steps_mean']:.0f} | "
-            f"{r['made_per_seat']:.1f} | {100 * r['unsold_share']:.1f}% |")
+            f"{r['made_per_seat']:.1f} | {100 * r['unsold_share']:.1f}% |"
+        )
     lines += ["", "Characters taken (all games):", ""]
     for r in rows:
         lines.append(f"- {r['players']} players: " + ", ".join(f"{k} {v}" for k, v in r["chars"].items()))
@@ -116,7 +124,7 @@ def report(rows: list[dict]) -> str:
         "",
         "A seat is *bankrupt* when a forced payment (loss fee, interest, loan repayment) exceeded its cash after",
         "its two loans; the shortfall is recorded as arrears and subtracted from its final money",
-        "(docs/rulings.md, Automobile, \"Cannot pay\").",
+        '(docs/rulings.md, Automobile, "Cannot pay").',
         "",
     ]
     return "\n".join(lines)
@@ -147,9 +155,11 @@ def render_timing(frames: int = 60) -> str:
             cpu.append((time.process_time() - c0) * 1000)
         wall.sort()
         cpu.sort()
-        lines.append(f"- render `{loc}`: {frames} frames, wall median {statistics.median(wall):.1f} ms "
-                     f"(p95 {wall[int(0.95 * (frames - 1))]:.1f}), CPU median {statistics.median(cpu):.1f} ms "
-                     f"(p95 {cpu[int(0.95 * (frames - 1))]:.1f})")
+        lines.append(
+            f"- render `{loc}`: {frames} frames, wall median {statistics.median(wall):.1f} ms "
+            f"(p95 {wall[int(0.95 * (frames - 1))]:.1f}), CPU median {statistics.median(cpu):.1f} ms "
+            f"(p95 {cpu[int(0.95 * (frames - 1))]:.1f})"
+        )
     return "\n".join(lines)
 
 
@@ -161,22 +171,27 @@ def main() -> None:
     args = ap.parse_args()
     if args.render:
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-        now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-        text = (f"\n## Rendering\n\nMeasured {now}, 2-core {platform.machine()}, load average {load:.1f} "
-                f"(`python bench/selfplay_automobile.py --render`):\n\n" + render_timing() + "\n")
+        now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+        text = (
+            f"\n## Rendering\n\nMeasured {now}, 2-core {platform.machine()}, load average {load:.1f} "
+            f"(`python bench/selfplay_automobile.py --render`):\n\n" + render_timing() + "\n"
+        )
         print(text)
         return
     rows = []
     for n in args.players:
         r = run(n, args.games)
         rows.append(r)
-        print(f"{n} players: {r['games']} games in {r['seconds']:.1f}s = {r['gps']:.2f} games/s "
-              f"({r['cpu_gps']:.2f} per CPU-second); "
-              f"winner ${r['winner_mean']:.0f} mean (median {r['winner_median']:.0f}, {r['winner_min']}..{r['winner_max']}); "
-              f"seat mean ${r['seat_mean']:.0f}, {100 * r['seat_below_start']:.1f}% below $2000; "
-              f"bankrupt seats {r['bankrupt']} in {r['bankrupt_games']} games; emergency loans {r['emergency']}; "
-              f"tied wins {r['ties']}; {r['steps_mean']:.0f} steps/game; {r['made_per_seat']:.1f} cars made a seat, "
-              f"{100 * r['unsold_share']:.1f}% unsold", flush=True)
+        print(
+            f"{n} players: {r['games']} games in {r['seconds']:.1f}s = {r['gps']:.2f} games/s "
+            f"({r['cpu_gps']:.2f} per CPU-second); "
+            f"winner ${r['winner_mean']:.0f} mean (median {r['winner_median']:.0f}, {r['winner_min']}..{r['winner_max']}); "
+            f"seat mean ${r['seat_mean']:.0f}, {100 * r['seat_below_start']:.1f}% below $2000; "
+            f"bankrupt seats {r['bankrupt']} in {r['bankrupt_games']} games; emergency loans {r['emergency']}; "
+            f"tied wins {r['ties']}; {r['steps_mean']:.0f} steps/game; {r['made_per_seat']:.1f} cars made a seat, "
+            f"{100 * r['unsold_share']:.1f}% unsold",
+            flush=True,
+        )
     print(report(rows))  # a Markdown section for docs/performance.md
 
 

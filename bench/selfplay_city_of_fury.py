@@ -21,7 +21,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.city_of_fury import GAME  # noqa: E402
 from engine.city_of_fury.content import hero_ids  # noqa: E402
 
-
 AI_TIMES: list[float] = []
 MAX_ROUNDS = 300  # a game still running then is counted as a stall (not a win)
 
@@ -45,11 +44,19 @@ def main() -> None:
     ap.add_argument("n", nargs="?", type=int, default=1000)
     ap.add_argument("--hero", action="append")
     ap.add_argument("--seed0", type=int, default=0)
-    ap.add_argument("--render", type=int, default=0, metavar="GAMES",
-                    help="also time render/city_of_fury.draw on every state of this many games (en and zh)")
+    ap.add_argument(
+        "--render",
+        type=int,
+        default=0,
+        metavar="GAMES",
+        help="also time render/city_of_fury.draw on every state of this many games (en and zh)",
+    )
     args = ap.parse_args()
-    print(f"City of Fury self-play, {args.n} games per hero, seeds {args.seed0}..{args.seed0 + args.n - 1}, "
-          f"{platform.machine()}, python {platform.python_version()}", flush=True)
+    print(
+        f"City of Fury self-play, {args.n} games per hero, seeds {args.seed0}..{args.seed0 + args.n - 1}, "
+        f"{platform.machine()}, python {platform.python_version()}",
+        flush=True,
+    )
     for hero in (args.hero or hero_ids()) if args.n > 0 else []:
         t0 = time.perf_counter()
         AI_TIMES.clear()
@@ -59,15 +66,21 @@ def main() -> None:
         losses = [x for x in results if x[0] == "loss"]
         stalls = sum(1 for x in results if x[0] == "stall")
         long = sum(1 for x in results if x[1] > 30)
-        print(f"{hero:10s} win rate {len(wins) / len(results):6.1%}  "
-              f"mean rounds {statistics.mean(x[1] for x in results):5.1f} "
-              f"(wins {statistics.mean(x[1] for x in wins) if wins else 0:4.1f})  "
-              f"HP left in wins {statistics.mean(x[2] for x in wins) if wins else 0:3.1f}  "
-              f"enemies beaten in losses {statistics.mean(x[3] for x in losses) if losses else 0:3.1f}  "
-              f"over 30 rounds {long}  stalls {stalls}  {len(results) / dt:6.1f} games/s", flush=True)
+        print(
+            f"{hero:10s} win rate {len(wins) / len(results):6.1%}  "
+            f"mean rounds {statistics.mean(x[1] for x in results):5.1f} "
+            f"(wins {statistics.mean(x[1] for x in wins) if wins else 0:4.1f})  "
+            f"HP left in wins {statistics.mean(x[2] for x in wins) if wins else 0:3.1f}  "
+            f"enemies beaten in losses {statistics.mean(x[3] for x in losses) if losses else 0:3.1f}  "
+            f"over 30 rounds {long}  stalls {stalls}  {len(results) / dt:6.1f} games/s",
+            flush=True,
+        )
         AI_TIMES.sort()
-        print(f"{'':10s} ai_action: {len(AI_TIMES)} decisions, median {statistics.median(AI_TIMES) * 1000:.2f} ms, "
-              f"p99 {AI_TIMES[int(len(AI_TIMES) * 0.99)] * 1000:.2f} ms, max {AI_TIMES[-1] * 1000:.1f} ms", flush=True)
+        print(
+            f"{'':10s} ai_action: {len(AI_TIMES)} decisions, median {statistics.median(AI_TIMES) * 1000:.2f} ms, "
+            f"p99 {AI_TIMES[int(len(AI_TIMES) * 0.99)] * 1000:.2f} ms, max {AI_TIMES[-1] * 1000:.1f} ms",
+            flush=True,
+        )
     if args.render:
         time_render(args.render)
 
@@ -88,8 +101,11 @@ def time_render(games: int) -> None:
                 break
             state, _ = GAME.apply(state, "solo", GAME.ai_action(state, "solo"))
     times.sort()
-    print(f"render: {len(times)} images, median {statistics.median(times) * 1000:.1f} ms, "
-          f"p99 {times[int(len(times) * 0.99)] * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms", flush=True)
+    print(
+        f"render: {len(times)} images, median {statistics.median(times) * 1000:.1f} ms, "
+        f"p99 {times[int(len(times) * 0.99)] * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -37,8 +37,15 @@ def play(n: int, seed: int, opts: dict) -> dict:
                 slams += 1
             elif e.kind == "eliminated":
                 elim += 1
-    return {"n": n, "rounds": st.round, "reason": st.end_reason or "capped", "tiles": st.tiles_placed,
-            "steps": steps, "slams": slams, "eliminated": elim}
+    return {
+        "n": n,
+        "rounds": st.round,
+        "reason": st.end_reason or "capped",
+        "tiles": st.tiles_placed,
+        "steps": steps,
+        "slams": slams,
+        "eliminated": elim,
+    }
 
 
 def main() -> None:
@@ -53,8 +60,10 @@ def main() -> None:
         by_n[n].append(play(n, g, opts))
     dt = time.time() - t0
     cpu = time.process_time() - c0
-    print(f"games={games} options={json.dumps(opts)} wall_seconds={dt:.1f} games_per_second={games / dt:.2f} "
-          f"cpu_seconds={cpu:.1f} games_per_cpu_second={games / cpu:.2f}")
+    print(
+        f"games={games} options={json.dumps(opts)} wall_seconds={dt:.1f} games_per_second={games / dt:.2f} "
+        f"cpu_seconds={cpu:.1f} games_per_cpu_second={games / cpu:.2f}"
+    )
     allr = []
     for n in sorted(by_n):
         rs = by_n[n]
@@ -63,15 +72,19 @@ def main() -> None:
         fin = sum(r["reason"] == "finish" for r in rs)
         last = sum(r["reason"] == "last_standing" for r in rs)
         cap = sum(r["reason"] == "capped" for r in rs)
-        print(f"players={n} games={len(rs)} median_rounds={statistics.median(rounds):.1f} "
-              f"p10_rounds={sorted(rounds)[len(rounds) // 10]} p90_rounds={sorted(rounds)[len(rounds) * 9 // 10]} "
-              f"finish={fin / len(rs):.1%} last_standing={last / len(rs):.1%} capped={cap} "
-              f"median_tiles={statistics.median(r['tiles'] for r in rs):.0f} "
-              f"slams_per_game={statistics.mean(r['slams'] for r in rs):.1f} "
-              f"eliminations_per_game={statistics.mean(r['eliminated'] for r in rs):.1f}")
+        print(
+            f"players={n} games={len(rs)} median_rounds={statistics.median(rounds):.1f} "
+            f"p10_rounds={sorted(rounds)[len(rounds) // 10]} p90_rounds={sorted(rounds)[len(rounds) * 9 // 10]} "
+            f"finish={fin / len(rs):.1%} last_standing={last / len(rs):.1%} capped={cap} "
+            f"median_tiles={statistics.median(r['tiles'] for r in rs):.0f} "
+            f"slams_per_game={statistics.mean(r['slams'] for r in rs):.1f} "
+            f"eliminations_per_game={statistics.mean(r['eliminated'] for r in rs):.1f}"
+        )
     fin = sum(r["reason"] == "finish" for r in allr)
-    print(f"all median_rounds={statistics.median(r['rounds'] for r in allr):.1f} "
-          f"finish:last_standing={fin}:{sum(r['reason'] == 'last_standing' for r in allr)}")
+    print(
+        f"all median_rounds={statistics.median(r['rounds'] for r in allr):.1f} "
+        f"finish:last_standing={fin}:{sum(r['reason'] == 'last_standing' for r in allr)}"
+    )
 
 
 if __name__ == "__main__":

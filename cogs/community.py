@@ -50,15 +50,26 @@ def parse_points(text: str | None) -> list[int]:
 
 
 class Community(commands.Cog):
-    stats_group = app_commands.Group(name=ls("stats", "discord.cmd.stats"), description=ls("Games played and won", "discord.cmd.stats.desc"),
-                                     guild_only=True)
-    campaign_group = app_commands.Group(name=ls("campaign", "discord.cmd.campaign"),
-                                        description=ls("A series of tables with a points table", "discord.cmd.campaign.desc"), guild_only=True)
-    settings_group = app_commands.Group(name=ls("settings", "discord.cmd.settings"),
-                                        description=ls("Server settings for the game master", "discord.cmd.settings.desc"),
-                                        guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
-    remind_group = app_commands.Group(name=ls("remind", "discord.cmd.remind"),
-                                      description=ls("Your turn-reminder preferences", "discord.cmd.remind.desc"))
+    stats_group = app_commands.Group(
+        name=ls("stats", "discord.cmd.stats"),
+        description=ls("Games played and won", "discord.cmd.stats.desc"),
+        guild_only=True,
+    )
+    campaign_group = app_commands.Group(
+        name=ls("campaign", "discord.cmd.campaign"),
+        description=ls("A series of tables with a points table", "discord.cmd.campaign.desc"),
+        guild_only=True,
+    )
+    settings_group = app_commands.Group(
+        name=ls("settings", "discord.cmd.settings"),
+        description=ls("Server settings for the game master", "discord.cmd.settings.desc"),
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+    remind_group = app_commands.Group(
+        name=ls("remind", "discord.cmd.remind"),
+        description=ls("Your turn-reminder preferences", "discord.cmd.remind.desc"),
+    )
 
     def __init__(self, bot: commands.Bot, services: Services) -> None:
         self.bot = bot
@@ -82,19 +93,30 @@ class Community(commands.Cog):
         lines = []
         for r in rows:
             g = get_game(r.game)
-            line = t("core.stats.line", locale, game=game_name(r.game, locale), played=r.played, wins=r.wins,
-                     rate=f"{100 * r.wins / r.played:.0f}")
+            line = t(
+                "core.stats.line",
+                locale,
+                game=game_name(r.game, locale),
+                played=r.played,
+                wins=r.wins,
+                rate=f"{100 * r.wins / r.played:.0f}",
+            )
             best = r.best_low if g.record_lower_is_better else r.best_high
             if g.record_key and best is not None:
                 line += " · " + t(g.record_key, locale, value=f"{best:g}")
             lines.append(line)
         return "\n".join(lines) or t("core.stats.none", locale)
 
-    @stats_group.command(name=ls("me", "discord.cmd.stats.me"), description=ls("Your games in this server", "discord.cmd.stats.me.desc"))
+    @stats_group.command(
+        name=ls("me", "discord.cmd.stats.me"), description=ls("Your games in this server", "discord.cmd.stats.me.desc")
+    )
     async def stats_me(self, interaction: discord.Interaction) -> None:
         await self._user_stats(interaction, interaction.user)
 
-    @stats_group.command(name=ls("user", "discord.cmd.stats.user"), description=ls("A member's games in this server", "discord.cmd.stats.user.desc"))
+    @stats_group.command(
+        name=ls("user", "discord.cmd.stats.user"),
+        description=ls("A member's games in this server", "discord.cmd.stats.user.desc"),
+    )
     @app_commands.describe(member=ls("Whose stats", "discord.arg.member"))
     async def stats_user(self, interaction: discord.Interaction, member: discord.Member) -> None:
         await self._user_stats(interaction, member)
@@ -107,25 +129,42 @@ class Community(commands.Cog):
         embed = discord.Embed(title=title, description=self._stat_lines(rows, locale), colour=0x9B59B6)
         if not rows:
             return await interaction.followup.send(embed=embed, ephemeral=True)
-        headers = [t("core.board.game", locale), t("core.board.played", locale), t("core.board.wins", locale),
-                   t("core.board.rate", locale), t("core.board.rating", locale), t("core.board.record", locale)]
+        headers = [
+            t("core.board.game", locale),
+            t("core.board.played", locale),
+            t("core.board.wins", locale),
+            t("core.board.rate", locale),
+            t("core.board.rating", locale),
+            t("core.board.record", locale),
+        ]
         table = []
         for r in rows:
             g = get_game(r.game)
             best = r.best_low if g.record_lower_is_better else r.best_high
-            table.append([clip(game_name(r.game, locale), 16), str(r.played), str(r.wins),
-                          f"{100 * r.wins / r.played:.0f}%", f"{100 * wilson_lower(r.wins, r.played):.0f}",
-                          f"{best:g}" if g.record_key and best is not None else "-"])
+            table.append(
+                [
+                    clip(game_name(r.game, locale), 16),
+                    str(r.played),
+                    str(r.wins),
+                    f"{100 * r.wins / r.played:.0f}%",
+                    f"{100 * wilson_lower(r.wins, r.played):.0f}",
+                    f"{best:g}" if g.record_key and best is not None else "-",
+                ]
+            )
         png = await self._draw(title, headers, table, [230, 90, 80, 90, 90, 110])
         embed.set_image(url="attachment://stats.png")
-        await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), filename="stats.png"),
-                                        ephemeral=True)
+        await interaction.followup.send(
+            embed=embed, file=discord.File(io.BytesIO(png), filename="stats.png"), ephemeral=True
+        )
 
     async def _draw(self, title: str, headers: list[str], rows: list[list[str]], widths: list[int]) -> bytes:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.services.executor, draw_leaderboard, title, headers, rows, widths)
 
-    @stats_group.command(name=ls("server", "discord.cmd.stats.server"), description=ls("This server's games", "discord.cmd.stats.server.desc"))
+    @stats_group.command(
+        name=ls("server", "discord.cmd.stats.server"),
+        description=ls("This server's games", "discord.cmd.stats.server.desc"),
+    )
     async def stats_server(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
@@ -136,22 +175,46 @@ class Community(commands.Cog):
             if not mine:
                 continue
             best = rank(mine)[0]
-            lines.append(t("core.stats.server_line", locale, game=game_name(gid, locale), players=len(mine),
-                           results=sum(r.played for r in mine), best=f"<@{best.user_id}>"))
-            table.append([clip(game_name(gid, locale), 16), str(len(mine)), str(sum(r.played for r in mine)),
-                          clip(await self.name_of(interaction.guild, best.user_id), 16)])
+            lines.append(
+                t(
+                    "core.stats.server_line",
+                    locale,
+                    game=game_name(gid, locale),
+                    players=len(mine),
+                    results=sum(r.played for r in mine),
+                    best=f"<@{best.user_id}>",
+                )
+            )
+            table.append(
+                [
+                    clip(game_name(gid, locale), 16),
+                    str(len(mine)),
+                    str(sum(r.played for r in mine)),
+                    clip(await self.name_of(interaction.guild, best.user_id), 16),
+                ]
+            )
         title = t("core.stats.title_server", locale)
-        embed = discord.Embed(title=title, description="\n".join(lines) or t("core.stats.none", locale), colour=0x9B59B6)
+        embed = discord.Embed(
+            title=title, description="\n".join(lines) or t("core.stats.none", locale), colour=0x9B59B6
+        )
         if not table:
             return await interaction.followup.send(embed=embed, ephemeral=True)
-        headers = [t("core.board.game", locale), t("core.board.players", locale), t("core.board.results", locale),
-                   t("core.board.top", locale)]
+        headers = [
+            t("core.board.game", locale),
+            t("core.board.players", locale),
+            t("core.board.results", locale),
+            t("core.board.top", locale),
+        ]
         png = await self._draw(title, headers, table, [260, 110, 110, 220])
         embed.set_image(url="attachment://stats.png")
-        await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), filename="stats.png"),
-                                        ephemeral=True)
+        await interaction.followup.send(
+            embed=embed, file=discord.File(io.BytesIO(png), filename="stats.png"), ephemeral=True
+        )
 
-    @app_commands.command(name=ls("leaderboard", "discord.cmd.leaderboard"), description=ls("The best players of a game in this server", "discord.cmd.leaderboard.desc"))
+    @app_commands.command(
+        name=ls("leaderboard", "discord.cmd.leaderboard"),
+        description=ls("The best players of a game in this server", "discord.cmd.leaderboard.desc"),
+    )
     @app_commands.describe(game=ls("Which game", "discord.arg.game"))
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
@@ -161,34 +224,59 @@ class Community(commands.Cog):
         g = get_game(game)
         rows = rank(await self.store.stats(interaction.guild_id, game=game))[:10]
         names = [await self.name_of(interaction.guild, r.user_id) for r in rows]
-        headers = [t("core.board.rank", locale), t("core.board.player", locale), t("core.board.played", locale),
-                   t("core.board.wins", locale), t("core.board.rating", locale)]
+        headers = [
+            t("core.board.rank", locale),
+            t("core.board.player", locale),
+            t("core.board.played", locale),
+            t("core.board.wins", locale),
+            t("core.board.rating", locale),
+        ]
         widths = [60, 260, 90, 80, 110]
         if g.record_key:
             headers.append(t(g.record_key + ".short", locale))
             widths.append(160)
         table = []
         for i, (r, name) in enumerate(zip(rows, names)):
-            line = [f"{i + 1}", clip(name, 18), str(r.played), str(r.wins), f"{100 * wilson_lower(r.wins, r.played):.0f}"]
+            line = [
+                f"{i + 1}",
+                clip(name, 18),
+                str(r.played),
+                str(r.wins),
+                f"{100 * wilson_lower(r.wins, r.played):.0f}",
+            ]
             if g.record_key:
                 best = r.best_low if g.record_lower_is_better else r.best_high
                 line.append("-" if best is None else f"{best:g}")
             table.append(line)
         title = t("core.board.title", locale, game=game_name(game, locale))
         png = await self._draw(title, headers, table, widths)
-        embed = discord.Embed(title=title, description=t("core.board.explain", locale) if rows else t("core.stats.none", locale),
-                              colour=0xF1C40F)
+        embed = discord.Embed(
+            title=title,
+            description=t("core.board.explain", locale) if rows else t("core.stats.none", locale),
+            colour=0xF1C40F,
+        )
         embed.set_image(url="attachment://leaderboard.png")
         await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), filename="leaderboard.png"))
 
     # --------------------------------------------------------- campaigns
-    @campaign_group.command(name=ls("new", "discord.cmd.campaign.new"), description=ls("Start a campaign", "discord.cmd.campaign.new.desc"))
-    @app_commands.describe(game=ls("Which game", "discord.arg.game"), name=ls("The campaign's name", "discord.arg.name"),
-                           points=ls("Points per place, e.g. 10,6,3,1", "discord.arg.points"),
-                           story=ls("Story-mode options as key=value (Armor Clash: mode=simple ...)", "discord.arg.story"))
+    @campaign_group.command(
+        name=ls("new", "discord.cmd.campaign.new"), description=ls("Start a campaign", "discord.cmd.campaign.new.desc")
+    )
+    @app_commands.describe(
+        game=ls("Which game", "discord.arg.game"),
+        name=ls("The campaign's name", "discord.arg.name"),
+        points=ls("Points per place, e.g. 10,6,3,1", "discord.arg.points"),
+        story=ls("Story-mode options as key=value (Armor Clash: mode=simple ...)", "discord.arg.story"),
+    )
     @app_commands.choices(game=GAME_CHOICES)
-    async def campaign_new(self, interaction: discord.Interaction, game: str, name: str, points: str | None = None,
-                           story: str | None = None) -> None:
+    async def campaign_new(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        name: str,
+        points: str | None = None,
+        story: str | None = None,
+    ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
         name = name.strip()[:60]
@@ -203,14 +291,28 @@ class Community(commands.Cog):
         except GameError as exc:
             return await interaction.followup.send(exc.message(locale), ephemeral=True)
         try:
-            camp = await self.store.create_campaign(guild_id=interaction.guild_id, game=game, name=name, points=table,
-                                                    created_by=interaction.user.id, progress=progress)
+            camp = await self.store.create_campaign(
+                guild_id=interaction.guild_id,
+                game=game,
+                name=name,
+                points=table,
+                created_by=interaction.user.id,
+                progress=progress,
+            )
         except ChannelBusy:
             return await interaction.followup.send(t("core.campaign.exists", locale, name=name), ephemeral=True)
         await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
-        await interaction.followup.send(t("core.campaign.created", locale, name=camp.name, game=game_name(game, locale),
-                                          points=", ".join(map(str, table)), user=interaction.user.mention),
-                                        allowed_mentions=discord.AllowedMentions.none())
+        await interaction.followup.send(
+            t(
+                "core.campaign.created",
+                locale,
+                name=camp.name,
+                game=game_name(game, locale),
+                points=", ".join(map(str, table)),
+                user=interaction.user.mention,
+            ),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     async def standings(self, campaign_id: int) -> list[tuple[int, int, int, int]]:
         """(user, points, tables, wins), best first."""
@@ -223,7 +325,10 @@ class Community(commands.Cog):
             entry[2] += int(r.won)
         return sorted(((u, p, n, w) for u, (p, n, w) in totals.items()), key=lambda x: (-x[1], -x[3], x[0]))
 
-    @campaign_group.command(name=ls("standings", "discord.cmd.campaign.standings"), description=ls("A campaign's points table", "discord.cmd.campaign.standings.desc"))
+    @campaign_group.command(
+        name=ls("standings", "discord.cmd.campaign.standings"),
+        description=ls("A campaign's points table", "discord.cmd.campaign.standings.desc"),
+    )
     @app_commands.describe(name=ls("The campaign's name", "discord.arg.name"))
     async def campaign_standings(self, interaction: discord.Interaction, name: str) -> None:
         await interaction.response.defer(thinking=True)
@@ -232,10 +337,15 @@ class Community(commands.Cog):
         if camp is None:
             return await interaction.followup.send(t("core.ui.no_campaign", locale, name=name))
         rows = await self.standings(camp.id)
-        lines = [t("core.campaign.row", locale, rank=i + 1, user=f"<@{u}>", points=p, tables=n, wins=w)
-                 for i, (u, p, n, w) in enumerate(rows)]
-        embed = discord.Embed(title=t("core.campaign.title", locale, name=camp.name, game=game_name(camp.game, locale)),
-                              description="\n".join(lines) or t("core.stats.none", locale), colour=0xE67E22)
+        lines = [
+            t("core.campaign.row", locale, rank=i + 1, user=f"<@{u}>", points=p, tables=n, wins=w)
+            for i, (u, p, n, w) in enumerate(rows)
+        ]
+        embed = discord.Embed(
+            title=t("core.campaign.title", locale, name=camp.name, game=game_name(camp.game, locale)),
+            description="\n".join(lines) or t("core.stats.none", locale),
+            colour=0xE67E22,
+        )
         embed.set_footer(text=t("core.campaign.points", locale, points=", ".join(map(str, camp.points))))
         summary = get_game(camp.game).campaign_summary((camp.progress or {}).get("story"))
         if summary is not None:
@@ -245,8 +355,11 @@ class Community(commands.Cog):
     @campaign_standings.autocomplete("name")
     async def _campaign_names(self, interaction: discord.Interaction, current: str):
         camps = await self.store.campaigns(interaction.guild_id) if interaction.guild_id else []
-        return [app_commands.Choice(name=clip(c.name, 100), value=c.name) for c in camps
-                if current.lower() in c.name.lower()][:25]
+        return [
+            app_commands.Choice(name=clip(c.name, 100), value=c.name)
+            for c in camps
+            if current.lower() in c.name.lower()
+        ][:25]
 
     # ---------------------------------------------------------- settings
     async def _admin(self, interaction: discord.Interaction) -> bool:
@@ -263,52 +376,100 @@ class Community(commands.Cog):
     def _describe(self, s: dict[str, Any], locale: str) -> str:
         chans = " ".join(f"<#{c}>" for c in s.get("channels") or []) or t("core.settings.all_channels", locale)
         threads = ", ".join(g for g, on in (s.get("threads") or {}).items() if on) or "-"
-        opts = "; ".join(f"{g}: " + " ".join(f"{k}={v}" for k, v in o.items()) for g, o in (s.get("options") or {}).items() if o) or "-"
-        return t("core.settings.show", locale, channels=chans, threads=threads, language=s.get("language") or "-",
-                 reminder=s.get("reminder"), timer=s.get("turn_timer"), options=opts)
+        opts = (
+            "; ".join(
+                f"{g}: " + " ".join(f"{k}={v}" for k, v in o.items()) for g, o in (s.get("options") or {}).items() if o
+            )
+            or "-"
+        )
+        return t(
+            "core.settings.show",
+            locale,
+            channels=chans,
+            threads=threads,
+            language=s.get("language") or "-",
+            reminder=s.get("reminder"),
+            timer=s.get("turn_timer"),
+            options=opts,
+        )
 
-    @settings_group.command(name=ls("show", "discord.cmd.settings.show"), description=ls("Show the server settings", "discord.cmd.settings.show.desc"))
+    @settings_group.command(
+        name=ls("show", "discord.cmd.settings.show"),
+        description=ls("Show the server settings", "discord.cmd.settings.show.desc"),
+    )
     async def settings_show(self, interaction: discord.Interaction) -> None:
         if await self._admin(interaction):
             s = await self.services.guild_settings(interaction.guild_id)
             await interaction.response.send_message(self._describe(s, self.loc(interaction)), ephemeral=True)
 
-    @settings_group.command(name=ls("channel", "discord.cmd.settings.channel"), description=ls("Allow or disallow a channel for tables", "discord.cmd.settings.channel.desc"))
-    @app_commands.describe(channel=ls("The channel", "discord.arg.channel"), allowed=ls("Allow tables there", "discord.arg.allowed"))
-    async def settings_channel(self, interaction: discord.Interaction, channel: discord.TextChannel, allowed: bool) -> None:
+    @settings_group.command(
+        name=ls("channel", "discord.cmd.settings.channel"),
+        description=ls("Allow or disallow a channel for tables", "discord.cmd.settings.channel.desc"),
+    )
+    @app_commands.describe(
+        channel=ls("The channel", "discord.arg.channel"), allowed=ls("Allow tables there", "discord.arg.allowed")
+    )
+    async def settings_channel(
+        self, interaction: discord.Interaction, channel: discord.TextChannel, allowed: bool
+    ) -> None:
         if await self._admin(interaction):
             s = await self.services.guild_settings(interaction.guild_id)
             chans = [c for c in s.get("channels") or [] if c != channel.id] + ([channel.id] if allowed else [])
             await self._save(interaction, {**s, "channels": chans})
 
-    @settings_group.command(name=ls("threads", "discord.cmd.settings.threads"), description=ls("Whether new tables of a game open a thread", "discord.cmd.settings.threads.desc"))
+    @settings_group.command(
+        name=ls("threads", "discord.cmd.settings.threads"),
+        description=ls("Whether new tables of a game open a thread", "discord.cmd.settings.threads.desc"),
+    )
     @app_commands.choices(game=GAME_CHOICES)
     async def settings_threads(self, interaction: discord.Interaction, game: str, enabled: bool) -> None:
         if await self._admin(interaction):
             s = await self.services.guild_settings(interaction.guild_id)
             await self._save(interaction, {**s, "threads": {**(s.get("threads") or {}), game: enabled}})
 
-    @settings_group.command(name=ls("language", "discord.cmd.settings.language"), description=ls("Language of public messages", "discord.cmd.settings.language.desc"))
-    @app_commands.choices(language=[app_commands.Choice(name="English", value="en"), app_commands.Choice(name="简体中文", value="zh"),
-                                    app_commands.Choice(name=ls("Each player's own", "discord.choice.per_user"), value="user")])
+    @settings_group.command(
+        name=ls("language", "discord.cmd.settings.language"),
+        description=ls("Language of public messages", "discord.cmd.settings.language.desc"),
+    )
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name="English", value="en"),
+            app_commands.Choice(name="简体中文", value="zh"),
+            app_commands.Choice(name=ls("Each player's own", "discord.choice.per_user"), value="user"),
+        ]
+    )
     async def settings_language(self, interaction: discord.Interaction, language: str) -> None:
         if await self._admin(interaction):
             s = await self.services.guild_settings(interaction.guild_id)
             await self._save(interaction, {**s, "language": None if language == "user" else language})
 
-    @settings_group.command(name=ls("timers", "discord.cmd.settings.timers"), description=ls("Default reminder interval and turn timer (minutes)", "discord.cmd.settings.timers.desc"))
-    @app_commands.describe(reminder=ls("Minutes before a waiting player is pinged (0 = never)", "discord.arg.remind"),
-                           turn_timer=ls("Minutes before the AI plays for an absent player (0 = never)", "discord.arg.timer"))
-    async def settings_timers(self, interaction: discord.Interaction, reminder: app_commands.Range[int, 0, 10080],
-                              turn_timer: app_commands.Range[int, 0, 10080]) -> None:
+    @settings_group.command(
+        name=ls("timers", "discord.cmd.settings.timers"),
+        description=ls("Default reminder interval and turn timer (minutes)", "discord.cmd.settings.timers.desc"),
+    )
+    @app_commands.describe(
+        reminder=ls("Minutes before a waiting player is pinged (0 = never)", "discord.arg.remind"),
+        turn_timer=ls("Minutes before the AI plays for an absent player (0 = never)", "discord.arg.timer"),
+    )
+    async def settings_timers(
+        self,
+        interaction: discord.Interaction,
+        reminder: app_commands.Range[int, 0, 10080],
+        turn_timer: app_commands.Range[int, 0, 10080],
+    ) -> None:
         if not await self._admin(interaction):
             return
         if not (0 <= reminder <= 10080 and 0 <= turn_timer <= 10080):
-            return await interaction.response.send_message(t("core.ui.bad_number", self.loc(interaction), lo=0, hi=10080), ephemeral=True)
+            return await interaction.response.send_message(
+                t("core.ui.bad_number", self.loc(interaction), lo=0, hi=10080), ephemeral=True
+            )
         s = await self.services.guild_settings(interaction.guild_id)
         await self._save(interaction, {**s, "reminder": reminder, "turn_timer": turn_timer})
 
-    @settings_group.command(name=ls("options", "discord.cmd.settings.options"), description=ls("Default house-rule options of a game", "discord.cmd.settings.options.desc"))
+    @settings_group.command(
+        name=ls("options", "discord.cmd.settings.options"),
+        description=ls("Default house-rule options of a game", "discord.cmd.settings.options.desc"),
+    )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.describe(options=ls("Options as key=value, e.g. hero=brawler", "discord.arg.options"))
     async def settings_options(self, interaction: discord.Interaction, game: str, options: str | None = None) -> None:
@@ -324,21 +485,36 @@ class Community(commands.Cog):
         await self._save(interaction, {**s, "options": {**(s.get("options") or {}), game: parsed}})
 
     # ------------------------------------------------------- reminders
-    @remind_group.command(name=ls("quiet", "discord.cmd.remind.quiet"), description=ls("Hours when you never want a reminder", "discord.cmd.remind.quiet.desc"))
-    @app_commands.describe(start=ls("From hour (0-23, your time)", "discord.arg.start"), end=ls("To hour (0-23, your time)", "discord.arg.end"),
-                           utc_offset=ls("Your offset from UTC in hours, e.g. 8 or -5", "discord.arg.utc_offset"))
-    async def remind_quiet(self, interaction: discord.Interaction, start: app_commands.Range[int, 0, 23],
-                           end: app_commands.Range[int, 0, 23], utc_offset: app_commands.Range[float, -12, 14] = 0.0) -> None:
+    @remind_group.command(
+        name=ls("quiet", "discord.cmd.remind.quiet"),
+        description=ls("Hours when you never want a reminder", "discord.cmd.remind.quiet.desc"),
+    )
+    @app_commands.describe(
+        start=ls("From hour (0-23, your time)", "discord.arg.start"),
+        end=ls("To hour (0-23, your time)", "discord.arg.end"),
+        utc_offset=ls("Your offset from UTC in hours, e.g. 8 or -5", "discord.arg.utc_offset"),
+    )
+    async def remind_quiet(
+        self,
+        interaction: discord.Interaction,
+        start: app_commands.Range[int, 0, 23],
+        end: app_commands.Range[int, 0, 23],
+        utc_offset: app_commands.Range[float, -12, 14] = 0.0,
+    ) -> None:
         locale = self.loc(interaction)
         if not (0 <= start <= 23 and 0 <= end <= 23 and -12 <= utc_offset <= 14):
             return await interaction.response.send_message(t("core.ui.bad_number", locale, lo=0, hi=23), ephemeral=True)
         prefs = await self.store.user_prefs(interaction.user.id)
         prefs.update({"quiet": [start, end], "utc_offset": utc_offset})
         await self.store.set_user_prefs(interaction.user.id, prefs)
-        await interaction.response.send_message(t("core.remind.quiet_set", locale, start=start, end=end,
-                                                  offset=f"{utc_offset:+g}"), ephemeral=True)
+        await interaction.response.send_message(
+            t("core.remind.quiet_set", locale, start=start, end=end, offset=f"{utc_offset:+g}"), ephemeral=True
+        )
 
-    @remind_group.command(name=ls("always", "discord.cmd.remind.always"), description=ls("Remind me at any hour", "discord.cmd.remind.always.desc"))
+    @remind_group.command(
+        name=ls("always", "discord.cmd.remind.always"),
+        description=ls("Remind me at any hour", "discord.cmd.remind.always.desc"),
+    )
     async def remind_always(self, interaction: discord.Interaction) -> None:
         prefs = await self.store.user_prefs(interaction.user.id)
         prefs.pop("quiet", None)

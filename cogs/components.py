@@ -32,8 +32,16 @@ def _tables(interaction: discord.Interaction) -> _Guarded:
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:a:(?P<gid>\d+):(?P<ver>\d+):(?P<idx>\d+)"):
-    def __init__(self, gid: int, ver: int, idx: int, *, label: str = "?", row: int | None = None,
-                 style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
+    def __init__(
+        self,
+        gid: int,
+        ver: int,
+        idx: int,
+        *,
+        label: str = "?",
+        row: int | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.primary,
+    ) -> None:
         super().__init__(discord.ui.Button(label=label, style=style, row=row, custom_id=f"tg:a:{gid}:{ver}:{idx}"))
         self.gid, self.ver, self.idx = gid, ver, idx
 
@@ -46,10 +54,24 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:a:(?
 
 
 class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tg:s:(?P<gid>\d+):(?P<ver>\d+):(?P<n>\d+)"):
-    def __init__(self, gid: int, ver: int, n: int, *, placeholder: str | None = None,
-                 options: list[discord.SelectOption] | None = None, row: int | None = None) -> None:
-        super().__init__(discord.ui.Select(custom_id=f"tg:s:{gid}:{ver}:{n}", placeholder=placeholder,
-                                           options=options or [discord.SelectOption(label="-", value="0")], row=row))
+    def __init__(
+        self,
+        gid: int,
+        ver: int,
+        n: int,
+        *,
+        placeholder: str | None = None,
+        options: list[discord.SelectOption] | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"tg:s:{gid}:{ver}:{n}",
+                placeholder=placeholder,
+                options=options or [discord.SelectOption(label="-", value="0")],
+                row=row,
+            )
+        )
         self.gid, self.ver = gid, ver
 
     @classmethod
@@ -65,9 +87,12 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tg:s:(?
         await _tables(interaction).on_action(interaction, self.gid, self.ver, idx)
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:l:(?P<gid>\d+):(?P<op>join|leave|ai|start|cancel)"):
-    def __init__(self, gid: int, op: str, *, label: str = "?",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"tg:l:(?P<gid>\d+):(?P<op>join|leave|ai|start|cancel)"
+):
+    def __init__(
+        self, gid: int, op: str, *, label: str = "?", style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    ) -> None:
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"tg:l:{gid}:{op}"))
         self.gid, self.op = gid, op
 
@@ -83,8 +108,9 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:p:(?P
     """Opens a private panel with the clicker's own choices (simultaneous or secret turns)."""
 
     def __init__(self, gid: int, ver: int, *, label: str = "?") -> None:
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary, row=4,
-                                           custom_id=f"tg:p:{gid}:{ver}"))
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.primary, row=4, custom_id=f"tg:p:{gid}:{ver}")
+        )
         self.gid, self.ver = gid, ver
 
     @classmethod
@@ -99,8 +125,9 @@ class PrivateViewButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg
     """Shows the clicker their own seat's view (hand, private cards), ephemerally."""
 
     def __init__(self, gid: int, *, label: str = "?") -> None:
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=4,
-                                           custom_id=f"tg:v:{gid}"))
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=4, custom_id=f"tg:v:{gid}")
+        )
         self.gid = gid
 
     @classmethod

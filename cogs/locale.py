@@ -28,8 +28,9 @@ _DISCORD_LANG = {discord.Locale.chinese: "zh", discord.Locale.taiwan_chinese: "z
 class CatalogTranslator(app_commands.Translator):
     """Translates ``locale_str(..., key="discord.…")`` from data/locales/<lang>/discord.json."""
 
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
+    async def translate(
+        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+    ) -> str | None:
         key = string.extras.get("key")
         lang = _DISCORD_LANG.get(locale)
         if not key or lang is None or not has(key, lang):

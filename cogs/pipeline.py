@@ -11,9 +11,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from engine import GameError, get_game
 from engine.base import BaseState, Event, Game
@@ -38,7 +39,7 @@ class TurnRefused(Exception):
         return t(self.key, locale, **self.params)
 
     @classmethod
-    def from_game_error(cls, exc: GameError) -> "TurnRefused":
+    def from_game_error(cls, exc: GameError) -> TurnRefused:
         return cls(exc.code, exc.key, **exc.params)
 
 
@@ -83,8 +84,9 @@ class Pipeline:
             self.timings.setdefault(name, []).append(time.perf_counter() - start)
 
     # ------------------------------------------------------------ load
-    async def load(self, game_id: int | None = None, *, channel_id: int | None = None,
-                   statuses: Sequence[str] = ("active",)) -> Loaded:
+    async def load(
+        self, game_id: int | None = None, *, channel_id: int | None = None, statuses: Sequence[str] = ("active",)
+    ) -> Loaded:
         try:
             row = await (self.store.get_game(game_id) if game_id is not None else self.store.active_game(channel_id))
         except CorruptRow as exc:
@@ -107,8 +109,15 @@ class Pipeline:
         return Loaded(row, game, state)
 
     # ------------------------------------------------------------- act
-    async def act(self, game_id: int, user_id: int | None, pick: Picker | Sequence[Picker], *,
-                  expected_version: int | None = None, seat: str | None = None) -> TurnResult:
+    async def act(
+        self,
+        game_id: int,
+        user_id: int | None,
+        pick: Picker | Sequence[Picker],
+        *,
+        expected_version: int | None = None,
+        seat: str | None = None,
+    ) -> TurnResult:
         """Apply the action ``pick`` chooses for ``user_id``'s seat (or ``seat``
         for a system actor such as a timer, ``user_id=None``).  A list of pickers
         applies several decisions of that seat in a row (power users' /play
@@ -135,8 +144,9 @@ class Pipeline:
             row.state_json = None  # the caller has ``state``; avoid keeping two copies
             return TurnResult(row, game, state, events, [e.seat for e in entries], waiting_before)
 
-    def _advance(self, row: GameRow, game: Game, state: BaseState, seat: str, user_id: int | None,
-                 picks: Sequence[Picker]) -> tuple[BaseState, list[ActionRow], list[Event]]:
+    def _advance(
+        self, row: GameRow, game: Game, state: BaseState, seat: str, user_id: int | None, picks: Sequence[Picker]
+    ) -> tuple[BaseState, list[ActionRow], list[Event]]:
         """Apply the picked actions (and the AI seats after each): pure, synchronous."""
         entries: list[ActionRow] = []
         events: list[Event] = []
@@ -161,8 +171,17 @@ class Pipeline:
     async def off_loop(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
 
-    async def save(self, row: GameRow, game: Game, state: BaseState, entries: Sequence[ActionRow], *,
-                   status: str | None = None, revert: Sequence[int] = (), by_user: int | None = None) -> int:
+    async def save(
+        self,
+        row: GameRow,
+        game: Game,
+        state: BaseState,
+        entries: Sequence[ActionRow],
+        *,
+        status: str | None = None,
+        revert: Sequence[int] = (),
+        by_user: int | None = None,
+    ) -> int:
         """Compare-and-swap the new state, its log entries, who acts next and,
         when the game just ended, the results for the leaderboards."""
         outcome = game.outcome(state)
@@ -170,10 +189,17 @@ class Pipeline:
             status = "finished"
         try:
             version = await self.store.update_game(
-                row.id, row.version, state_json=state.model_dump_json(), actions=entries, status=status,
+                row.id,
+                row.version,
+                state_json=state.model_dump_json(),
+                actions=entries,
+                status=status,
                 outcome=outcome.model_dump(mode="json") if outcome else None,
                 to_act=[] if outcome else game.to_act(state),
-                results=placings(row, game, state) if outcome else (), revert=revert, by_user=by_user)
+                results=placings(row, game, state) if outcome else (),
+                revert=revert,
+                by_user=by_user,
+            )
         except VersionConflict:
             raise TurnRefused("stale", "core.ui.stale") from None
         if status:
@@ -227,8 +253,9 @@ class Pipeline:
         return TurnResult(row, game, state, events, [e.seat for e in entries])
 
     # ------------------------------------------------------------ undo
-    async def undo(self, game_id: int, user_id: int, *, consent: bool = False,
-                   base_version: int | None = None) -> tuple[str, TurnResult | None]:
+    async def undo(
+        self, game_id: int, user_id: int, *, consent: bool = False, base_version: int | None = None
+    ) -> tuple[str, TurnResult | None]:
         """Take back ``user_id``'s last action by replaying the log without it.
 
         Returns ``("done", result)``; or ``("needs_consent", None)`` when a die
@@ -246,8 +273,9 @@ class Pipeline:
             cut = mine[-1]
             seats = [s.seat for s in row.seats]
             try:
-                before = await self.off_loop(game.replay, seats, row.options, row.seed,
-                                             [(e.seat, e.action) for e in log_rows[:cut]])
+                before = await self.off_loop(
+                    game.replay, seats, row.options, row.seed, [(e.seat, e.action) for e in log_rows[:cut]]
+                )
                 check = await self.off_loop(game.apply_all, before, [(e.seat, e.action) for e in log_rows[cut:]])
             except GameError:
                 raise TurnRefused("undo_impossible", "core.ui.undo_impossible") from None
@@ -255,15 +283,16 @@ class Pipeline:
                 raise TurnRefused("undo_impossible", "core.ui.undo_impossible")
             tail = log_rows[cut:]
             others = any(e.user_id not in (None, user_id) for e in tail)
-            free = (not others and before.rng == state.rng and not game.hidden_revealed(before, state))
+            free = not others and before.rng == state.rng and not game.hidden_revealed(before, state)
             if not free and not consent:
                 return "needs_consent", None
             row.version = await self.save(row, game, before, [], revert=[e.id for e in tail], by_user=user_id)
             return "done", TurnResult(row, game, before, [], [])
 
     # ------------------------------------------------------ hand-over
-    async def handover(self, game_id: int, seat: str, user_id: int | None, *,
-                       base_version: int | None = None) -> TurnResult:
+    async def handover(
+        self, game_id: int, seat: str, user_id: int | None, *, base_version: int | None = None
+    ) -> TurnResult:
         """Give ``seat`` to another member (or to the AI when ``user_id`` is None);
         an AI seat that is to act plays at once."""
         async with self.store.lock(game_id):
@@ -300,11 +329,16 @@ class Pipeline:
         async with self.store.lock(game_id):
             loaded = await self.load(game_id)
             row, game, state = loaded.row, loaded.game, loaded.state
-            outcome = {"winners": [], "scores": {}, "reason": {"key": "core.ui.resigned_outcome", "params": {"seat": seat}}}
+            outcome = {
+                "winners": [],
+                "scores": {},
+                "reason": {"key": "core.ui.resigned_outcome", "params": {"seat": seat}},
+            }
             results = [ResultRow(seat=seat, user_id=user_id, place=len(row.seats) + 1, won=False)]
             try:
-                row.version = await self.store.update_game(row.id, row.version, status="finished", outcome=outcome,
-                                                           to_act=[], results=results)
+                row.version = await self.store.update_game(
+                    row.id, row.version, status="finished", outcome=outcome, to_act=[], results=results
+                )
             except VersionConflict:
                 raise TurnRefused("stale", "core.ui.stale") from None
             row.status = "finished"
@@ -320,9 +354,11 @@ class Pipeline:
             except Exception:  # a broken picture must not lose the turn: draw the fallback board
                 log.exception("renderer for %s failed; using the fallback image", game.id)
                 lines = [game.summary(state).text(locale)] + [
-                    f"{s}: {game.prompt(state, s).text(locale)}" for s in game.to_act(state)]
-                return await loop.run_in_executor(self.executor, render_fallback, view, locale,
-                                                  t(f"discord.game.{game.id}", locale), lines)
+                    f"{s}: {game.prompt(state, s).text(locale)}" for s in game.to_act(state)
+                ]
+                return await loop.run_in_executor(
+                    self.executor, render_fallback, view, locale, t(f"discord.game.{game.id}", locale), lines
+                )
 
 
 __all__ = ["Loaded", "Pipeline", "TurnRefused", "TurnResult", "placings"]
@@ -330,8 +366,12 @@ __all__ = ["Loaded", "Pipeline", "TurnRefused", "TurnResult", "placings"]
 
 def log_entry(game: Game, seat: str, user_id: int | None, action: Any, events: Sequence[Event]) -> ActionRow:
     """One row of the action log: who acted, the action and what it caused (all JSON)."""
-    return ActionRow(seat=seat, user_id=user_id, action=game.parse_action(action).model_dump(mode="json"),
-                     events=game.dump_events(events))
+    return ActionRow(
+        seat=seat,
+        user_id=user_id,
+        action=game.parse_action(action).model_dump(mode="json"),
+        events=game.dump_events(events),
+    )
 
 
 def placings(row: GameRow, game: Game, state: BaseState) -> list[ResultRow]:
@@ -350,6 +390,15 @@ def placings(row: GameRow, game: Game, state: BaseState) -> list[ResultRow]:
     else:
         for seat in others:
             ranked[seat] = 2
-    return [ResultRow(seat=s.seat, user_id=s.user_id, place=ranked[s.seat], won=s.seat in out.winners,
-                      score=scores.get(s.seat), record=game.record(state, s.seat))
-            for s in row.seats if s.user_id is not None]
+    return [
+        ResultRow(
+            seat=s.seat,
+            user_id=s.user_id,
+            place=ranked[s.seat],
+            won=s.seat in out.winners,
+            score=scores.get(s.seat),
+            record=game.record(state, s.seat),
+        )
+        for s in row.seats
+        if s.user_id is not None
+    ]

@@ -9,7 +9,7 @@ clock they control.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
@@ -34,7 +34,7 @@ def in_quiet_hours(prefs: dict[str, Any], now: float) -> bool:
     start, end = int(quiet[0]) % 24, int(quiet[1]) % 24
     if start == end:
         return False
-    local = datetime.fromtimestamp(now, timezone.utc) + timedelta(hours=float(prefs.get("utc_offset", 0)))
+    local = datetime.fromtimestamp(now, UTC) + timedelta(hours=float(prefs.get("utc_offset", 0)))
     h = local.hour
     return start <= h < end if start < end else (h >= start or h < end)
 
@@ -86,8 +86,11 @@ class Scheduler(commands.Cog):
         if timer and now >= started + timer * 60:
             counts["timeouts"] += await self.expire(row, humans)
             return
-        if remind and now >= started + remind * 60 and (
-                row.last_reminder_at is None or now >= row.last_reminder_at + remind * 60):
+        if (
+            remind
+            and now >= started + remind * 60
+            and (row.last_reminder_at is None or now >= row.last_reminder_at + remind * 60)
+        ):
             counts["reminders"] += await self.remind(row, humans, now)
 
     async def _channel(self, row: GameRow):
@@ -112,9 +115,10 @@ class Scheduler(commands.Cog):
             return 0
         locale = await self.tables.public_locale_of(row)
         waited = int((now - (row.turn_started_at or now)) // 3600)
-        await channel.send(t("core.ui.reminder", locale, users=" ".join(f"<@{u}>" for u in awake), id=row.id,
-                             hours=waited),
-                           allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
+        await channel.send(
+            t("core.ui.reminder", locale, users=" ".join(f"<@{u}>" for u in awake), id=row.id, hours=waited),
+            allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+        )
         await self.store.mark_reminded(row.id, now)
         return len(awake)
 
@@ -125,7 +129,8 @@ class Scheduler(commands.Cog):
         for seat, uid in humans:
             try:
                 result = await self.tables.pipeline.act(
-                    row.id, None, lambda g, st, s, legal: g.default_action(st, s), seat=seat)
+                    row.id, None, lambda g, st, s, legal: g.default_action(st, s), seat=seat
+                )
             except TurnRefused as exc:
                 log.info("timer on table %s seat %s: %s", row.id, seat, exc.code)
                 continue
@@ -133,8 +138,9 @@ class Scheduler(commands.Cog):
             channel = await self._channel(row)
             if channel is not None:
                 locale = await self.tables.public_locale_of(row)
-                await self.tables.post_board_to(channel, result, locale,
-                                                note=t("core.ui.timed_out", locale, user=f"<@{uid}>", seat=seat))
+                await self.tables.post_board_to(
+                    channel, result, locale, note=t("core.ui.timed_out", locale, user=f"<@{uid}>", seat=seat)
+                )
         return done
 
 

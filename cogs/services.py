@@ -4,20 +4,21 @@ and the server settings (cached; this process is their only writer)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from store import Store
 
 #: server-settings defaults; every key is documented in the README (/settings)
 DEFAULT_SETTINGS: dict[str, Any] = {
-    "channels": [],        # allowed channel ids; empty = every channel
-    "threads": {},         # game id -> open each new table in a thread
-    "language": None,      # language of public messages; None = the acting user's
-    "reminder": 720,       # minutes a seat may wait before the bot pings it (0 = never)
-    "turn_timer": 0,       # minutes before the AI takes an absent seat's decision (0 = never)
-    "options": {},         # game id -> default house-rule options
+    "channels": [],  # allowed channel ids; empty = every channel
+    "threads": {},  # game id -> open each new table in a thread
+    "language": None,  # language of public messages; None = the acting user's
+    "reminder": 720,  # minutes a seat may wait before the bot pings it (0 = never)
+    "turn_timer": 0,  # minutes before the AI takes an absent seat's decision (0 = never)
+    "options": {},  # game id -> default house-rule options
 }
 
 

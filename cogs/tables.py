@@ -12,7 +12,6 @@ import json
 import logging
 import re
 import secrets
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -26,13 +25,25 @@ from store import ChannelBusy, CorruptRow, GameRow, Seat, VersionConflict
 from .locale import locale_of, ls
 from .pipeline import Pipeline, TurnRefused, TurnResult
 from .services import Services
-from .ui import (action_view, allowed_mentions, board_components, board_embed, board_file, clip, game_name,
-                 lobby_components, lobby_embed, next_mentions)
+from .ui import (
+    action_view,
+    allowed_mentions,
+    board_components,
+    board_embed,
+    board_file,
+    clip,
+    game_name,
+    lobby_components,
+    lobby_embed,
+    next_mentions,
+)
 
 log = logging.getLogger("tabletop.tables")
 
-GAME_CHOICES = [app_commands.Choice(name=ls(t(f"discord.game.{gid}", "en"), f"discord.game.{gid}"), value=gid)
-                for gid in available()]
+GAME_CHOICES = [
+    app_commands.Choice(name=ls(t(f"discord.game.{gid}", "en"), f"discord.game.{gid}"), value=gid)
+    for gid in available()
+]
 
 
 def parse_options(text: str | None) -> dict[str, Any]:
@@ -105,8 +116,11 @@ def find_topic(game_id: str, topics: list[tuple[str, str, str]], query: str):
 
 
 class Tables(commands.Cog):
-    game = app_commands.Group(name=ls("game", "discord.cmd.game"), description=ls("Play a table game", "discord.cmd.game.desc"),
-                              guild_only=True)
+    game = app_commands.Group(
+        name=ls("game", "discord.cmd.game"),
+        description=ls("Play a table game", "discord.cmd.game.desc"),
+        guild_only=True,
+    )
 
     def __init__(self, bot: commands.Bot, services: Services) -> None:
         self.bot = bot
@@ -126,7 +140,9 @@ class Tables(commands.Cog):
             except discord.HTTPException:
                 pass
 
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
         log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
         try:
             await self.refuse(interaction, "core.ui.internal")
@@ -157,21 +173,26 @@ class Tables(commands.Cog):
         """A board as an ordinary channel message (timers, votes: no interaction to answer)."""
         png = await self.pipeline.render(result.game, result.state, None, locale)
         content = " ".join(p for p in (note, next_mentions(result.row, result.game, result.state)) if p)
-        await channel.send(content=content or None,
-                           embed=board_embed(result.row, result.game, result.state, result.events, locale),
-                           file=board_file(png),
-                           view=board_components(result.row, result.game, result.state, locale) or discord.utils.MISSING,
-                           allowed_mentions=allowed_mentions())
+        await channel.send(
+            content=content or None,
+            embed=board_embed(result.row, result.game, result.state, result.events, locale),
+            file=board_file(png),
+            view=board_components(result.row, result.game, result.state, locale) or discord.utils.MISSING,
+            allowed_mentions=allowed_mentions(),
+        )
 
-    async def post_board(self, interaction: discord.Interaction, result: TurnResult, locale: str,
-                         note: str | None = None) -> None:
+    async def post_board(
+        self, interaction: discord.Interaction, result: TurnResult, locale: str, note: str | None = None
+    ) -> None:
         png = await self.pipeline.render(result.game, result.state, None, locale)
         content = " ".join(p for p in (note, next_mentions(result.row, result.game, result.state)) if p)
         await interaction.followup.send(
             content=content or None,
             embed=board_embed(result.row, result.game, result.state, result.events, locale),
-            file=board_file(png), view=board_components(result.row, result.game, result.state, locale) or discord.utils.MISSING,
-            allowed_mentions=allowed_mentions())
+            file=board_file(png),
+            view=board_components(result.row, result.game, result.state, locale) or discord.utils.MISSING,
+            allowed_mentions=allowed_mentions(),
+        )
 
     async def redraw_board(self, interaction: discord.Interaction, result: TurnResult, locale: str) -> None:
         """Replace the clicked board with the new one (same message, new image and buttons)."""
@@ -181,7 +202,8 @@ class Tables(commands.Cog):
             embed=board_embed(result.row, result.game, result.state, result.events, locale),
             attachments=[board_file(png)],
             view=board_components(result.row, result.game, result.state, locale) or None,
-            allowed_mentions=allowed_mentions())
+            allowed_mentions=allowed_mentions(),
+        )
 
     async def private_feedback(self, interaction: discord.Interaction, result: TurnResult, locale: str) -> None:
         """Events meant only for the acting seat (hidden draws, secret commits)."""
@@ -192,19 +214,30 @@ class Tables(commands.Cog):
             await interaction.followup.send(clip(text, 2000), ephemeral=True)
 
     # -------------------------------------------------------- /game new
-    @game.command(name=ls("new", "discord.cmd.game.new"), description=ls("Open a table for a game", "discord.cmd.game.new.desc"))
-    @app_commands.describe(game=ls("Which game", "discord.arg.game"),
-                           options=ls("Options as key=value, e.g. hero=brawler", "discord.arg.options"),
-                           ai=ls("Seats for the AI", "discord.arg.ai"),
-                           thread=ls("Open the table in a new thread", "discord.arg.thread"),
-                           timer=ls("Minutes before the AI plays for an absent player (0 = never)", "discord.arg.timer"),
-                           remind=ls("Minutes before a waiting player is pinged (0 = never)", "discord.arg.remind"),
-                           campaign=ls("Count this table in a campaign", "discord.arg.campaign"))
+    @game.command(
+        name=ls("new", "discord.cmd.game.new"), description=ls("Open a table for a game", "discord.cmd.game.new.desc")
+    )
+    @app_commands.describe(
+        game=ls("Which game", "discord.arg.game"),
+        options=ls("Options as key=value, e.g. hero=brawler", "discord.arg.options"),
+        ai=ls("Seats for the AI", "discord.arg.ai"),
+        thread=ls("Open the table in a new thread", "discord.arg.thread"),
+        timer=ls("Minutes before the AI plays for an absent player (0 = never)", "discord.arg.timer"),
+        remind=ls("Minutes before a waiting player is pinged (0 = never)", "discord.arg.remind"),
+        campaign=ls("Count this table in a campaign", "discord.arg.campaign"),
+    )
     @app_commands.choices(game=GAME_CHOICES)
-    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
-                  ai: app_commands.Range[int, 0, 4] = 0, thread: bool | None = None,
-                  timer: app_commands.Range[int, 0, 10080] | None = None,
-                  remind: app_commands.Range[int, 0, 10080] | None = None, campaign: str | None = None) -> None:
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        options: str | None = None,
+        ai: app_commands.Range[int, 0, 4] = 0,
+        thread: bool | None = None,
+        timer: app_commands.Range[int, 0, 10080] | None = None,
+        remind: app_commands.Range[int, 0, 10080] | None = None,
+        campaign: str | None = None,
+    ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
         settings = await self.services.guild_settings(interaction.guild_id)
@@ -212,8 +245,9 @@ class Tables(commands.Cog):
         allowed = settings.get("channels") or []
         parent = getattr(channel, "parent_id", None)
         if allowed and interaction.channel_id not in allowed and parent not in allowed:
-            await interaction.followup.send(t("core.ui.channel_not_allowed", locale,
-                                              channels=" ".join(f"<#{c}>" for c in allowed)), ephemeral=True)
+            await interaction.followup.send(
+                t("core.ui.channel_not_allowed", locale, channels=" ".join(f"<#{c}>" for c in allowed)), ephemeral=True
+            )
             return
         camp = None
         if campaign:
@@ -233,24 +267,35 @@ class Tables(commands.Cog):
             if value is not None and not 0 <= value <= hi:  # Range is not enforced by discord.py at run time
                 await interaction.followup.send(t("core.ui.bad_number", locale, lo=0, hi=hi), ephemeral=True)
                 return
-        table = {"turn_timer": settings["turn_timer"] if timer is None else timer,
-                 "reminder": settings["reminder"] if remind is None else remind}
+        table = {
+            "turn_timer": settings["turn_timer"] if timer is None else timer,
+            "reminder": settings["reminder"] if remind is None else remind,
+        }
         plocale = settings.get("language") or locale
         if thread is None:
             thread = bool((settings.get("threads") or {}).get(game))
         if thread and isinstance(channel, discord.TextChannel):
             try:
-                channel = await channel.create_thread(name=clip(game_name(game, plocale), 90),
-                                                      type=discord.ChannelType.public_thread)
+                channel = await channel.create_thread(
+                    name=clip(game_name(game, plocale), 90), type=discord.ChannelType.public_thread
+                )
             except discord.HTTPException:
                 await interaction.followup.send(t("core.ui.no_thread", locale), ephemeral=True)
                 return
         seats = [Seat("p1", interaction.user.id)] + [Seat(f"p{i + 2}", None) for i in range(ai)]
         try:
             row = await self.store.create_game(
-                guild_id=interaction.guild_id, channel_id=channel.id, game=game, host_id=interaction.user.id,
-                options=opts, seed=secrets.randbits(48), seats=seats, locale=plocale, table=table,
-                campaign_id=camp.id if camp else None)
+                guild_id=interaction.guild_id,
+                channel_id=channel.id,
+                game=game,
+                host_id=interaction.user.id,
+                options=opts,
+                seed=secrets.randbits(48),
+                seats=seats,
+                locale=plocale,
+                table=table,
+                campaign_id=camp.id if camp else None,
+            )
         except ChannelBusy:
             await interaction.followup.send(t("core.ui.channel_busy", locale), ephemeral=True)
             return
@@ -263,14 +308,19 @@ class Tables(commands.Cog):
             await self._start(interaction, row, plocale, channel)
             return
         await interaction.followup.send(t("core.ui.lobby_opened", locale), ephemeral=True)
-        await self._send(interaction, channel, embed=lobby_embed(row, g, plocale), view=lobby_components(row, g, plocale))
+        await self._send(
+            interaction, channel, embed=lobby_embed(row, g, plocale), view=lobby_components(row, g, plocale)
+        )
 
     @new.autocomplete("campaign")
     async def new_campaign_autocomplete(self, interaction: discord.Interaction, current: str):
         game = getattr(interaction.namespace, "game", None)
         camps = await self.store.campaigns(interaction.guild_id) if interaction.guild_id else []
-        return [app_commands.Choice(name=clip(c.name, 100), value=c.name) for c in camps
-                if c.status == "open" and (game is None or c.game == game) and current.lower() in c.name.lower()][:25]
+        return [
+            app_commands.Choice(name=clip(c.name, 100), value=c.name)
+            for c in camps
+            if c.status == "open" and (game is None or c.game == game) and current.lower() in c.name.lower()
+        ][:25]
 
     async def _send(self, interaction: discord.Interaction, channel, **kwargs) -> None:
         """Public message: as a followup in the command's channel, or into a new thread."""
@@ -333,12 +383,15 @@ class Tables(commands.Cog):
             await interaction.followup.send(exc.text(locale), ephemeral=True)
             return
         png = await self.pipeline.render(result.game, result.state, None, locale)
-        await self._send(interaction, channel,
-                         content=next_mentions(result.row, result.game, result.state) or None,
-                         embed=board_embed(result.row, result.game, result.state, result.events, locale),
-                         file=board_file(png),
-                         view=board_components(result.row, result.game, result.state, locale) or discord.utils.MISSING,
-                         allowed_mentions=allowed_mentions())
+        await self._send(
+            interaction,
+            channel,
+            content=next_mentions(result.row, result.game, result.state) or None,
+            embed=board_embed(result.row, result.game, result.state, result.events, locale),
+            file=board_file(png),
+            view=board_components(result.row, result.game, result.state, locale) or discord.utils.MISSING,
+            allowed_mentions=allowed_mentions(),
+        )
 
     # ------------------------------------------------------------ lobby
     async def on_lobby(self, interaction: discord.Interaction, gid: int, op: str) -> None:
@@ -400,7 +453,9 @@ class Tables(commands.Cog):
                     row.status = status
         if op == "start":
             return await self.post_board(interaction, result, locale)
-        await interaction.edit_original_response(embed=lobby_embed(row, g, locale), view=lobby_components(row, g, locale))
+        await interaction.edit_original_response(
+            embed=lobby_embed(row, g, locale), view=lobby_components(row, g, locale)
+        )
 
     @staticmethod
     def _free_seat(seats: list[Seat]) -> str:
@@ -420,8 +475,9 @@ class Tables(commands.Cog):
         await interaction.response.defer()
         await self._act(interaction, gid, version, idx, from_component=True)
 
-    async def _act(self, interaction: discord.Interaction, gid: int, version: int, idx: int | list[int], *,
-                   from_component: bool) -> None:
+    async def _act(
+        self, interaction: discord.Interaction, gid: int, version: int, idx: int | list[int], *, from_component: bool
+    ) -> None:
         locale = self.loc(interaction)
 
         def picker(i: int):
@@ -429,19 +485,25 @@ class Tables(commands.Cog):
                 if not 0 <= i < len(legal):
                     raise TurnRefused("stale", "core.ui.stale")
                 return legal[i]
+
             return pick
 
         chain = idx if isinstance(idx, list) else [idx]
         try:
-            result = await self.pipeline.act(gid, interaction.user.id, [picker(i) for i in chain], expected_version=version)
+            result = await self.pipeline.act(
+                gid, interaction.user.id, [picker(i) for i in chain], expected_version=version
+            )
         except TurnRefused as exc:
             await interaction.followup.send(exc.text(locale), ephemeral=True)
             if exc.code == "stale":
                 await self._fresh_panel(interaction, gid, locale)
             return
         game, seat = result.game, (result.actors[0] if result.actors else None)
-        same_turn = (not result.finished and not game.private_actions
-                     and game.to_act(result.state) == result.waiting_before == [seat])
+        same_turn = (
+            not result.finished
+            and not game.private_actions
+            and game.to_act(result.state) == result.waiting_before == [seat]
+        )
         if from_component and same_turn and not interaction.message.flags.ephemeral:
             # the same player decides again (the next step of one turn): redraw this board
             # in place instead of posting a new message; a new message (and a ping) comes
@@ -475,11 +537,13 @@ class Tables(commands.Cog):
         if seat and seat in loaded.game.to_act(loaded.state):
             await self.send_panel(interaction, loaded.row, loaded.game, loaded.state, seat, locale)
 
-    async def send_panel(self, interaction: discord.Interaction, row: GameRow, game, state, seat: str,
-                         locale: str) -> None:
+    async def send_panel(
+        self, interaction: discord.Interaction, row: GameRow, game, state, seat: str, locale: str
+    ) -> None:
         """The seat's current choices, privately to the clicker."""
-        await interaction.followup.send(game.prompt(state, seat).text(locale), ephemeral=True,
-                                        view=action_view(row, game, state, seat, locale))
+        await interaction.followup.send(
+            game.prompt(state, seat).text(locale), ephemeral=True, view=action_view(row, game, state, seat, locale)
+        )
 
     async def on_panel(self, interaction: discord.Interaction, gid: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -513,11 +577,15 @@ class Tables(commands.Cog):
         private = loaded.game.private_summary(loaded.state, seat)
         if private is not None:
             text += "\n" + private.text(locale)
-        await interaction.followup.send(clip(text, 2000), file=discord.File(io.BytesIO(png), filename="view.png"),
-                                        ephemeral=True)
+        await interaction.followup.send(
+            clip(text, 2000), file=discord.File(io.BytesIO(png), filename="view.png"), ephemeral=True
+        )
 
     # -------------------------------------------------------- /game ...
-    @game.command(name=ls("status", "discord.cmd.game.status"), description=ls("Show this channel's table again", "discord.cmd.game.status.desc"))
+    @game.command(
+        name=ls("status", "discord.cmd.game.status"),
+        description=ls("Show this channel's table again", "discord.cmd.game.status.desc"),
+    )
     async def status(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
@@ -531,14 +599,19 @@ class Tables(commands.Cog):
         g = get_game(row.game)
         await interaction.followup.send(t("core.ui.reposted", locale), ephemeral=True)
         if row.status == "lobby":
-            return await interaction.followup.send(embed=lobby_embed(row, g, locale), view=lobby_components(row, g, locale))
+            return await interaction.followup.send(
+                embed=lobby_embed(row, g, locale), view=lobby_components(row, g, locale)
+            )
         try:
             loaded = await self.pipeline.load(row.id)
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
         await self.post_board(interaction, TurnResult(loaded.row, loaded.game, loaded.state, []), locale)
 
-    @game.command(name=ls("log", "discord.cmd.game.log"), description=ls("Recent actions at this table", "discord.cmd.game.log.desc"))
+    @game.command(
+        name=ls("log", "discord.cmd.game.log"),
+        description=ls("Recent actions at this table", "discord.cmd.game.log.desc"),
+    )
     @app_commands.describe(page=ls("Page (1 = the most recent)", "discord.arg.page"))
     async def log_(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -551,7 +624,9 @@ class Tables(commands.Cog):
         per = 15
         total = await self.store.count_actions(loaded.row.id)
         offset = max(0, total - per * page)
-        rows = await self.store.actions(loaded.row.id, limit=min(per, total - per * (page - 1)) if total else 0, offset=offset)
+        rows = await self.store.actions(
+            loaded.row.id, limit=min(per, total - per * (page - 1)) if total else 0, offset=offset
+        )
         seat = loaded.row.seat_of(interaction.user.id)
         lines = []
         for a in rows:
@@ -564,7 +639,10 @@ class Tables(commands.Cog):
         body = "\n".join(lines) or t("core.ui.log_empty", locale)
         await interaction.followup.send(clip(f"{head}\n{body}", 2000), ephemeral=True)
 
-    @game.command(name=ls("abandon", "discord.cmd.game.abandon"), description=ls("End this channel's table without a result", "discord.cmd.game.abandon.desc"))
+    @game.command(
+        name=ls("abandon", "discord.cmd.game.abandon"),
+        description=ls("End this channel's table without a result", "discord.cmd.game.abandon.desc"),
+    )
     async def abandon(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
@@ -579,10 +657,15 @@ class Tables(commands.Cog):
             except VersionConflict:
                 return await interaction.followup.send(t("core.ui.stale", locale), ephemeral=True)
         await interaction.followup.send(t("core.ui.abandoned_ack", locale), ephemeral=True)
-        await interaction.followup.send(t("core.ui.abandoned", locale, id=row.id, user=interaction.user.mention),
-                                        allowed_mentions=discord.AllowedMentions.none())
+        await interaction.followup.send(
+            t("core.ui.abandoned", locale, id=row.id, user=interaction.user.mention),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
-    @game.command(name=ls("view", "discord.cmd.game.view"), description=ls("Your own view of the table (your hand), privately", "discord.cmd.game.view.desc"))
+    @game.command(
+        name=ls("view", "discord.cmd.game.view"),
+        description=ls("Your own view of the table (your hand), privately", "discord.cmd.game.view.desc"),
+    )
     async def view(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self._private_view(interaction)
@@ -596,7 +679,10 @@ class Tables(commands.Cog):
             await interaction.followup.send(exc.text(locale), ephemeral=True)
             return None
 
-    @game.command(name=ls("undo", "discord.cmd.game.undo"), description=ls("Take back your last move", "discord.cmd.game.undo.desc"))
+    @game.command(
+        name=ls("undo", "discord.cmd.game.undo"),
+        description=ls("Take back your last move", "discord.cmd.game.undo.desc"),
+    )
     async def undo(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
@@ -612,20 +698,30 @@ class Tables(commands.Cog):
         plocale = await self.public_locale(interaction)
         if status == "done":
             await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
-            return await self.post_board(interaction, result, plocale,
-                                         note=t("core.ui.undone", plocale, user=interaction.user.mention))
+            return await self.post_board(
+                interaction, result, plocale, note=t("core.ui.undone", plocale, user=interaction.user.mention)
+            )
         voters = [u for u in loaded.row.humans if u != interaction.user.id]
         if not voters:  # nobody to ask: the only human at the table decides
             status, result = await self.pipeline.undo(loaded.row.id, interaction.user.id, consent=True)
             await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
-            return await self.post_board(interaction, result, plocale,
-                                         note=t("core.ui.undone", plocale, user=interaction.user.mention))
-        vote = await self.store.create_vote(game_id=loaded.row.id, kind="undo", payload={"user": interaction.user.id},
-                                            base_version=loaded.row.version, voters=voters, created_by=interaction.user.id)
+            return await self.post_board(
+                interaction, result, plocale, note=t("core.ui.undone", plocale, user=interaction.user.mention)
+            )
+        vote = await self.store.create_vote(
+            game_id=loaded.row.id,
+            kind="undo",
+            payload={"user": interaction.user.id},
+            base_version=loaded.row.version,
+            voters=voters,
+            created_by=interaction.user.id,
+        )
         await interaction.followup.send(t("core.ui.vote_started", locale), ephemeral=True)
         await interaction.followup.send(
             t("core.ui.undo_vote", plocale, user=interaction.user.mention, voters=" ".join(f"<@{u}>" for u in voters)),
-            view=self._vote_view(vote.id, plocale), allowed_mentions=allowed_mentions())
+            view=self._vote_view(vote.id, plocale),
+            allowed_mentions=allowed_mentions(),
+        )
 
     def _vote_view(self, vid: int, locale: str) -> discord.ui.View:
         from .components import VoteButton
@@ -657,24 +753,30 @@ class Tables(commands.Cog):
             nays = sorted((set(vote.no) - {me}) if yes else (set(vote.no) | {me}))
             failed = len(vote.voters) - len(nays) < needed  # cannot pass any more
             passed = not failed and len(ayes) >= needed
-            await self.store.update_vote(vid, yes=ayes, no=nays,
-                                         status="refused" if failed else "passed" if passed else None)
+            await self.store.update_vote(
+                vid, yes=ayes, no=nays, status="refused" if failed else "passed" if passed else None
+            )
         if failed:
             await interaction.edit_original_response(view=None)
-            return await interaction.followup.send(t("core.ui.vote_refused", plocale, user=interaction.user.mention),
-                                                   allowed_mentions=discord.AllowedMentions.none())
+            return await interaction.followup.send(
+                t("core.ui.vote_refused", plocale, user=interaction.user.mention),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
         if not passed:
-            return await interaction.followup.send(t("core.ui.vote_counted", locale, n=len(ayes), needed=needed),
-                                                   ephemeral=True)
+            return await interaction.followup.send(
+                t("core.ui.vote_counted", locale, n=len(ayes), needed=needed), ephemeral=True
+            )
         await interaction.edit_original_response(view=None)
         try:
             if vote.kind == "undo":
-                _, result = await self.pipeline.undo(vote.game_id, vote.payload["user"], consent=True,
-                                                     base_version=vote.base_version)
+                _, result = await self.pipeline.undo(
+                    vote.game_id, vote.payload["user"], consent=True, base_version=vote.base_version
+                )
                 note = t("core.ui.undone", plocale, user=f"<@{vote.payload['user']}>")
             else:
-                result = await self.pipeline.handover(vote.game_id, vote.payload["seat"], vote.payload.get("to"),
-                                                      base_version=vote.base_version)
+                result = await self.pipeline.handover(
+                    vote.game_id, vote.payload["seat"], vote.payload.get("to"), base_version=vote.base_version
+                )
                 note = self._handover_note(vote.payload["seat"], vote.payload.get("to"), plocale)
         except TurnRefused as exc:
             return await self.refuse(interaction, exc.key, **exc.params)
@@ -685,10 +787,14 @@ class Tables(commands.Cog):
         who = f"<@{to}>" if to else t("core.ui.ai", locale)
         return t("core.ui.handed_over", locale, seat=seat, who=who)
 
-    @game.command(name=ls("handover", "discord.cmd.game.handover"),
-                  description=ls("Give a seat to another member or the AI (host, or by vote)", "discord.cmd.game.handover.desc"))
-    @app_commands.describe(seat=ls("The seat, e.g. p2", "discord.arg.seat"),
-                           member=ls("Who takes it (leave empty for the AI)", "discord.arg.member"))
+    @game.command(
+        name=ls("handover", "discord.cmd.game.handover"),
+        description=ls("Give a seat to another member or the AI (host, or by vote)", "discord.cmd.game.handover.desc"),
+    )
+    @app_commands.describe(
+        seat=ls("The seat, e.g. p2", "discord.arg.seat"),
+        member=ls("Who takes it (leave empty for the AI)", "discord.arg.member"),
+    )
     async def handover(self, interaction: discord.Interaction, seat: str, member: discord.Member | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
@@ -714,15 +820,32 @@ class Tables(commands.Cog):
             return await interaction.followup.send(t("core.ui.host_only", locale), ephemeral=True)
         owner = row.user_of(seat)
         voters = [u for u in row.humans if u != owner]
-        vote = await self.store.create_vote(game_id=row.id, kind="handover", payload={"seat": seat, "to": to},
-                                            base_version=row.version, voters=voters, created_by=me)
+        vote = await self.store.create_vote(
+            game_id=row.id,
+            kind="handover",
+            payload={"seat": seat, "to": to},
+            base_version=row.version,
+            voters=voters,
+            created_by=me,
+        )
         await interaction.followup.send(t("core.ui.vote_started", locale), ephemeral=True)
         await interaction.followup.send(
-            t("core.ui.handover_vote", plocale, user=interaction.user.mention, seat=seat,
-              who=f"<@{to}>" if to else t("core.ui.ai", plocale), voters=" ".join(f"<@{u}>" for u in voters)),
-            view=self._vote_view(vote.id, plocale), allowed_mentions=allowed_mentions())
+            t(
+                "core.ui.handover_vote",
+                plocale,
+                user=interaction.user.mention,
+                seat=seat,
+                who=f"<@{to}>" if to else t("core.ui.ai", plocale),
+                voters=" ".join(f"<@{u}>" for u in voters),
+            ),
+            view=self._vote_view(vote.id, plocale),
+            allowed_mentions=allowed_mentions(),
+        )
 
-    @game.command(name=ls("resign", "discord.cmd.game.resign"), description=ls("Leave this table (the AI takes your seat)", "discord.cmd.game.resign.desc"))
+    @game.command(
+        name=ls("resign", "discord.cmd.game.resign"),
+        description=ls("Leave this table (the AI takes your seat)", "discord.cmd.game.resign.desc"),
+    )
     async def resign(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
@@ -737,12 +860,16 @@ class Tables(commands.Cog):
         plocale = await self.public_locale(interaction)
         note = t("core.ui.resigned", plocale, user=interaction.user.mention)
         if result.row.status == "finished" and result.game.outcome(result.state) is None:
-            return await interaction.followup.send(note + " " + t("core.ui.table_closed", plocale),
-                                                   allowed_mentions=discord.AllowedMentions.none())
+            return await interaction.followup.send(
+                note + " " + t("core.ui.table_closed", plocale), allowed_mentions=discord.AllowedMentions.none()
+            )
         await self.post_board(interaction, result, plocale, note=note)
 
     # ---------------------------------------------------------- history
-    @game.command(name=ls("mine", "discord.cmd.game.mine"), description=ls("Tables in this server waiting for you", "discord.cmd.game.mine.desc"))
+    @game.command(
+        name=ls("mine", "discord.cmd.game.mine"),
+        description=ls("Tables in this server waiting for you", "discord.cmd.game.mine.desc"),
+    )
     async def mine(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
@@ -782,7 +909,10 @@ class Tables(commands.Cog):
             return None
         return row
 
-    @game.command(name=ls("export", "discord.cmd.game.export"), description=ls("Seed and action log of a finished table, as JSON", "discord.cmd.game.export.desc"))
+    @game.command(
+        name=ls("export", "discord.cmd.game.export"),
+        description=ls("Seed and action log of a finished table, as JSON", "discord.cmd.game.export.desc"),
+    )
     @app_commands.describe(table=ls("Table number (default: this channel's)", "discord.arg.table"))
     async def export(self, interaction: discord.Interaction, table: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -792,17 +922,33 @@ class Tables(commands.Cog):
             return
         data = await self.export_data(row)
         blob = json.dumps(data, ensure_ascii=False, indent=1).encode()
-        await interaction.followup.send(t("core.ui.export_ready", locale, id=row.id), ephemeral=True,
-                                        file=discord.File(io.BytesIO(blob), filename=f"table-{row.id}.json"))
+        await interaction.followup.send(
+            t("core.ui.export_ready", locale, id=row.id),
+            ephemeral=True,
+            file=discord.File(io.BytesIO(blob), filename=f"table-{row.id}.json"),
+        )
 
     async def export_data(self, row: GameRow) -> dict[str, Any]:
         log_rows = await self.store.actions(row.id, limit=1_000_000)
-        return {"format": "tabletop-gm/export@1", "table": row.id, "game": row.game,
-                "seats": [s.seat for s in row.seats], "options": row.options, "seed": row.seed,
-                "log": [{"seat": a.seat, "action": a.action} for a in log_rows], "outcome": row.outcome}
+        return {
+            "format": "tabletop-gm/export@1",
+            "table": row.id,
+            "game": row.game,
+            "seats": [s.seat for s in row.seats],
+            "options": row.options,
+            "seed": row.seed,
+            "log": [{"seat": a.seat, "action": a.action} for a in log_rows],
+            "outcome": row.outcome,
+        }
 
-    @game.command(name=ls("replay", "discord.cmd.game.replay"), description=ls("The board of a finished table at any turn", "discord.cmd.game.replay.desc"))
-    @app_commands.describe(table=ls("Table number", "discord.arg.table"), turn=ls("Turn (0 = the start; default: the end)", "discord.arg.turn"))
+    @game.command(
+        name=ls("replay", "discord.cmd.game.replay"),
+        description=ls("The board of a finished table at any turn", "discord.cmd.game.replay.desc"),
+    )
+    @app_commands.describe(
+        table=ls("Table number", "discord.arg.table"),
+        turn=ls("Turn (0 = the start; default: the end)", "discord.arg.turn"),
+    )
     async def replay(self, interaction: discord.Interaction, table: int, turn: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
@@ -813,27 +959,39 @@ class Tables(commands.Cog):
         log_rows = await self.store.actions(row.id, limit=1_000_000)
         n = len(log_rows) if turn is None else max(0, min(int(turn), len(log_rows)))
         try:
-            state = await self.pipeline.off_loop(g.replay, [s.seat for s in row.seats], row.options, row.seed,
-                                                 [(a.seat, a.action) for a in log_rows[:n]])
+            state = await self.pipeline.off_loop(
+                g.replay, [s.seat for s in row.seats], row.options, row.seed, [(a.seat, a.action) for a in log_rows[:n]]
+            )
         except GameError:
             return await interaction.followup.send(t("core.ui.undo_impossible", locale), ephemeral=True)
         png = await self.pipeline.render(g, state, None, locale)
-        embed = discord.Embed(title=t("core.ui.replay_title", locale, game=game_name(row.game, locale), id=row.id,
-                                      turn=n, turns=len(log_rows)), description=g.summary(state).text(locale))
+        embed = discord.Embed(
+            title=t(
+                "core.ui.replay_title", locale, game=game_name(row.game, locale), id=row.id, turn=n, turns=len(log_rows)
+            ),
+            description=g.summary(state).text(locale),
+        )
         embed.set_image(url="attachment://board.png")
         await interaction.followup.send(embed=embed, file=board_file(png), ephemeral=True)
 
-    auto = app_commands.Group(name=ls("auto", "discord.cmd.auto"), description=ls("Automobile", "discord.game.automobile"),
-                              guild_only=True)
+    auto = app_commands.Group(
+        name=ls("auto", "discord.cmd.auto"), description=ls("Automobile", "discord.game.automobile"), guild_only=True
+    )
 
-    @auto.command(name=ls("hand", "discord.cmd.auto.hand"), description=ls("Your demand cards, privately", "discord.cmd.auto.hand.desc"))
+    @auto.command(
+        name=ls("hand", "discord.cmd.auto.hand"),
+        description=ls("Your demand cards, privately", "discord.cmd.auto.hand.desc"),
+    )
     async def auto_hand(self, interaction: discord.Interaction) -> None:
         """The name Automobile players look for; the same private view as /game view."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self._private_view(interaction)
 
     # ------------------------------------------------------------- /play
-    @app_commands.command(name=ls("play", "discord.cmd.play"), description=ls("Make your move by name (autocomplete)", "discord.cmd.play.desc"))
+    @app_commands.command(
+        name=ls("play", "discord.cmd.play"),
+        description=ls("Make your move by name (autocomplete)", "discord.cmd.play.desc"),
+    )
     @app_commands.describe(action=ls("One of your legal moves", "discord.arg.action"))
     @app_commands.guild_only()
     async def play(self, interaction: discord.Interaction, action: str) -> None:
@@ -878,8 +1036,12 @@ class Tables(commands.Cog):
             if state.rng != before or seat not in game.to_act(state) or game.outcome(state) is not None:
                 # the chain ends here: offer it as it stands
                 name = " → ".join(labels)
-                return [app_commands.Choice(name=clip("✔ " + name, 100) if len(name) < 98 else clip("✔ …" + name[-96:], 100),
-                                            value=chain_value(row.id, row.version, chain))]
+                return [
+                    app_commands.Choice(
+                        name=clip("✔ " + name, 100) if len(name) < 98 else clip("✔ …" + name[-96:], 100),
+                        value=chain_value(row.id, row.version, chain),
+                    )
+                ]
         prefix = " → ".join(labels)
         out = []
         for i, a in enumerate(game.legal_actions(state, seat)):
@@ -898,8 +1060,12 @@ class Tables(commands.Cog):
         return out
 
     # ------------------------------------------------------------ /rules
-    @app_commands.command(name=ls("rules", "discord.cmd.rules"), description=ls("Read a game's rules", "discord.cmd.rules.desc"))
-    @app_commands.describe(game=ls("Which game", "discord.arg.game"), topic=ls("Which part of the rules", "discord.arg.topic"))
+    @app_commands.command(
+        name=ls("rules", "discord.cmd.rules"), description=ls("Read a game's rules", "discord.cmd.rules.desc")
+    )
+    @app_commands.describe(
+        game=ls("Which game", "discord.arg.game"), topic=ls("Which part of the rules", "discord.arg.topic")
+    )
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str, topic: str | None = None) -> None:
         locale = self.loc(interaction)
@@ -910,7 +1076,9 @@ class Tables(commands.Cog):
         if topic:
             chosen = find_topic(game, topics, topic)
             if chosen is None:
-                return await interaction.response.send_message(t("core.ui.no_topic", locale, topic=topic), ephemeral=True)
+                return await interaction.response.send_message(
+                    t("core.ui.no_topic", locale, topic=topic), ephemeral=True
+                )
         embed = discord.Embed(title=game_name(game, locale), colour=0x3498DB)
         if chosen:
             embed.add_field(name=chosen[0], value=clip(chosen[2], 1024), inline=False)
@@ -929,8 +1097,11 @@ class Tables(commands.Cog):
         if game not in available():
             return []
         needle = current.lower()
-        return [app_commands.Choice(name=clip(tp[0], 100), value=str(i + 1))
-                for i, tp in enumerate(rules_topics(game, self.loc(interaction))) if needle in tp[0].lower()][:25]
+        return [
+            app_commands.Choice(name=clip(tp[0], 100), value=str(i + 1))
+            for i, tp in enumerate(rules_topics(game, self.loc(interaction)))
+            if needle in tp[0].lower()
+        ][:25]
 
 
 async def setup(bot: commands.Bot) -> None:  # discord.py extension entry point

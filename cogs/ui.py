@@ -9,7 +9,7 @@ clicked, so buttons keep working after a restart.
 from __future__ import annotations
 
 import io
-from typing import Any, Sequence
+from collections.abc import Sequence
 
 import discord
 
@@ -17,7 +17,7 @@ from engine.base import BaseState, Event, Game
 from engine.i18n import t
 from store import GameRow
 
-MAX_BUTTONS = 20          # 4 rows of 5; the last row is kept for panel buttons
+MAX_BUTTONS = 20  # 4 rows of 5; the last row is kept for panel buttons
 MAX_SELECT_OPTIONS = 25
 MAX_SELECTS = 4
 EMBED_LOG_CHARS = 3500
@@ -42,8 +42,15 @@ def seat_label(row: GameRow, seat: str, locale: str) -> str:
 
 
 # ---------------------------------------------------------------- embeds
-def board_embed(row: GameRow, game: Game, state: BaseState, events: Sequence[Event], locale: str,
-                *, title_key: str = "core.ui.board_title") -> discord.Embed:
+def board_embed(
+    row: GameRow,
+    game: Game,
+    state: BaseState,
+    events: Sequence[Event],
+    locale: str,
+    *,
+    title_key: str = "core.ui.board_title",
+) -> discord.Embed:
     outcome = game.outcome(state)
     lines = [game.event_text(e, locale) for e in game.visible_events(events, None)]
     text, total = [], 0
@@ -54,19 +61,25 @@ def board_embed(row: GameRow, game: Game, state: BaseState, events: Sequence[Eve
             break
         text.append(line)
     desc = "\n".join(reversed(text))
-    embed = discord.Embed(title=t(title_key, locale, game=game_name(game.id, locale), id=row.id),
-                          description=desc or None,
-                          colour=COLOURS["finished" if outcome else "active"])
+    embed = discord.Embed(
+        title=t(title_key, locale, game=game_name(game.id, locale), id=row.id),
+        description=desc or None,
+        colour=COLOURS["finished" if outcome else "active"],
+    )
     if outcome is not None:
         winners = ", ".join(seat_label(row, s, locale) for s in outcome.winners) or t("core.ui.nobody", locale)
-        embed.add_field(name=t("core.ui.game_over", locale), value=clip(f"{outcome.reason.text(locale)}\n"
-                                                                      f"{t('core.ui.winners', locale)}: {winners}", 1024),
-                        inline=False)
+        embed.add_field(
+            name=t("core.ui.game_over", locale),
+            value=clip(f"{outcome.reason.text(locale)}\n{t('core.ui.winners', locale)}: {winners}", 1024),
+            inline=False,
+        )
     else:
         for seat in game.to_act(state)[:5]:
-            embed.add_field(name=t("core.ui.to_act", locale, seat=seat),
-                            value=clip(f"{seat_label(row, seat, locale)}: {game.prompt(state, seat).text(locale)}", 1024),
-                            inline=False)
+            embed.add_field(
+                name=t("core.ui.to_act", locale, seat=seat),
+                value=clip(f"{seat_label(row, seat, locale)}: {game.prompt(state, seat).text(locale)}", 1024),
+                inline=False,
+            )
     embed.set_footer(text=clip(f"{game.summary(state).text(locale)} · #{row.id} · v{row.version}", 2048))
     embed.set_image(url="attachment://board.png")
     return embed
@@ -78,12 +91,17 @@ def board_file(png: bytes) -> discord.File:
 
 def lobby_embed(row: GameRow, game: Game, locale: str) -> discord.Embed:
     seats = "\n".join(f"{i + 1}. {seat_label(row, s.seat, locale)}" for i, s in enumerate(row.seats)) or "-"
-    embed = discord.Embed(title=t("core.ui.lobby_title", locale, game=game_name(game.id, locale), id=row.id),
-                          description=t("core.ui.lobby_help", locale, lo=game.seat_range(row.options)[0],
-                                        hi=game.seat_range(row.options)[1]),
-                          colour=COLOURS["lobby" if row.status == "lobby" else row.status if row.status in COLOURS else "abandoned"])
+    embed = discord.Embed(
+        title=t("core.ui.lobby_title", locale, game=game_name(game.id, locale), id=row.id),
+        description=t(
+            "core.ui.lobby_help", locale, lo=game.seat_range(row.options)[0], hi=game.seat_range(row.options)[1]
+        ),
+        colour=COLOURS["lobby" if row.status == "lobby" else row.status if row.status in COLOURS else "abandoned"],
+    )
     embed.add_field(name=t("core.ui.host", locale), value=mention(row.host_id), inline=True)
-    embed.add_field(name=t("core.ui.seats", locale, n=len(row.seats), hi=game.seat_range(row.options)[1]), value=seats, inline=True)
+    embed.add_field(
+        name=t("core.ui.seats", locale, n=len(row.seats), hi=game.seat_range(row.options)[1]), value=seats, inline=True
+    )
     if row.options:
         opts = ", ".join(f"{k}={v}" for k, v in sorted(row.options.items()))
         embed.add_field(name=t("core.ui.options", locale), value=clip(opts, 1024), inline=False)
@@ -93,8 +111,9 @@ def lobby_embed(row: GameRow, game: Game, locale: str) -> discord.Embed:
 
 
 # ------------------------------------------------------------ components
-def action_view(row: GameRow, game: Game, state: BaseState, seat: str, locale: str, *,
-                extra: Sequence[discord.ui.Item] = ()) -> discord.ui.View:
+def action_view(
+    row: GameRow, game: Game, state: BaseState, seat: str, locale: str, *, extra: Sequence[discord.ui.Item] = ()
+) -> discord.ui.View:
     """Buttons (few choices) or grouped selects (many) for ``seat``'s legal actions."""
     from .components import ActionButton, ActionSelect
 
@@ -111,11 +130,13 @@ def action_view(row: GameRow, game: Game, state: BaseState, seat: str, locale: s
         chunks: list[tuple[str, list[int]]] = []
         for name, idxs in groups.items():
             for k in range(0, len(idxs), MAX_SELECT_OPTIONS):
-                chunks.append((name, idxs[k:k + MAX_SELECT_OPTIONS]))
+                chunks.append((name, idxs[k : k + MAX_SELECT_OPTIONS]))
         for n, (name, idxs) in enumerate(chunks[:MAX_SELECTS]):
             placeholder = t(f"{game.id}.group.{name}", locale) if name else t("core.ui.choose", locale)
             options = [discord.SelectOption(label=clip(labels[i], 100), value=str(i)) for i in idxs]
-            view.add_item(ActionSelect(row.id, row.version, n, placeholder=clip(placeholder, 150), options=options, row=n))
+            view.add_item(
+                ActionSelect(row.id, row.version, n, placeholder=clip(placeholder, 150), options=options, row=n)
+            )
     for item in extra:
         view.add_item(item)
     return view
@@ -172,7 +193,16 @@ def allowed_mentions() -> discord.AllowedMentions:
     return discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
-__all__ = ["action_view", "board_components", "board_embed", "board_file", "lobby_components", "lobby_embed",
-           "next_mentions", "allowed_mentions", "clip", "game_name", "mention"]
-
-
+__all__ = [
+    "action_view",
+    "board_components",
+    "board_embed",
+    "board_file",
+    "lobby_components",
+    "lobby_embed",
+    "next_mentions",
+    "allowed_mentions",
+    "clip",
+    "game_name",
+    "mention",
+]

@@ -6,6 +6,16 @@ from .registry import GAME_IDS, available, get_game
 from .rng import Rng
 
 __all__ = [
-    "BaseState", "Event", "Game", "GameError", "GAME_IDS", "Model", "Msg", "Outcome", "Rng",
-    "available", "canonical", "get_game",
+    "BaseState",
+    "Event",
+    "Game",
+    "GameError",
+    "GAME_IDS",
+    "Model",
+    "Msg",
+    "Outcome",
+    "Rng",
+    "available",
+    "canonical",
+    "get_game",
 ]

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, ClassVar, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -92,8 +93,13 @@ class Game:
         self._event_adapter = TypeAdapter(self.Event)
 
     # ------------------------------------------------------------ API
-    def new(self, seats: Sequence[str], options: dict[str, Any] | BaseModel | None = None, seed: int = 0,
-            rig: dict[str, Sequence[Any]] | None = None) -> BaseState:
+    def new(
+        self,
+        seats: Sequence[str],
+        options: dict[str, Any] | BaseModel | None = None,
+        seed: int = 0,
+        rig: dict[str, Sequence[Any]] | None = None,
+    ) -> BaseState:
         """A new game.  ``rig`` forces named outcomes from the very first draw
         (set-up shuffles included) -- for tests and the driver, never live play."""
         seats = [str(s) for s in seats]

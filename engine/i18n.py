@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import string
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ def normalise(locale: str | None) -> str:
     return DEFAULT
 
 
-@lru_cache(maxsize=None)
+@cache
 def _catalog(lang: str, namespace: str) -> dict[str, str]:
     path = DATA / "locales" / lang / f"{namespace}.json"
     if not path.exists():

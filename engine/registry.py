@@ -4,7 +4,7 @@ data/, database)."""
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
+from functools import cache
 
 from .base import Game
 from .errors import GameError
@@ -12,7 +12,7 @@ from .errors import GameError
 GAME_IDS: tuple[str, ...] = ("city_of_fury", "thunder_road", "automobile", "armor_clash")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(game_id: str) -> Game | None:
     try:
         module = importlib.import_module(f"engine.{game_id}")

@@ -9,7 +9,8 @@ driver use it to play a rule example exactly.
 
 from __future__ import annotations
 
-from typing import Any, Sequence, TypeVar
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -22,7 +23,7 @@ class Rng(BaseModel):
     rig: dict[str, list[Any]] = Field(default_factory=dict)
 
     @classmethod
-    def from_seed(cls, seed: int) -> "Rng":
+    def from_seed(cls, seed: int) -> Rng:
         return cls(state=seed & _MASK)
 
     # -- primitive -----------------------------------------------------

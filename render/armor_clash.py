@@ -57,12 +57,22 @@ def _tank(d: ImageDraw.ImageDraw, u: dict[str, Any], colour: str, big: bool) -> 
     L, W = (CELL * 0.46, CELL * 0.32) if big else (CELL * 0.40, CELL * 0.27)
     fx, fy = _vec(hull, 1.0)
     sx, sy = -fy, fx
-    pts = [(cx + fx * L + sx * W, cy + fy * L + sy * W), (cx + fx * L - sx * W, cy + fy * L - sy * W),
-           (cx - fx * L - sx * W, cy - fy * L - sy * W), (cx - fx * L + sx * W, cy - fy * L + sy * W)]
+    pts = [
+        (cx + fx * L + sx * W, cy + fy * L + sy * W),
+        (cx + fx * L - sx * W, cy + fy * L - sy * W),
+        (cx - fx * L - sx * W, cy - fy * L - sy * W),
+        (cx - fx * L + sx * W, cy - fy * L + sy * W),
+    ]
     d.polygon(pts, fill=colour, outline="#111111")
     # front marker (hull facing)
-    d.polygon([(cx + fx * L * 1.25, cy + fy * L * 1.25), (cx + fx * L * 0.8 + sx * W * 0.5, cy + fy * L * 0.8 + sy * W * 0.5),
-               (cx + fx * L * 0.8 - sx * W * 0.5, cy + fy * L * 0.8 - sy * W * 0.5)], fill="#f2f2f2")
+    d.polygon(
+        [
+            (cx + fx * L * 1.25, cy + fy * L * 1.25),
+            (cx + fx * L * 0.8 + sx * W * 0.5, cy + fy * L * 0.8 + sy * W * 0.5),
+            (cx + fx * L * 0.8 - sx * W * 0.5, cy + fy * L * 0.8 - sy * W * 0.5),
+        ],
+        fill="#f2f2f2",
+    )
     r = W * 0.75
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill="#222222", outline="#dddddd")
     bx, by = _vec(turret_abs, CELL * 0.62)
@@ -91,8 +101,8 @@ def _board(img: Image.Image, view: dict[str, Any], locale: str, seat_index: dict
             continue
         cx, cy = _centre(u["x"], u["y"])
         col = _colour(u, seat_index)
-        rgb = tuple(int(col[i:i + 2], 16) for i in (1, 3, 5))
-        mix = "#%02x%02x%02x" % tuple((2 * b + c) // 3 for b, c in zip(base, rgb))
+        rgb = tuple(int(col[i : i + 2], 16) for i in (1, 3, 5))
+        mix = "#{:02x}{:02x}{:02x}".format(*tuple((2 * b + c) // 3 for b, c in zip(base, rgb)))
         if normal:
             turret_abs = (u["hull"] + u["turret"]) % 8
             # the 3x3 arc: the pointed cell and its neighbours (rules 8.1)
@@ -108,7 +118,12 @@ def _board(img: Image.Image, view: dict[str, Any], locale: str, seat_index: dict
                 ang = turret_abs * 45 + k * 67.5
                 vx, vy = math.sin(math.radians(ang)), -math.cos(math.radians(ang))
                 reach = CELL * 4.0
-                for lim, v, c in ((MARGIN, vx, cx), (MARGIN + w * CELL, vx, cx), (MARGIN, vy, cy), (MARGIN + h * CELL, vy, cy)):
+                for lim, v, c in (
+                    (MARGIN, vx, cx),
+                    (MARGIN + w * CELL, vx, cx),
+                    (MARGIN, vy, cy),
+                    (MARGIN + h * CELL, vy, cy),
+                ):
                     if v and 0 < (lim - c) / v < reach:
                         reach = (lim - c) / v
                 d.line((cx, cy, cx + vx * reach, cy + vy * reach), fill=col, width=1)
@@ -129,8 +144,16 @@ def _board(img: Image.Image, view: dict[str, Any], locale: str, seat_index: dict
         else:
             n = max(1, int(math.hypot(x1 - x0, y1 - y0) // 10))
             for i in range(0, n, 2):
-                d.line((x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n,
-                        x0 + (x1 - x0) * (i + 1) / n, y0 + (y1 - y0) * (i + 1) / n), fill=col, width=2)
+                d.line(
+                    (
+                        x0 + (x1 - x0) * i / n,
+                        y0 + (y1 - y0) * i / n,
+                        x0 + (x1 - x0) * (i + 1) / n,
+                        y0 + (y1 - y0) * (i + 1) / n,
+                    ),
+                    fill=col,
+                    width=2,
+                )
         d.ellipse((x1 - 5, y1 - 5, x1 + 5, y1 + 5), outline=col, width=2)
     for u in view["units"]:
         _tank(d, u, _colour(u, seat_index), bool(u.get("boss")))
@@ -152,7 +175,9 @@ def _crew_word(n: int, locale: str) -> str:
     return _k("card.healthy", locale) if n == 0 else _k("card.injured", locale, n=n)
 
 
-def _card(d: ImageDraw.ImageDraw, x: int, y: int, u: dict[str, Any], view: dict[str, Any], locale: str, colour: str) -> int:
+def _card(
+    d: ImageDraw.ImageDraw, x: int, y: int, u: dict[str, Any], view: dict[str, Any], locale: str, colour: str
+) -> int:
     if u.get("boss"):
         return _boss_card(d, x, y, u, view, locale)
     w = PANEL - 16
@@ -168,24 +193,50 @@ def _card(d: ImageDraw.ImageDraw, x: int, y: int, u: dict[str, Any], view: dict[
     text(d, (x + 8, y + 5), f"{name} · {lvl}{status}", 14, colour)
     ammo = u.get("loaded") or (u.get("loading") or "-")
     ts = _k(f"turret.{u['turret_state']}", locale)
-    line2 = (f"{_k('card.reload', locale)}: {u['reload_left']}  {_k('card.loaded', locale)}: {ammo}  "
-             f"{_k('card.turret', locale)}: [{RING_TO_CELL[u['turret']]}] {_k('card.hull', locale)}: {_k('dir.' + DIR_NAMES[u['hull']], locale)} {ts}")
+    line2 = (
+        f"{_k('card.reload', locale)}: {u['reload_left']}  {_k('card.loaded', locale)}: {ammo}  "
+        f"{_k('card.turret', locale)}: [{RING_TO_CELL[u['turret']]}] {_k('card.hull', locale)}: {_k('dir.' + DIR_NAMES[u['hull']], locale)} {ts}"
+    )
     text(d, (x + 8, y + 23), line2, 11, "#dddddd")
     if u.get("seat") is None:
         return h + 6
     inj = u["injuries"]
-    text(d, (x + 8, y + 41), f"{_k('card.driver', locale)}: {_crew_word(inj['driver'], locale)}   "
-         f"{_k('card.gunner', locale)}: {_crew_word(inj['gunner'], locale)}", 11, "#dddddd")
+    text(
+        d,
+        (x + 8, y + 41),
+        f"{_k('card.driver', locale)}: {_crew_word(inj['driver'], locale)}   "
+        f"{_k('card.gunner', locale)}: {_crew_word(inj['gunner'], locale)}",
+        11,
+        "#dddddd",
+    )
     power = _k("card.ok", locale) if u["power"] == 0 else _k("card.damaged", locale, n=u["power"])
     tracks = _k("card.ok", locale) if u["tracks"] == "ok" else _k("card.destroyed", locale)
-    text(d, (x + 8, y + 57), f"{_k('card.loader', locale)}: {_crew_word(inj['loader'], locale)}   "
-         f"{_k('card.power', locale)}: {power}   {_k('card.tracks', locale)}: {tracks}", 11, "#dddddd")
+    text(
+        d,
+        (x + 8, y + 57),
+        f"{_k('card.loader', locale)}: {_crew_word(inj['loader'], locale)}   "
+        f"{_k('card.power', locale)}: {power}   {_k('card.tracks', locale)}: {tracks}",
+        11,
+        "#dddddd",
+    )
     pen = u["pen"]
     fire = f"   {_k('card.fire', locale, n=u['fire_left'])}" if u.get("fire_left") else ""
-    text(d, (x + 8, y + 75), f"{_k('card.penalties', locale)}: {_k('card.move', locale)} +{pen['move']}  "
-         f"{_k('card.shoot', locale)} +{pen['shoot']}  {_k('card.load', locale)} +{pen['reload']}{fire}", 11, "#f0c36b")
+    text(
+        d,
+        (x + 8, y + 75),
+        f"{_k('card.penalties', locale)}: {_k('card.move', locale)} +{pen['move']}  "
+        f"{_k('card.shoot', locale)} +{pen['shoot']}  {_k('card.load', locale)} +{pen['reload']}{fire}",
+        11,
+        "#f0c36b",
+    )
     veh = vehicles().get(u["vehicle"], {}).get("name", u["vehicle"])
-    text(d, (x + 8, y + 92), f"{_k('card.vehicle', locale)}: {veh}  · {_k('card.kills', locale, n=u['kills'])}", 11, "#aaaaaa")
+    text(
+        d,
+        (x + 8, y + 92),
+        f"{_k('card.vehicle', locale)}: {veh}  · {_k('card.kills', locale, n=u['kills'])}",
+        11,
+        "#aaaaaa",
+    )
     return h + 6
 
 
@@ -198,25 +249,52 @@ def _boss_card(d: ImageDraw.ImageDraw, x: int, y: int, u: dict[str, Any], view: 
         title += "  " + _k("card.out", locale)
     text(d, (x + 8, y + 5), title, 15, "#ff8c7a")
     state = "overload" if card.get("overload_left") else u["turret_state"]
-    text(d, (x + 8, y + 26), f"{_k('card.turret', locale)}: [{RING_TO_CELL[u['turret']]}]  {_k('card.hull', locale)}: "
-         f"{_k('dir.' + DIR_NAMES[u['hull']], locale)}  {_k('card.turret_state', locale)}: {_k('turret.' + state, locale)}", 11, "#eeeeee")
-    text(d, (x + 8, y + 43), f"{_k('card.ms_left', locale)}: {card.get('ms_left', 0)}   {_k('card.rest_left', locale)}: "
-         f"{card.get('rest_left', 0)}   {_k('card.reload', locale)}: {u['reload_left']}", 11, "#eeeeee")
+    text(
+        d,
+        (x + 8, y + 26),
+        f"{_k('card.turret', locale)}: [{RING_TO_CELL[u['turret']]}]  {_k('card.hull', locale)}: "
+        f"{_k('dir.' + DIR_NAMES[u['hull']], locale)}  {_k('card.turret_state', locale)}: {_k('turret.' + state, locale)}",
+        11,
+        "#eeeeee",
+    )
+    text(
+        d,
+        (x + 8, y + 43),
+        f"{_k('card.ms_left', locale)}: {card.get('ms_left', 0)}   {_k('card.rest_left', locale)}: "
+        f"{card.get('rest_left', 0)}   {_k('card.reload', locale)}: {u['reload_left']}",
+        11,
+        "#eeeeee",
+    )
     rage = card.get("rage", 0)
     text(d, (x + 8, y + 62), f"{_k('card.rage', locale)}: {rage}", 12, "#ffb0a0")
     for i in range(11):
         cx = x + 80 + i * 20
         cy = y + 70
-        d.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), outline="#ffb0a0", fill="#e04030" if i <= rage and rage > 0 and i > 0 else None)
+        d.ellipse(
+            (cx - 7, cy - 7, cx + 7, cy + 7),
+            outline="#ffb0a0",
+            fill="#e04030" if i <= rage and rage > 0 and i > 0 else None,
+        )
         text(d, (cx, cy + 9), str(i), 9, "#ccaaaa", "mt")
     pm = card.get("prerot_mode", 0)
     target = next((o for o in view["units"] if o["id"] == card.get("target")), None)
     tname = _tr(target["label"], locale) if target else "-"
-    text(d, (x + 8, y + 92), f"{_k('card.prerot', locale)}: {_k('card.prerot' + str(pm), locale)}   "
-         f"{_k('card.target', locale)}: {tname}", 11, "#eeeeee")
+    text(
+        d,
+        (x + 8, y + 92),
+        f"{_k('card.prerot', locale)}: {_k('card.prerot' + str(pm), locale)}   {_k('card.target', locale)}: {tname}",
+        11,
+        "#eeeeee",
+    )
     pen = u["pen"]
-    text(d, (x + 8, y + 110), f"{_k('card.penalties', locale)}: {_k('card.move', locale)} +{pen['move']}  "
-         f"{_k('card.shoot', locale)} +{pen['shoot']}  {_k('card.load', locale)} +{pen['reload']}", 11, "#f0c36b")
+    text(
+        d,
+        (x + 8, y + 110),
+        f"{_k('card.penalties', locale)}: {_k('card.move', locale)} +{pen['move']}  "
+        f"{_k('card.shoot', locale)} +{pen['shoot']}  {_k('card.load', locale)} +{pen['reload']}",
+        11,
+        "#f0c36b",
+    )
     extra = []
     if card.get("halved_turns"):
         extra.append(_k("card.halved", locale, n=card["halved_turns"]))
@@ -241,7 +319,7 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
     mode = _k(f"card.mode_{view['options']['mode']}", locale)
     text(d, (x, y), f"{_k('card.turn', locale, turn=view['turn'], max=view['max_turns'])} · {mode}", 15, "#ffffff")
     y += 26
-    for u in sorted(units, key=lambda u: (0 if u.get("boss") else (1 if u.get("seat") is not None else 2))):
+    for u in sorted(units, key=lambda u: 0 if u.get("boss") else (1 if u.get("seat") is not None else 2)):
         y += _card(d, x, y, u, view, locale, _colour(u, seat_index))
     # a web-palette image (no dithering) converts in ~3 ms and encodes ~5x faster than RGB
     return to_png(img.convert("P", palette=Image.Palette.WEB, dither=Image.Dither.NONE))

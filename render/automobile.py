@@ -48,8 +48,9 @@ def _glyphs(s: str, size: int) -> tuple[Image.Image, int, int, int, int]:  # mas
     return mask, left, top, int(mid[0]), int(mid[1])
 
 
-def text(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int = 16, fill: str = "#ffffff",
-         anchor: str = "la") -> None:
+def text(
+    d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int = 16, fill: str = "#ffffff", anchor: str = "la"
+) -> None:
     """Like render.common.text (left/top or middle/middle anchors) but from the mask cache."""
     if not s:
         return
@@ -82,7 +83,14 @@ def _base(loc: str, round_: int, spaces_key: tuple[tuple[int, str, int, str, str
             fill = "#556070" if r < round_ else "#2c3038"
             d.rectangle((x, TRACK_Y, x + 16, TRACK_Y + 16), fill=fill, outline="#111111")
             text(d, (x + 8, TRACK_Y + 8), str(ph), 10, "#cccccc", anchor="mm")
-        text(d, (TRACK_X + (r - 1) * 182 + 85, TRACK_Y + 28), f"{t('automobile.ui.round', loc)} {r}", 12, "#aaaaaa", anchor="mm")
+        text(
+            d,
+            (TRACK_X + (r - 1) * 182 + 85, TRACK_Y + 28),
+            f"{t('automobile.ui.round', loc)} {r}",
+            12,
+            "#aaaaaa",
+            anchor="mm",
+        )
     by_cls: dict[str, list[tuple[int, str, int, str, str, int]]] = {c: [] for c in CLASSES}
     for sp in spaces_key:
         by_cls[sp[1]].append(sp)
@@ -107,8 +115,16 @@ def _base(loc: str, round_: int, spaces_key: tuple[tuple[int, str, int, str, str
         text(d, (65, y + 14), t(f"automobile.cls.{cls}", loc), 13, "#000000", anchor="mm")
         text(d, (DIST_X, y + 6), t("automobile.ui.dist", loc) + ":", 12, "#aaaaaa")
     text(d, (720, DY), t("automobile.ui.exec", loc), 16, "#ffffff")
-    headers = ["", t("automobile.ui.money", loc), t("automobile.ui.loans", loc), t("automobile.ui.losses", loc),
-               t("automobile.ui.rd", loc), t("automobile.ui.dist", loc), t("automobile.ui.cars", loc), ""]
+    headers = [
+        "",
+        t("automobile.ui.money", loc),
+        t("automobile.ui.loans", loc),
+        t("automobile.ui.losses", loc),
+        t("automobile.ui.rd", loc),
+        t("automobile.ui.dist", loc),
+        t("automobile.ui.cars", loc),
+        "",
+    ]
     for h, x in zip(headers, COLS):
         text(d, (x, DY + 140), h, 13, "#aaaaaa")
     return img
@@ -122,8 +138,13 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
     d = ImageDraw.Draw(img)
 
     # ---------------------------------------------------------- header
-    summary = t("automobile.summary.over", loc) if view.get("finished") else (
-        t("automobile.summary.round", loc, round=view["round"], phase=t(f"automobile.phase.{view['phase']}", loc)))
+    summary = (
+        t("automobile.summary.over", loc)
+        if view.get("finished")
+        else (
+            t("automobile.summary.round", loc, round=view["round"], phase=t(f"automobile.phase.{view['phase']}", loc))
+        )
+    )
     text(d, (320, 18), summary, 18, "#e8c547")
     # round / phase track: only the current phase is drawn over the printed track
     if not view.get("finished"):
@@ -148,8 +169,19 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
                 col_ = _color(view, owner)
                 for k in range(sp["factories"]):
                     fx = x + 6 + k * 24
-                    d.polygon([(fx, y + 60), (fx, y + 44), (fx + 8, y + 38), (fx + 8, y + 44), (fx + 16, y + 38),
-                               (fx + 20, y + 38), (fx + 20, y + 60)], fill=col_, outline="#000000")
+                    d.polygon(
+                        [
+                            (fx, y + 60),
+                            (fx, y + 44),
+                            (fx + 8, y + 38),
+                            (fx + 8, y + 44),
+                            (fx + 16, y + 38),
+                            (fx + 20, y + 38),
+                            (fx + 20, y + 60),
+                        ],
+                        fill=col_,
+                        outline="#000000",
+                    )
                 if sp["parts"]:
                     px = x + 6 + 3 * 24
                     d.ellipse((px, y + 40, px + 18, y + 58), fill="#dddddd", outline=col_, width=3)
@@ -169,7 +201,9 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
 
     # -------------------------------------------------- distribution area
     dy = ty + 22 + 3 * (ch + 6) + 10
-    text(d, (20, dy), t("automobile.ui.lanes", loc) + "  (" + ", ".join(view.get("boxes_open", [])) + ")", 16, "#ffffff")
+    text(
+        d, (20, dy), t("automobile.ui.lanes", loc) + "  (" + ", ".join(view.get("boxes_open", [])) + ")", 16, "#ffffff"
+    )
     cap = int(view.get("lane_capacity", 0))
     boxes_total = 3
     per_box = cap // max(1, len(view.get("boxes_open", [])) or 1) if cap else 0
@@ -188,7 +222,9 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
         for seat in view["seats"]:
             n = view["players"][seat]["dist"][cls]
             if n:
-                d.polygon([(cx, y + 24), (cx + 8, y + 4), (cx + 16, y + 24)], fill=_color(view, seat), outline="#000000")
+                d.polygon(
+                    [(cx, y + 24), (cx + 8, y + 4), (cx + 16, y + 24)], fill=_color(view, seat), outline="#000000"
+                )
                 text(d, (cx + 18, y + 6), str(n), 13, _color(view, seat))
                 cx += 34
 
@@ -215,8 +251,15 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
     yy = ey + 99
     if view.get("demand"):
         dem = view["demand"]
-        text(d, (ex, yy), t("automobile.ui.demand_round", loc, round=view.get("revealed_round", 0)) + ": " + "  ".join(
-            f"{t(f'automobile.cls.{c}', loc)} {dem.get(c, 0)}" for c in ("low", "mid", "high")), 13, "#e8c547")
+        text(
+            d,
+            (ex, yy),
+            t("automobile.ui.demand_round", loc, round=view.get("revealed_round", 0))
+            + ": "
+            + "  ".join(f"{t(f'automobile.cls.{c}', loc)} {dem.get(c, 0)}" for c in ("low", "mid", "high")),
+            13,
+            "#e8c547",
+        )
         yy += 18
     if "hand" in view and view["hand"]:
         text(d, (ex, yy), t("automobile.ui.hand", loc) + ": " + "  ".join(str(c) for c in view["hand"]), 13, "#7fd0ff")
@@ -233,8 +276,14 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
         d.rectangle((20, y + 2, 34, y + 16), fill=_color(view, seat))
         text(d, (40, y), _fit(seat, 14, 180), 14, "#ffffff")
         discs, cubes = divmod(p["losses"], 5)
-        vals = [f"${p['money']}", str(p["loans"]), f"{p['losses']} (●{discs} ■{cubes})", str(p["rd"]),
-                f"{sum(p['dist'].values())}/{p['dist_supply']}", str(p["cars_supply"])]
+        vals = [
+            f"${p['money']}",
+            str(p["loans"]),
+            f"{p['losses']} (●{discs} ■{cubes})",
+            str(p["rd"]),
+            f"{sum(p['dist'].values())}/{p['dist_supply']}",
+            str(p["cars_supply"]),
+        ]
         for v, x in zip(vals, cols[1:]):
             text(d, (x, y), v, 14, "#ffffff")
         extra = []
@@ -243,8 +292,14 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
         if p.get("arrears"):
             extra.append(f"-${p['arrears']}")
         if seat in view.get("revealed", {}):
-            extra.append(t("automobile.ui.revealed", loc, round=view.get("revealed_round", 0),
-                           cards=" ".join(str(c) for c in view["revealed"][seat])))
+            extra.append(
+                t(
+                    "automobile.ui.revealed",
+                    loc,
+                    round=view.get("revealed_round", 0),
+                    cards=" ".join(str(c) for c in view["revealed"][seat]),
+                )
+            )
         if view.get("scores"):
             extra.append(f"= ${view['scores'].get(seat, 0)}")
         text(d, (cols[-1], y), "  ".join(extra), 14, "#e8c547")

@@ -8,8 +8,8 @@ needed).
 
 from __future__ import annotations
 
-from functools import lru_cache
 import json as _json
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -42,8 +42,9 @@ def _card_x(i: int) -> int:
 
 
 # ------------------------------------------------------------------ icons
-def _arrow(d: ImageDraw.ImageDraw, x: int, y: int, s: int, direction: int, colour: str, jump: bool = False,
-           bar_: bool = False) -> None:
+def _arrow(
+    d: ImageDraw.ImageDraw, x: int, y: int, s: int, direction: int, colour: str, jump: bool = False, bar_: bool = False
+) -> None:
     """A small arrow in a s*s box at (x, y); direction -1 left / +1 right."""
     cy = y + s // 2
     x1, x2 = (x + s - 2, x + 2) if direction < 0 else (x + 2, x + s - 2)
@@ -51,7 +52,9 @@ def _arrow(d: ImageDraw.ImageDraw, x: int, y: int, s: int, direction: int, colou
         low = y + s - 3
         d.arc((x + 3, y + 1, x + s - 3, y + s + 2), 190, 350, fill=colour, width=2)
         d.line((x1, low, x2, low), fill=colour, width=2)
-        d.polygon([(x2 + direction * 1, low), (x2 - direction * 4, low - 3), (x2 - direction * 4, low + 3)], fill=colour)
+        d.polygon(
+            [(x2 + direction * 1, low), (x2 - direction * 4, low - 3), (x2 - direction * 4, low + 3)], fill=colour
+        )
         return
     d.line((x1, cy, x2, cy), fill=colour, width=2)
     d.polygon([(x2 + direction * 1, cy), (x2 - direction * 5, cy - 4), (x2 - direction * 5, cy + 4)], fill=colour)
@@ -185,7 +188,13 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
     for i in range(5):
         x = _card_x(i)
         cid = screen[i]
-        fill = CAFE if cid == boss else STREET_COLOURS[all_ids.index(cid) % len(STREET_COLOURS)] if cid in all_ids else "#333"
+        fill = (
+            CAFE
+            if cid == boss
+            else STREET_COLOURS[all_ids.index(cid) % len(STREET_COLOURS)]
+            if cid in all_ids
+            else "#333"
+        )
         img.paste(_card_tile(cid, fill, i, loc), (x, CARD_Y))
         who = street[i]
         cx = x + CARD_W // 2
@@ -281,9 +290,33 @@ def _palette() -> Image.Image:
     """Every colour the board uses, plus 3 anti-aliasing steps for each text/icon colour on its backgrounds."""
     cards = [*STREET_COLOURS, CAFE]
     header, band, panel = "#0f1014", "#15161b", "#202229"
-    base = [BG, header, band, panel, GOLD, DIM, WHITE, HERO_C, ENEMY_C, BOSS_C, *cards, *SHADES, "#0b0b0e",
-            "#1c1c22", "#9a9aa5", "#e6e1d3", "#4cd964", "#777777", "#6b707a", "#3a3a3a", "#111111", "#1e7e34",
-            "#8b1e1e", "#333333", "#000000"]
+    base = [
+        BG,
+        header,
+        band,
+        panel,
+        GOLD,
+        DIM,
+        WHITE,
+        HERO_C,
+        ENEMY_C,
+        BOSS_C,
+        *cards,
+        *SHADES,
+        "#0b0b0e",
+        "#1c1c22",
+        "#9a9aa5",
+        "#e6e1d3",
+        "#4cd964",
+        "#777777",
+        "#6b707a",
+        "#3a3a3a",
+        "#111111",
+        "#1e7e34",
+        "#8b1e1e",
+        "#333333",
+        "#000000",
+    ]
     pairs = [(WHITE, b) for b in (BG, header, *cards, *SHADES, panel, "#1e7e34", "#8b1e1e")]
     pairs += [(GOLD, b) for b in (BG, header, *cards, *SHADES)]
     pairs += [(DIM, b) for b in (BG, header, panel)] + [("#e6e1d3", band), (HERO_C, panel)]

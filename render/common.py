@@ -74,8 +74,14 @@ def _glyphs(s: str, size: int, fill: str | tuple, anchor: str) -> tuple[Image.Im
     return tile, left, top
 
 
-def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int = 16,
-         fill: str | tuple = "#ffffff", anchor: str = "la") -> None:
+def text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    s: str,
+    size: int = 16,
+    fill: str | tuple = "#ffffff",
+    anchor: str = "la",
+) -> None:
     """Draw ``s`` at ``xy`` (Pillow anchor semantics), from a cache of rendered runs."""
     target = getattr(draw, "_image", None)
     if not s or target is None or target.mode not in ("RGB", "RGBA"):
@@ -85,8 +91,18 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int =
     target.paste(tile, (int(round(xy[0])) + left, int(round(xy[1])) + top), tile)
 
 
-def bar(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, value: float, maximum: float,
-        fg: str = "#e8c547", bg: str = "#3a3a3a", outline: str = "#111111") -> None:
+def bar(
+    draw: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    w: int,
+    h: int,
+    value: float,
+    maximum: float,
+    fg: str = "#e8c547",
+    bg: str = "#3a3a3a",
+    outline: str = "#111111",
+) -> None:
     """A horizontal gauge (HP bars and the like)."""
     draw.rectangle((x, y, x + w, y + h), fill=bg, outline=outline)
     if maximum > 0 and value > 0:

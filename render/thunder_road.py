@@ -16,10 +16,10 @@ from engine.thunder_road import content as C
 from .common import canvas, font, to_png
 from .common import text as _plain_text
 
-S = 16                                   # hex radius (px)
-XU = math.sqrt(3) * S / 2                # px per doubled row (forward)
-YU = 1.5 * S                             # px per column (across)
-LEFT = 58                                # start area
+S = 16  # hex radius (px)
+XU = math.sqrt(3) * S / 2  # px per doubled row (forward)
+YU = 1.5 * S  # px per column (across)
+LEFT = 58  # start area
 TOP = 50
 BOARD_W = int(LEFT + XU * (C.H + 1) + 46)
 BOARD_H = int(TOP + YU * (C.W - 1) + 2 * S + 10)
@@ -27,8 +27,17 @@ DASH_ROW = 34
 
 TERRAIN = {"R": "#5b5f66", "O": "#b39463", "M": "#6e4b25", "X": "#26272b", "H": "#6a6f77"}
 HAZARD_UP = {"road": "#5b5f66", "mud": "#6e4b25", "oil": "#0d0d0f", "fire": "#f97316"}
-MARK_COLOUR = {"eliminate": "#ef4444", "chopper": "#ef4444", "slam": "#f59e0b", "hazard": "#f59e0b",
-               "oil": "#f59e0b", "mud": "#f59e0b", "mud_end": "#f59e0b", "drift": "#38bdf8", "finish": "#ffffff"}
+MARK_COLOUR = {
+    "eliminate": "#ef4444",
+    "chopper": "#ef4444",
+    "slam": "#f59e0b",
+    "hazard": "#f59e0b",
+    "oil": "#f59e0b",
+    "mud": "#f59e0b",
+    "mud_end": "#f59e0b",
+    "drift": "#38bdf8",
+    "finish": "#ffffff",
+}
 LEN = {"bike": 10, "small": 14, "medium": 18, "large": 22, "rig": 28}
 WID = {"bike": 5, "small": 8, "medium": 9, "large": 11, "rig": 12}
 
@@ -44,8 +53,9 @@ def _label(s: str, size: int, fill: str) -> tuple[Image.Image, int, int]:
     return im, w, h
 
 
-def text(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int = 16, fill: str = "#ffffff",
-         anchor: str = "la") -> None:
+def text(
+    d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int = 16, fill: str = "#ffffff", anchor: str = "la"
+) -> None:
     img = getattr(d, "_image_ref", None)
     if img is None:
         _plain_text(d, xy, s, size, fill, anchor)
@@ -66,8 +76,9 @@ def _center(c: int, y: int) -> tuple[float, float]:
 
 
 def _hex(cx: float, cy: float, r: float = S) -> list[tuple[float, float]]:
-    return [(cx + r * math.cos(math.radians(60 * i + 30)), cy + r * math.sin(math.radians(60 * i + 30)))
-            for i in range(6)]
+    return [
+        (cx + r * math.cos(math.radians(60 * i + 30)), cy + r * math.sin(math.radians(60 * i + 30))) for i in range(6)
+    ]
 
 
 @lru_cache(maxsize=32)
@@ -106,8 +117,12 @@ def _car(d: ImageDraw.ImageDraw, cx: float, cy: float, v: dict[str, Any], colour
         return
     turned = not v["operable"]
     fill = colour if not turned else _dim(colour)
-    d.rectangle((cx - ln / 2, cy - wd / 2, cx + ln / 2, cy + wd / 2), fill=fill,
-                outline="#f97316" if v.get("on_fire") else "#111111", width=2 if v.get("on_fire") else 1)
+    d.rectangle(
+        (cx - ln / 2, cy - wd / 2, cx + ln / 2, cy + wd / 2),
+        fill=fill,
+        outline="#f97316" if v.get("on_fire") else "#111111",
+        width=2 if v.get("on_fire") else 1,
+    )
     # nose: points forward (right); an inoperable car is turned to face backwards
     nx = cx - ln / 2 if turned else cx + ln / 2
     sgn = -1 if turned else 1
@@ -118,8 +133,8 @@ def _car(d: ImageDraw.ImageDraw, cx: float, cy: float, v: dict[str, Any], colour
 
 def _dim(hexcol: str) -> str:
     h = hexcol.lstrip("#")
-    r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
-    return "#%02x%02x%02x" % (r // 3, g // 3, b // 3)
+    r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
+    return f"#{r // 3:02x}{g // 3:02x}{b // 3:02x}"
 
 
 def _dice(d: ImageDraw.ImageDraw, x: int, y: int, values: list[int], fill: str, fg: str) -> int:
@@ -141,13 +156,21 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
     d = ImageDraw.Draw(img)
     d._image_ref = img  # type: ignore[attr-defined]
     # header
-    hdr = [t("thunder_road.render.round", locale, n=view["round"]),
-           t("thunder_road.render.road_die", locale, n=view["road_die"]),
-           t("thunder_road.render.tile", locale, n=view["tiles_placed"])]
+    hdr = [
+        t("thunder_road.render.round", locale, n=view["round"]),
+        t("thunder_road.render.road_die", locale, n=view["road_die"]),
+        t("thunder_road.render.tile", locale, n=view["tiles_placed"]),
+    ]
     text(d, (8, 6), "  ·  ".join(hdr), 15, "#facc15")
     if view.get("winners"):
-        text(d, (BOARD_W - 8, 6), t("thunder_road.render.winner", locale, seats=", ".join(view["winners"])), 15,
-             "#4ade80", "ra")
+        text(
+            d,
+            (BOARD_W - 8, 6),
+            t("thunder_road.render.winner", locale, seats=", ".join(view["winners"])),
+            15,
+            "#4ade80",
+            "ra",
+        )
     # finish line
     if view.get("final"):
         x0 = LEFT + XU * (C.H + 0.4)
@@ -208,8 +231,17 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
         d.ellipse((cx - 4, cy - 4, cx + 4, cy + 4), outline=colour, width=2)
     # dashboards
     y = BOARD_H + 24
-    text(d, (8, y - 18), t("thunder_road.render.dice", locale) + " / " + t("thunder_road.render.damage", locale)
-         + " / " + t("thunder_road.render.coasts", locale), 12, "#9ca3af")
+    text(
+        d,
+        (8, y - 18),
+        t("thunder_road.render.dice", locale)
+        + " / "
+        + t("thunder_road.render.damage", locale)
+        + " / "
+        + t("thunder_road.render.coasts", locale),
+        12,
+        "#9ca3af",
+    )
     for c in crews:
         colour = col_of[c["seat"]]
         d.rectangle((8, y + 2, 20, y + 26), fill=colour)

@@ -1,7 +1,19 @@
 """Storage: the only package that touches the database."""
 
-from .base import (ActionRow, Campaign, ChannelBusy, CorruptRow, GameRow, ResultRow, Seat, StatRow, Store, StoreError,
-                   VersionConflict, Vote)
+from .base import (
+    ActionRow,
+    Campaign,
+    ChannelBusy,
+    CorruptRow,
+    GameRow,
+    ResultRow,
+    Seat,
+    StatRow,
+    Store,
+    StoreError,
+    VersionConflict,
+    Vote,
+)
 from .sqlite import SqliteStore
 
 
@@ -11,11 +23,25 @@ def open_store(url: str, clock=None) -> Store:
 
     clock = clock or time.time
     if url.startswith("sqlite:///"):
-        return SqliteStore(url[len("sqlite:///"):], clock=clock)
+        return SqliteStore(url[len("sqlite:///") :], clock=clock)
     if "://" in url:
         raise ValueError(f"unsupported database URL {url!r} (only sqlite is built in)")
     return SqliteStore(url, clock=clock)
 
 
-__all__ = ["ActionRow", "Campaign", "ResultRow", "StatRow", "Vote", "ChannelBusy", "CorruptRow", "GameRow", "Seat", "SqliteStore", "Store", "StoreError",
-           "VersionConflict", "open_store"]
+__all__ = [
+    "ActionRow",
+    "Campaign",
+    "ResultRow",
+    "StatRow",
+    "Vote",
+    "ChannelBusy",
+    "CorruptRow",
+    "GameRow",
+    "Seat",
+    "SqliteStore",
+    "Store",
+    "StoreError",
+    "VersionConflict",
+    "open_store",
+]

@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 import json
 import weakref
+from collections.abc import AsyncIterator, Hashable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Hashable, Sequence
+from typing import Any
 
 ACTIVE_STATUSES = ("lobby", "active")
 
@@ -114,7 +115,7 @@ class StatRow:
     user_id: int
     played: int
     wins: int
-    best_low: float | None   # smallest record (e.g. fewest rounds to clear)
+    best_low: float | None  # smallest record (e.g. fewest rounds to clear)
     best_high: float | None  # largest record (e.g. biggest fortune)
 
 
@@ -148,7 +149,7 @@ class Store:
     """Abstract storage.  Every method is a coroutine; all writes are atomic."""
 
     def __init__(self) -> None:
-        self._locks: "weakref.WeakValueDictionary[Hashable, asyncio.Lock]" = weakref.WeakValueDictionary()
+        self._locks: weakref.WeakValueDictionary[Hashable, asyncio.Lock] = weakref.WeakValueDictionary()
 
     @asynccontextmanager
     async def lock(self, key: Hashable) -> AsyncIterator[None]:
@@ -165,10 +166,22 @@ class Store:
     async def close(self) -> None: ...
 
     # games
-    async def create_game(self, *, guild_id: int | None, channel_id: int, game: str, host_id: int,
-                          options: dict[str, Any], seed: int, seats: Sequence[Seat], locale: str | None = None,
-                          status: str = "lobby", state_json: str | None = None, table: dict[str, Any] | None = None,
-                          campaign_id: int | None = None) -> GameRow:
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        host_id: int,
+        options: dict[str, Any],
+        seed: int,
+        seats: Sequence[Seat],
+        locale: str | None = None,
+        status: str = "lobby",
+        state_json: str | None = None,
+        table: dict[str, Any] | None = None,
+        campaign_id: int | None = None,
+    ) -> GameRow:
         raise NotImplementedError
 
     async def get_game(self, game_id: int) -> GameRow | None:
@@ -177,12 +190,23 @@ class Store:
     async def active_game(self, channel_id: int) -> GameRow | None:
         raise NotImplementedError
 
-    async def update_game(self, game_id: int, expected_version: int, *, seats: Sequence[Seat] | None = None,
-                          status: str | None = None, state_json: str | None = None,
-                          options: dict[str, Any] | None = None, outcome: dict[str, Any] | None = None,
-                          actions: Sequence[ActionRow] = (), to_act: Sequence[str] | None = None,
-                          results: Sequence[ResultRow] = (), table: dict[str, Any] | None = None,
-                          revert: Sequence[int] = (), by_user: int | None = None) -> int:
+    async def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        seats: Sequence[Seat] | None = None,
+        status: str | None = None,
+        state_json: str | None = None,
+        options: dict[str, Any] | None = None,
+        outcome: dict[str, Any] | None = None,
+        actions: Sequence[ActionRow] = (),
+        to_act: Sequence[str] | None = None,
+        results: Sequence[ResultRow] = (),
+        table: dict[str, Any] | None = None,
+        revert: Sequence[int] = (),
+        by_user: int | None = None,
+    ) -> int:
         """Compare-and-swap: apply the changes only if the row is still at
         ``expected_version``; append ``actions`` to the log, mark the action ids
         in ``revert`` as taken back (undo), record ``results`` (a finished
@@ -224,8 +248,16 @@ class Store:
         raise NotImplementedError
 
     # campaigns
-    async def create_campaign(self, *, guild_id: int, game: str, name: str, points: list[int], created_by: int,
-                              progress: dict[str, Any] | None = None) -> Campaign:
+    async def create_campaign(
+        self,
+        *,
+        guild_id: int,
+        game: str,
+        name: str,
+        points: list[int],
+        created_by: int,
+        progress: dict[str, Any] | None = None,
+    ) -> Campaign:
         raise NotImplementedError
 
     async def campaign(self, guild_id: int, name: str) -> Campaign | None:
@@ -241,21 +273,32 @@ class Store:
         raise NotImplementedError
 
     # votes (undo consent, seat hand-over)
-    async def create_vote(self, *, game_id: int, kind: str, payload: dict[str, Any], base_version: int,
-                          voters: list[int], created_by: int | None) -> Vote:
+    async def create_vote(
+        self,
+        *,
+        game_id: int,
+        kind: str,
+        payload: dict[str, Any],
+        base_version: int,
+        voters: list[int],
+        created_by: int | None,
+    ) -> Vote:
         raise NotImplementedError
 
     async def get_vote(self, vote_id: int) -> Vote | None:
         raise NotImplementedError
 
-    async def update_vote(self, vote_id: int, *, yes: list[int] | None = None, no: list[int] | None = None,
-                          status: str | None = None) -> None:
+    async def update_vote(
+        self, vote_id: int, *, yes: list[int] | None = None, no: list[int] | None = None, status: str | None = None
+    ) -> None:
         raise NotImplementedError
 
     async def quarantine(self, game_id: int, reason: str) -> None:
         raise NotImplementedError
 
-    async def games_of_user(self, user_id: int, guild_id: int | None = None, statuses: Sequence[str] = ACTIVE_STATUSES) -> list[GameRow]:
+    async def games_of_user(
+        self, user_id: int, guild_id: int | None = None, statuses: Sequence[str] = ACTIVE_STATUSES
+    ) -> list[GameRow]:
         raise NotImplementedError
 
     async def count_games(self) -> int:

@@ -3,7 +3,9 @@ released migration: add a new one."""
 
 MIGRATIONS: list[tuple[int, str]] = [
     # statements are separated by a line holding only "--;"
-    (1, """
+    (
+        1,
+        """
     CREATE TABLE games (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         guild_id INTEGER,
@@ -61,8 +63,11 @@ MIGRATIONS: list[tuple[int, str]] = [
     )
     --;
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)
-    """),
-    (2, """
+    """,
+    ),
+    (
+        2,
+        """
     ALTER TABLE games ADD COLUMN to_act_json TEXT NOT NULL DEFAULT '[]'
     --;
     ALTER TABLE games ADD COLUMN last_reminder_at REAL
@@ -128,5 +133,6 @@ MIGRATIONS: list[tuple[int, str]] = [
         created_by INTEGER,
         created_at REAL NOT NULL
     )
-    """),
+    """,
+    ),
 ]

@@ -5,18 +5,34 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import aiosqlite
 
-from .base import (ACTIVE_STATUSES, ActionRow, Campaign, ChannelBusy, CorruptRow, GameRow, ResultRow, Seat,
-                   StatRow, Store, VersionConflict, Vote, dumps)
+from .base import (
+    ACTIVE_STATUSES,
+    ActionRow,
+    Campaign,
+    ChannelBusy,
+    CorruptRow,
+    GameRow,
+    ResultRow,
+    Seat,
+    StatRow,
+    Store,
+    VersionConflict,
+    Vote,
+    dumps,
+)
 from .migrations import MIGRATIONS
 
-_GAME_COLS = ("id, guild_id, channel_id, game, status, host_id, options_json, seed, state_json, version, "
-              "created_at, updated_at, locale, outcome_json, turn_started_at, to_act_json, last_reminder_at, "
-              "campaign_id, finished_at, table_json")
+_GAME_COLS = (
+    "id, guild_id, channel_id, game, status, host_id, options_json, seed, state_json, version, "
+    "created_at, updated_at, locale, outcome_json, turn_started_at, to_act_json, last_reminder_at, "
+    "campaign_id, finished_at, table_json"
+)
 
 
 class SqliteStore(Store):
@@ -58,7 +74,8 @@ class SqliteStore(Store):
 
     async def _migrate(self) -> None:
         await self.db.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)")
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
+        )
         current = await self.schema_version()
         for version, script in MIGRATIONS:
             if version <= current:
@@ -68,8 +85,9 @@ class SqliteStore(Store):
                 try:
                     for stmt in _statements(script):
                         await self.db.execute(stmt)
-                    await self.db.execute("INSERT INTO schema_migrations(version, applied_at) VALUES (?, ?)",
-                                          (version, self.clock()))
+                    await self.db.execute(
+                        "INSERT INTO schema_migrations(version, applied_at) VALUES (?, ?)", (version, self.clock())
+                    )
                     await self.db.execute("COMMIT")
                 except BaseException:
                     await self.db.execute("ROLLBACK")
@@ -88,8 +106,22 @@ class SqliteStore(Store):
             return result
 
     # ------------------------------------------------------------ games
-    async def create_game(self, *, guild_id, channel_id, game, host_id, options, seed, seats, locale=None,
-                          status="lobby", state_json=None, table=None, campaign_id=None) -> GameRow:
+    async def create_game(
+        self,
+        *,
+        guild_id,
+        channel_id,
+        game,
+        host_id,
+        options,
+        seed,
+        seats,
+        locale=None,
+        status="lobby",
+        state_json=None,
+        table=None,
+        campaign_id=None,
+    ) -> GameRow:
         now = self.clock()
 
         async def tx(db: aiosqlite.Connection) -> int:
@@ -102,8 +134,23 @@ class SqliteStore(Store):
                 "INSERT INTO games(guild_id, channel_id, game, status, host_id, options_json, seed, state_json,"
                 " version, created_at, updated_at, locale, turn_started_at, table_json, campaign_id)"
                 " VALUES (?,?,?,?,?,?,?,?,1,?,?,?,?,?,?)",
-                (guild_id, channel_id, game, status, host_id, dumps(options), seed, state_json, now, now, locale,
-                 now if status == "active" else None, dumps(table or {}), campaign_id))
+                (
+                    guild_id,
+                    channel_id,
+                    game,
+                    status,
+                    host_id,
+                    dumps(options),
+                    seed,
+                    state_json,
+                    now,
+                    now,
+                    locale,
+                    now if status == "active" else None,
+                    dumps(table or {}),
+                    campaign_id,
+                ),
+            )
             gid = cur.lastrowid
             await self._write_seats(db, gid, seats)
             return gid
@@ -115,8 +162,10 @@ class SqliteStore(Store):
 
     async def _write_seats(self, db, game_id: int, seats: Sequence[Seat]) -> None:
         await db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
-        await db.executemany("INSERT INTO seats(game_id, position, seat, user_id) VALUES (?,?,?,?)",
-                             [(game_id, i, s.seat, s.user_id) for i, s in enumerate(seats)])
+        await db.executemany(
+            "INSERT INTO seats(game_id, position, seat, user_id) VALUES (?,?,?,?)",
+            [(game_id, i, s.seat, s.user_id) for i, s in enumerate(seats)],
+        )
 
     async def _row(self, r: tuple) -> GameRow:
         gid = r[0]
@@ -131,10 +180,29 @@ class SqliteStore(Store):
             raise CorruptRow(gid, f"unreadable options/outcome: {exc}") from None
         async with self.db.execute("SELECT seat, user_id FROM seats WHERE game_id=? ORDER BY position", (gid,)) as cur:
             seats = [Seat(seat=s, user_id=u) for s, u in await cur.fetchall()]
-        return GameRow(id=gid, guild_id=r[1], channel_id=r[2], game=r[3], status=r[4], host_id=r[5],
-                       seats=seats, options=options, seed=r[7], state_json=r[8], version=r[9], created_at=r[10],
-                       updated_at=r[11], locale=r[12], outcome=outcome, turn_started_at=r[14], to_act=to_act,
-                       last_reminder_at=r[16], campaign_id=r[17], finished_at=r[18], table=table)
+        return GameRow(
+            id=gid,
+            guild_id=r[1],
+            channel_id=r[2],
+            game=r[3],
+            status=r[4],
+            host_id=r[5],
+            seats=seats,
+            options=options,
+            seed=r[7],
+            state_json=r[8],
+            version=r[9],
+            created_at=r[10],
+            updated_at=r[11],
+            locale=r[12],
+            outcome=outcome,
+            turn_started_at=r[14],
+            to_act=to_act,
+            last_reminder_at=r[16],
+            campaign_id=r[17],
+            finished_at=r[18],
+            table=table,
+        )
 
     async def get_game(self, game_id: int) -> GameRow | None:
         async with self.db.execute(f"SELECT {_GAME_COLS} FROM games WHERE id=?", (game_id,)) as cur:
@@ -149,9 +217,23 @@ class SqliteStore(Store):
             r = await cur.fetchone()
         return await self._row(r) if r else None
 
-    async def update_game(self, game_id, expected_version, *, seats=None, status=None, state_json=None,
-                          options=None, outcome=None, actions=(), to_act=None, results=(), table=None,
-                          revert=(), by_user=None) -> int:
+    async def update_game(
+        self,
+        game_id,
+        expected_version,
+        *,
+        seats=None,
+        status=None,
+        state_json=None,
+        options=None,
+        outcome=None,
+        actions=(),
+        to_act=None,
+        results=(),
+        table=None,
+        revert=(),
+        by_user=None,
+    ) -> int:
         now = self.clock()
 
         async def tx(db: aiosqlite.Connection) -> int:
@@ -182,29 +264,36 @@ class SqliteStore(Store):
             if outcome is not None:
                 sets.append("outcome_json=?")
                 args.append(dumps(outcome))
-            cur = await db.execute(f"UPDATE games SET {', '.join(sets)} WHERE id=? AND version=?",
-                                   (*args, game_id, expected_version))
+            cur = await db.execute(
+                f"UPDATE games SET {', '.join(sets)} WHERE id=? AND version=?", (*args, game_id, expected_version)
+            )
             if cur.rowcount != 1:
                 raise VersionConflict(str(game_id))
             new_version = expected_version + 1
             if seats is not None:
                 await self._write_seats(db, game_id, seats)
             if revert:
-                await db.executemany("INSERT INTO reverts(action_id, game_id, by_user, created_at) VALUES (?,?,?,?)",
-                                     [(aid, game_id, by_user, now) for aid in revert])
+                await db.executemany(
+                    "INSERT INTO reverts(action_id, game_id, by_user, created_at) VALUES (?,?,?,?)",
+                    [(aid, game_id, by_user, now) for aid in revert],
+                )
             if results:
                 async with db.execute("SELECT guild_id, game FROM games WHERE id=?", (game_id,)) as cur:
                     guild_id, kind = await cur.fetchone()
                 await db.executemany(
                     "INSERT OR REPLACE INTO results(game_id, guild_id, game, seat, user_id, place, won, score, record,"
                     " finished_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                    [(game_id, guild_id, kind, r.seat, r.user_id, r.place, int(r.won), r.score, r.record, now)
-                     for r in results])
+                    [
+                        (game_id, guild_id, kind, r.seat, r.user_id, r.place, int(r.won), r.score, r.record, now)
+                        for r in results
+                    ],
+                )
             if actions:
                 await db.executemany(
                     "INSERT INTO actions(game_id, seat, user_id, action_json, events_json, version, created_at)"
                     " VALUES (?,?,?,?,?,?,?)",
-                    [(game_id, a.seat, a.user_id, dumps(a.action), dumps(a.events), new_version, now) for a in actions])
+                    [(game_id, a.seat, a.user_id, dumps(a.action), dumps(a.events), new_version, now) for a in actions],
+                )
             return new_version
 
         return await self._tx(tx)
@@ -213,7 +302,8 @@ class SqliteStore(Store):
         async with self.db.execute(
             "SELECT id, seat, user_id, action_json, events_json, version, created_at FROM actions a"
             " WHERE game_id=? AND NOT EXISTS (SELECT 1 FROM reverts r WHERE r.action_id=a.id)"
-            " ORDER BY id LIMIT ? OFFSET ?", (game_id, limit, offset)
+            " ORDER BY id LIMIT ? OFFSET ?",
+            (game_id, limit, offset),
         ) as cur:
             rows = await cur.fetchall()
         out = []
@@ -222,13 +312,16 @@ class SqliteStore(Store):
                 action, events = json.loads(aj), json.loads(ej or "[]")
             except ValueError as exc:
                 raise CorruptRow(game_id, f"unreadable action {i}: {exc}") from None
-            out.append(ActionRow(id=i, seat=seat, user_id=uid, action=action, events=events, version=ver, created_at=at))
+            out.append(
+                ActionRow(id=i, seat=seat, user_id=uid, action=action, events=events, version=ver, created_at=at)
+            )
         return out
 
     async def count_actions(self, game_id: int) -> int:
         async with self.db.execute(
             "SELECT COUNT(*) FROM actions a WHERE game_id=? AND NOT EXISTS"
-            " (SELECT 1 FROM reverts r WHERE r.action_id=a.id)", (game_id,)
+            " (SELECT 1 FROM reverts r WHERE r.action_id=a.id)",
+            (game_id,),
         ) as cur:
             return int((await cur.fetchone())[0])
 
@@ -251,6 +344,7 @@ class SqliteStore(Store):
     async def mark_reminded(self, game_id: int, at: float) -> None:
         async def tx(db):
             await db.execute("UPDATE games SET last_reminder_at=? WHERE id=?", (at, game_id))
+
         await self._tx(tx)
 
     # ---------------------------------------------------------- settings
@@ -270,8 +364,12 @@ class SqliteStore(Store):
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
         async def tx(db):
-            await db.execute("INSERT INTO guild_settings(guild_id, settings_json) VALUES (?, ?) ON CONFLICT(guild_id)"
-                             " DO UPDATE SET settings_json=excluded.settings_json", (guild_id, dumps(settings)))
+            await db.execute(
+                "INSERT INTO guild_settings(guild_id, settings_json) VALUES (?, ?) ON CONFLICT(guild_id)"
+                " DO UPDATE SET settings_json=excluded.settings_json",
+                (guild_id, dumps(settings)),
+            )
+
         await self._tx(tx)
 
     async def user_prefs(self, user_id: int) -> dict[str, Any]:
@@ -279,13 +377,17 @@ class SqliteStore(Store):
 
     async def set_user_prefs(self, user_id: int, prefs: dict[str, Any]) -> None:
         async def tx(db):
-            await db.execute("INSERT INTO user_prefs(user_id, prefs_json) VALUES (?, ?) ON CONFLICT(user_id)"
-                             " DO UPDATE SET prefs_json=excluded.prefs_json", (user_id, dumps(prefs)))
+            await db.execute(
+                "INSERT INTO user_prefs(user_id, prefs_json) VALUES (?, ?) ON CONFLICT(user_id)"
+                " DO UPDATE SET prefs_json=excluded.prefs_json",
+                (user_id, dumps(prefs)),
+            )
+
         await self._tx(tx)
 
     # ------------------------------------------------------------- stats
     async def stats(self, guild_id: int, *, game: str | None = None, user_id: int | None = None) -> list[StatRow]:
-        sql = ("SELECT game, user_id, COUNT(*), SUM(won), MIN(record), MAX(record) FROM results WHERE guild_id=?")
+        sql = "SELECT game, user_id, COUNT(*), SUM(won), MIN(record), MAX(record) FROM results WHERE guild_id=?"
         args: list[Any] = [guild_id]
         if game is not None:
             sql += " AND game=?"
@@ -301,7 +403,8 @@ class SqliteStore(Store):
     async def results_of_campaign(self, campaign_id: int) -> list[ResultRow]:
         async with self.db.execute(
             "SELECT r.seat, r.user_id, r.place, r.won, r.score, r.record FROM results r JOIN games g ON g.id=r.game_id"
-            " WHERE g.campaign_id=? ORDER BY r.game_id, r.place", (campaign_id,)
+            " WHERE g.campaign_id=? ORDER BY r.game_id, r.place",
+            (campaign_id,),
         ) as cur:
             return [ResultRow(s, u, p, bool(w), sc, rec) for s, u, p, w, sc, rec in await cur.fetchall()]
 
@@ -312,8 +415,9 @@ class SqliteStore(Store):
             progress = json.loads(r[5]) if r[5] else None
         except ValueError as exc:
             raise CorruptRow(-int(r[0]), f"campaign {r[0]}: {exc}") from None
-        return Campaign(id=r[0], guild_id=r[1], game=r[2], name=r[3], points=points, progress=progress,
-                        created_by=r[6], status=r[7])
+        return Campaign(
+            id=r[0], guild_id=r[1], game=r[2], name=r[3], points=points, progress=progress, created_by=r[6], status=r[7]
+        )
 
     _CAMPAIGN = "SELECT id, guild_id, game, name, points_json, progress_json, created_by, status FROM campaigns"
 
@@ -324,7 +428,16 @@ class SqliteStore(Store):
             cur = await db.execute(
                 "INSERT INTO campaigns(guild_id, game, name, points_json, progress_json, created_by, created_at)"
                 " VALUES (?,?,?,?,?,?,?)",
-                (guild_id, game, name, dumps(points), dumps(progress) if progress is not None else None, created_by, now))
+                (
+                    guild_id,
+                    game,
+                    name,
+                    dumps(points),
+                    dumps(progress) if progress is not None else None,
+                    created_by,
+                    now,
+                ),
+            )
             return cur.lastrowid
 
         try:
@@ -350,11 +463,14 @@ class SqliteStore(Store):
     async def set_campaign_progress(self, campaign_id: int, progress: dict[str, Any]) -> None:
         async def tx(db):
             await db.execute("UPDATE campaigns SET progress_json=? WHERE id=?", (dumps(progress), campaign_id))
+
         await self._tx(tx)
 
     # ------------------------------------------------------------- votes
-    _VOTE = ("SELECT id, game_id, kind, payload_json, base_version, voters_json, yes_json, status, created_by, no_json"
-             " FROM votes")
+    _VOTE = (
+        "SELECT id, game_id, kind, payload_json, base_version, voters_json, yes_json, status, created_by, no_json"
+        " FROM votes"
+    )
 
     async def create_vote(self, *, game_id, kind, payload, base_version, voters, created_by) -> Vote:
         now = self.clock()
@@ -362,7 +478,9 @@ class SqliteStore(Store):
         async def tx(db):
             cur = await db.execute(
                 "INSERT INTO votes(game_id, kind, payload_json, base_version, voters_json, created_by, created_at)"
-                " VALUES (?,?,?,?,?,?,?)", (game_id, kind, dumps(payload), base_version, dumps(voters), created_by, now))
+                " VALUES (?,?,?,?,?,?,?)",
+                (game_id, kind, dumps(payload), base_version, dumps(voters), created_by, now),
+            )
             return cur.lastrowid
 
         return await self.get_vote(await self._tx(tx))
@@ -372,8 +490,18 @@ class SqliteStore(Store):
             r = await cur.fetchone()
         if not r:
             return None
-        return Vote(id=r[0], game_id=r[1], kind=r[2], payload=json.loads(r[3]), base_version=r[4],
-                    voters=json.loads(r[5]), yes=json.loads(r[6]), status=r[7], created_by=r[8], no=json.loads(r[9]))
+        return Vote(
+            id=r[0],
+            game_id=r[1],
+            kind=r[2],
+            payload=json.loads(r[3]),
+            base_version=r[4],
+            voters=json.loads(r[5]),
+            yes=json.loads(r[6]),
+            status=r[7],
+            created_by=r[8],
+            no=json.loads(r[9]),
+        )
 
     async def update_vote(self, vote_id: int, *, yes=None, no=None, status=None) -> None:
         async def tx(db):
@@ -383,6 +511,7 @@ class SqliteStore(Store):
                 await db.execute("UPDATE votes SET no_json=? WHERE id=?", (dumps(sorted(set(no))), vote_id))
             if status is not None:
                 await db.execute("UPDATE votes SET status=? WHERE id=?", (status, vote_id))
+
         await self._tx(tx)
 
     async def quarantine(self, game_id: int, reason: str) -> None:
@@ -392,9 +521,11 @@ class SqliteStore(Store):
             await db.execute(
                 "INSERT INTO quarantine(game_id, reason, payload, created_at)"
                 " SELECT id, ?, COALESCE(state_json, '') || char(10) || COALESCE(options_json, ''), ? FROM games WHERE id=?",
-                (reason, now, game_id))
-            await db.execute("UPDATE games SET status='quarantined', version=version+1, updated_at=? WHERE id=?",
-                             (now, game_id))
+                (reason, now, game_id),
+            )
+            await db.execute(
+                "UPDATE games SET status='quarantined', version=version+1, updated_at=? WHERE id=?", (now, game_id)
+            )
 
         await self._tx(tx)
 
@@ -404,8 +535,10 @@ class SqliteStore(Store):
 
     async def games_of_user(self, user_id, guild_id=None, statuses=ACTIVE_STATUSES) -> list[GameRow]:
         marks = ",".join("?" for _ in statuses)
-        sql = (f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))} FROM games g"
-               f" JOIN seats s ON s.game_id=g.id WHERE s.user_id=? AND g.status IN ({marks})")
+        sql = (
+            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))} FROM games g"
+            f" JOIN seats s ON s.game_id=g.id WHERE s.user_id=? AND g.status IN ({marks})"
+        )
         args: list[Any] = [user_id, *statuses]
         if guild_id is not None:
             sql += " AND g.guild_id=?"
@@ -425,8 +558,11 @@ class SqliteStore(Store):
 
     async def set_meta(self, key: str, value: str) -> None:
         async def tx(db):
-            await db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-                             (key, value))
+            await db.execute(
+                "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                (key, value),
+            )
+
         await self._tx(tx)
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fakediscord import FakeDiscord, FakeMessage
 
 from bot import Config, create_bot
 from engine import get_game
 from engine.i18n import t
-from fakediscord import FakeDiscord, FakeMessage
 
 
 class Clock:
@@ -99,22 +99,30 @@ class Table:
     async def next_board(self, ex, gid: int, version: int, timeout: float = 30.0) -> FakeMessage:
         """After a click: the new board, posted as a new message or redrawn in place
         (the next step of the same player's turn)."""
+
         def found(e):
             board = self.board_of(e.followups)
             if board is not None:
                 return board
             v = self.row(gid)["version"]
             orig = e.original
-            if v != version and e.edits and orig is not None and orig.attachments and any(
-                    c.startswith((f"tg:a:{gid}:{v}:", f"tg:s:{gid}:{v}:")) for c in orig.custom_ids):
+            if (
+                v != version
+                and e.edits
+                and orig is not None
+                and orig.attachments
+                and any(c.startswith((f"tg:a:{gid}:{v}:", f"tg:s:{gid}:{v}:")) for c in orig.custom_ids)
+            ):
                 return orig
             return None
+
         return await ex.wait(found, timeout, "the next board")
 
     async def wait_ephemeral(self, ex, timeout: float = 20.0) -> FakeMessage:
         def found(e):
             eph = [m for m in e.messages if m.ephemeral and not m.loading and (m.content or m.embeds)]
             return eph[-1] if eph else None
+
         return await ex.wait(found, timeout, "an ephemeral message")
 
     def custom_id_for(self, msg: FakeMessage, gid: int, version: int, idx: int) -> tuple[str, list[str] | None]:
@@ -142,12 +150,12 @@ class Table:
         legal = game.legal_actions(state, seat)
         return legal.index(game.ai_action(state, seat))
 
-
     async def open_table(self, host, game: str, joiners=(), **opts) -> tuple[int, FakeMessage]:
         """/game new, everyone in ``joiners`` clicks Join, the host clicks Start: (table id, first board)."""
         ex = await self.fd.slash(host, "game new", {"game": game, **opts})
-        lobby = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None),
-                              20, "the lobby")
+        lobby = await ex.wait(
+            lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 20, "the lobby"
+        )
         gid = self.sql("SELECT id FROM games ORDER BY id DESC LIMIT 1")[0][0]
         for user in joiners:
             await (await self.fd.click(user, lobby, f"tg:l:{gid}:join")).wait_response()
@@ -172,21 +180,30 @@ class Table:
             panel = [c for c in board.custom_ids if c.startswith(f"tg:p:{gid}:")]
             if panel:
                 ex = await self.fd.click(user, board, panel[0])
-                target = await ex.wait(lambda e: next((m for m in e.messages if m.ephemeral and m.custom_ids), None),
-                                       5, "a private panel")
+                target = await ex.wait(
+                    lambda e: next((m for m in e.messages if m.ephemeral and m.custom_ids), None), 5, "a private panel"
+                )
                 if seen:
                     seen(user.id, ex)
             ex = await self.choose(user, target, gid, idx, version)
             committed = t("core.ui.committed", "en")
 
-            def replied(e, target=target):
+            def replied(e, target=target, committed=committed, version=version):
                 if self.board_of(e.followups) or any(
-                        m.ephemeral and (committed in m.content or m.custom_ids) for m in e.followups):
+                    m.ephemeral and (committed in m.content or m.custom_ids) for m in e.followups
+                ):
                     return True
                 v = self.row(gid)["version"]
-                return v != version and e.edits and not target.ephemeral and any(
-                    c.startswith((f"tg:a:{gid}:{v}:", f"tg:s:{gid}:{v}:", f"tg:p:{gid}:", f"tg:v:{gid}"))
-                    for c in target.custom_ids)
+                return (
+                    v != version
+                    and e.edits
+                    and not target.ephemeral
+                    and any(
+                        c.startswith((f"tg:a:{gid}:{v}:", f"tg:s:{gid}:{v}:", f"tg:p:{gid}:", f"tg:v:{gid}"))
+                        for c in target.custom_ids
+                    )
+                )
+
             await ex.wait(replied, 30, "the turn's reply")
             if seen:
                 seen(user.id, ex)

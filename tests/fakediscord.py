@@ -166,9 +166,10 @@ import os
 import re
 import struct
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional, Union
+from typing import Any
 from urllib.parse import quote
 
 import aiohttp
@@ -213,7 +214,18 @@ P_CREATE_PUBLIC_THREADS = 1 << 35
 P_SEND_IN_THREADS = 1 << 38
 P_MANAGE_THREADS = 1 << 34
 P_CREATE_PRIVATE_THREADS = 1 << 36
-EVERYONE_PERMS = P_VIEW | P_SEND | P_EMBED | P_ATTACH | P_HISTORY | P_ADD_REACTIONS | P_EXT_EMOJI | P_USE_APP_COMMANDS | P_CREATE_PUBLIC_THREADS | P_SEND_IN_THREADS
+EVERYONE_PERMS = (
+    P_VIEW
+    | P_SEND
+    | P_EMBED
+    | P_ATTACH
+    | P_HISTORY
+    | P_ADD_REACTIONS
+    | P_EXT_EMOJI
+    | P_USE_APP_COMMANDS
+    | P_CREATE_PUBLIC_THREADS
+    | P_SEND_IN_THREADS
+)
 BOT_PERMS = EVERYONE_PERMS | P_MANAGE_THREADS | P_MENTION_EVERYONE | (1 << 36)  # + create private threads
 
 INTENT_GUILDS = 1 << 0
@@ -242,15 +254,23 @@ def _error(status: int, code: int, message: str) -> web.Response:
     return _json_response({"code": code, "message": message}, status=status)
 
 
-def _png_size(data: bytes) -> Optional[tuple[int, int]]:
+def _png_size(data: bytes) -> tuple[int, int] | None:
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         return struct.unpack(">II", data[16:24])
     return None
 
 
-def _content_type(filename: str, given: Optional[str]) -> str:
+def _content_type(filename: str, given: str | None) -> str:
     low = filename.lower()
-    for ext, ct in ((".png", "image/png"), (".jpg", "image/jpeg"), (".jpeg", "image/jpeg"), (".gif", "image/gif"), (".webp", "image/webp"), (".txt", "text/plain; charset=utf-8"), (".json", "application/json")):
+    for ext, ct in (
+        (".png", "image/png"),
+        (".jpg", "image/jpeg"),
+        (".jpeg", "image/jpeg"),
+        (".gif", "image/gif"),
+        (".webp", "image/webp"),
+        (".txt", "text/plain; charset=utf-8"),
+        (".json", "application/json"),
+    ):
         if low.endswith(ext):
             return ct
     return given or "application/octet-stream"
@@ -300,27 +320,33 @@ class _OpenAPI:
         self._validators: dict[tuple[str, str], Any] = {}
         self._results: dict[tuple, tuple[list[str], list[str]]] = {}
 
-    def match(self, path: str) -> Optional[str]:
+    def match(self, path: str) -> str | None:
         best = None
         for regex, template, literal in self.routes:
             if regex.match(path) and (best is None or literal > best[1]):
                 best = (template, literal)
         return best[0] if best else None
 
-    def operation(self, template: str, method: str) -> Optional[dict]:
+    def operation(self, template: str, method: str) -> dict | None:
         return self.doc["paths"].get(template, {}).get(method.lower())
 
     def _validator(self, template: str, method: str, content_type: str):
         key = (template, method, content_type)
         if key not in self._validators:
+
             def esc(part: str) -> str:
                 return part.replace("~", "~0").replace("/", "~1")
-            pointer = "/" + "/".join(esc(p) for p in ("paths", template, method.lower(), "requestBody", "content", content_type, "schema"))
+
+            pointer = "/" + "/".join(
+                esc(p) for p in ("paths", template, method.lower(), "requestBody", "content", content_type, "schema")
+            )
             schema = {"$ref": self.URI + "#" + quote(pointer, safe="/~")}
             self._validators[key] = self._jsonschema.Draft202012Validator(schema, registry=self.registry)
         return self._validators[key]
 
-    def check(self, method: str, path: str, body: Any, multipart: bool, accepted: Optional[list] = None) -> tuple[Optional[str], list[str]]:
+    def check(
+        self, method: str, path: str, body: Any, multipart: bool, accepted: list | None = None
+    ) -> tuple[str | None, list[str]]:
         """(matched path template, problems). Integer snowflakes the spec wants as strings are
         accepted (Discord stores ids as integers and takes them; discord.py sends some, e.g.
         ``recipient_id``, ``allowed_mentions.users``) and noted in ``accepted``."""
@@ -379,7 +405,13 @@ def _all_errors(errors: Iterable[Any]) -> Iterable[Any]:
 def _int_for_snowflake(error: Any) -> bool:
     schema = error.schema if isinstance(error.schema, dict) else {}
     snowflake = schema.get("format") == "snowflake" or schema.get("pattern") == "^(0|[1-9][0-9]*)$"
-    return snowflake and error.validator == "type" and isinstance(error.instance, int) and not isinstance(error.instance, bool) and error.instance >= 0
+    return (
+        snowflake
+        and error.validator == "type"
+        and isinstance(error.instance, int)
+        and not isinstance(error.instance, bool)
+        and error.instance >= 0
+    )
 
 
 def _set_at(node: Any, path: tuple, value: Any) -> None:
@@ -402,7 +434,9 @@ def _message_limits(method: str, route: str, body: Any) -> list[str]:
     problems = []
     content = body.get("content")
     if isinstance(content, str) and len(content) > 2000:
-        problems.append(f"{method} {route}: content has {len(content)} characters; Discord refuses more than 2000 from a bot")
+        problems.append(
+            f"{method} {route}: content has {len(content)} characters; Discord refuses more than 2000 from a bot"
+        )
     total = 0
     for emb in body.get("embeds") or []:
         if isinstance(emb, dict):
@@ -472,10 +506,10 @@ def _describe_error(error: Any) -> str:
     return f"{message} at {where} [{rule}] (value {inst})"
 
 
-_SPECS: dict[str, tuple[Optional[_OpenAPI], str]] = {}
+_SPECS: dict[str, tuple[_OpenAPI | None, str]] = {}
 
 
-def load_spec(path: Optional[Path] = None) -> tuple[Optional[_OpenAPI], str]:
+def load_spec(path: Path | None = None) -> tuple[_OpenAPI | None, str]:
     """The compiled OpenAPI description and a status line; compiled once per process and path
     (module-level cache, validators are built lazily per operation)."""
     path = Path(path) if path is not None else spec_path()
@@ -500,7 +534,7 @@ def load_spec(path: Optional[Path] = None) -> tuple[Optional[_OpenAPI], str]:
 class UploadedFile:
     field: str
     filename: str
-    content_type: Optional[str]
+    content_type: str | None
     data: bytes
 
 
@@ -512,7 +546,7 @@ class Request:
     json: Any  # the JSON body, or the parsed payload_json of a multipart body
     files: list[UploadedFile]
     at: float  # time.monotonic()
-    route: Optional[str] = None  # the OpenAPI path template it matched
+    route: str | None = None  # the OpenAPI path template it matched
     status: int = 0
 
     def __repr__(self) -> str:
@@ -553,7 +587,7 @@ class FakeUser:
 class FakeMessage:
     """A message as FakeDiscord stores it (live: edits update it, older states in ``versions``)."""
 
-    def __init__(self, fd: "FakeDiscord", data: dict, files: dict[str, bytes]) -> None:
+    def __init__(self, fd: FakeDiscord, data: dict, files: dict[str, bytes]) -> None:
         self._fd = fd
         self.data = data
         self.files = files  # attachment id -> bytes
@@ -576,7 +610,7 @@ class FakeMessage:
     loading = property(lambda self: bool(self.flags & LOADING))
 
     @property
-    def embed(self) -> Optional[dict]:
+    def embed(self) -> dict | None:
         return self.embeds[0] if self.embeds else None
 
     @property
@@ -596,7 +630,7 @@ class FakeMessage:
     def custom_ids(self) -> list[str]:
         return [c["custom_id"] for c in walk_components(self.components) if c.get("custom_id")]
 
-    def component(self, custom_id: str) -> Optional[dict]:
+    def component(self, custom_id: str) -> dict | None:
         for c in walk_components(self.components):
             if c.get("custom_id") == custom_id:
                 return c
@@ -626,7 +660,7 @@ class FakeMessage:
         allowed = {int(u) for u in am.get("users") or []}
         return [i for i in ids if i in allowed]
 
-    def file(self, which: Union[int, str] = 0) -> bytes:
+    def file(self, which: int | str = 0) -> bytes:
         """Bytes of an attachment, by index or filename."""
         atts = self.attachments
         if isinstance(which, str):
@@ -670,7 +704,9 @@ class _Notifier:
         self._event.set()
         self._event = asyncio.Event()
 
-    async def wait_until(self, predicate: Callable[[], Any], timeout: float, describe: Callable[[], str], what: str) -> Any:
+    async def wait_until(
+        self, predicate: Callable[[], Any], timeout: float, describe: Callable[[], str], what: str
+    ) -> Any:
         deadline = time.monotonic() + timeout
         while True:
             ev = self._event
@@ -683,14 +719,14 @@ class _Notifier:
             try:  # woken by any FakeDiscord activity; re-checked every 50 ms anyway, so
                 # predicates may also look at outside state (e.g. the bot's database)
                 await asyncio.wait_for(ev.wait(), min(remaining, 0.05))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
 
 class Exchange:
     """Everything the bot did in answer to one interaction."""
 
-    def __init__(self, fd: "FakeDiscord", kind: str, user: FakeUser, payload: dict) -> None:
+    def __init__(self, fd: FakeDiscord, kind: str, user: FakeUser, payload: dict) -> None:
         self.fd = fd
         self.kind = kind  # "command", "autocomplete", "component", "modal"
         self.user = user
@@ -698,8 +734,8 @@ class Exchange:
         self.interaction_id = int(payload["id"])
         self.token = payload["token"]
         self.dispatched_at = time.monotonic()
-        self.callback: Optional[Callback] = None
-        self.original: Optional[FakeMessage] = None
+        self.callback: Callback | None = None
+        self.original: FakeMessage | None = None
         self.followups: list[FakeMessage] = []
         self.edits: list[tuple[int, dict]] = []  # (message id, body) for PATCHes through the token
         self.deleted: list[int] = []
@@ -728,7 +764,7 @@ class Exchange:
 
     # -- views
     @property
-    def ack_seconds(self) -> Optional[float]:
+    def ack_seconds(self) -> float | None:
         return None if self.callback is None else self.callback.at - self.dispatched_at
 
     @property
@@ -745,13 +781,13 @@ class Exchange:
         return out + [m for m in self.followups if m not in out]
 
     @property
-    def choices(self) -> Optional[list[dict]]:
+    def choices(self) -> list[dict] | None:
         if self.callback and self.callback.type == 8:
             return self.callback.data.get("choices", [])
         return None
 
     @property
-    def modal(self) -> Optional[dict]:
+    def modal(self) -> dict | None:
         if self.callback and self.callback.type == 9:
             return self.callback.data
         return None
@@ -768,13 +804,13 @@ class Exchange:
         return "\n".join(lines)
 
     # -- waits
-    async def wait(self, predicate: Callable[["Exchange"], Any], timeout: float = 5.0, what: str = "a condition") -> Any:
+    async def wait(self, predicate: Callable[[Exchange], Any], timeout: float = 5.0, what: str = "a condition") -> Any:
         return await self._notifier.wait_until(lambda: predicate(self), timeout, self.describe, what)
 
     async def wait_ack(self, timeout: float = 3.5) -> Callback:
         return await self.wait(lambda ex: ex.callback, timeout, "the initial interaction callback")
 
-    def _response(self) -> Optional[FakeMessage]:
+    def _response(self) -> FakeMessage | None:
         cb = self.callback
         if cb is None:
             return None
@@ -791,23 +827,37 @@ class Exchange:
         followup), an edit after a type-6 ack, or else the first followup."""
         return await self.wait(lambda ex: ex._response(), timeout, "a response message")
 
-    async def wait_message(self, predicate: Optional[Callable[[FakeMessage], Any]] = None, timeout: float = 5.0, what: str = "a matching message") -> FakeMessage:
+    async def wait_message(
+        self,
+        predicate: Callable[[FakeMessage], Any] | None = None,
+        timeout: float = 5.0,
+        what: str = "a matching message",
+    ) -> FakeMessage:
         """The latest of this interaction's messages (original it created or edited after
         type 6/7, and followups; not while still loading) that matches ``predicate``."""
-        def find() -> Optional[FakeMessage]:
+
+        def find() -> FakeMessage | None:
             candidates = self.messages
-            if self.original is not None and not self._created_original and self.edits or (self.callback and self.callback.type == 7):
+            if (
+                self.original is not None
+                and not self._created_original
+                and self.edits
+                or (self.callback and self.callback.type == 7)
+            ):
                 candidates = [self.original] + candidates
             for m in reversed(candidates):
                 if m is not None and not m.loading and not m.deleted and (predicate is None or predicate(m)):
                     return m
             return None
+
         return await self.wait(lambda ex: find(), timeout, what)
 
     async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[FakeMessage]:
-        return await self.wait(lambda ex: ex.followups[:count] if len(ex.followups) >= count else None, timeout, f"{count} followup(s)")
+        return await self.wait(
+            lambda ex: ex.followups[:count] if len(ex.followups) >= count else None, timeout, f"{count} followup(s)"
+        )
 
-    async def wait_idle(self, quiet: float = 0.05, timeout: float = 5.0) -> "Exchange":
+    async def wait_idle(self, quiet: float = 0.05, timeout: float = 5.0) -> Exchange:
         """Wait until acknowledged and nothing has happened for ``quiet`` seconds (bot and
         FakeDiscord-wide: channel messages count too)."""
         await self.wait_ack(timeout)
@@ -828,14 +878,14 @@ class Exchange:
 class _GatewayConn:
     def __init__(self, ws: web.WebSocketResponse) -> None:
         self.ws = ws
-        self.session_id: Optional[str] = None
+        self.session_id: str | None = None
         self.shard: list[int] = [0, 1]
         self.intents = 0
         self.seq = 0
         self.identified = asyncio.Event()
         self.closed = False
 
-    async def send(self, op: int, d: Any = None, t: Optional[str] = None) -> None:
+    async def send(self, op: int, d: Any = None, t: str | None = None) -> None:
         msg: dict = {"op": op, "d": d}
         if op == 0:
             self.seq += 1
@@ -861,11 +911,20 @@ class _LogCatcher(logging.Handler):
 class FakeDiscord:
     """See the module docstring."""
 
-    def __init__(self, *, strict: bool = False, ack_deadline: float = 3.0, locale: str = "en-US", validate: bool = True, spec_file: Optional[Path] = None, fail_on_bot_errors: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        strict: bool = False,
+        ack_deadline: float = 3.0,
+        locale: str = "en-US",
+        validate: bool = True,
+        spec_file: Path | None = None,
+        fail_on_bot_errors: bool = False,
+    ) -> None:
         self.strict = strict
         self.fail_on_bot_errors = fail_on_bot_errors
         self.spec_file = spec_file
-        self._spec: Optional[_OpenAPI] = None
+        self._spec: _OpenAPI | None = None
         self.ack_deadline = ack_deadline
         self.validate = validate
         self._ids = itertools.count(1)
@@ -878,7 +937,7 @@ class FakeDiscord:
         self.owner = FakeUser(id=self._snowflake(), name="owner", manage_guild=True)
         # what the bot may do: interaction app_permissions, its role, and the REST checks for
         # sending messages, attaching files and creating threads (set it to test refusals)
-        self.bot_permissions: Union[int, discord.Permissions] = BOT_PERMS
+        self.bot_permissions: int | discord.Permissions = BOT_PERMS
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, dict] = {}
         self.threads: list[dict] = []  # threads the bot created (channel payloads, live)
@@ -892,7 +951,7 @@ class FakeDiscord:
         self.identifies = 0  # gateway IDENTIFYs answered (one per bot start)
         self.resumes = 0  # gateway RESUMEs answered
         self.bot_errors: list[logging.LogRecord] = []
-        self.commands: dict[Optional[int], dict[int, dict]] = {}  # guild id (None = global) -> id -> command
+        self.commands: dict[int | None, dict[int, dict]] = {}  # guild id (None = global) -> id -> command
         self.spec_status = "OpenAPI validation disabled"
         self._messages: dict[int, FakeMessage] = {}
         self._channel_messages: dict[int, list[FakeMessage]] = {}
@@ -902,10 +961,10 @@ class FakeDiscord:
         self._sessions: set[str] = set()
         self._bots: dict[int, tuple[discord.Client, asyncio.Task]] = {}
         self._tasks: set[asyncio.Task] = set()
-        self._notifier: Optional[_Notifier] = None
+        self._notifier: _Notifier | None = None
         self._last_activity = time.monotonic()
-        self._runner: Optional[web.AppRunner] = None
-        self._saved: Optional[tuple] = None
+        self._runner: web.AppRunner | None = None
+        self._saved: tuple | None = None
         self._log_catcher = _LogCatcher(self.bot_errors)
         self.add_user(self.owner.id, self.owner.name, manage_guild=True, _user=self.owner)
         self.channel_id = self.add_channel("general")
@@ -949,17 +1008,28 @@ class FakeDiscord:
         ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
         return (ms << 22) | (next(self._ids) & 0x3FFFFF)
 
-    def add_user(self, id: int, name: str, locale: str = "en-US", *, manage_guild: bool = False, bot: bool = False, _user: Optional[FakeUser] = None) -> FakeUser:
+    def add_user(
+        self,
+        id: int,
+        name: str,
+        locale: str = "en-US",
+        *,
+        manage_guild: bool = False,
+        bot: bool = False,
+        _user: FakeUser | None = None,
+    ) -> FakeUser:
         """A guild member. ``manage_guild=True`` gives them a role with the Manage Server permission."""
         user = _user or FakeUser(id=int(id), name=name, locale=locale, manage_guild=manage_guild, bot=bot)
         if manage_guild and self.manager_role_id not in user.roles:
             user.roles.append(self.manager_role_id)
         self.users[user.id] = user
         if self._conns:
-            self._spawn_dispatch("GUILD_MEMBER_ADD", dict(self.member_payload(user), guild_id=str(self.guild_id)), INTENT_MEMBERS)
+            self._spawn_dispatch(
+                "GUILD_MEMBER_ADD", dict(self.member_payload(user), guild_id=str(self.guild_id)), INTENT_MEMBERS
+            )
         return user
 
-    def user(self, who: Union[FakeUser, int]) -> FakeUser:
+    def user(self, who: FakeUser | int) -> FakeUser:
         if isinstance(who, FakeUser):
             return who
         if int(who) == self.bot_user.id:
@@ -969,7 +1039,7 @@ class FakeDiscord:
         except KeyError:
             raise KeyError(f"unknown user {who}; add it with fd.add_user(id, name)") from None
 
-    def add_channel(self, name: str, type: int = 0, parent_id: Optional[int] = None) -> int:
+    def add_channel(self, name: str, type: int = 0, parent_id: int | None = None) -> int:
         cid = self._snowflake()
         ch = {
             "id": str(cid),
@@ -1012,10 +1082,21 @@ class FakeDiscord:
     def roles_payload(self) -> list[dict]:
         def role(rid: int, name: str, perms: int, position: int, managed: bool = False) -> dict:
             return {
-                "id": str(rid), "name": name, "color": 0, "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
-                "hoist": False, "icon": None, "unicode_emoji": None, "position": position, "permissions": str(perms),
-                "managed": managed, "mentionable": False, "flags": 0, "tags": {"bot_id": str(self.bot_user.id)} if managed else {},
+                "id": str(rid),
+                "name": name,
+                "color": 0,
+                "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+                "hoist": False,
+                "icon": None,
+                "unicode_emoji": None,
+                "position": position,
+                "permissions": str(perms),
+                "managed": managed,
+                "mentionable": False,
+                "flags": 0,
+                "tags": {"bot_id": str(self.bot_user.id)} if managed else {},
             }
+
         return [
             role(self.guild_id, "@everyone", EVERYONE_PERMS, 0),
             role(self.manager_role_id, "Managers", EVERYONE_PERMS | P_MANAGE_GUILD, 1),
@@ -1066,37 +1147,99 @@ class FakeDiscord:
         return {
             "id": str(self.guild_id),
             "name": "Tabletop Test Guild",
-            "icon": None, "splash": None, "discovery_splash": None, "banner": None, "description": None,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
             "owner_id": str(self.owner.id),
-            "region": None, "afk_channel_id": None, "afk_timeout": 300,
-            "verification_level": 0, "default_message_notifications": 1, "explicit_content_filter": 0,
-            "roles": self.roles_payload(), "emojis": [], "stickers": [], "features": [],
-            "mfa_level": 0, "application_id": None, "system_channel_id": str(self.channel_id),
-            "system_channel_flags": 0, "rules_channel_id": None, "public_updates_channel_id": None,
-            "safety_alerts_channel_id": None, "max_members": 500000, "max_presences": None,
-            "vanity_url_code": None, "premium_tier": 0, "premium_subscription_count": 0,
-            "preferred_locale": self.guild_locale, "nsfw_level": 0, "premium_progress_bar_enabled": False,
-            "joined_at": "2024-01-01T00:00:00.000000+00:00", "large": False, "unavailable": False,
-            "member_count": 1 + len(self.users), "voice_states": [], "presences": [],
+            "region": None,
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 1,
+            "explicit_content_filter": 0,
+            "roles": self.roles_payload(),
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": str(self.channel_id),
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "safety_alerts_channel_id": None,
+            "max_members": 500000,
+            "max_presences": None,
+            "vanity_url_code": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": self.guild_locale,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "joined_at": "2024-01-01T00:00:00.000000+00:00",
+            "large": False,
+            "unavailable": False,
+            "member_count": 1 + len(self.users),
+            "voice_states": [],
+            "presences": [],
             "members": [self.member_payload(u) for u in members],
-            "channels": [{k: v for k, v in ch.items() if k != "guild_id"} for ch in self.channels.values() if ch["type"] not in (10, 11, 12)],
+            "channels": [
+                {k: v for k, v in ch.items() if k != "guild_id"}
+                for ch in self.channels.values()
+                if ch["type"] not in (10, 11, 12)
+            ],
             "threads": [t for t in self.threads if not t["thread_metadata"]["archived"]],
-            "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
-            "lazy": True, "hub_type": None, "incidents_data": None, "latest_onboarding_question_id": None,
-            "home_header": None, "version": 1, "embedded_activities": [], "activity_instances": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "lazy": True,
+            "hub_type": None,
+            "incidents_data": None,
+            "latest_onboarding_question_id": None,
+            "home_header": None,
+            "version": 1,
+            "embedded_activities": [],
+            "activity_instances": [],
         }
 
     def app_payload(self) -> dict:
         return {
-            "id": str(self.application_id), "name": "Tabletop GM", "icon": None, "description": "test application",
-            "summary": "", "type": None, "bot_public": True, "bot_require_code_grant": False,
-            "verify_key": "0" * 64, "flags": 0, "owner": self.owner.user_payload(), "team": None,
-            "bot": self.bot_user.user_payload(), "rpc_origins": [], "interactions_endpoint_url": None,
-            "install_params": None, "integration_types_config": {"0": {}}, "approximate_guild_count": 1,
-            "redirect_uris": [], "tags": [], "custom_install_url": None, "role_connections_verification_url": None,
+            "id": str(self.application_id),
+            "name": "Tabletop GM",
+            "icon": None,
+            "description": "test application",
+            "summary": "",
+            "type": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "owner": self.owner.user_payload(),
+            "team": None,
+            "bot": self.bot_user.user_payload(),
+            "rpc_origins": [],
+            "interactions_endpoint_url": None,
+            "install_params": None,
+            "integration_types_config": {"0": {}},
+            "approximate_guild_count": 1,
+            "redirect_uris": [],
+            "tags": [],
+            "custom_install_url": None,
+            "role_connections_verification_url": None,
         }
 
-    def interaction_payload(self, *, type: int, user: FakeUser, data: Optional[dict], channel_id: Optional[int] = None, locale: Optional[str] = None, message: Optional[dict] = None) -> dict:
+    def interaction_payload(
+        self,
+        *,
+        type: int,
+        user: FakeUser,
+        data: dict | None,
+        channel_id: int | None = None,
+        locale: str | None = None,
+        message: dict | None = None,
+    ) -> dict:
         """One complete INTERACTION_CREATE payload (everything discord.py 2.7 reads)."""
         iid = self._snowflake()
         cid = int(channel_id or self.channel_id)
@@ -1127,7 +1270,7 @@ class FakeDiscord:
         return payload
 
     # -- lifecycle
-    async def __aenter__(self) -> "FakeDiscord":
+    async def __aenter__(self) -> FakeDiscord:
         self._notifier = _Notifier()
         if self.validate:
             self._spec, self.spec_status = load_spec(self.spec_file)
@@ -1164,9 +1307,14 @@ class FakeDiscord:
         problems = []
         if self.strict and exc_type is None:
             if self.violations:
-                problems.append("requests violating the Discord OpenAPI description:\n  " + "\n  ".join(self.violations))
+                problems.append(
+                    "requests violating the Discord OpenAPI description:\n  " + "\n  ".join(self.violations)
+                )
             if self.unhandled:
-                problems.append("requests FakeDiscord does not serve (answered 404):\n  " + "\n  ".join(f"{r.method} {r.path}" for r in self.unhandled))
+                problems.append(
+                    "requests FakeDiscord does not serve (answered 404):\n  "
+                    + "\n  ".join(f"{r.method} {r.path}" for r in self.unhandled)
+                )
             if self.server_errors:
                 problems.append("FakeDiscord failed on:\n  " + "\n  ".join(self.server_errors))
         if self.fail_on_bot_errors and exc_type is None:
@@ -1188,7 +1336,9 @@ class FakeDiscord:
             if task.done():
                 exc = task.exception()
                 await bot.close()
-                raise RuntimeError(f"bot.start() ended before the bot was ready: {exc!r}\n{self._describe_tail()}") from exc
+                raise RuntimeError(
+                    f"bot.start() ended before the bot was ready: {exc!r}\n{self._describe_tail()}"
+                ) from exc
             if time.monotonic() > deadline:
                 await bot.close()
                 task.cancel()
@@ -1218,7 +1368,9 @@ class FakeDiscord:
     def _live_conn(self) -> _GatewayConn:
         live = [c for c in self._conns if not c.closed and c.identified.is_set()]
         if not live:
-            raise RuntimeError(f"no bot is connected to the gateway; did you `await fd.start(bot)`?\n{self._describe_tail()}")
+            raise RuntimeError(
+                f"no bot is connected to the gateway; did you `await fd.start(bot)`?\n{self._describe_tail()}"
+            )
         return live[-1]
 
     async def dispatch(self, event: str, data: dict) -> None:
@@ -1239,10 +1391,16 @@ class FakeDiscord:
             await conn.send(9, False)
         assert self._notifier is not None
         await self._notifier.wait_until(
-            lambda: (self.resumes, self.identifies) != before and any(c is not conn and not c.closed and c.identified.is_set() for c in self._conns),
-            timeout, self._describe_tail, "the bot to reconnect")
+            lambda: (
+                (self.resumes, self.identifies) != before
+                and any(c is not conn and not c.closed and c.identified.is_set() for c in self._conns)
+            ),
+            timeout,
+            self._describe_tail,
+            "the bot to reconnect",
+        )
 
-    async def say(self, user: Union[FakeUser, int], content: str, *, channel: Optional[int] = None) -> FakeMessage:
+    async def say(self, user: FakeUser | int, content: str, *, channel: int | None = None) -> FakeMessage:
         """A user posts a message: stored, and dispatched as MESSAGE_CREATE if the bot has the
         guild messages intent (content blanked without the message content intent, as Discord does)."""
         user = self.user(user)
@@ -1291,11 +1449,18 @@ class FakeDiscord:
                     else:
                         await conn.send(9, False)
                 elif op == 8:
-                    await conn.send(0, {
-                        "guild_id": str(self.guild_id),
-                        "members": [self.member_payload(u) for u in [self.bot_user, *self.users.values()]],
-                        "chunk_index": 0, "chunk_count": 1, "not_found": [], "nonce": (d or {}).get("nonce"),
-                    }, "GUILD_MEMBERS_CHUNK")
+                    await conn.send(
+                        0,
+                        {
+                            "guild_id": str(self.guild_id),
+                            "members": [self.member_payload(u) for u in [self.bot_user, *self.users.values()]],
+                            "chunk_index": 0,
+                            "chunk_count": 1,
+                            "not_found": [],
+                            "nonce": (d or {}).get("nonce"),
+                        },
+                        "GUILD_MEMBERS_CHUNK",
+                    )
         finally:
             conn.closed = True
             self._touch()
@@ -1310,22 +1475,32 @@ class FakeDiscord:
             "resume_gateway_url": str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY),
             "application": {"id": str(self.application_id), "flags": 0},
             "shard": conn.shard,
-            "private_channels": [], "relationships": [], "presences": [], "guild_join_requests": [],
-            "geo_ordered_rtc_regions": [], "session_type": "normal", "auth": {}, "user_settings": {},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "session_type": "normal",
+            "auth": {},
+            "user_settings": {},
             "_trace": ["fakediscord"],
         }
 
     # -- interactions
-    def _find_command(self, name: str) -> tuple[dict, Optional[int]]:
+    def _find_command(self, name: str) -> tuple[dict, int | None]:
         for scope in (self.guild_id, None):
             for cmd in self.commands.get(scope, {}).values():
                 if cmd.get("type", 1) == 1 and _names(cmd, name):
                     return cmd, scope
         have = sorted({c["name"] for cmds in self.commands.values() for c in cmds.values()})
-        raise KeyError(f"no synced slash command {name!r}; synced: {have or 'none'} "
-                       "(did the bot sync? `await fd.start(bot, sync=True)`)")
+        raise KeyError(
+            f"no synced slash command {name!r}; synced: {have or 'none'} "
+            "(did the bot sync? `await fd.start(bot, sync=True)`)"
+        )
 
-    def _build_options(self, declared: list[dict], given: dict, resolved: dict, *, unchecked: bool, focused: Optional[str]) -> list[dict]:
+    def _build_options(
+        self, declared: list[dict], given: dict, resolved: dict, *, unchecked: bool, focused: str | None
+    ) -> list[dict]:
         by_name: dict[str, dict] = {}
         for opt in declared:
             if opt["type"] in (1, 2):
@@ -1350,7 +1525,11 @@ class FakeDiscord:
             out.append(item)
         if not unchecked and focused is None:
             present = {o["name"] for o in out}
-            missing = [o["name"] for o in declared if o.get("required") and o["name"] not in present and o["type"] not in (1, 2)]
+            missing = [
+                o["name"]
+                for o in declared
+                if o.get("required") and o["name"] not in present and o["type"] not in (1, 2)
+            ]
             if missing:
                 raise ValueError(f"required option(s) missing: {missing}")
         return out
@@ -1360,10 +1539,15 @@ class FakeDiscord:
         name = opt["name"]
         if t in (6, 7, 8, 9) and isinstance(value, str) and value.isdigit():
             value = int(value)
-        if t in (6, 9) and (isinstance(value, FakeUser) or (isinstance(value, int) and (value in self.users or value == self.bot_user.id))):
+        if t in (6, 9) and (
+            isinstance(value, FakeUser)
+            or (isinstance(value, int) and (value in self.users or value == self.bot_user.id))
+        ):
             user = self.user(value)
             resolved.setdefault("users", {})[str(user.id)] = user.user_payload()
-            resolved.setdefault("members", {})[str(user.id)] = self.member_payload(user, with_user=False, permissions=True)
+            resolved.setdefault("members", {})[str(user.id)] = self.member_payload(
+                user, with_user=False, permissions=True
+            )
             return str(user.id)
         if t in (8, 9):
             for role in self.roles_payload():
@@ -1381,9 +1565,15 @@ class FakeDiscord:
             self._blobs[aid] = data
             size = _png_size(data)
             resolved.setdefault("attachments", {})[aid] = {
-                "id": aid, "filename": filename, "size": len(data), "url": f"{self.base_url}/attachments/{aid}/{filename}",
-                "proxy_url": f"{self.base_url}/attachments/{aid}/{filename}", "content_type": _content_type(filename, None),
-                "width": size[0] if size else None, "height": size[1] if size else None, "ephemeral": True,
+                "id": aid,
+                "filename": filename,
+                "size": len(data),
+                "url": f"{self.base_url}/attachments/{aid}/{filename}",
+                "proxy_url": f"{self.base_url}/attachments/{aid}/{filename}",
+                "content_type": _content_type(filename, None),
+                "width": size[0] if size else None,
+                "height": size[1] if size else None,
+                "ephemeral": True,
             }
             return aid
         if t == 6:
@@ -1393,8 +1583,15 @@ class FakeDiscord:
         if t == 3:
             if not isinstance(value, str):
                 raise ValueError(f"option {name!r} is a string option, got {value!r}")
-            if "min_length" in opt and len(value) < opt["min_length"] or "max_length" in opt and len(value) > opt["max_length"]:
-                raise ValueError(f"option {name!r}: length of {value!r} outside {opt.get('min_length')}..{opt.get('max_length')}")
+            if (
+                "min_length" in opt
+                and len(value) < opt["min_length"]
+                or "max_length" in opt
+                and len(value) > opt["max_length"]
+            ):
+                raise ValueError(
+                    f"option {name!r}: length of {value!r} outside {opt.get('min_length')}..{opt.get('max_length')}"
+                )
         elif t == 4:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ValueError(f"option {name!r} is an integer option, got {value!r}")
@@ -1404,13 +1601,27 @@ class FakeDiscord:
         elif t == 5:
             if not isinstance(value, bool):
                 raise ValueError(f"option {name!r} is a boolean option, got {value!r}")
-        if t in (4, 10) and (("min_value" in opt and value < opt["min_value"]) or ("max_value" in opt and value > opt["max_value"])):
-            raise ValueError(f"option {name!r}: {value} outside {opt.get('min_value')}..{opt.get('max_value')} (Discord refuses it; pass unchecked=True to send anyway)")
+        if t in (4, 10) and (
+            ("min_value" in opt and value < opt["min_value"]) or ("max_value" in opt and value > opt["max_value"])
+        ):
+            raise ValueError(
+                f"option {name!r}: {value} outside {opt.get('min_value')}..{opt.get('max_value')} (Discord refuses it; pass unchecked=True to send anyway)"
+            )
         if opt.get("choices") and value not in [c["value"] for c in opt["choices"]]:
-            raise ValueError(f"option {name!r}: {value!r} is not one of the choices {[c['value'] for c in opt['choices']]}")
+            raise ValueError(
+                f"option {name!r}: {value!r} is not one of the choices {[c['value'] for c in opt['choices']]}"
+            )
         return value
 
-    def _command_data(self, command: str, options: Optional[dict], *, unchecked: bool, focused: Optional[str], user: Optional[FakeUser] = None) -> dict:
+    def _command_data(
+        self,
+        command: str,
+        options: dict | None,
+        *,
+        unchecked: bool,
+        focused: str | None,
+        user: FakeUser | None = None,
+    ) -> dict:
         parts = command.strip().lstrip("/").split()
         if not parts:
             raise ValueError("empty command")
@@ -1418,8 +1629,10 @@ class FakeDiscord:
         if user is not None and not unchecked and cmd.get("default_member_permissions") not in (None, ""):
             need = int(cmd["default_member_permissions"])
             if need & ~self.permissions_of(user):
-                raise PermissionError(f"{user.name} cannot see /{cmd['name']}: it needs permissions {need:#x} "
-                                      f"(default_member_permissions); pass unchecked=True to send it anyway")
+                raise PermissionError(
+                    f"{user.name} cannot see /{cmd['name']}: it needs permissions {need:#x} "
+                    f"(default_member_permissions); pass unchecked=True to send it anyway"
+                )
         node = cmd
         chain = []
         for sub in parts[1:]:
@@ -1433,7 +1646,9 @@ class FakeDiscord:
             subs = [o["name"] for o in node["options"] if o["type"] in (1, 2)]
             raise KeyError(f"{command!r} needs a subcommand: {subs}")
         resolved: dict = {}
-        opts = self._build_options(node.get("options") or [], dict(options or {}), resolved, unchecked=unchecked, focused=focused)
+        opts = self._build_options(
+            node.get("options") or [], dict(options or {}), resolved, unchecked=unchecked, focused=focused
+        )
         for sub in reversed(chain):
             opts = [{"name": sub["name"], "type": sub["type"], "options": opts}]
         data: dict[str, Any] = {"id": str(cmd["id"]), "name": cmd["name"], "type": 1}
@@ -1452,14 +1667,33 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", payload)
         return ex
 
-    async def slash(self, user: Union[FakeUser, int], command: str, options: Optional[dict] = None, *, locale: Optional[str] = None, channel: Optional[int] = None, unchecked: bool = False) -> Exchange:
+    async def slash(
+        self,
+        user: FakeUser | int,
+        command: str,
+        options: dict | None = None,
+        *,
+        locale: str | None = None,
+        channel: int | None = None,
+        unchecked: bool = False,
+    ) -> Exchange:
         """Run ``/command sub ...`` as ``user``; returns the Exchange (not yet awaited)."""
         user = self.user(user)
         data = self._command_data(command, options, unchecked=unchecked, focused=None, user=user)
         payload = self.interaction_payload(type=2, user=user, data=data, channel_id=channel, locale=locale)
         return await self._send_interaction("command", user, payload)
 
-    async def autocomplete(self, user: Union[FakeUser, int], command: str, options: Optional[dict] = None, *, focused: str, locale: Optional[str] = None, channel: Optional[int] = None, timeout: float = 3.5) -> list[dict]:
+    async def autocomplete(
+        self,
+        user: FakeUser | int,
+        command: str,
+        options: dict | None = None,
+        *,
+        focused: str,
+        locale: str | None = None,
+        channel: int | None = None,
+        timeout: float = 3.5,
+    ) -> list[dict]:
         """Ask for autocomplete choices while ``focused`` is being typed; returns the choices."""
         user = self.user(user)
         options = dict(options or {})
@@ -1472,7 +1706,7 @@ class FakeDiscord:
             raise AssertionError(f"autocomplete answered with callback type {cb.type}, expected 8\n{ex.describe()}")
         return cb.data.get("choices", [])
 
-    def message(self, message: Union[FakeMessage, int]) -> FakeMessage:
+    def message(self, message: FakeMessage | int) -> FakeMessage:
         if isinstance(message, FakeMessage):
             return message
         try:
@@ -1480,9 +1714,17 @@ class FakeDiscord:
         except KeyError:
             raise KeyError(f"unknown message {message}") from None
 
-    async def _component(self, user: Union[FakeUser, int], message: Union[FakeMessage, int, dict], custom_id: str, values: Optional[list], force: bool, locale: Optional[str]) -> Exchange:
+    async def _component(
+        self,
+        user: FakeUser | int,
+        message: FakeMessage | int | dict,
+        custom_id: str,
+        values: list | None,
+        force: bool,
+        locale: str | None,
+    ) -> Exchange:
         user = self.user(user)
-        snapshot: Optional[dict] = None
+        snapshot: dict | None = None
         if isinstance(message, dict):  # an earlier state, e.g. board.versions[0]: a client that had not refreshed
             snapshot = message
             msg = self.message(int(message["id"]))
@@ -1522,21 +1764,49 @@ class FakeDiscord:
                 data["resolved"] = resolved
         elif ctype != 2:
             raise ValueError(f"{custom_id!r} is a select (type {ctype}); use fd.select")
-        shown = {k: v for k, v in snapshot.items() if not k.startswith("_")} if snapshot is not None else msg.public_data()
-        payload = self.interaction_payload(type=3, user=user, data=data, channel_id=msg.channel_id if msg.channel_id in self.channels else None, locale=locale, message=shown)
+        shown = (
+            {k: v for k, v in snapshot.items() if not k.startswith("_")} if snapshot is not None else msg.public_data()
+        )
+        payload = self.interaction_payload(
+            type=3,
+            user=user,
+            data=data,
+            channel_id=msg.channel_id if msg.channel_id in self.channels else None,
+            locale=locale,
+            message=shown,
+        )
         ex = await self._send_interaction("component", user, payload)
         ex.original = msg
         return ex
 
-    async def click(self, user: Union[FakeUser, int], message: Union[FakeMessage, int, dict], custom_id: str, *, force: bool = False, locale: Optional[str] = None) -> Exchange:
+    async def click(
+        self,
+        user: FakeUser | int,
+        message: FakeMessage | int | dict,
+        custom_id: str,
+        *,
+        force: bool = False,
+        locale: str | None = None,
+    ) -> Exchange:
         """Click button ``custom_id`` on ``message`` as ``user``."""
         return await self._component(user, message, custom_id, None, force, locale)
 
-    async def select(self, user: Union[FakeUser, int], message: Union[FakeMessage, int, dict], custom_id: str, values: list, *, force: bool = False, locale: Optional[str] = None) -> Exchange:
+    async def select(
+        self,
+        user: FakeUser | int,
+        message: FakeMessage | int | dict,
+        custom_id: str,
+        values: list,
+        *,
+        force: bool = False,
+        locale: str | None = None,
+    ) -> Exchange:
         """Choose ``values`` in select menu ``custom_id`` on ``message`` as ``user``."""
         return await self._component(user, message, custom_id, list(values), force, locale)
 
-    async def submit_modal(self, user: Union[FakeUser, int], exchange: Exchange, values: dict[str, Any], *, locale: Optional[str] = None) -> Exchange:
+    async def submit_modal(
+        self, user: FakeUser | int, exchange: Exchange, values: dict[str, Any], *, locale: str | None = None
+    ) -> Exchange:
         """Submit the modal that ``exchange`` answered with (callback type 9)."""
         user = self.user(user)
         modal = exchange.modal
@@ -1573,12 +1843,12 @@ class FakeDiscord:
         return ex
 
     # -- messages
-    def messages(self, channel_id: Optional[int] = None, *, ephemeral: bool = False) -> list[FakeMessage]:
+    def messages(self, channel_id: int | None = None, *, ephemeral: bool = False) -> list[FakeMessage]:
         """Messages in a channel (default: fd.channel_id), oldest first. Ephemeral ones only if asked."""
         cid = int(channel_id or self.channel_id)
         return [m for m in self._channel_messages.get(cid, []) if not m.deleted and (ephemeral or not m.ephemeral)]
 
-    def dm_channel(self, user: Union[FakeUser, int]) -> Optional[int]:
+    def dm_channel(self, user: FakeUser | int) -> int | None:
         """The id of the DM channel the bot opened with ``user`` (``fd.messages(id)`` lists it)."""
         uid = str(self.user(user).id)
         for cid, ch in self.channels.items():
@@ -1586,7 +1856,7 @@ class FakeDiscord:
                 return cid
         return None
 
-    def attachment(self, attachment: Union[dict, int, str]) -> bytes:
+    def attachment(self, attachment: dict | int | str) -> bytes:
         """Bytes of any attachment FakeDiscord stored: an attachment object, its id, or its URL."""
         if isinstance(attachment, dict):
             attachment = attachment["id"]
@@ -1602,16 +1872,27 @@ class FakeDiscord:
     def all_messages(self) -> list[FakeMessage]:
         return list(self._messages.values())
 
-    async def wait_message(self, channel_id: Optional[int] = None, predicate: Optional[Callable[[FakeMessage], Any]] = None, *, after: Optional[float] = None, timeout: float = 5.0) -> FakeMessage:
+    async def wait_message(
+        self,
+        channel_id: int | None = None,
+        predicate: Callable[[FakeMessage], Any] | None = None,
+        *,
+        after: float | None = None,
+        timeout: float = 5.0,
+    ) -> FakeMessage:
         """Wait for a (non-ephemeral) message in a channel matching ``predicate``, created after
         monotonic time ``after`` (default: any)."""
-        def find() -> Optional[FakeMessage]:
+
+        def find() -> FakeMessage | None:
             for m in self.messages(channel_id):
                 if (after is None or m.created_at >= after) and (predicate is None or predicate(m)):
                     return m
             return None
+
         assert self._notifier is not None
-        return await self._notifier.wait_until(find, timeout, self._describe_tail, f"a message in channel {channel_id or self.channel_id}")
+        return await self._notifier.wait_until(
+            find, timeout, self._describe_tail, f"a message in channel {channel_id or self.channel_id}"
+        )
 
     def _touch(self) -> None:
         self._last_activity = time.monotonic()
@@ -1630,20 +1911,45 @@ class FakeDiscord:
             lines.append(f"  bot logged {_format_record(rec)}")
         return "\n".join(lines)
 
-    def _make_message(self, channel_id: int, body: dict, files: list[UploadedFile], *, author: Optional[FakeUser] = None, interaction: Optional[Exchange] = None, flags: Optional[int] = None, mtype: int = 0) -> FakeMessage:
+    def _make_message(
+        self,
+        channel_id: int,
+        body: dict,
+        files: list[UploadedFile],
+        *,
+        author: FakeUser | None = None,
+        interaction: Exchange | None = None,
+        flags: int | None = None,
+        mtype: int = 0,
+    ) -> FakeMessage:
         mid = self._snowflake()
         author = author or self.bot_user
         data: dict[str, Any] = {
-            "id": str(mid), "channel_id": str(channel_id), "type": mtype,
-            "author": author.user_payload(), "content": "", "timestamp": _now_iso(), "edited_timestamp": None,
-            "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [], "mention_channels": [],
-            "attachments": [], "embeds": [], "components": [], "pinned": False, "flags": 0, "reactions": [],
+            "id": str(mid),
+            "channel_id": str(channel_id),
+            "type": mtype,
+            "author": author.user_payload(),
+            "content": "",
+            "timestamp": _now_iso(),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "mention_channels": [],
+            "attachments": [],
+            "embeds": [],
+            "components": [],
+            "pinned": False,
+            "flags": 0,
+            "reactions": [],
         }
         if interaction is not None:
             data["webhook_id"] = str(self.application_id)
             data["application_id"] = str(self.application_id)
             data["interaction_metadata"] = {
-                "id": str(interaction.interaction_id), "type": interaction.payload["type"],
+                "id": str(interaction.interaction_id),
+                "type": interaction.payload["type"],
                 "user": interaction.user.user_payload(),
                 "authorizing_integration_owners": {"0": str(self.guild_id)},
             }
@@ -1701,8 +2007,14 @@ class FakeDiscord:
                 filename = a.get("filename") or upload.filename
                 size = _png_size(upload.data)
                 url = f"{self.base_url}/attachments/{new_id}/{quote(filename)}"
-                att = {"id": new_id, "filename": filename, "size": len(upload.data), "url": url, "proxy_url": url,
-                       "content_type": _content_type(filename, upload.content_type)}
+                att = {
+                    "id": new_id,
+                    "filename": filename,
+                    "size": len(upload.data),
+                    "url": url,
+                    "proxy_url": url,
+                    "content_type": _content_type(filename, upload.content_type),
+                }
                 if size:
                     att["width"], att["height"] = size
                 if a.get("description"):
@@ -1742,7 +2054,14 @@ class FakeDiscord:
                 if part.name == "payload_json":
                     body = json.loads(await part.text())
                 else:
-                    files.append(UploadedFile(part.name or "", part.filename or "", part.headers.get("Content-Type"), bytes(await part.read())))
+                    files.append(
+                        UploadedFile(
+                            part.name or "",
+                            part.filename or "",
+                            part.headers.get("Content-Type"),
+                            bytes(await part.read()),
+                        )
+                    )
         elif request.can_read_body:
             raw = await request.read()
             if raw:
@@ -1774,7 +2093,7 @@ class FakeDiscord:
         self._touch()
         return response
 
-    async def _route(self, rec: Request) -> Optional[web.Response]:
+    async def _route(self, rec: Request) -> web.Response | None:
         for method, regex, handler in _ROUTES:
             if method == rec.method:
                 m = regex.match(rec.path)
@@ -1801,14 +2120,20 @@ def _format_record(rec: logging.LogRecord) -> str:
 
 
 class _HTTPError(Exception):
-    def __init__(self, status: int, code: int, message: str, exchange: Optional[Exchange] = None) -> None:
+    def __init__(self, status: int, code: int, message: str, exchange: Exchange | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.exchange = status, code, message, exchange
 
 
 def _is_empty(body: dict, files: list) -> bool:
-    return not (body.get("content") or body.get("embeds") or body.get("components") or files
-                or body.get("sticker_ids") or body.get("poll"))
+    return not (
+        body.get("content")
+        or body.get("embeds")
+        or body.get("components")
+        or files
+        or body.get("sticker_ids")
+        or body.get("poll")
+    )
 
 
 def _names(obj: dict, name: str) -> bool:
@@ -1823,6 +2148,7 @@ def _handles(method: str, pattern: str) -> Callable:
     def deco(fn: Callable) -> Callable:
         _ROUTES.append((method, re.compile("^" + pattern + "$"), fn))
         return fn
+
     return deco
 
 
@@ -1832,7 +2158,9 @@ _TOKEN = r"(?P<token>[^/]+)"
 
 @_handles("GET", "/users/@me")
 async def _users_me(fd: FakeDiscord, rec: Request) -> web.Response:
-    return _json_response(dict(fd.bot_user.user_payload(), verified=True, mfa_enabled=False, email=None, locale="en-US"))
+    return _json_response(
+        dict(fd.bot_user.user_payload(), verified=True, mfa_enabled=False, email=None, locale="en-US")
+    )
 
 
 @_handles("GET", r"/users/(?P<uid>\d+)")
@@ -1857,24 +2185,37 @@ async def _gateway_url(fd: FakeDiscord, rec: Request) -> web.Response:
 
 @_handles("GET", "/gateway/bot")
 async def _gateway_bot(fd: FakeDiscord, rec: Request) -> web.Response:
-    return _json_response({
-        "url": str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY), "shards": 1,
-        "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
-    })
+    return _json_response(
+        {
+            "url": str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY),
+            "shards": 1,
+            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+        }
+    )
 
 
-def _store_command(fd: FakeDiscord, scope: Optional[int], body: dict, existing: Optional[dict] = None) -> dict:
+def _store_command(fd: FakeDiscord, scope: int | None, body: dict, existing: dict | None = None) -> dict:
     cmds = fd.commands.setdefault(scope, {})
     if existing is None:
-        existing = next((c for c in cmds.values() if c["name"] == body["name"] and c.get("type", 1) == body.get("type", 1)), None)
+        existing = next(
+            (c for c in cmds.values() if c["name"] == body["name"] and c.get("type", 1) == body.get("type", 1)), None
+        )
     cid = int(existing["id"]) if existing else fd._snowflake()
     cmd = {
-        "id": str(cid), "application_id": str(fd.application_id), "version": str(fd._snowflake()),
-        "type": body.get("type", 1), "name": body["name"], "description": body.get("description", ""),
-        "name_localizations": body.get("name_localizations"), "description_localizations": body.get("description_localizations"),
-        "options": copy.deepcopy(body.get("options") or []), "default_member_permissions": body.get("default_member_permissions"),
-        "dm_permission": body.get("dm_permission", True), "nsfw": body.get("nsfw", False),
-        "contexts": body.get("contexts"), "integration_types": body.get("integration_types") or [0],
+        "id": str(cid),
+        "application_id": str(fd.application_id),
+        "version": str(fd._snowflake()),
+        "type": body.get("type", 1),
+        "name": body["name"],
+        "description": body.get("description", ""),
+        "name_localizations": body.get("name_localizations"),
+        "description_localizations": body.get("description_localizations"),
+        "options": copy.deepcopy(body.get("options") or []),
+        "default_member_permissions": body.get("default_member_permissions"),
+        "dm_permission": body.get("dm_permission", True),
+        "nsfw": body.get("nsfw", False),
+        "contexts": body.get("contexts"),
+        "integration_types": body.get("integration_types") or [0],
     }
     if scope is not None:
         cmd["guild_id"] = str(scope)
@@ -1882,18 +2223,20 @@ def _store_command(fd: FakeDiscord, scope: Optional[int], body: dict, existing: 
     return cmd
 
 
-def _scope(guild_id: Optional[str]) -> Optional[int]:
+def _scope(guild_id: str | None) -> int | None:
     return int(guild_id) if guild_id else None
 
 
 @_handles("PUT", r"/applications/\d+(?:/guilds/(?P<guild_id>\d+))?/commands")
-async def _put_commands(fd: FakeDiscord, rec: Request, guild_id: Optional[str]) -> web.Response:
+async def _put_commands(fd: FakeDiscord, rec: Request, guild_id: str | None) -> web.Response:
     scope = _scope(guild_id)
     old = fd.commands.get(scope, {})
     fd.commands[scope] = {}
     out = []
     for body in rec.json or []:
-        prev = next((c for c in old.values() if c["name"] == body["name"] and c.get("type", 1) == body.get("type", 1)), None)
+        prev = next(
+            (c for c in old.values() if c["name"] == body["name"] and c.get("type", 1) == body.get("type", 1)), None
+        )
         if prev is not None:
             fd.commands[scope][int(prev["id"])] = prev
         out.append(_store_command(fd, scope, body, prev))
@@ -1901,23 +2244,23 @@ async def _put_commands(fd: FakeDiscord, rec: Request, guild_id: Optional[str]) 
 
 
 @_handles("GET", r"/applications/\d+(?:/guilds/(?P<guild_id>\d+))?/commands")
-async def _get_commands(fd: FakeDiscord, rec: Request, guild_id: Optional[str]) -> web.Response:
+async def _get_commands(fd: FakeDiscord, rec: Request, guild_id: str | None) -> web.Response:
     return _json_response(list(fd.commands.get(_scope(guild_id), {}).values()))
 
 
 @_handles("POST", r"/applications/\d+(?:/guilds/(?P<guild_id>\d+))?/commands")
-async def _post_command(fd: FakeDiscord, rec: Request, guild_id: Optional[str]) -> web.Response:
+async def _post_command(fd: FakeDiscord, rec: Request, guild_id: str | None) -> web.Response:
     return _json_response(_store_command(fd, _scope(guild_id), rec.json or {}), 201)
 
 
 @_handles("GET", r"/applications/\d+(?:/guilds/(?P<guild_id>\d+))?/commands/(?P<cid>\d+)")
-async def _get_command(fd: FakeDiscord, rec: Request, guild_id: Optional[str], cid: str) -> web.Response:
+async def _get_command(fd: FakeDiscord, rec: Request, guild_id: str | None, cid: str) -> web.Response:
     cmd = fd.commands.get(_scope(guild_id), {}).get(int(cid))
     return _json_response(cmd) if cmd else _error(404, 10063, "Unknown application command")
 
 
 @_handles("PATCH", r"/applications/\d+(?:/guilds/(?P<guild_id>\d+))?/commands/(?P<cid>\d+)")
-async def _patch_command(fd: FakeDiscord, rec: Request, guild_id: Optional[str], cid: str) -> web.Response:
+async def _patch_command(fd: FakeDiscord, rec: Request, guild_id: str | None, cid: str) -> web.Response:
     cmd = fd.commands.get(_scope(guild_id), {}).get(int(cid))
     if not cmd:
         return _error(404, 10063, "Unknown application command")
@@ -1925,7 +2268,7 @@ async def _patch_command(fd: FakeDiscord, rec: Request, guild_id: Optional[str],
 
 
 @_handles("DELETE", r"/applications/\d+(?:/guilds/(?P<guild_id>\d+))?/commands/(?P<cid>\d+)")
-async def _delete_command(fd: FakeDiscord, rec: Request, guild_id: Optional[str], cid: str) -> web.Response:
+async def _delete_command(fd: FakeDiscord, rec: Request, guild_id: str | None, cid: str) -> web.Response:
     fd.commands.get(_scope(guild_id), {}).pop(int(cid), None)
     return web.Response(status=204)
 
@@ -2029,17 +2372,29 @@ async def _react(fd: FakeDiscord, rec: Request, cid: str, mid: str, emoji: str) 
     return web.Response(status=204)
 
 
-def _new_thread(fd: FakeDiscord, parent: dict, body: dict, message_id: Optional[int] = None) -> dict:
+def _new_thread(fd: FakeDiscord, parent: dict, body: dict, message_id: int | None = None) -> dict:
     tid = message_id or fd._snowflake()
     ttype = 11 if message_id else int(body.get("type") or 12)
     thread = {
-        "id": str(tid), "type": ttype, "guild_id": str(fd.guild_id), "parent_id": parent["id"],
-        "owner_id": str(fd.bot_user.id), "name": body.get("name", "thread"), "last_message_id": None,
-        "rate_limit_per_user": body.get("rate_limit_per_user") or 0, "message_count": 0, "member_count": 1,
-        "total_message_sent": 0, "flags": 0, "applied_tags": [],
+        "id": str(tid),
+        "type": ttype,
+        "guild_id": str(fd.guild_id),
+        "parent_id": parent["id"],
+        "owner_id": str(fd.bot_user.id),
+        "name": body.get("name", "thread"),
+        "last_message_id": None,
+        "rate_limit_per_user": body.get("rate_limit_per_user") or 0,
+        "message_count": 0,
+        "member_count": 1,
+        "total_message_sent": 0,
+        "flags": 0,
+        "applied_tags": [],
         "thread_metadata": {
-            "archived": False, "auto_archive_duration": body.get("auto_archive_duration") or 4320,
-            "archive_timestamp": _now_iso(), "locked": False, "create_timestamp": _now_iso(),
+            "archived": False,
+            "auto_archive_duration": body.get("auto_archive_duration") or 4320,
+            "archive_timestamp": _now_iso(),
+            "locked": False,
+            "create_timestamp": _now_iso(),
             **({"invitable": body.get("invitable", True)} if ttype == 12 else {}),
         },
         "member": {"id": str(tid), "user_id": str(fd.bot_user.id), "join_timestamp": _now_iso(), "flags": 0},
@@ -2133,9 +2488,13 @@ async def _callback(fd: FakeDiscord, rec: Request, iid: str, token: str) -> web.
         raise _HTTPError(404, 10062, f"Unknown interaction (acknowledged after {late:.2f}s > {fd.ack_deadline}s)", ex)
     allowed = {"command": {4, 5, 9}, "autocomplete": {8}, "component": {4, 5, 6, 7, 9}, "modal": {4, 5, 6, 7}}[ex.kind]
     if ctype not in allowed:
-        raise _HTTPError(400, 50035, f"Invalid Form Body: callback type {ctype} not allowed for a {ex.kind} interaction", ex)
+        raise _HTTPError(
+            400, 50035, f"Invalid Form Body: callback type {ctype} not allowed for a {ex.kind} interaction", ex
+        )
     if ctype == 7 and ex.original is None:
-        raise _HTTPError(400, 50035, "Invalid Form Body: UPDATE_MESSAGE needs a message (component interactions only)", ex)
+        raise _HTTPError(
+            400, 50035, "Invalid Form Body: UPDATE_MESSAGE needs a message (component interactions only)", ex
+        )
     if ctype == 4 and _is_empty(data, rec.files):
         raise _HTTPError(400, 50006, "Cannot send an empty message", ex)
     ex.callback = Callback(ctype, data, rec.files, rec.at)
@@ -2147,7 +2506,9 @@ async def _callback(fd: FakeDiscord, rec: Request, iid: str, token: str) -> web.
         resource["message"] = ex.original.public_data()
     elif ctype == 5:
         flags = (int(data.get("flags") or 0) & EPHEMERAL) | LOADING
-        ex.original = fd._make_message(cid, {}, [], interaction=ex, flags=flags, mtype=20 if ex.kind == "command" else 0)
+        ex.original = fd._make_message(
+            cid, {}, [], interaction=ex, flags=flags, mtype=20 if ex.kind == "command" else 0
+        )
         ex._created_original = True
         ex._deferred_loading = True  # resource.message is only given for types 4 and 7
     elif ctype == 7:
@@ -2155,14 +2516,18 @@ async def _callback(fd: FakeDiscord, rec: Request, iid: str, token: str) -> web.
         resource["message"] = ex.original.public_data()
     ex._touch(f"callback type {ctype}{' ephemeral' if ex.callback.ephemeral else ''}")
     interaction = {
-        "id": str(ex.interaction_id), "type": ex.payload["type"],
-        "response_message_loading": ctype == 5, "response_message_ephemeral": bool(ex.original and ex.original.ephemeral and ctype in (4, 5)),
+        "id": str(ex.interaction_id),
+        "type": ex.payload["type"],
+        "response_message_loading": ctype == 5,
+        "response_message_ephemeral": bool(ex.original and ex.original.ephemeral and ctype in (4, 5)),
     }
     if ex.original is not None and ctype in (4, 5, 7):
         interaction["response_message_id"] = str(ex.original.id)
     if rec.query.get("with_response", "").lower() not in ("1", "true"):
         return web.Response(status=204)
-    return _json_response({"interaction": interaction, "resource": resource} if ctype in (4, 5, 7) else {"interaction": interaction})
+    return _json_response(
+        {"interaction": interaction, "resource": resource} if ctype in (4, 5, 7) else {"interaction": interaction}
+    )
 
 
 def _target(fd: FakeDiscord, ex: Exchange, mid: str) -> FakeMessage:

@@ -40,4 +40,4 @@ def test_engine_has_no_dynamic_import_of_edges():
         text = f.read_text(encoding="utf-8")
         if f.name == "__main__.py":
             continue  # dispatches to the top-level driver (an edge adapter, like bot.py)
-        assert "import_module(\"render" not in text and "import_module('render" not in text, f
+        assert 'import_module("render' not in text and "import_module('render" not in text, f

@@ -199,8 +199,13 @@ def test_simple_mode_rage_does_not_kill_at_ten():
     assert unit(s, "a").active
 
 
-@pytest.mark.parametrize("mode,dice", [("normal", {"hit": 1, "location": 1, "damage": 1, "penalty": 1}),
-                                        ("simple", {"location": 1, "hit": 1, "penalty": 1})])
+@pytest.mark.parametrize(
+    "mode,dice",
+    [
+        ("normal", {"hit": 1, "location": 1, "damage": 1, "penalty": 1}),
+        ("simple", {"location": 1, "hit": 1, "penalty": 1}),
+    ],
+)
 def test_ammo_rack_penetration_on_boss_halves_rage(mode, dice):
     s = boss_game(mode)
     unit(s, "boss").card.rage = 7
@@ -275,7 +280,10 @@ def test_no_overload_below_rage_five():
 # ------------------------------------------------------------------ 9.6 counters
 def test_turret_penetration_halves_boss_traverse_for_two_turns():
     s = boss_game()
-    s.rng.force("hit", [1]); s.rng.force("location", [5]); s.rng.force("damage", [1]); s.rng.force("penalty", [1])
+    s.rng.force("hit", [1])
+    s.rng.force("location", [5])
+    s.rng.force("damage", [1])
+    s.rng.force("penalty", [1])
     ev = []
     R.fire(s, unit(s, "a"), unit(s, "boss"), ev)
     b = unit(s, "boss")
@@ -291,7 +299,9 @@ def test_turret_ricochet_cancels_the_next_prerotation():
     b = unit(s, "boss")
     b.card.rage = 5
     b.hull, b.turret = 0, 0
-    s.rng.force("hit", [1]); s.rng.force("location", [5]); s.rng.force("damage", [5])
+    s.rng.force("hit", [1])
+    s.rng.force("location", [5])
+    s.rng.force("damage", [5])
     ev = []
     R.fire(s, unit(s, "a"), b, ev)
     assert b.card.prerot_blocked
@@ -307,14 +317,16 @@ def test_two_turns_of_fire_from_one_direction_force_a_turn():
     shoot = [{"kind": "choose", "what": "shoot"}, {"kind": "target", "target": "boss"}]
     a = unit(s, "a")
     a.vehicle = "amx13"  # reload 1: it can fire in consecutive turns... with a reload between
-    s, _ = GAME.apply(s, "a", shoot[0]); s, _ = GAME.apply(s, "a", shoot[1])
+    s, _ = GAME.apply(s, "a", shoot[0])
+    s, _ = GAME.apply(s, "a", shoot[1])
     card = unit(s, "boss").card
     assert card.last_dirs and card.forced_turn is None
     d = card.last_dirs[0]
     # the next turn another shot from the same side
     unit(s, "a").loaded = "AP"
     unit(s, "a").aim = None
-    s, _ = GAME.apply(s, "a", shoot[0]); s, ev = GAME.apply(s, "a", shoot[1])
+    s, _ = GAME.apply(s, "a", shoot[0])
+    s, ev = GAME.apply(s, "a", shoot[1])
     assert unit(s, "boss").card.forced_turn == d and notes(ev, "counter_same_dir")
     s, ev = all_pass(s)
     assert notes(ev, "boss_forced_turn") and unit(s, "boss").hull == d
@@ -333,15 +345,28 @@ def test_boss_state_card_in_the_public_view():
 
 def test_players_win_by_knocking_out_the_boss():
     s = boss_game(seats=("a",))
-    s.rng.force("hit", [1]); s.rng.force("location", [6]); s.rng.force("damage", [6])
+    s.rng.force("hit", [1])
+    s.rng.force("location", [6])
+    s.rng.force("damage", [6])
     s, _ = GAME.apply(s, "a", {"kind": "choose", "what": "shoot"})
     s, ev = GAME.apply(s, "a", {"kind": "target", "target": "boss"})
     out = GAME.outcome(s)
     assert out is not None and out.winners == ["a"] and out.scores["a"] == 1.0
 
 
-@pytest.mark.parametrize("mode,n,escorts", [("simple", 1, 0), ("simple", 2, 1), ("simple", 3, 2), ("simple", 4, 4),
-                                            ("normal", 1, 0), ("normal", 2, 0), ("normal", 3, 1), ("normal", 4, 3)])
+@pytest.mark.parametrize(
+    "mode,n,escorts",
+    [
+        ("simple", 1, 0),
+        ("simple", 2, 1),
+        ("simple", 3, 2),
+        ("simple", 4, 4),
+        ("normal", 1, 0),
+        ("normal", 2, 0),
+        ("normal", 3, 1),
+        ("normal", 4, 3),
+    ],
+)
 def test_boss_escort_scales_with_players(mode, n, escorts):
     s = boss_game(mode, seats=tuple(f"p{i}" for i in range(n)))
     assert sum(1 for u in s.units if u.side == "enemies" and not u.boss) == escorts
@@ -350,7 +375,9 @@ def test_boss_escort_scales_with_players(mode, n, escorts):
 def test_escort_withdraws_when_the_boss_is_out():
     s = boss_game(seats=("a", "b", "c"))
     assert any(u.side == "enemies" and not u.boss for u in s.units)
-    s.rng.force("hit", [1]); s.rng.force("location", [3]); s.rng.force("damage", [6])
+    s.rng.force("hit", [1])
+    s.rng.force("location", [3])
+    s.rng.force("damage", [6])
     s, _ = GAME.apply(s, "a", {"kind": "choose", "what": "shoot"})
     s, _ = GAME.apply(s, "a", {"kind": "target", "target": "boss"})
     s, _ = GAME.apply(s, "b", PASS)
@@ -363,18 +390,18 @@ def test_escort_withdraws_when_the_boss_is_out():
 def test_in_range_wittmann_drives_around_the_gun_of_its_target():
     s = boss_game(seats=("a",))
     b, a = unit(s, "boss"), unit(s, "a")
-    a.x, a.y, a.hull, a.turret = 5, 6, 0, 0          # a's gun points north
-    b.x, b.y = 5, 3                                   # in range, straight in front of that gun
+    a.x, a.y, a.hull, a.turret = 5, 6, 0, 0  # a's gun points north
+    b.x, b.y = 5, 3  # in range, straight in front of that gun
     plan = {"move": True, "shoot": False}
     b.card.target = "a"
     R.boss_phase_move(s, b, plan, [])
     d = G.octant(b.x - a.x, b.y - a.y)
     assert b.moved_this_turn and 2 <= G.chebyshev(a, b) <= 3
-    assert G.ring_dist(a.abs_turret, d) >= 2                           # off the gun's axis
+    assert G.ring_dist(a.abs_turret, d) >= 2  # off the gun's axis
     assert max(abs(b.x - 5), abs(b.y - 3)) <= R.boss_cells_per_turn(s)
-    R.boss_phase_move(s, b, plan, [])                                  # a second turn of driving
+    R.boss_phase_move(s, b, plan, [])  # a second turn of driving
     d = G.octant(b.x - a.x, b.y - a.y)
-    assert G.rotation_needed(a.abs_turret, d) > R.free_rotation(a)   # a must spend a turn to aim again
+    assert G.rotation_needed(a.abs_turret, d) > R.free_rotation(a)  # a must spend a turn to aim again
 
 
 def test_no_flanking_in_simple_mode_where_arcs_are_360():

@@ -3,14 +3,17 @@
 import pytest
 
 from engine import GameError
-from engine.armor_clash import GAME
+from engine.armor_clash import GAME, data
 from engine.armor_clash import campaign as C
-from engine.armor_clash import data
 
 
 def res(scenario, won, *units):
-    return C.ScenarioResult(scenario=scenario, won=won, turns=10,
-                            units=[C.UnitResult(seat=s, status=st, kills=k, track_knockouts=tk) for s, st, k, tk in units])
+    return C.ScenarioResult(
+        scenario=scenario,
+        won=won,
+        turns=10,
+        units=[C.UnitResult(seat=s, status=st, kills=k, track_knockouts=tk) for s, st, k, tk in units],
+    )
 
 
 def test_scenarios_end_with_the_boss():

@@ -11,10 +11,16 @@ SCENARIOS = ["boss", "skirmish", "duel", "c1_recon", "c3_village"]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10_000), mode=st.sampled_from(["simple", "normal"]),
-       scenario=st.sampled_from(SCENARIOS), n=st.integers(1, 4),
-       picks=st.lists(st.integers(0, 1000), min_size=20, max_size=160),
-       opts=st.fixed_dictionaries({"repeated_hits": st.booleans(), "ammo_rack": st.booleans(), "ricochet_stun": st.booleans()}))
+@given(
+    seed=st.integers(0, 10_000),
+    mode=st.sampled_from(["simple", "normal"]),
+    scenario=st.sampled_from(SCENARIOS),
+    n=st.integers(1, 4),
+    picks=st.lists(st.integers(0, 1000), min_size=20, max_size=160),
+    opts=st.fixed_dictionaries(
+        {"repeated_hits": st.booleans(), "ammo_rack": st.booleans(), "ricochet_stun": st.booleans()}
+    ),
+)
 def test_random_legal_play(seed, mode, scenario, n, picks, opts):
     if scenario == "duel":
         n = max(n, 2)
@@ -94,17 +100,34 @@ def test_random_requests_only_ever_raise_game_errors():
     from engine import GameError
 
     r = random.Random(7)
-    pool = [{"kind": "choose", "what": w} for w in ("move", "continue_move", "shoot", "reload", "continue_reload",
-                                                     "unload", "rotate", "continue_rotate", "hull", "pass")]
+    pool = [
+        {"kind": "choose", "what": w}
+        for w in (
+            "move",
+            "continue_move",
+            "shoot",
+            "reload",
+            "continue_reload",
+            "unload",
+            "rotate",
+            "continue_rotate",
+            "hull",
+            "pass",
+        )
+    ]
     pool += [{"kind": "move_dir", "reverse": b} for b in (True, False)]
     pool += [{"kind": "move_dist", "cells": c} for c in range(0, 14)]
     pool += [{"kind": "target", "target": t} for t in ("", "boss", "e2", "a", "b", "zz")]
     pool += [{"kind": "ammo", "ammo": a} for a in ("AP", "HE", "HEAT", "APDS")]
-    pool += [{"kind": "turret", "cell": c} for c in range(0, 10)] + [{"kind": "hull", "facing": f} for f in range(-1, 9)]
+    pool += [{"kind": "turret", "cell": c} for c in range(0, 10)] + [
+        {"kind": "hull", "facing": f} for f in range(-1, 9)
+    ]
     pool += [{"kind": "back"}, {"kind": "nope"}]
     codes = set()
     for g in range(20):
-        s = GAME.new(["a", "b"], {"mode": r.choice(["simple", "normal"]), "scenario": r.choice(["boss", "skirmish", "duel"])}, g)
+        s = GAME.new(
+            ["a", "b"], {"mode": r.choice(["simple", "normal"]), "scenario": r.choice(["boss", "skirmish", "duel"])}, g
+        )
         for _ in range(120):
             if GAME.outcome(s):
                 break

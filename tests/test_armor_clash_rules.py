@@ -6,8 +6,7 @@ Dice are rigged by name: "hit", "location", "damage", "penalty".
 import pytest
 
 from engine import GameError
-from engine.armor_clash import GAME
-from engine.armor_clash import data
+from engine.armor_clash import GAME, data
 from engine.armor_clash import rules as R
 
 HIT_TABLE = {
@@ -20,7 +19,11 @@ LOCATIONS = {1: "ammo", 2: "fuel", 3: "driver_comp", 4: "engine", 5: "turret", 6
 
 
 def duel(mode="normal", crew="veteran", **opts):
-    return GAME.new(["a", "b"], {"mode": mode, "scenario": "duel", "crews": [crew if crew != "hell" else "legend", "veteran"], **opts}, 1)
+    return GAME.new(
+        ["a", "b"],
+        {"mode": mode, "scenario": "duel", "crews": [crew if crew != "hell" else "legend", "veteran"], **opts},
+        1,
+    )
 
 
 def unit(s, uid):
@@ -249,7 +252,7 @@ def test_optional_fire_after_second_heavy_engine_or_fuel_hit():
     s, ev = shoot(s, hit=1, location=4, damage=6)
     b = unit(s, "b")
     assert b.fire_left == 3
-    for i in range(3):
+    for _i in range(3):
         ev = []
         assert b.active
         R.resolve_turn(s, ev)

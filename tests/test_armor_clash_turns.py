@@ -87,14 +87,21 @@ def test_timer_default_is_a_pass_even_mid_decision():
 
 
 # ------------------------------------------------------------ illegal actions
-@pytest.mark.parametrize("setup,action,code", [
-    ([], {"kind": "target", "target": "b"}, "wrong_step"),
-    ([{"kind": "choose", "what": "shoot"}], {"kind": "target", "target": "zz"}, "unknown_target"),
-    ([], {"kind": "choose", "what": "reload"}, "already_loaded"),
-    ([{"kind": "choose", "what": "move"}, {"kind": "move_dir", "reverse": False}], {"kind": "move_dist", "cells": 9}, "too_far"),
-    ([], {"kind": "choose", "what": "continue_move"}, "cannot_move"),
-    ([], {"kind": "back"}, "wrong_step"),
-])
+@pytest.mark.parametrize(
+    "setup,action,code",
+    [
+        ([], {"kind": "target", "target": "b"}, "wrong_step"),
+        ([{"kind": "choose", "what": "shoot"}], {"kind": "target", "target": "zz"}, "unknown_target"),
+        ([], {"kind": "choose", "what": "reload"}, "already_loaded"),
+        (
+            [{"kind": "choose", "what": "move"}, {"kind": "move_dir", "reverse": False}],
+            {"kind": "move_dist", "cells": 9},
+            "too_far",
+        ),
+        ([], {"kind": "choose", "what": "continue_move"}, "cannot_move"),
+        ([], {"kind": "back"}, "wrong_step"),
+    ],
+)
 def test_illegal_actions_raise_stable_codes_and_leave_state(setup, action, code):
     s, _ = do(duel(), "a", *setup)
     before = canonical(s)
@@ -124,8 +131,10 @@ def test_back_returns_to_the_first_step():
 
 
 # ------------------------------------------------------------ movement (rules 2.1)
-@pytest.mark.parametrize("cells,band,turns", [(1, "short", 1), (2, "short", 1), (3, "medium", 2), (4, "medium", 2),
-                                              (5, "long", 3), (6, "long", 4)])
+@pytest.mark.parametrize(
+    "cells,band,turns",
+    [(1, "short", 1), (2, "short", 1), (3, "medium", 2), (4, "medium", 2), (5, "long", 3), (6, "long", 4)],
+)
 def test_move_bands_for_max_move_6(cells, band, turns):
     assert G.move_turns(cells, 6) == (band, turns)
 
@@ -137,7 +146,11 @@ def test_move_bands_for_kv2(cells, band, turns):
 
 def test_long_move_takes_turns_and_keeps_remaining_distance_when_interrupted():
     s = duel()
-    move6 = [{"kind": "choose", "what": "move"}, {"kind": "move_dir", "reverse": False}, {"kind": "move_dist", "cells": 6}]
+    move6 = [
+        {"kind": "choose", "what": "move"},
+        {"kind": "move_dir", "reverse": False},
+        {"kind": "move_dist", "cells": 6},
+    ]
     s, _ = turn(s, move6)
     a = unit(s, "a")
     assert (a.x, a.y) == (2, 7) and a.move_plan.cells_total == 6 and a.move_plan.turns_total == 4
@@ -154,23 +167,41 @@ def test_long_move_takes_turns_and_keeps_remaining_distance_when_interrupted():
 
 def test_reverse_moves_backwards_along_the_hull():
     s = duel()
-    s, _ = turn(s, [{"kind": "choose", "what": "move"}, {"kind": "move_dir", "reverse": True}, {"kind": "move_dist", "cells": 1}])
+    s, _ = turn(
+        s,
+        [{"kind": "choose", "what": "move"}, {"kind": "move_dir", "reverse": True}, {"kind": "move_dist", "cells": 1}],
+    )
     assert (unit(s, "a").x, unit(s, "a").y, unit(s, "a").hull) == (2, 9, 0)
 
 
 def test_move_penalty_adds_turns():
     s = duel()
     unit(s, "a").pen["move"] = 1
-    s, _ = turn(s, [{"kind": "choose", "what": "move"}, {"kind": "move_dir", "reverse": False}, {"kind": "move_dist", "cells": 2}])
+    s, _ = turn(
+        s,
+        [{"kind": "choose", "what": "move"}, {"kind": "move_dir", "reverse": False}, {"kind": "move_dist", "cells": 2}],
+    )
     assert unit(s, "a").move_plan.turns_total == 2 and unit(s, "a").y == 7
 
 
 def test_plain_tank_cannot_fire_while_moving_but_autoloader_can():
     s = duel()
-    s, _ = do(s, "a", {"kind": "choose", "what": "move"}, {"kind": "move_dir", "reverse": False}, {"kind": "move_dist", "cells": 1})
+    s, _ = do(
+        s,
+        "a",
+        {"kind": "choose", "what": "move"},
+        {"kind": "move_dir", "reverse": False},
+        {"kind": "move_dist", "cells": 1},
+    )
     assert "a" in s.orders and s.orders["a"].target is None
     s = duel(vehicles=["amx13", "t34_85"])
-    s, _ = do(s, "a", {"kind": "choose", "what": "move"}, {"kind": "move_dir", "reverse": False}, {"kind": "move_dist", "cells": 1})
+    s, _ = do(
+        s,
+        "a",
+        {"kind": "choose", "what": "move"},
+        {"kind": "move_dir", "reverse": False},
+        {"kind": "move_dist", "cells": 1},
+    )
     assert s.pending["a"].step == "move_fire"
     legal = GAME.legal_actions(s, "a")
     assert {"kind": "target", "target": ""} in [x.model_dump() for x in legal]
@@ -411,7 +442,13 @@ def test_duel_last_crew_standing_wins():
 def test_linked_free_rotation_then_move_goes_where_the_hull_now_points():
     s = duel(crews=["veteran", "veteran"], links=[True, False])
     s, _ = do(s, "a", {"kind": "choose", "what": "rotate"}, {"kind": "turret", "cell": 5})  # free, hull swings east
-    s, _ = do(s, "a", {"kind": "choose", "what": "move"}, {"kind": "move_dir", "reverse": False}, {"kind": "move_dist", "cells": 1})
+    s, _ = do(
+        s,
+        "a",
+        {"kind": "choose", "what": "move"},
+        {"kind": "move_dir", "reverse": False},
+        {"kind": "move_dist", "cells": 1},
+    )
     s, _ = do(s, "b", PASS)
     a = unit(s, "a")
     assert a.hull == 2 and (a.x, a.y) == (3, 8)
@@ -420,8 +457,8 @@ def test_linked_free_rotation_then_move_goes_where_the_hull_now_points():
 def test_ai_turns_the_hull_when_a_traverse_would_be_slower():
     s = duel()
     a, b = unit(s, "a"), unit(s, "b")
-    b.x, b.y = 2, 0       # due north of a
-    a.turret = 4          # turret points south: 3 cells bring the target into the arc (1 turn)
+    b.x, b.y = 2, 0  # due north of a
+    a.turret = 4  # turret points south: 3 cells bring the target into the arc (1 turn)
     o = R.ai_order(s, a)
     assert o.what == "rotate" and o.turret_to == 7 and G.in_arc(o.turret_to, 0)
     a.turret_state = "crank"  # 3 cells hand-cranked = 4 turns: turn the hull instead

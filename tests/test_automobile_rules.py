@@ -12,8 +12,24 @@ from engine import GameError, canonical
 from engine.automobile import GAME
 from engine.automobile import data as D
 from engine.automobile.models import (
-    Act, BuildClass, BuildCount, BuildParts, BuildSpace, Cancel, Close, DistMove, DistStop, Done, Ev, Exec,
-    HowardSell, Loan, Marker, Pick, PlaceDist, Produce,
+    Act,
+    BuildClass,
+    BuildCount,
+    BuildParts,
+    BuildSpace,
+    Cancel,
+    Close,
+    DistMove,
+    DistStop,
+    Done,
+    Ev,
+    Exec,
+    HowardSell,
+    Loan,
+    Marker,
+    Pick,
+    PlaceDist,
+    Produce,
 )
 
 
@@ -82,12 +98,15 @@ def test_rigged_draw_goes_to_players_in_selection_order_and_is_private():
     assert all(not e.cards for e in public)
 
 
-@pytest.mark.parametrize("rnd,extra,expected", [
-    (1, [], {"low": 0, "mid": 12, "high": 0}),            # 1 card each, all mid: 5+4+3
-    (2, [], {"low": 8, "mid": 13, "high": 0}),            # larger to mid 5+4+4, smaller to low 2+3+3... see hands
-    (3, [4], {"low": 13, "mid": 8, "high": 4}),           # larger to low, smaller to mid, +1 card high
-    (4, [5, 2], {"low": 15, "mid": 8, "high": 5}),        # and one more card for low
-])
+@pytest.mark.parametrize(
+    "rnd,extra,expected",
+    [
+        (1, [], {"low": 0, "mid": 12, "high": 0}),  # 1 card each, all mid: 5+4+3
+        (2, [], {"low": 8, "mid": 13, "high": 0}),  # larger to mid 5+4+4, smaller to low 2+3+3... see hands
+        (3, [4], {"low": 13, "mid": 8, "high": 4}),  # larger to low, smaller to mid, +1 card high
+        (4, [5, 2], {"low": 15, "mid": 8, "high": 5}),  # and one more card for low
+    ],
+)
 def test_demand_assignment_by_round(rnd, extra, expected):
     st = start()
     st.round = rnd
@@ -208,11 +227,14 @@ def test_place_up_to_three_distributors_of_eight():
     assert st.players["b"].dist_supply == 7 and GAME.to_act(st) == ["c"]
 
 
-@pytest.mark.parametrize("cls,space,table", [
-    ("low", 2, [(1, 2), (3, 4), (5, 6)]),
-    ("mid", 0, [(1, 3), (4, 7), (8, 11)]),
-    ("high", 1, [(1, 4), (5, 9), (10, 14)]),
-])
+@pytest.mark.parametrize(
+    "cls,space,table",
+    [
+        ("low", 2, [(1, 2), (3, 4), (5, 6)]),
+        ("mid", 0, [(1, 3), (4, 7), (8, 11)]),
+        ("high", 1, [(1, 4), (5, 9), (10, 14)]),
+    ],
+)
 def test_production_ranges_per_factory_count_and_class(cls, space, table):
     for factories, (lo, hi) in enumerate(table, start=1):
         st = actions_phase()
@@ -223,7 +245,7 @@ def test_production_ranges_per_factory_count_and_class(cls, space, table):
 
 def test_production_cost_per_class_and_parts_factory_discount():
     st = actions_phase()
-    own(st, 0, "a", factories=2)            # mid, $60 a car
+    own(st, 0, "a", factories=2)  # mid, $60 a car
     own(st, 2, "a", factories=1, parts=True)  # low, $30 - $20 = $10 a car
     st, ev = do(st, Act(what="produce"), Produce(space=0, count=7), Produce(space=2, count=2))
     assert st.players["a"].money == 2000 - 7 * 60 - 2 * 10
@@ -303,8 +325,15 @@ def test_distributor_moves_one_step():
     own(st, 1, "a", cars=2)
     GAME._phase_dist(st, [])
     moves = {(a.src, a.lane) for a in legal(st) if isinstance(a, DistMove)}
-    assert moves == {("high", "high"), ("high", "mid"), ("mid", "high"), ("mid", "mid"), ("mid", "low"),
-                     ("low", "mid"), ("low", "low")}
+    assert moves == {
+        ("high", "high"),
+        ("high", "mid"),
+        ("mid", "high"),
+        ("mid", "mid"),
+        ("mid", "low"),
+        ("low", "mid"),
+        ("low", "low"),
+    }
 
 
 @pytest.mark.parametrize("round_,capacity", [(1, 3), (2, 6), (3, 9), (4, 9)])
@@ -321,7 +350,7 @@ def test_distributor_sales_take_turns_full_price_until_boxes_full_and_unused_sco
     own(st, 3, "b", cars=5)
     GAME._phase_dist(st, [])
     assert GAME.to_act(st) == ["a"]
-    st, ev = do(st, DistMove(src="mid", lane="mid"))   # one space only: the car is picked automatically
+    st, ev = do(st, DistMove(src="mid", lane="mid"))  # one space only: the car is picked automatically
     assert st.players["a"].money == 2150 and st.spaces[0].cars == 4 and GAME.to_act(st) == ["b"]
     st, ev = do(st, DistMove(src="mid", lane="mid"))
     assert st.players["b"].money == 2150 and GAME.to_act(st) == ["a"]  # b has no distributor left
@@ -329,7 +358,9 @@ def test_distributor_sales_take_turns_full_price_until_boxes_full_and_unused_sco
     # the mid lane holds 3 cars in round 1: full, a's last distributor is unused
     assert st.phase == 6
     a = st.players["a"]
-    assert a.money == 2300 and a.losses == 1 and a.dist_supply == 8 - 3 + 1 and a.dist == {"low": 0, "mid": 2, "high": 0}
+    assert (
+        a.money == 2300 and a.losses == 1 and a.dist_supply == 8 - 3 + 1 and a.dist == {"low": 0, "mid": 2, "high": 0}
+    )
     assert any(e.kind == "dist_unused" and e.seat == "a" and e.n == 1 for e in ev)
 
 
@@ -457,11 +488,11 @@ def test_loss_points_per_class_newest_first_closed_tile_counts():
     st = start()
     st.round = 2
     st.action_order = ["a", "b", "c"]
-    own(st, 7, "a")             # newest low: 0
+    own(st, 7, "a")  # newest low: 0
     st.spaces[4].closed = True  # occupied, scores nothing
-    own(st, 2, "b")             # third: 2 points
-    own(st, 6, "c")             # newest mid: 0
-    own(st, 0, "a")             # second mid: 1
+    own(st, 2, "b")  # third: 2 points
+    own(st, 6, "c")  # newest mid: 0
+    own(st, 0, "a")  # second mid: 1
     ev = []
     GAME._phase_loss(st, ev)
     pts = [(e.seat, e.space, e.n) for e in ev if e.kind == "loss_points"]
@@ -529,7 +560,9 @@ def test_clean_up_returns_cards_markers_and_restocks():
     st = GAME.rig(st, "deck.demand", [2, 2, 3, 3, 4, 4])
     st, ev = do(st, Exec(choice="pass"), Exec(choice="pass"), Exec(choice="pass"))
     assert st.round == 2 and st.phase == 2
-    assert not st.spaces[0].bonus and st.bonus_left == [2, 1, 1] and st.discount_left == [2, 1, 1] and st.exec_close == 1
+    assert (
+        not st.spaces[0].bonus and st.bonus_left == [2, 1, 1] and st.discount_left == [2, 1, 1] and st.exec_close == 1
+    )
     assert st.char_rd == D.character_rd() and all(st.players[s].character is None for s in "abc")
     assert [st.players[s].hand for s in "abc"] == [[2, 2], [3, 3], [4, 4]]
     assert len(st.bag) == 16 - 6

@@ -7,7 +7,19 @@ Space ids: mid 0 ($300), 3 ($310), 6 ($320); low 9 ($240, era 2).
 
 from engine.automobile import GAME
 from engine.automobile.models import (
-    Act, BuildClass, BuildCount, BuildSpace, Cancel, Close, DistMove, Done, Exec, Loan, Marker, Pick, PlaceDist,
+    Act,
+    BuildClass,
+    BuildCount,
+    BuildSpace,
+    Cancel,
+    Close,
+    DistMove,
+    Done,
+    Exec,
+    Loan,
+    Marker,
+    Pick,
+    PlaceDist,
     Produce,
 )
 
@@ -50,31 +62,31 @@ def test_scripted_three_player_game():
 
     # ---------------- round 1 (mid demand 5 + 3 + 4 = 12)
     g("a", Pick(character="ford"))
-    g("b", Pick(character="kettering"))                      # b takes 3 R&D
-    g("c", Pick(character="durant"))                         # c takes 1 R&D, builds at once
+    g("b", Pick(character="kettering"))  # b takes 3 R&D
+    g("c", Pick(character="durant"))  # c takes 1 R&D, builds at once
     g("c", BuildClass(cls="mid"))
-    g("c", BuildSpace(space=3))                              # $310, jump fee 1 R&D
+    g("c", BuildSpace(space=3))  # $310, jump fee 1 R&D
     assert g.money() == (2000, 2000, 1690) and st().players["c"].rd == 0
     assert st().action_order == ["a", "b", "c"]
 
     g("a", Act(what="build"))
     g("a", BuildClass(cls="mid"))
     g("a", BuildSpace(space=6))
-    g("a", BuildCount(count=3))                              # Ford's extra factory: 3 x $320
+    g("a", BuildCount(count=3))  # Ford's extra factory: 3 x $320
     g("b", Act(what="build"))
     g("b", BuildClass(cls="mid"))
     g("b", BuildSpace(space=0))
-    g("b", BuildCount(count=2))                              # 2 x $300
+    g("b", BuildCount(count=2))  # 2 x $300
     g("c", Act(what="build"))
     g("c", BuildClass(cls="mid"))
     g("c", BuildSpace(space=3))
-    g("c", BuildCount(count=1))                              # $310
+    g("c", BuildCount(count=1))  # $310
     assert g.money() == (1040, 1400, 1380)
 
     g("a", Act(what="produce"))
-    g("a", Produce(space=6, count=8))                        # 3 factories: 8-11, 8 x $60
+    g("a", Produce(space=6, count=8))  # 3 factories: 8-11, 8 x $60
     g("b", Act(what="produce"))
-    g("b", Produce(space=0, count=4))                        # 2 factories: 4-7
+    g("b", Produce(space=0, count=4))  # 2 factories: 4-7
     g("c", Act(what="produce"))
     g("c", Produce(space=3, count=4))
     assert g.money() == (560, 1160, 1140)
@@ -89,22 +101,31 @@ def test_scripted_three_player_game():
     g("c", Done())
     assert st().phase == 5 and GAME.lane_capacity(st()) == 3  # no Howard this round
 
-    g("a", mid_mid())                                        # +150, the car is taken from space 6
-    g("c", mid_mid())                                        # b has no distributor
-    g("a", mid_mid())                                        # mid lane now full (3)
+    g("a", mid_mid())  # +150, the car is taken from space 6
+    g("c", mid_mid())  # b has no distributor
+    g("a", mid_mid())  # mid lane now full (3)
     assert g.money() == (860, 1160, 1290) and st().phase == 6
 
     g("a", Exec(choice="pass"))
-    g("b", Exec(choice="bonus"))                             # first marker: 2 R&D
+    g("b", Exec(choice="bonus"))  # first marker: 2 R&D
     g("b", Marker(space=0))
     g("c", Exec(choice="discount1"))
-    g.rig("deck.demand", [5, 2, 4, 3, 4, 2])                 # round 2 deal, selection order a, b, c
+    g.rig("deck.demand", [5, 2, 4, 3, 4, 2])  # round 2 deal, selection order a, b, c
     events = g("c", Marker(space=3))
     # demand 12: newest first. pass 1: a 1 @150, c 2 @100 (discount), b 2 @150 (bonus)
     # pass 2: a 1, c 1 (c empty), b 2 (b empty); then a alone: 3 more -> a sold 5, 1 left unsold
     sales = [(e.seat, e.n, e.value) for e in events if e.kind == "demand_sale"]
-    assert sales == [("a", 1, 150), ("c", 2, 100), ("b", 2, 150), ("a", 1, 150), ("c", 1, 100), ("b", 2, 150),
-                     ("a", 1, 150), ("a", 1, 150), ("a", 1, 150)]
+    assert sales == [
+        ("a", 1, 150),
+        ("c", 2, 100),
+        ("b", 2, 150),
+        ("a", 1, 150),
+        ("c", 1, 100),
+        ("b", 2, 150),
+        ("a", 1, 150),
+        ("a", 1, 150),
+        ("a", 1, 150),
+    ]
     # losses: a 1 unsold; mid ranks 6 (a) 0, 3 (c) 1, 0 (b) 2; $10 a point
     assert [(e.seat, e.delta) for e in events if e.kind == "loss_fee"] == [("a", -10), ("b", -20), ("c", -10)]
     assert g.money() == (860 + 750 - 10, 1160 + 600 - 20, 1290 + 300 - 10) == (1600, 1740, 1580)
@@ -121,21 +142,21 @@ def test_scripted_three_player_game():
 
     g("b", Act(what="build"))
     g("b", BuildClass(cls="low"))
-    g("b", BuildSpace(space=9))                              # 3 low spaces skipped: 3 R&D a factory
+    g("b", BuildSpace(space=9))  # 3 low spaces skipped: 3 R&D a factory
     assert [a.count for a in GAME.legal_actions(st(), "b") if isinstance(a, BuildCount)] == [1]
-    g("b", BuildCount(count=1))                              # $240
+    g("b", BuildCount(count=1))  # $240
     g("a", Act(what="produce"))
-    g("a", Produce(space=6, count=8))                        # $480
-    g("c", Loan())                                           # +$500, still c's action
+    g("a", Produce(space=6, count=8))  # $480
+    g("c", Loan())  # +$500, still c's action
     g("c", Act(what="rd"))
     assert g.money() == (1120, 1500, 2080) and st().players["b"].rd == 1
 
     g("b", Act(what="produce"))
-    g("b", Produce(space=0, count=5))                        # 5 x $60
-    g("b", Produce(space=9, count=2))                        # 2 x $30
+    g("b", Produce(space=0, count=5))  # 5 x $60
+    g("b", Produce(space=9, count=2))  # 2 x $30
     g("a", Act(what="rd"))
     g("c", Act(what="produce"))
-    g("c", Produce(space=3, count=6))                        # $360
+    g("c", Produce(space=3, count=6))  # $360
     assert g.money() == (1120, 1140, 1720)
 
     g("b", Act(what="distributors"))
@@ -147,18 +168,18 @@ def test_scripted_three_player_game():
     assert [e.delta for e in events if e.kind == "howard_sale"] == [150, 150]
     assert g.money() == (1420, 1140, 1720) and st().phase == 5 and GAME.lane_capacity(st()) == 6
 
-    g("b", DistMove(src="low", lane="low"))                  # +100 from space 9
+    g("b", DistMove(src="low", lane="low"))  # +100 from space 9
     g("a", mid_mid())
     g("c", mid_mid())
     g("a", mid_mid())
     assert g.money() == (1720, 1240, 1870) and st().phase == 6
 
     g("b", Exec(choice="close"))
-    g("b", Close(space=0))                                   # 2 x ($300 - $100); losses 2 -> 1
+    g("b", Close(space=0))  # 2 x ($300 - $100); losses 2 -> 1
     assert g.money()[1] == 1640 and st().players["b"].losses == 1
     assert Exec(choice="discount2") not in GAME.legal_actions(st(), "a")  # a has one space only
     g("a", Exec(choice="pass"))
-    g.rig("deck.demand", [5, 3, 4, 4, 3, 2])                 # round 3 order: a, c (passed), then b
+    g.rig("deck.demand", [5, 3, 4, 4, 3, 2])  # round 3 order: a, c (passed), then b
     events = g("c", Exec(choice="pass"))
     # low 7: b sells its 1 car. mid 13: a 4, c 5, b (closed space, 5 cars) 4 -> b 1 unsold
     assert g.money() == (2300, 2300, 2530)
@@ -173,7 +194,7 @@ def test_scripted_three_player_game():
     g("a", Pick(character="kettering"))
     g("c", Pick(character="ford"))
     g("b", Pick(character="durant"))
-    g("b", Cancel())                                         # Durant builds nothing
+    g("b", Cancel())  # Durant builds nothing
     assert st().action_order == ["c", "a", "b"]
     g("c", Act(what="produce"))
     g("c", Produce(space=3, count=4))
@@ -193,8 +214,8 @@ def test_scripted_three_player_game():
     assert g.money() == (2120, 2340, 2440) and st().phase == 6
     g("c", Exec(choice="pass"))
     g("a", Exec(choice="pass"))
-    g.rig("demand.extra", [2, 5, 3])                         # round 3 high; round 4 high then low
-    g.rig("deck.demand", [5, 2, 4, 3, 3, 2])                 # round 4 order: c, a, b
+    g.rig("demand.extra", [2, 5, 3])  # round 3 high; round 4 high then low
+    g.rig("deck.demand", [5, 2, 4, 3, 3, 2])  # round 4 order: c, a, b
     events = g("b", Exec(choice="pass"))
     assert st().round == 4
     # low 12: b 1 car; mid 9: a 6 (all), c 3 (all); fees $30: c 1 point, a 1, b 1; c interest $50
@@ -220,11 +241,11 @@ def test_scripted_three_player_game():
     assert [e.delta for e in events if e.kind == "howard_sale"] == [100, 100]
     assert g.money() == (2510, 2550, 2570)
     g("c", mid_mid())
-    g("a", mid_mid())                                        # b has no car left for its distributor
+    g("a", mid_mid())  # b has no car left for its distributor
     g("a", mid_mid())
     assert g.money() == (2810, 2550, 2720) and st().players["b"].losses == 2  # unused distributor
     g("c", Exec(choice="close"))
-    g("c", Close(space=3))                                   # 2 x ($310 - $100); losses 1 -> 0
+    g("c", Close(space=3))  # 2 x ($310 - $100); losses 1 -> 0
     g("b", Exec(choice="pass"))
     events = g("a", Exec(choice="pass"))
     # mid 7: a 4, c 3 (closed space still sells its cars); a 2 unsold -> 3 points

@@ -14,8 +14,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_without_a_token_it_explains_and_exits(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
-    proc = subprocess.run([sys.executable, str(ROOT / "bot.py")], capture_output=True, text=True, env=env,
-                          cwd=tmp_path, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py")], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60
+    )
     assert proc.returncode == 2
     assert "DISCORD_TOKEN" in proc.stderr and "developers/applications" in proc.stderr
     assert "Traceback" not in proc.stderr

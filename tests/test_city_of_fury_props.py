@@ -44,8 +44,11 @@ def test_registered_under_its_id():
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32), hero=st.sampled_from(["vigilante", "brawler"]),
-       picks=st.lists(st.integers(0, 1000), min_size=1, max_size=250))
+@given(
+    seed=st.integers(0, 2**32),
+    hero=st.sampled_from(["vigilante", "brawler"]),
+    picks=st.lists(st.integers(0, 1000), min_size=1, max_size=250),
+)
 def test_random_legal_play_never_raises_and_keeps_invariants(seed, hero, picks):
     s = GAME.new([SEAT], {"hero": hero}, seed)
     check_invariants(s)
@@ -64,8 +67,11 @@ def test_random_legal_play_never_raises_and_keeps_invariants(seed, hero, picks):
 
 
 @settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**32), hero=st.sampled_from(["vigilante", "brawler"]),
-       picks=st.lists(st.integers(0, 1000), min_size=50, max_size=400))
+@given(
+    seed=st.integers(0, 2**32),
+    hero=st.sampled_from(["vigilante", "brawler"]),
+    picks=st.lists(st.integers(0, 1000), min_size=50, max_size=400),
+)
 def test_mixed_ai_and_random_play_reaches_deep_states_and_keeps_invariants(seed, hero, picks):
     """Two AI moves for one random one: games get to the scrolls and the boss, not just early deaths."""
     s = GAME.new([SEAT], {"hero": hero}, seed)
@@ -199,23 +205,35 @@ def test_catalogs_have_the_same_keys_in_en_and_zh():
 
 def test_every_event_kind_and_variant_has_text_in_both_languages():
     samples = [
-        m.RoundStarted(round=3), m.SkillChosen(skill="kick", level=2, actions=["move", "move", "attack"]),
-        m.HeroMoved(direction="left", src=2, dst=1), m.HeroMoved(direction="right", src=1, dst=2, swapped="rash"),
-        m.HeroHit(how="attack", target="rash", hp=1), m.HeroHit(how="shoot", target="boss_man", hp=0),
-        m.EnemyDefeated(enemy="glitch"), m.HeroHealed(hp=5), m.StepSkipped(action="heal", forced=True),
-        m.StepSkipped(action="move", forced=False), m.SkillReset(skill="dodge"),
-        m.SkillsRaised(skills=["punch", "kick"], levels=[3, 2]), m.SkillsRaised(skills=["dodge"], levels=[2]),
+        m.RoundStarted(round=3),
+        m.SkillChosen(skill="kick", level=2, actions=["move", "move", "attack"]),
+        m.HeroMoved(direction="left", src=2, dst=1),
+        m.HeroMoved(direction="right", src=1, dst=2, swapped="rash"),
+        m.HeroHit(how="attack", target="rash", hp=1),
+        m.HeroHit(how="shoot", target="boss_man", hp=0),
+        m.EnemyDefeated(enemy="glitch"),
+        m.HeroHealed(hp=5),
+        m.StepSkipped(action="heal", forced=True),
+        m.StepSkipped(action="move", forced=False),
+        m.SkillReset(skill="dodge"),
+        m.SkillsRaised(skills=["punch", "kick"], levels=[3, 2]),
+        m.SkillsRaised(skills=["dodge"], levels=[2]),
         m.EnemyTurn(enemy="baton", side="right", row="left", actions=["move_left", "push_left", "attack"]),
         m.EnemyMoved(enemy="knuckles", how="move", src=3, dst=2),
-        m.EnemyMoved(enemy="rash", how="jump", src=3, dst=2), m.EnemyMoved(enemy="rash", how="jump", src=3, dst=2, swapped="hero"),
-        m.EnemyHitHero(enemy="krupp", how="shoot", hp=4), m.EnemyHitHero(enemy="tin_can", how="attack", hp=3),
-        m.HeroPushed(enemy="baton", src=2, dst=1), m.HeroPushed(enemy="baton", src=2, dst=1, swapped="glitch"),
+        m.EnemyMoved(enemy="rash", how="jump", src=3, dst=2),
+        m.EnemyMoved(enemy="rash", how="jump", src=3, dst=2, swapped="hero"),
+        m.EnemyHitHero(enemy="krupp", how="shoot", hp=4),
+        m.EnemyHitHero(enemy="tin_can", how="attack", hp=3),
+        m.HeroPushed(enemy="baton", src=2, dst=1),
+        m.HeroPushed(enemy="baton", src=2, dst=1, swapped="glitch"),
         m.EnemySkipped(enemy="glitch", action="jump_right"),
         m.Scrolled(defeated="rash", left_card="krupp", entered="krupp"),
         m.Scrolled(defeated="rash", left_card="krupp", entered="krupp", slid=["hero"]),
         m.Scrolled(defeated="rash", left_card="glitch", entered=None),
         m.Scrolled(defeated="rash", left_card="glitch", entered=None, slid=["knuckles"]),
-        m.EnemyEntered(enemy="boss_man", slot=4, hp=6), m.GameWon(round=12), m.GameLost(round=9),
+        m.EnemyEntered(enemy="boss_man", slot=4, hp=6),
+        m.GameWon(round=12),
+        m.GameLost(round=9),
     ]
     kinds = {e.kind for e in samples}
     assert kinds == {a.model_fields["kind"].default for a in m.AnyEvent.__origin__.__args__}

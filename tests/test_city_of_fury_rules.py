@@ -172,7 +172,10 @@ def test_hero_cannot_move_off_the_street():
     assert err.value.code == "off_street" and canonical(s) == before
     s = board(["knuckles", None, None, "rash", H])
     s, _ = act(s, {"kind": "choose_skill", "skill": "dodge"})
-    assert [a.model_dump() for a in GAME.legal_actions(s, SEAT)] == [{"kind": "move", "direction": "left"}, {"kind": "skip"}]
+    assert [a.model_dump() for a in GAME.legal_actions(s, SEAT)] == [
+        {"kind": "move", "direction": "left"},
+        {"kind": "skip"},
+    ]
 
 
 def test_attack_hits_adjacent_enemy_only():
@@ -297,17 +300,24 @@ def test_wrong_step_and_bad_json_shapes_are_refused_without_change():
     s = fresh()
     before = canonical(s)
     bad = [
-        {"kind": "raise", "skills": ["punch", "kick"]},   # raising before choosing a skill
-        {"kind": "move", "direction": "right"},           # a step before choosing
+        {"kind": "raise", "skills": ["punch", "kick"]},  # raising before choosing a skill
+        {"kind": "move", "direction": "right"},  # a step before choosing
     ]
     for a in bad:
         with pytest.raises(GameError) as err:
             act(s, a)
         assert err.value.code == "wrong_step"
     shapes = [
-        {"kind": "fly"}, {"kind": "move"}, {"kind": "move", "direction": "up"},
-        {"kind": "choose_skill", "skill": "uppercut"}, {"kind": "raise", "skills": ["punch", "kick", "shoot"]},
-        {"kind": "raise", "skills": []}, {"kind": "heal", "extra": 1}, "punch", None, 42,
+        {"kind": "fly"},
+        {"kind": "move"},
+        {"kind": "move", "direction": "up"},
+        {"kind": "choose_skill", "skill": "uppercut"},
+        {"kind": "raise", "skills": ["punch", "kick", "shoot"]},
+        {"kind": "raise", "skills": []},
+        {"kind": "heal", "extra": 1},
+        "punch",
+        None,
+        42,
     ]
     for a in shapes:
         with pytest.raises(GameError) as err:
@@ -504,8 +514,11 @@ def test_characters_that_fall_off_slide_right_pushing_others():
 
 
 def test_two_defeats_in_one_round_scroll_twice():
-    s = board(["rash", H, "knuckles", None, None], hp={"rash": 1, "knuckles": 1},
-              screen=["glitch", "tin_can", "krupp", "baton", BOSS])
+    s = board(
+        ["rash", H, "knuckles", None, None],
+        hp={"rash": 1, "knuckles": 1},
+        screen=["glitch", "tin_can", "krupp", "baton", BOSS],
+    )
     s, ev = play_steps(s, "punch", {"kind": "attack", "target": "rash"}, {"kind": "attack", "target": "knuckles"})
     assert s.to_scroll == ["rash", "knuckles"]
     s, ev = act(s, {"kind": "raise", "skills": ["punch", "kick"]})
@@ -517,8 +530,11 @@ def test_two_defeats_in_one_round_scroll_twice():
 
 
 def test_boss_enters_when_the_cafe_card_is_flipped():
-    s = board([H, None, None, "knuckles", None], screen=[BOSS, "rash", "glitch", "krupp", "baton"],
-              beaten=["rash", "glitch", "krupp", "baton"])
+    s = board(
+        [H, None, None, "knuckles", None],
+        screen=[BOSS, "rash", "glitch", "krupp", "baton"],
+        beaten=["rash", "glitch", "krupp", "baton"],
+    )
     ev = scroll(s, "tin_can")
     assert s.street[4] == BOSS and s.enemy_hp[BOSS] == enemies()[BOSS].max_hp
     assert s.screen == ["rash", "glitch", "krupp", "baton", "tin_can"]
@@ -526,8 +542,11 @@ def test_boss_enters_when_the_cafe_card_is_flipped():
 
 
 def test_beaten_card_at_left_end_is_set_aside_not_revived():
-    s = board([H, None, None, BOSS, None], screen=["rash", "glitch", "krupp", "baton", "tin_can"],
-              beaten=["rash", "glitch", "krupp", "baton", "tin_can"])
+    s = board(
+        [H, None, None, BOSS, None],
+        screen=["rash", "glitch", "krupp", "baton", "tin_can"],
+        beaten=["rash", "glitch", "krupp", "baton", "tin_can"],
+    )
     ev = scroll(s, "knuckles")
     assert "rash" not in s.street and s.gone == ["rash"]
     assert s.street == [H, None, BOSS, None, None]
@@ -576,7 +595,10 @@ def test_labels_say_what_each_choice_does():
     assert GAME.prompt(s, SEAT).text("en").startswith("Kick Lv2, action 1/3: move")
     s, _ = act(s, SKIP)
     s, _ = act(s, SKIP)
-    assert [GAME.action_label(s, a, "en") for a in GAME.legal_actions(s, SEAT)] == ["Attack Rash (2 HP)", "Skip this attack"]
+    assert [GAME.action_label(s, a, "en") for a in GAME.legal_actions(s, SEAT)] == [
+        "Attack Rash (2 HP)",
+        "Skip this attack",
+    ]
     assert {GAME.action_group(s, a) for a in GAME.legal_actions(s, SEAT)} == {"step"}
     s, _ = act(s, SKIP)
     assert "Raise Punch → Lv3 + Kick → Lv2" in [GAME.action_label(s, a, "en") for a in GAME.legal_actions(s, SEAT)]

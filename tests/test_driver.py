@@ -14,8 +14,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def converse(lines: list) -> list[dict]:
     text = "\n".join(line if isinstance(line, str) else json.dumps(line) for line in lines) + "\n"
-    proc = subprocess.run([sys.executable, "-m", "engine"], input=text, capture_output=True, text=True, cwd=ROOT,
-                          timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine"], input=text, capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     out = [json.loads(line) for line in proc.stdout.splitlines()]
     assert len(out) == len([ln for ln in lines if (ln if isinstance(ln, str) else "x").strip()])
@@ -28,22 +29,24 @@ def test_a_whole_conversation(tmp_path):
     first = game.legal_actions(state, "me")[1]
     after, _ = game.apply(state, "me", first)
     png = tmp_path / "board.png"
-    r = converse([
-        {"cmd": "games"},
-        "this is not json",
-        {"cmd": "legal", "seat": "me"},                          # before any game
-        {"cmd": "new", "game": "city_of_fury", "seats": ["me"], "seed": 7},
-        {"cmd": "legal", "seat": "me", "labels": True, "locale": "zh"},
-        {"cmd": "act", "seat": "me", "action": first.model_dump(mode="json")},
-        {"cmd": "act", "seat": "me", "action": {"kind": "no_such_thing"}},
-        {"cmd": "act", "seat": "someone", "action": first.model_dump(mode="json")},
-        {"cmd": "view", "seat": None},
-        {"cmd": "dump"},
-        {"cmd": "schema"},
-        {"cmd": "render", "seat": None, "path": str(png), "locale": "zh"},
-        {"cmd": "frobnicate"},
-        [1, 2, 3],
-    ])
+    r = converse(
+        [
+            {"cmd": "games"},
+            "this is not json",
+            {"cmd": "legal", "seat": "me"},  # before any game
+            {"cmd": "new", "game": "city_of_fury", "seats": ["me"], "seed": 7},
+            {"cmd": "legal", "seat": "me", "labels": True, "locale": "zh"},
+            {"cmd": "act", "seat": "me", "action": first.model_dump(mode="json")},
+            {"cmd": "act", "seat": "me", "action": {"kind": "no_such_thing"}},
+            {"cmd": "act", "seat": "someone", "action": first.model_dump(mode="json")},
+            {"cmd": "view", "seat": None},
+            {"cmd": "dump"},
+            {"cmd": "schema"},
+            {"cmd": "render", "seat": None, "path": str(png), "locale": "zh"},
+            {"cmd": "frobnicate"},
+            [1, 2, 3],
+        ]
+    )
     games, bad_json, no_game, new, legal, act, bad_action, bad_seat, view, dump, schema, render, unknown, not_obj = r
     assert games == {"ok": True, "games": ["city_of_fury", "thunder_road", "automobile", "armor_clash"]}
     assert bad_json["ok"] is False and bad_json["error"]["code"] == "bad_json"
@@ -65,13 +68,15 @@ def test_a_whole_conversation(tmp_path):
 def test_load_and_rig_make_a_rule_example_exact():
     game = get_game("city_of_fury")
     state = game.new(["me"], {}, 3)
-    r = converse([
-        {"cmd": "load", "state": game.dump(state)},
-        {"cmd": "rig", "name": "some_die", "values": [6, 6]},
-        {"cmd": "rig", "name": "some_die", "values": "not a list"},
-        {"cmd": "dump"},
-        {"cmd": "load", "state": {"game": "city_of_fury", "nonsense": 1}},
-    ])
+    r = converse(
+        [
+            {"cmd": "load", "state": game.dump(state)},
+            {"cmd": "rig", "name": "some_die", "values": [6, 6]},
+            {"cmd": "rig", "name": "some_die", "values": "not a list"},
+            {"cmd": "dump"},
+            {"cmd": "load", "state": {"game": "city_of_fury", "nonsense": 1}},
+        ]
+    )
     load, rig, bad_rig, dump, bad_load = r
     assert load["ok"] and rig["rig"] == {"some_die": [6, 6]}
     assert bad_rig["ok"] is False
@@ -93,14 +98,36 @@ def test_replay_of_an_export_reaches_the_identical_state(tmp_path):
     (tmp_path / "export.json").write_text(json.dumps(export))
     (r,) = converse([{"cmd": "replay", "export": export}])
     assert canonical(r["state"]) == canonical(game.dump(state))
-    proc = subprocess.run([sys.executable, "-m", "engine", "replay", str(tmp_path / "export.json")],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", str(tmp_path / "export.json")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert proc.stdout.strip() == canonical(game.dump(state))
 
 
 def test_selfplay_plays_complete_games_and_renders(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "engine", "selfplay", "city_of_fury", "--seed", "5", "--games", "2",
-                           "--render", str(tmp_path)], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "engine",
+            "selfplay",
+            "city_of_fury",
+            "--seed",
+            "5",
+            "--games",
+            "2",
+            "--render",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.strip().splitlines()
     assert lines[0].startswith("seed 5:") and lines[1].startswith("seed 6:")
@@ -126,12 +153,19 @@ def test_no_view_of_any_game_carries_the_seed_or_the_rng():
 
 
 def test_new_can_rig_the_set_up_shuffle():
-    r = converse([
-        {"cmd": "new", "game": "city_of_fury", "seats": ["me"], "seed": 1,
-         "rig": {"deck.enemies": ["rash", "krupp", "glitch", "knuckles"]}},
-        {"cmd": "new", "game": "city_of_fury", "seats": ["me"], "seed": 1, "rig": {"deck.enemies": ["nobody"]}},
-        {"cmd": "new", "game": "city_of_fury", "seats": ["me"], "seed": 1, "rig": ["not", "a", "dict"]},
-    ])
+    r = converse(
+        [
+            {
+                "cmd": "new",
+                "game": "city_of_fury",
+                "seats": ["me"],
+                "seed": 1,
+                "rig": {"deck.enemies": ["rash", "krupp", "glitch", "knuckles"]},
+            },
+            {"cmd": "new", "game": "city_of_fury", "seats": ["me"], "seed": 1, "rig": {"deck.enemies": ["nobody"]}},
+            {"cmd": "new", "game": "city_of_fury", "seats": ["me"], "seed": 1, "rig": ["not", "a", "dict"]},
+        ]
+    )
     ok, impossible, malformed = r
     assert ok["state"]["screen"][:4] == ["rash", "krupp", "glitch", "knuckles"]
     assert impossible["error"]["code"] == "bad_rig" and "nobody" in impossible["error"]["message"]

@@ -31,15 +31,15 @@ async def test_reminder_due_while_the_bot_was_down_fires_after_restart(table):
     alice = table.fd.add_user(101, "alice")
     await table.start()
     gid, _ = await open_cof(table, alice, remind=60)
-    assert (await table.tick())["reminders"] == 0               # not due yet
+    assert (await table.tick())["reminders"] == 0  # not due yet
     await table.fd.stop(table.bot)
-    table.clock.advance(150)                                    # 2.5 h pass while the bot is down
+    table.clock.advance(150)  # 2.5 h pass while the bot is down
     await table.start()
     n = len(table.fd.messages())
     assert (await table.tick())["reminders"] == 1
     msgs = pings(table, n)
     assert len(msgs) == 1 and msgs[0].pinged == [101] and f"#{gid}" in msgs[0].content
-    assert (await table.tick())["reminders"] == 0               # at most once per interval
+    assert (await table.tick())["reminders"] == 0  # at most once per interval
     table.clock.advance(61)
     assert (await table.tick())["reminders"] == 1
 
@@ -50,9 +50,9 @@ async def test_no_reminder_in_quiet_hours(table):
     ex = await table.fd.slash(alice, "remind quiet", {"start": 6, "end": 12, "utc_offset": 1})
     assert "6:00" in (await ex.wait_response()).content
     await open_cof(table, alice, remind=30)
-    table.clock.advance(45)          # 08:45 UTC = 09:45 local: asleep by choice
+    table.clock.advance(45)  # 08:45 UTC = 09:45 local: asleep by choice
     assert (await table.tick())["reminders"] == 0
-    table.clock.advance(180)         # 12:45 local
+    table.clock.advance(180)  # 12:45 local
     assert (await table.tick())["reminders"] == 1
     ex = await table.fd.slash(alice, "remind always")
     await ex.wait_response()
@@ -106,8 +106,11 @@ async def test_undo_vetoed_by_another_player(table):
     gid, _ = await table.open_table(alice, "thunder_road", [bob])
     users = table.seat_user(gid)
     first = get_game("thunder_road").to_act(table.state(gid))[0]
+
     # the first player plays until the other one has acted once
-    acted = lambda t: t.sql("SELECT COUNT(*) FROM actions WHERE game_id=? AND seat!=?", gid, first)[0][0] > 0
+    def acted(t):
+        return t.sql("SELECT COUNT(*) FROM actions WHERE game_id=? AND seat!=?", gid, first)[0][0] > 0
+
     await table.play_ai(gid, until=acted)
     v = table.row(gid)["version"]
     mover = table.fd.users[users[first]]
@@ -136,8 +139,9 @@ async def test_export_replays_to_the_identical_state_and_replay_renders_any_turn
     export = msg.file(0)
     path = tmp_path / "export.json"
     path.write_bytes(export)
-    proc = subprocess.run([sys.executable, "-m", "engine", "replay", str(path)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
+    proc = subprocess.run(  # noqa: ASYNC221 - a short child process in a test
+        [sys.executable, "-m", "engine", "replay", str(path)], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == canonical(json.loads(table.row(gid)["state_json"]))
     ex = await table.fd.slash(alice, "game replay", {"table": gid, "turn": 3})
@@ -178,7 +182,7 @@ async def test_campaign_points_table(table):
     gid, _ = await open_cof(table, alice, campaign="Spring")
     await table.play_ai(gid)
     won = COF.outcome(table.state(gid)).winners == ["p1"]
-    await table.restart()                                        # standings survive restarts
+    await table.restart()  # standings survive restarts
     ex = await table.fd.slash(alice, "campaign standings", {"name": "Spring"})
     msg = await ex.wait_response()
     assert f"{10 if won else 4} pts" in msg.embed["description"]
@@ -281,7 +285,7 @@ async def test_a_channel_the_bot_cannot_post_in_does_not_stop_the_scheduler(tabl
     await open_cof(table, alice, remind=30)
     table.clock.advance(40)
     full = table.fd.bot_permissions
-    table.fd.bot_permissions = discord.Permissions(view_channel=True)   # lost Send Messages
+    table.fd.bot_permissions = discord.Permissions(view_channel=True)  # lost Send Messages
     counts = await table.tick()
     assert counts["failed"] == 1 and counts["reminders"] == 0
     table.fd.bot_permissions = full
@@ -293,7 +297,10 @@ async def test_armor_clash_story_campaign_carries_crews_between_tables(table):
     bob = table.fd.add_user(102, "bob")
     await table.start()
     ex = await table.fd.slash(alice, "campaign new", {"game": "armor_clash", "name": "East", "story": "mode=hard"})
-    assert "War Thunder" in (await table.wait_ephemeral(ex)).content or "战争雷霆" in (await table.wait_ephemeral(ex)).content
+    assert (
+        "War Thunder" in (await table.wait_ephemeral(ex)).content
+        or "战争雷霆" in (await table.wait_ephemeral(ex)).content
+    )
     ex = await table.fd.slash(alice, "campaign new", {"game": "armor_clash", "name": "East", "story": "mode=simple"})
     await ex.wait(lambda e: any("East" in m.content for m in e.messages), 20, "the announcement")
     for n in range(2):
@@ -324,7 +331,8 @@ async def test_two_ballots_at_once_are_both_counted(table):
     a, b = await asyncio.gather(table.fd.click(users[0], vote, yes), table.fd.click(users[2], vote, yes))
     await asyncio.gather(a.wait_response(), b.wait_response())
     await (a if len(a.followups) >= len(b.followups) else b).wait(
-        lambda e: table.seat_user(gid)["p4"] is None, 20, "the hand-over")
+        lambda e: table.seat_user(gid)["p4"] is None, 20, "the hand-over"
+    )
     vid = table.sql("SELECT id FROM votes")[0][0]
     assert sorted(json.loads(table.sql("SELECT yes_json FROM votes WHERE id=?", vid)[0][0])) == [101, 103]
     assert table.sql("SELECT status FROM votes")[0][0] == "passed"

@@ -4,9 +4,9 @@ real SQLite file, every request checked against Discord's OpenAPI description.""
 from __future__ import annotations
 
 import asyncio
+import io
 
 from PIL import Image
-import io
 
 from engine import get_game
 
@@ -53,6 +53,7 @@ async def test_full_game_through_slash_command_and_buttons(table):
     log = table.sql("SELECT seat, action_json FROM actions WHERE game_id=? ORDER BY id", gid)
     seed = table.sql("SELECT seed FROM games WHERE id=?", gid)[0][0]
     import json
+
     replayed = GAME.replay(["p1"], {}, seed, [(s, json.loads(a)) for s, a in log])
     assert replayed.model_dump_json() == row["state_json"]
     assert not table.fd.violations
@@ -68,20 +69,20 @@ async def test_non_player_and_illegal_and_stale_clicks_change_nothing(table):
 
     ex = await table.fd.click(bob, board, cid)
     msg = await table.wait_ephemeral(ex)
-    assert "你没有在这桌入座" in msg.content            # a non-player, in their language
+    assert "你没有在这桌入座" in msg.content  # a non-player, in their language
     assert table.row(gid)["version"] == v0
 
-    ex = await table.fd.slash(alice, "play", {"action": f"{gid}:{v0}:999"})   # no such choice
+    ex = await table.fd.slash(alice, "play", {"action": f"{gid}:{v0}:999"})  # no such choice
     msg = await table.wait_ephemeral(ex)
     assert "out of date" in msg.content and table.row(gid)["version"] == v0
 
-    ex = await table.fd.slash(alice, "game status")       # a second copy of the board, with buttons
+    ex = await table.fd.slash(alice, "game status")  # a second copy of the board, with buttons
     repost = await table.wait_board(ex)
     assert repost.custom_ids == board.custom_ids
     board2 = await play_turn(table, alice, board, gid)
     assert cid not in board.custom_ids, "the clicked board no longer offers the old choices"
     v1 = table.row(gid)["version"]
-    ex = await table.fd.click(alice, repost, cid)         # a button from the previous turn
+    ex = await table.fd.click(alice, repost, cid)  # a button from the previous turn
     msg = await table.wait_ephemeral(ex)
     assert "out of date" in msg.content
     assert table.row(gid)["version"] == v1
@@ -96,10 +97,20 @@ async def test_two_clicks_at_once_apply_exactly_once(table):
     v0 = table.row(gid)["version"]
     idx = table.ai_index(gid, "p1")
     cid, values = table.custom_id_for(board, gid, v0, idx)
-    click = (lambda: table.fd.click(alice, board, cid)) if values is None else (lambda: table.fd.select(alice, board, cid, values))
+    click = (
+        (lambda: table.fd.click(alice, board, cid))
+        if values is None
+        else (lambda: table.fd.select(alice, board, cid, values))
+    )
     a, b = await asyncio.gather(click(), click())
-    settled = lambda e: (table.board_of(e.followups) or any(m.ephemeral for m in e.followups)  # noqa: E731
-                         or (e.edits and e.original.attachments and table.row(gid)["version"] != v0))
+
+    def settled(e):
+        return (
+            table.board_of(e.followups)
+            or any(m.ephemeral for m in e.followups)  # noqa: E731
+            or (e.edits and e.original.attachments and table.row(gid)["version"] != v0)
+        )
+
     await asyncio.gather(a.wait(settled, 20, "a reply"), b.wait(settled, 20, "a reply"))
     assert table.row(gid)["version"] == v0 + 1
     assert table.sql("SELECT COUNT(*) FROM actions WHERE game_id=?", gid)[0][0] == 1
@@ -115,7 +126,7 @@ async def test_restart_in_the_middle_keeps_buttons_working(table):
     gid, board = await open_solo(table, alice)
     board = await play_turn(table, alice, board, gid)
     v = table.row(gid)["version"]
-    await table.restart()                              # a new process on the same database file
+    await table.restart()  # a new process on the same database file
     board = await play_turn(table, alice, board, gid)  # a button sent by the old bot
     assert table.row(gid)["version"] == v + 1
 
@@ -140,6 +151,7 @@ async def test_corrupt_state_is_quarantined_and_reported(table):
     table.sql("UPDATE games SET state_json='{\"broken\": true}' WHERE id=?", gid)
     table.sql("SELECT 1")  # (connection per call; the UPDATE above committed on close)
     import sqlite3
+
     con = sqlite3.connect(table.db)
     con.execute("UPDATE games SET state_json='{\"broken\": true}' WHERE id=?", (gid,))
     con.commit()

@@ -27,8 +27,8 @@ async def test_automobile_demand_cards_never_leak(table):
     await table.start()
     gid, board = await table.open_table(users[0], "automobile", users[1:])
     seat_of = {u: s for s, u in table.seat_user(gid).items()}
-    private: dict[str, set[str]] = {}            # seat -> private texts it was shown
-    shown: list[tuple[int | None, str]] = []     # (viewer or None = public, text)
+    private: dict[str, set[str]] = {}  # seat -> private texts it was shown
+    shown: list[tuple[int | None, str]] = []  # (viewer or None = public, text)
 
     def seen(uid, ex):
         for m in ex.messages:
@@ -44,9 +44,9 @@ async def test_automobile_demand_cards_never_leak(table):
                 for seat in e["to"]:
                     private.setdefault(seat, set()).add(text)
     assert private, "demand cards are dealt as private events"
-    for m in table.fd.messages():                 # every public channel message the bot sent, every version
+    for m in table.fd.messages():  # every public channel message the bot sent, every version
         shown.append((None, m.text))
-        for old in m.versions:                    # boards redrawn in place keep their earlier states here
+        for old in m.versions:  # boards redrawn in place keep their earlier states here
             shown.append((None, json.dumps(old, ensure_ascii=False)))
     for viewer, text in shown:
         own = private.get(seat_of.get(viewer), set()) if viewer is not None else set()
@@ -100,11 +100,21 @@ async def test_armor_clash_orders_stay_private_until_the_turn_resolves(table):
     for seat in ("p1", "p2"):
         user = table.fd.users[seat_user[seat]]
         ex = await table.fd.click(user, board, next(c for c in board.custom_ids if c.startswith(f"tg:p:{gid}:")))
-        panel = await ex.wait(lambda e: next((m for m in e.messages if m.ephemeral and m.custom_ids), None), 20, "panel")
+        panel = await ex.wait(
+            lambda e: next((m for m in e.messages if m.ephemeral and m.custom_ids), None), 20, "panel"
+        )
         while True:
             ex = await table.choose(user, panel, gid, table.ai_index(gid, seat))
-            reply = await ex.wait(lambda e: table.board_of(e.followups) or next(
-                (m for m in e.followups if m.ephemeral and (m.custom_ids or "locked in" in m.content)), None), 20, "reply")
+            reply = await ex.wait(
+                lambda e: (
+                    table.board_of(e.followups)
+                    or next(
+                        (m for m in e.followups if m.ephemeral and (m.custom_ids or "locked in" in m.content)), None
+                    )
+                ),
+                20,
+                "reply",
+            )
             if not reply.ephemeral:
                 resolved = reply
                 break

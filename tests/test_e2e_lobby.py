@@ -31,9 +31,9 @@ async def test_join_leave_ai_start(table):
     assert table.seat_user(gid) == {"p1": 101, "p2": 102}
     assert "<@102>" in lobby.text, "the lobby message shows the new seat"
     ex = await click_and_settle(table, bob, lobby, f"tg:l:{gid}:join")
-    assert "已经入座" in (await table.wait_ephemeral(ex)).content          # in bob's language
+    assert "已经入座" in (await table.wait_ephemeral(ex)).content  # in bob's language
     ex = await click_and_settle(table, bob, lobby, f"tg:l:{gid}:start")
-    assert "房主" in (await table.wait_ephemeral(ex)).content               # only the host starts
+    assert "房主" in (await table.wait_ephemeral(ex)).content  # only the host starts
     ex = await click_and_settle(table, carol, lobby, f"tg:l:{gid}:ai")
     assert "Only the host" in (await table.wait_ephemeral(ex)).content
     await click_and_settle(table, bob, lobby, f"tg:l:{gid}:leave")
@@ -73,7 +73,10 @@ async def test_bad_options_and_ai_count_are_refused_privately(table):
     msg = await table.wait_ephemeral(ex)
     assert msg.ephemeral and "not valid" in msg.content
     ex = await table.fd.slash(host, "game new", {"game": "thunder_road", "ai": 9}, unchecked=True)
-    assert "between 0 and" in (await table.wait_ephemeral(ex)).content or "from 0 to" in (await table.wait_ephemeral(ex)).content
+    assert (
+        "between 0 and" in (await table.wait_ephemeral(ex)).content
+        or "from 0 to" in (await table.wait_ephemeral(ex)).content
+    )
     assert table.sql("SELECT COUNT(*) FROM games")[0][0] == 0
 
 
@@ -81,7 +84,9 @@ async def test_thread_option_opens_the_table_in_a_thread(table):
     host = table.fd.add_user(101, "host")
     await table.start()
     ex = await table.fd.slash(host, "game new", {"game": "city_of_fury", "thread": True})
-    await ex.wait(lambda e: table.fd.threads and table.fd.messages(_thread_id(table.fd.threads[-1])), 20, "the thread's board")
+    await ex.wait(
+        lambda e: table.fd.threads and table.fd.messages(_thread_id(table.fd.threads[-1])), 20, "the thread's board"
+    )
     assert table.fd.threads, "a thread was created"
     thread_id = _thread_id(table.fd.threads[-1])
     assert table.sql("SELECT channel_id FROM games")[0][0] == thread_id

@@ -19,9 +19,8 @@ import aiohttp
 import discord
 import pytest
 from discord import app_commands
-from PIL import Image
-
 from fakediscord import FakeDiscord, FakeTimeout, load_spec
+from PIL import Image
 
 GAMES = ["city_of_fury", "thunder_road", "automobile", "armor_clash"]
 
@@ -37,7 +36,9 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"play:(?P<
     """Persistent button: the custom_id carries the ids, the state lives elsewhere."""
 
     def __init__(self, game: int, move: str) -> None:
-        super().__init__(discord.ui.Button(label=move, style=discord.ButtonStyle.primary, custom_id=f"play:{game}:{move}"))
+        super().__init__(
+            discord.ui.Button(label=move, style=discord.ButtonStyle.primary, custom_id=f"play:{game}:{move}")
+        )
         self.game, self.move = game, move
 
     @classmethod
@@ -46,7 +47,9 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"play:(?P<
 
     async def callback(self, interaction: discord.Interaction) -> None:
         interaction.client.clicks.append((interaction.client.generation, self.game, self.move, interaction.user.id))
-        await interaction.response.edit_message(content=f"{interaction.user.name} played {self.move} in game {self.game}")
+        await interaction.response.edit_message(
+            content=f"{interaction.user.name} played {self.move} in game {self.game}"
+        )
 
 
 class SkillSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"skill:(?P<game>\d+)"):
@@ -97,7 +100,9 @@ class TinyBot(discord.Client):
             view.add_item(SkillSelect(7))
             embed = discord.Embed(title=f"{name} for {seats}", description=f"locale {interaction.locale.value}")
             embed.set_image(url="attachment://board.png")
-            await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(_png(name)), "board.png"), view=view)
+            await interaction.followup.send(
+                embed=embed, file=discord.File(io.BytesIO(_png(name)), "board.png"), view=view
+            )
 
         @new.autocomplete("name")
         async def new_name(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -106,13 +111,19 @@ class TinyBot(discord.Client):
         @game.command(name="secret", description="Only you can see this")
         async def secret(interaction: discord.Interaction) -> None:
             perms = interaction.permissions.manage_guild
-            await interaction.response.send_message(f"secret for {interaction.user.name}, manage={perms}", ephemeral=True)
+            await interaction.response.send_message(
+                f"secret for {interaction.user.name}, manage={perms}", ephemeral=True
+            )
 
         @game.command(name="announce", description="Post in the channel and open a thread")
         async def announce(interaction: discord.Interaction, text: str) -> None:
             await interaction.response.send_message("announcing", ephemeral=True)
-            msg = await interaction.channel.send(f"{text} <@{interaction.user.id}>", allowed_mentions=discord.AllowedMentions(users=True))
-            thread = await interaction.channel.create_thread(name=f"table {text}", type=discord.ChannelType.public_thread)
+            msg = await interaction.channel.send(
+                f"{text} <@{interaction.user.id}>", allowed_mentions=discord.AllowedMentions(users=True)
+            )
+            thread = await interaction.channel.create_thread(
+                name=f"table {text}", type=discord.ChannelType.public_thread
+            )
             await thread.send("table opened")
             await msg.edit(content=f"{text} (thread {thread.id})")
 
@@ -149,15 +160,25 @@ class TinyBot(discord.Client):
 
         @game.command(name="where", description="Where am I")
         async def where(interaction: discord.Interaction) -> None:
-            await interaction.channel.add_user(interaction.user) if isinstance(interaction.channel, discord.Thread) else None
+            await interaction.channel.add_user(interaction.user) if isinstance(
+                interaction.channel, discord.Thread
+            ) else None
             await interaction.response.send_message(f"{type(interaction.channel).__name__} {interaction.channel.id}")
 
         @game.command(name="inspect", description="Every option type")
-        async def inspect(interaction: discord.Interaction, who: discord.Member, where: discord.TextChannel,
-                          role: discord.Role, file: discord.Attachment, ratio: float, flag: bool) -> None:
+        async def inspect(
+            interaction: discord.Interaction,
+            who: discord.Member,
+            where: discord.TextChannel,
+            role: discord.Role,
+            file: discord.Attachment,
+            ratio: float,
+            flag: bool,
+        ) -> None:
             data = await file.read()
             await interaction.response.send_message(
-                f"{who.name}|{who.guild_permissions.manage_guild}|{where.name}|{role.name}|{file.filename}:{data.decode()}|{ratio}|{flag}")
+                f"{who.name}|{who.guild_permissions.manage_guild}|{where.name}|{role.name}|{file.filename}:{data.decode()}|{ratio}|{flag}"
+            )
 
         @game.command(name="pick", description="A user select")
         async def pick(interaction: discord.Interaction) -> None:
@@ -180,7 +201,9 @@ class TinyBot(discord.Client):
         @game.command(name="card", description="Initial response with a file")
         async def card(interaction: discord.Interaction) -> None:
             embed = discord.Embed(title="card").set_thumbnail(url="attachment://card.png")
-            await interaction.response.send_message(embed=embed, file=discord.File(io.BytesIO(_png("card")), "card.png"))
+            await interaction.response.send_message(
+                embed=embed, file=discord.File(io.BytesIO(_png("card")), "card.png")
+            )
 
         @game.command(name="open", description="Try to open a thread")
         async def open_(interaction: discord.Interaction) -> None:
@@ -189,14 +212,18 @@ class TinyBot(discord.Client):
             try:
                 await interaction.channel.create_thread(name="t", type=discord.ChannelType.public_thread)
             except discord.Forbidden as exc:
-                await interaction.followup.send(f"no thread ({exc.code}), app can: {interaction.app_permissions.create_public_threads}")
+                await interaction.followup.send(
+                    f"no thread ({exc.code}), app can: {interaction.app_permissions.create_public_threads}"
+                )
             else:
                 await interaction.followup.send("thread ok")
 
         @game.command(name="edits", description="Edits, followups, deletes")
         async def edits(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("v1")
-            await interaction.edit_original_response(content="v2", attachments=[discord.File(io.BytesIO(_png("v2")), "v2.png")])
+            await interaction.edit_original_response(
+                content="v2", attachments=[discord.File(io.BytesIO(_png("v2")), "v2.png")]
+            )
             kept = (await interaction.original_response()).attachments[0]
             await interaction.edit_original_response(attachments=[kept, discord.File(io.BytesIO(b"notes"), "v3.txt")])
             f1 = await interaction.followup.send("f1", ephemeral=True, wait=True)
@@ -226,7 +253,9 @@ class TinyBot(discord.Client):
         @app_commands.command(name="admin", description="Managers only")
         @app_commands.default_permissions(manage_guild=True)
         async def admin(interaction: discord.Interaction) -> None:
-            await interaction.response.send_message(f"admin ok in guild scope={interaction.command.guild_only}", ephemeral=True)
+            await interaction.response.send_message(
+                f"admin ok in guild scope={interaction.command.guild_only}", ephemeral=True
+            )
 
         self.tree.add_command(admin)
 
@@ -265,6 +294,7 @@ async def test_login_ready_and_clean_stop():
         gc.collect()
     assert [str(w.message) for w in caught if "nclosed" in str(w.message) or "never awaited" in str(w.message)] == []
     import discord.http as dh
+
     assert dh.Route.BASE == "https://discord.com/api/v10"
 
 
@@ -355,7 +385,9 @@ async def test_validation_can_be_absent_with_a_clear_status(tmp_path):
     async with FakeDiscord(spec_file=tmp_path / "missing.json") as fd:
         assert "skipped" in fd.spec_status and "missing.json" in fd.spec_status
         async with aiohttp.ClientSession() as s:
-            async with s.post(f"{fd.base_url}/api/v10/channels/{fd.channel_id}/messages", json={"content": "hi", "tts": "x"}) as r:
+            async with s.post(
+                f"{fd.base_url}/api/v10/channels/{fd.channel_id}/messages", json={"content": "hi", "tts": "x"}
+            ) as r:
                 assert r.status == 200
         assert fd.violations == [] and fd.messages()[0].content == "hi"
 
@@ -493,7 +525,9 @@ async def test_edits_followups_deletes_and_deferred_followup_flags():
         assert await bot.note("orig") == "v2"
         assert ex.original.content == "v2" and ex.original.file("v2.png").startswith(b"\x89PNG")
         assert [a["filename"] for a in ex.original.attachments] == ["v2.png", "v3.txt"]
-        assert ex.original.file(1) == b"notes" and ex.original.versions[-1]["attachments"][0] == ex.original.attachments[0]
+        assert (
+            ex.original.file(1) == b"notes" and ex.original.versions[-1]["attachments"][0] == ex.original.attachments[0]
+        )
         assert [m.content for m in ex.followups] == ["f1b", "f2"] and ex.followups[0].ephemeral
         assert ex.followups[1].deleted and ex.deleted == [ex.followups[1].id]
         with pytest.raises(KeyError, match="was deleted"):
@@ -577,7 +611,14 @@ async def test_every_option_type_and_user_select():
         ivy = fd.add_user(1021, "ivy")
         side = fd.add_channel("side")
         await fd.start(TinyBot(), sync=True)
-        options = {"who": hal, "where": side, "role": fd.manager_role_id, "file": ("notes.txt", b"abc"), "ratio": 0.5, "flag": True}
+        options = {
+            "who": hal,
+            "where": side,
+            "role": fd.manager_role_id,
+            "file": ("notes.txt", b"abc"),
+            "ratio": 0.5,
+            "flag": True,
+        }
         msg = await (await fd.slash(ivy, "game inspect", options)).wait_response()
         assert msg.content == "hal|True|side|Managers|notes.txt:abc|0.5|True"
         with pytest.raises(ValueError, match="number option"):

@@ -19,8 +19,11 @@ def test_thunder_road_flipping_a_hazard_is_a_reveal():
     game = get_game("thunder_road")
     for seed in range(20):
         state = game.new(["a", "b"], {}, seed)
-        before, after = play_until(game, state, lambda b, a: any(
-            h.up and not b.hazards.get(k, h).up for k, h in a.hazards.items() if k in b.hazards))
+        before, after = play_until(
+            game,
+            state,
+            lambda b, a: any(h.up and not b.hazards.get(k, h).up for k, h in a.hazards.items() if k in b.hazards),
+        )
         if before is not None:
             assert game.hidden_revealed(before, after)
             assert not game.hidden_revealed(after, after)

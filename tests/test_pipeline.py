@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from cogs.pipeline import Pipeline, TurnRefused, placings
 from engine import Outcome, get_game
 from engine.base import Msg
-from cogs.pipeline import Pipeline, TurnRefused, placings
 from store import Seat, SqliteStore
 
 
@@ -23,9 +23,22 @@ class Fake:
 
 def row_with(seats):
     from store import GameRow
-    return GameRow(id=1, guild_id=1, channel_id=1, game="x", status="finished", host_id=1,
-                   seats=[Seat(s, u) for s, u in seats], options={}, seed=0, state_json=None, version=1,
-                   created_at=0, updated_at=0)
+
+    return GameRow(
+        id=1,
+        guild_id=1,
+        channel_id=1,
+        game="x",
+        status="finished",
+        host_id=1,
+        seats=[Seat(s, u) for s, u in seats],
+        options={},
+        seed=0,
+        state_json=None,
+        version=1,
+        created_at=0,
+        updated_at=0,
+    )
 
 
 def test_placings_winners_scores_and_nobody_won():
@@ -43,8 +56,17 @@ async def test_undo_replays_the_log_and_refuses_when_nothing_is_left(tmp_path):
     await store.open()
     game = get_game("city_of_fury")
     state = game.new(["p1"], {}, 9)
-    row = await store.create_game(guild_id=1, channel_id=1, game="city_of_fury", host_id=7, options={}, seed=9,
-                                  seats=[Seat("p1", 7)], status="active", state_json=state.model_dump_json())
+    row = await store.create_game(
+        guild_id=1,
+        channel_id=1,
+        game="city_of_fury",
+        host_id=7,
+        options={},
+        seed=9,
+        seats=[Seat("p1", 7)],
+        status="active",
+        state_json=state.model_dump_json(),
+    )
     pipe = Pipeline(store)
     first = await pipe.act(row.id, 7, lambda g, st, s, legal: legal[0])
     assert first.state.step == 1
@@ -63,8 +85,15 @@ async def test_ai_seats_are_played_inside_the_same_save(tmp_path):
     store = SqliteStore(tmp_path / "p.db")
     await store.open()
     game = get_game("thunder_road")
-    row = await store.create_game(guild_id=1, channel_id=1, game="thunder_road", host_id=7, options={}, seed=3,
-                                  seats=[Seat("p1", 7), Seat("p2", None)])
+    row = await store.create_game(
+        guild_id=1,
+        channel_id=1,
+        game="thunder_road",
+        host_id=7,
+        options={},
+        seed=3,
+        seats=[Seat("p1", 7), Seat("p2", None)],
+    )
     pipe = Pipeline(store)
     started = await pipe.start(row)
     to_act = game.to_act(started.state)

@@ -16,8 +16,16 @@ async def store(tmp_path):
 
 
 async def _new(store, channel=10, **kw):
-    return await store.create_game(guild_id=1, channel_id=channel, game="city_of_fury", host_id=5,
-                                   options={"hero": "a"}, seed=7, seats=[Seat("p1", 5)], **kw)
+    return await store.create_game(
+        guild_id=1,
+        channel_id=channel,
+        game="city_of_fury",
+        host_id=5,
+        options={"hero": "a"},
+        seed=7,
+        seats=[Seat("p1", 5)],
+        **kw,
+    )
 
 
 async def test_migrations_wal_and_foreign_keys(store, tmp_path):
@@ -45,9 +53,14 @@ async def test_one_open_game_per_channel(store):
 async def test_compare_and_swap_lets_exactly_one_writer_win(store):
     row = await _new(store, status="active", state_json="{}")
     results = await asyncio.gather(
-        *[store.update_game(row.id, row.version, state_json=f'{{"n":{i}}}',
-                            actions=[ActionRow("p1", 5, {"kind": "x", "i": i})]) for i in range(5)],
-        return_exceptions=True)
+        *[
+            store.update_game(
+                row.id, row.version, state_json=f'{{"n":{i}}}', actions=[ActionRow("p1", 5, {"kind": "x", "i": i})]
+            )
+            for i in range(5)
+        ],
+        return_exceptions=True,
+    )
     winners = [r for r in results if isinstance(r, int)]
     assert len(winners) == 1 and sum(isinstance(r, VersionConflict) for r in results) == 4
     assert (await store.get_game(row.id)).version == row.version + 1

@@ -89,7 +89,7 @@ def test_faq_drift_first_occupied_only_and_still_slams_when_ending_there():
     put(st, "p1:medium", 10, 3)
     marks = {(a.dir, a.then): a.mark for a in GAME.legal_actions(st, "p0")}
     assert marks[("n", "n")] == "drift_slam" and marks[("n", "ne")] == "drift_end_road"
-    st, ev = do(st, "p0", kind="step", dir="n", then="n")   # second occupied space: slams
+    st, ev = do(st, "p0", kind="step", dir="n", then="n")  # second occupied space: slams
     assert "drift_through" in kinds(ev) and "slam" in kinds(ev)
 
 
@@ -125,7 +125,7 @@ def test_faq_reroll_belongs_to_the_larger_vehicle_and_chains_continue():
     st = GAME.rig(st, "direction", ["ne", "n", "n", "n"])
     st, ev = do(st, "p0", kind="assign", car="p0:large", die=4)
     st, ev = do(st, "p0", kind="step", dir="n")
-    assert GAME.to_act(st) == ["p0"]             # large vs small: p0 may reroll
+    assert GAME.to_act(st) == ["p0"]  # large vs small: p0 may reroll
     st, ev = GAME.apply(st, "p0", {"kind": "reroll", "demand": True})
     # reroll: bottom, n -> p1:small pushed n (free space) -- chain ends
     assert "reroll" in kinds(ev)
@@ -164,7 +164,7 @@ def test_faq_big_rig_and_bikes_take_minor_damage_without_token_effects():
     R.damage(ctx, rig, "shot")
     R.damage(ctx, bike, "shot")
     assert rig.damage == ["minor"] and bike.damage == ["minor"] and len(st.damage_pile) == pile
-    assert R.operable(rig) and not R.operable(bike)   # a bike has one slot
+    assert R.operable(rig) and not R.operable(bike)  # a bike has one slot
     assert kinds(ctx.events).count("minor_damage") == 2
 
 
@@ -243,7 +243,7 @@ def test_big_rig_moves_every_turn_first_die_sets_turns_and_cannot_be_pushed():
     put(st, "p1:rig", 8, 3)
     turn(st, "p1", [1, 2, 3])
     R.veh(st, "p1:rig").moved = True
-    assert {a.car for a in GAME.legal_actions(st, "p1")} == {"p1:rig"}   # moves every turn, no coasting
+    assert {a.car for a in GAME.legal_actions(st, "p1")} == {"p1:rig"}  # moves every turn, no coasting
     st, _ = do(st, "p1", kind="assign", car="p1:rig", die=1)
     assert R.crew_of(st, "p1").rig_turns == 1
     st, _ = do(st, "p1", kind="command", command="none")
@@ -297,7 +297,7 @@ def test_final_five_bikes_zigzag_through_vehicles_and_get_five_turns():
 def test_five_seats_need_an_extra_crew():
     with pytest.raises(GameError) as e:
         GAME.new(["a", "b", "c", "d", "e"], {}, 1)
-    assert e.value.code == "bad_seat_count" and e.value.params["hi"] == 4   # via Game.seat_range, as the lobby sees it
+    assert e.value.code == "bad_seat_count" and e.value.params["hi"] == 4  # via Game.seat_range, as the lobby sees it
     assert GAME.seat_range({}) == (2, 4) and GAME.seat_range({"final_five": True}) == (2, 5)
     st = GAME.new(["a", "b", "c", "d", "e"], {"big_rig": True}, 1)
     assert [c.crew for c in st.crews][-1] == "big_rig"

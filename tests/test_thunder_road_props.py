@@ -95,7 +95,7 @@ def test_ai_games_finish_and_are_deterministic():
             st, _ = GAME.apply(st, s, a)
             log.append((s, a))
         assert GAME.outcome(st) is not None
-        for pst, s, a in probes:      # the AI is a function of the state
+        for pst, s, a in probes:  # the AI is a function of the state
             assert GAME.ai_action(GAME.load(GAME.dump(pst)), s) == a
         again = GAME.replay([f"a{i}" for i in range(n)], {}, seed, log)
         assert canonical(again) == canonical(st)
@@ -168,6 +168,7 @@ def test_labels_prompts_and_events_translate_in_both_languages():
 
 def test_render_smoke_png_in_both_languages():
     from render.thunder_road import draw
+
     st = GAME.new(["alice", "bob", "carol", "dave", "eve"], {"big_rig": True, "final_five": True}, 3)
     for _ in range(120):
         if GAME.outcome(st) is not None:
@@ -189,6 +190,7 @@ def test_record_is_the_winning_round():
 
 def test_rules_text_topics_have_a_one_line_summary_in_both_languages():
     from pathlib import Path
+
     root = Path(__file__).resolve().parent.parent / "data" / "rules" / "thunder_road"
     counts = []
     for loc in ("en", "zh"):

@@ -103,6 +103,7 @@ def move_car(st, seat, car, die, steps, command=None, cdie=0, ccar=None, bonus="
 
 def test_setup_lowest_total_starts_and_round_one_keeps_the_setup_dice():
     from engine.rng import Rng
+
     rng = Rng.from_seed(1)
     rng.force("move", [6, 6, 6, 6, 1, 1, 2, 1, 5, 5, 5, 5])
     state = GAME._new(["a", "b", "c"], GAME.parse_options({}), 1, rng)
@@ -114,6 +115,7 @@ def test_setup_lowest_total_starts_and_round_one_keeps_the_setup_dice():
 
 def test_setup_tie_rerolls_only_the_tied_players():
     from engine.rng import Rng
+
     rng = Rng.from_seed(1)
     rng.force("move", [1, 1, 1, 1, 1, 1, 1, 1, 6, 6, 6, 6, 2, 2, 2, 2, 1, 1, 1, 2])
     state = GAME._new(["a", "b", "c"], GAME.parse_options({}), 1, rng)
@@ -220,7 +222,7 @@ def test_rules_example_five_with_nitro_three_moves_eight():
     st.road_die = 1
     st, _ = move_car(st, "p0", "p0:medium", 5, [], command="nitro", cdie=3, bonus=None)
     assert st.pending.moves == 8
-    for i in range(8):
+    for _i in range(8):
         assert st.pending.stage == "step"
         st, _ = do(st, "p0", kind="step", dir="n")
     assert R.veh(st, "p0:medium").pos == hx(12, 3)
@@ -268,7 +270,7 @@ def test_airstrike_chopper_shoots_in_round_two_and_can_redeploy():
     st, _ = do(st, "p0", kind="command", command="airstrike", die=4)
     st, _ = do(st, "p0", kind="air_row", row=10)
     st, _ = do(st, "p0", kind="air_space", col=3)
-    assert R.crew_of(st, "p0").chopper == hx(10, 3)   # moved from its old space
+    assert R.crew_of(st, "p0").chopper == hx(10, 3)  # moved from its old space
     assert st.pending.stage == "chopper_shoot"
     targets = {a.target for a in GAME.legal_actions(st, "p0")}
     assert targets == {"p1:large", None}
@@ -288,7 +290,7 @@ def test_drift_passes_only_the_first_occupied_space():
     legal = GAME.legal_actions(st, "p0")
     through = [x for x in legal if x.dir == "n"]
     assert {x.then for x in through} == {"nw", "n", "ne"} and all(x.mark.startswith("drift_") for x in through)
-    st, ev = do(st, "p0", kind="step", dir="n", then="n")   # through (9,3) and on to (10,3) in one action
+    st, ev = do(st, "p0", kind="step", dir="n", then="n")  # through (9,3) and on to (10,3) in one action
     assert "drift_through" in kinds(ev) and "slam" not in kinds(ev)
     assert R.veh(st, "p0:small").pos == hx(10, 3) and st.pending.moves == 2 and not st.pending.drift
     assert all(x.then is None for x in GAME.legal_actions(st, "p0"))
@@ -399,9 +401,9 @@ def test_terrain_costs_mud_two_enterable_with_one_and_impassable_eliminates():
     put(st, "p0:small", 9, 3)  # middle tile local row 1
     st, _ = do(st, "p0", kind="assign", car="p0:small", die=3)
     assert {a.dir: a.mark for a in GAME.legal_actions(st, "p0")}["n"] == "mud"
-    st, _ = do(st, "p0", kind="step", dir="n")   # mud costs 2 -> 1 left
+    st, _ = do(st, "p0", kind="step", dir="n")  # mud costs 2 -> 1 left
     assert st.pending.moves == 1
-    st, _ = do(st, "p0", kind="step", dir="n")   # mud with one move left: allowed, uses it
+    st, _ = do(st, "p0", kind="step", dir="n")  # mud with one move left: allowed, uses it
     assert R.veh(st, "p0:small").pos == hx(11, 3)
     assert st.pending is None or st.pending.seat != "p0"  # off-road: no road bonus
     turn(st, "p0", [1])
@@ -439,7 +441,7 @@ def test_round_one_first_move_enters_a_back_edge_space_from_the_start_area():
 def test_car_may_pass_a_chopper_but_ending_on_any_chopper_eliminates():
     st = turn(board(), "p0", [2, 1])
     put(st, "p0:small", 8, 3)
-    R.crew_of(st, "p0").chopper = hx(9, 3)   # own chopper
+    R.crew_of(st, "p0").chopper = hx(9, 3)  # own chopper
     st, _ = do(st, "p0", kind="assign", car="p0:small", die=2)
     st, _ = do(st, "p0", kind="command", command="none")
     assert {a.dir: a.mark for a in GAME.legal_actions(st, "p0")}["n"] == "chopper_pass"
@@ -531,7 +533,7 @@ def test_road_bonus_all_or_nothing_and_may_leave_the_road():
     st, _ = do(st, "p0", kind="bonus", take=True)
     assert st.pending.moves == 3
     for _ in range(3):
-        st, _ = do(st, "p0", kind="step", dir="n")   # off-road allowed during bonus
+        st, _ = do(st, "p0", kind="step", dir="n")  # off-road allowed during bonus
     assert R.veh(st, "p0:small").pos == hx(13, 3)
 
 
@@ -544,7 +546,7 @@ def test_no_road_bonus_after_offroad_or_when_starting_offroad():
     assert "bonus" not in [getattr(st.pending, "stage", None)]
     turn(st, "p0", [2])
     R.veh(st, "p0:medium").moved = False
-    put(st, "p0:medium", 8, 4)   # starts off-road
+    put(st, "p0:medium", 8, 4)  # starts off-road
     st, _ = move_car(st, "p0", "p0:medium", 2, ["nw", "n"], bonus=None)
     assert getattr(st.pending, "stage", None) != "bonus"
 
@@ -571,7 +573,7 @@ def test_slam_stacks_loses_moves_and_pushes_the_rolled_vehicle():
     st, ev = move_car(st, "p0", "p0:small", 5, ["n"])
     assert R.veh(st, "p0:small").pos == hx(9, 3)
     assert R.veh(st, "p1:small").pos == C.add(hx(9, 3), "ne")
-    assert "stop" in kinds(ev) and st.pending.stage == "shoot"   # moves lost; it may still shoot
+    assert "stop" in kinds(ev) and st.pending.stage == "shoot"  # moves lost; it may still shoot
 
 
 def test_slam_top_result_moves_the_mover():
@@ -610,7 +612,7 @@ def test_larger_vehicle_owner_may_demand_one_reroll_even_inoperable_or_same_owne
     st = turn(board(), "p0", [5])
     put(st, "p0:small", 8, 3)
     big = put(st, "p0:large", 9, 3)
-    big.damage = ["dent", "dent"]   # inoperable, same owner
+    big.damage = ["dent", "dent"]  # inoperable, same owner
     st = GAME.rig(st, "slam", ["top", "bottom"])
     st = GAME.rig(st, "direction", ["nw", "ne"])
     st, ev = move_car(st, "p0", "p0:small", 5, ["n"])
@@ -619,7 +621,7 @@ def test_larger_vehicle_owner_may_demand_one_reroll_even_inoperable_or_same_owne
     assert GAME.prompt(st, "p0").text("en") and "reroll_asked" in kinds(ev)
     st, ev2 = GAME.apply(st, "p0", {"kind": "reroll", "demand": True})
     assert "reroll" in kinds(ev2) and st.reroll is None
-    assert R.veh(st, "p0:large").pos == C.add(hx(9, 3), "ne")   # rerolled: bottom, ne
+    assert R.veh(st, "p0:large").pos == C.add(hx(9, 3), "ne")  # rerolled: bottom, ne
     assert R.veh(st, "p0:small").pos == hx(9, 3)
 
 
@@ -650,7 +652,7 @@ def test_slam_pushes_into_impassable_and_off_the_side_eliminate():
     put(st, "p0:medium", 8, 3)
     put(st, "p1:medium", 9, 3)
     st = GAME.rig(st, "slam", ["bottom"])
-    st = GAME.rig(st, "direction", ["ne"])   # (9,3) ne -> column 4, row 10 = X
+    st = GAME.rig(st, "direction", ["ne"])  # (9,3) ne -> column 4, row 10 = X
     st, ev = move_car(st, "p0", "p0:medium", 5, ["n"])
     assert R.veh(st, "p1:medium").where == "gone"
     st2 = turn(board(), "p0", [5])
@@ -678,11 +680,21 @@ def test_no_shooting_in_round_one():
 def test_shooting_targets_front_arc_own_cars_and_wrecks_but_not_choppers():
     st = turn(board(), "p0", [1])
     put(st, "p0:small", 8, 3)
-    put(st, "p1:small", 10, 3)       # front
-    put(st, "p0:medium", 9, 2)       # front-left (own car: column 2 sits lower -> row 9 col 2 is nw of (9,3))
-    st.vehicles.append(R.Vehicle(id="w9", kind="wreck", name="wreck", size="small", shoot_size="small",
-                                 capacity=1, where="road", pos=C.add(hx(9, 3), "ne")))
-    put(st, "p1:large", 9, 3)         # directly behind the firing position after the move? no: beside
+    put(st, "p1:small", 10, 3)  # front
+    put(st, "p0:medium", 9, 2)  # front-left (own car: column 2 sits lower -> row 9 col 2 is nw of (9,3))
+    st.vehicles.append(
+        R.Vehicle(
+            id="w9",
+            kind="wreck",
+            name="wreck",
+            size="small",
+            shoot_size="small",
+            capacity=1,
+            where="road",
+            pos=C.add(hx(9, 3), "ne"),
+        )
+    )
+    put(st, "p1:large", 9, 3)  # directly behind the firing position after the move? no: beside
     R.veh(st, "p1:large").where = "gone"
     R.crew_of(st, "p1").chopper = C.add(hx(9, 3), "n")
     R.veh(st, "p1:small").pos = C.add(hx(9, 3), "n")
@@ -696,10 +708,21 @@ def test_shooting_targets_front_arc_own_cars_and_wrecks_but_not_choppers():
     assert "p1:medium" not in {a.target for a in GAME.legal_actions(st, "p0")}
 
 
-@pytest.mark.parametrize("size,face,hit", [
-    ("small", "small_medium", True), ("small", "medium", False), ("small", "large", False), ("small", "any", True),
-    ("medium", "small_medium", True), ("medium", "medium", True), ("medium", "large", False),
-    ("large", "large", True), ("large", "small_medium", False), ("large", "any", True)])
+@pytest.mark.parametrize(
+    "size,face,hit",
+    [
+        ("small", "small_medium", True),
+        ("small", "medium", False),
+        ("small", "large", False),
+        ("small", "any", True),
+        ("medium", "small_medium", True),
+        ("medium", "medium", True),
+        ("medium", "large", False),
+        ("large", "large", True),
+        ("large", "small_medium", False),
+        ("large", "any", True),
+    ],
+)
 def test_shooting_die_must_match_the_target_size(size, face, hit):
     st = turn(board(), "p0", [1])
     put(st, "p0:small", 8, 3)
@@ -716,8 +739,18 @@ def test_shot_wreck_is_removed_and_may_shoot_after_a_slam():
     st = turn(board(), "p0", [2])
     put(st, "p0:large", 8, 3)
     put(st, "p1:small", 9, 3)
-    st.vehicles.append(R.Vehicle(id="w9", kind="wreck", name="wreck", size="small", shoot_size="small",
-                                 capacity=1, where="road", pos=hx(10, 3)))
+    st.vehicles.append(
+        R.Vehicle(
+            id="w9",
+            kind="wreck",
+            name="wreck",
+            size="small",
+            shoot_size="small",
+            capacity=1,
+            where="road",
+            pos=hx(10, 3),
+        )
+    )
     st = GAME.rig(st, "slam", ["bottom"])
     st = GAME.rig(st, "direction", ["se"])
     st, ev = move_car(st, "p0", "p0:large", 2, ["n"])
@@ -757,7 +790,7 @@ def test_shrapnel_flies_through_impassable_to_the_first_vehicle():
     turn(st, "p0", [1])
     put(st, "p0:small", 8, 3)
     put(st, "p1:medium", 10, 3)
-    put(st, "p0:large", 14, 3)          # beyond the impassable spaces (rows 11, 12)
+    put(st, "p0:large", 14, 3)  # beyond the impassable spaces (rows 11, 12)
     put(st, "p1:large", 16, 3)
     st, _ = move_car(st, "p0", "p0:small", 1, ["n"])
     st = GAME.rig(st, "shoot", ["any"])
@@ -799,7 +832,7 @@ def test_dazed_stops_when_it_slams():
 
 def test_blast_jumps_ignoring_spaces_between_and_can_land_off_the_board():
     st = damage_scene("blast", direction=["n"], stunt=[3])
-    put(st, "p0:medium", 11, 3)   # jumped over
+    put(st, "p0:medium", 11, 3)  # jumped over
     st, ev = do(st, "p0", kind="shoot", target="p1:medium")
     assert R.veh(st, "p1:medium").pos == hx(13, 3) and "slam" not in kinds(ev)
     st = damage_scene("blast", direction=["sw"], stunt=[3])
@@ -856,7 +889,7 @@ def test_player_out_when_all_cars_inoperable_or_eliminated_and_chopper_removed_t
     assert "player_out" in kinds(ev) and R.crew_of(st, "p1").chopper is None
     o = GAME.outcome(st)
     assert o is not None and o.winners == ["p0"] and st.end_reason == "last_standing"
-    assert R.veh(st, "p1:medium").where == "road"   # inoperable cars stay on the road
+    assert R.veh(st, "p1:medium").where == "road"  # inoperable cars stay on the road
 
 
 @pytest.mark.parametrize("n", [3, 4])
@@ -891,19 +924,19 @@ def test_road_extends_mid_move_and_the_car_continues():
     st = turn(board(), "p0", [4, 2])
     deck_top = "5b"
     st.deck = [deck_top, "9a"]
-    put(st, "p0:small", 23, 3)         # front row of the lead tile
+    put(st, "p0:small", 23, 3)  # front row of the lead tile
     park_ahead(st, keep=("p0:small",))
     put(st, "p0:medium", 1, 2)
     put(st, "p1:small", 3, 4)
-    st.hazards[C.key(hx(1, 5))] = Hazard(type="mine")   # rear tile: cleared
-    R.crew_of(st, "p1").chopper = hx(2, 4)              # rear tile: returned
-    R.crew_of(st, "p0").chopper = hx(12, 0)             # middle tile: slides back
+    st.hazards[C.key(hx(1, 5))] = Hazard(type="mine")  # rear tile: cleared
+    R.crew_of(st, "p1").chopper = hx(2, 4)  # rear tile: returned
+    R.crew_of(st, "p0").chopper = hx(12, 0)  # middle tile: slides back
     st.hazards[C.key(hx(12, 1))] = Hazard(type="road", up=True)
     rear_cars = [v.id for v in st.vehicles if v.where == "road" and v.pos[1] < C.TH]
     placed = st.tiles_placed
     st, _ = do(st, "p0", kind="assign", car="p0:small", die=4)
     st, _ = do(st, "p0", kind="command", command="none")
-    st, _ = do(st, "p0", kind="step", dir="n")          # (23,3) -> row 24: off the lead tile
+    st, _ = do(st, "p0", kind="step", dir="n")  # (23,3) -> row 24: off the lead tile
     st_ev = st
     v = R.veh(st, "p0:small")
     assert v.pos == hx(16, 3) and st.pending.moves == 3 and st.pending.stage == "step"
@@ -912,7 +945,7 @@ def test_road_extends_mid_move_and_the_car_continues():
     assert C.key(hx(1, 5)) not in st.hazards and "mine" in st.hazard_discard
     assert R.crew_of(st, "p1").chopper is None and R.crew_of(st, "p0").chopper == hx(4, 0)
     assert st.hazards[C.key(hx(4, 1))].type == "road"
-    assert st.deck[-1] == "9b"   # the removed rear tile went flipped to the bottom
+    assert st.deck[-1] == "9b"  # the removed rear tile went flipped to the bottom
     new_haz = [k for k in st.hazards if C.unkey(k)[1] >= 2 * C.TH]
     assert len(new_haz) == sum(1 for r in C.faces()[deck_top]["rows"] for ch in r if ch == "H")
     assert all(not st.hazards[k].up for k in new_haz)
@@ -927,7 +960,7 @@ def test_extension_eliminating_the_last_car_of_a_player_sets_the_new_lead_tile_f
     for k, v in enumerate(st.vehicles):
         if v.owner in ("p1", "p2") or v.id in ("p0:medium", "p0:large"):
             v.pos = hx(12 + k // 7, k % 7)
-    R.veh(st, "p1:small").pos = hx(1, 1)     # p1's only car left is on the rear tile
+    R.veh(st, "p1:small").pos = hx(1, 1)  # p1's only car left is on the rear tile
     R.veh(st, "p1:medium").where = "gone"
     R.veh(st, "p1:large").where = "gone"
     st, _ = move_car(st, "p0", "p0:small", 2, ["n"])
@@ -977,8 +1010,12 @@ def test_start_tile_hazards_only_on_spaces_marked_for_the_player_count():
     for n in (2, 3, 4):
         st = GAME.new([f"p{i}" for i in range(n)], {"start_face": "a"}, 1)
         rows = C.faces()["1a"]["rows"]
-        want = {C.key(C.hex_of(r, c)) for r, line in enumerate(rows) for c, ch in enumerate(line)
-                if ch.isdigit() and n >= int(ch)}
+        want = {
+            C.key(C.hex_of(r, c))
+            for r, line in enumerate(rows)
+            for c, ch in enumerate(line)
+            if ch.isdigit() and n >= int(ch)
+        }
         have = {k for k in st.hazards if C.unkey(k)[1] < C.TH}
         assert have == want
 
@@ -1000,9 +1037,9 @@ def test_damage_persists_across_rounds():
 def test_choppers_are_never_targets_and_inoperable_cars_cannot_shoot():
     st = turn(board(), "p0", [1])
     put(st, "p0:small", 8, 3)
-    R.crew_of(st, "p1").chopper = hx(10, 3)     # directly in front after the move
+    R.crew_of(st, "p1").chopper = hx(10, 3)  # directly in front after the move
     st, _ = move_car(st, "p0", "p0:small", 1, ["n"])
-    assert st.pending is None or st.pending.seat != "p0"   # nothing to shoot at: turn over
+    assert st.pending is None or st.pending.seat != "p0"  # nothing to shoot at: turn over
     st2 = turn(board(), "p0", [3])
     put(st2, "p0:small", 8, 3)
     R.veh(st2, "p0:small").damage = ["dent"]
@@ -1011,7 +1048,7 @@ def test_choppers_are_never_targets_and_inoperable_cars_cannot_shoot():
     st2 = GAME.rig(st2, "damage", ["dent"])
     st2, ev = move_car(st2, "p0", "p0:small", 3, ["n"])
     assert "inoperable" in kinds(ev)
-    assert st2.pending is None or st2.pending.seat != "p0"   # a target in the arc, but no shot
+    assert st2.pending is None or st2.pending.seat != "p0"  # a target in the arc, but no shot
 
 
 def test_a_vehicle_pushed_onto_a_chopper_is_eliminated_at_once():
@@ -1041,8 +1078,9 @@ def test_road_die_passes_over_a_crew_that_is_out():
 def test_wrecks_trigger_hazards_and_no_wreck_without_figures():
     st = turn(board(), "p0", [3])
     put(st, "p0:large", 8, 3)
-    w = R.Vehicle(id="w9", kind="wreck", name="wreck", size="small", shoot_size="small", capacity=1,
-                  where="road", pos=hx(9, 3))
+    w = R.Vehicle(
+        id="w9", kind="wreck", name="wreck", size="small", shoot_size="small", capacity=1, where="road", pos=hx(9, 3)
+    )
     st.vehicles.append(w)
     st.hazards[C.key(C.add(hx(9, 3), "n"))] = Hazard(type="mine")
     st = GAME.rig(st, "slam", ["bottom"])
@@ -1051,7 +1089,7 @@ def test_wrecks_trigger_hazards_and_no_wreck_without_figures():
     while st.reroll is not None:
         st, more = GAME.apply(st, st.reroll.asker, {"kind": "reroll", "demand": False})
         ev += more
-    assert R.veh(st, "w9").where == "gone" and "hazard" in kinds(ev)   # the wreck hit the mine
+    assert R.veh(st, "w9").where == "gone" and "hazard" in kinds(ev)  # the wreck hit the mine
     st2 = turn(board(), "p0", [3])
     st2.wrecks_left = 0
     put(st2, "p0:small", 8, 3)
@@ -1082,7 +1120,7 @@ def test_oil_slide_into_impassable_eliminates():
     turn(st, "p0", [3])
     put(st, "p0:small", 8, 3)
     st.hazards[C.key(hx(9, 3))] = Hazard(type="oil")
-    st = GAME.rig(st, "direction", ["ne"])      # (9,3) ne -> column 4, row 10 = X
+    st = GAME.rig(st, "direction", ["ne"])  # (9,3) ne -> column 4, row 10 = X
     st, ev = move_car(st, "p0", "p0:small", 3, ["n"])
     assert R.veh(st, "p0:small").where == "gone" and "oil" in kinds(ev)
 
@@ -1115,7 +1153,7 @@ def test_view_lists_the_next_spaces_with_their_marks():
     st, _ = do(st, "p0", kind="assign", car="p0:small", die=2)
     v = GAME.view(st, "p1")
     marks = {tuple(c["pos"]): c["mark"] for c in v["choices"]}
-    assert marks[tuple(C.add(hx(8, 0), "nw"))] == "eliminate"      # off the side
+    assert marks[tuple(C.add(hx(8, 0), "nw"))] == "eliminate"  # off the side
     assert marks[tuple(hx(9, 0))] == "slam"
     assert marks[tuple(C.add(hx(8, 0), "ne"))] == "road"
 
@@ -1125,7 +1163,7 @@ def test_ai_prefers_progress_and_the_best_shot_and_never_shoots_its_own():
     put(st, "p0:small", 8, 3)
     st, _ = do(st, "p0", kind="assign", car="p0:small", die=3)
     a = GAME.ai_action(st, "p0")
-    assert a.kind == "step" and a.dir == "n"          # open road: straight ahead is the most progress
+    assert a.kind == "step" and a.dir == "n"  # open road: straight ahead is the most progress
     st2 = turn(board(), "p0", [1])
     put(st2, "p0:small", 8, 3)
     put(st2, "p1:small", C.row_of(C.add(hx(9, 3), "nw")), 2)
@@ -1133,4 +1171,4 @@ def test_ai_prefers_progress_and_the_best_shot_and_never_shoots_its_own():
     put(st2, "p0:medium", 10, 3)
     st2, _ = move_car(st2, "p0", "p0:small", 1, ["n"])
     assert st2.pending.stage == "shoot"
-    assert GAME.ai_action(st2, "p0").target == "p1:large"   # 4/6 to hit, not the small car (2/6) or its own
+    assert GAME.ai_action(st2, "p0").target == "p1:large"  # 4/6 to hit, not the small car (2/6) or its own

@@ -23,11 +23,11 @@ class Crew(Model):
     level: Literal["recruit", "veteran", "legend"] = "recruit"
     xp: int = 0
     vehicle: str = "t34_85"
-    link: bool = True                 # wants the body-turret link once veteran
+    link: bool = True  # wants the body-turret link once veteran
     battles: int = 0
     kills: int = 0
-    track_knockouts: int = 0          # rules 10.1: the second one writes the vehicle off
-    generation: int = 1               # 2 = the first replacement crew after a loss
+    track_knockouts: int = 0  # rules 10.1: the second one writes the vehicle off
+    generation: int = 1  # 2 = the first replacement crew after a loss
 
 
 class HistoryEntry(Model):
@@ -72,13 +72,19 @@ def _err(code: str, **params) -> GameError:
     return GameError(code, f"armor_clash.error.{code}", **params)
 
 
-def new_campaign(mode: str = "normal", repeated_hits: bool = False, ammo_rack: bool = False,
-                 ricochet_stun: bool = False) -> Progress:
+def new_campaign(
+    mode: str = "normal", repeated_hits: bool = False, ammo_rack: bool = False, ricochet_stun: bool = False
+) -> Progress:
     if mode not in ("simple", "normal"):
         row = data.tables()["modes"].get(mode, {})
         raise GameError("mode_unavailable", row.get("refuse", "armor_clash.error.mode_unavailable"), mode=mode)
-    return Progress(mode=mode, repeated_hits=repeated_hits, ammo_rack=ammo_rack, ricochet_stun=ricochet_stun,
-                    reserve=data.campaign()["reserve_vehicles"])
+    return Progress(
+        mode=mode,
+        repeated_hits=repeated_hits,
+        ammo_rack=ammo_rack,
+        ricochet_stun=ricochet_stun,
+        reserve=data.campaign()["reserve_vehicles"],
+    )
 
 
 def scenario_list() -> list[dict]:
@@ -117,10 +123,17 @@ def scenario_options(progress: Progress, seats: list[str]) -> Options:
     if sc is None or progress.finished:
         raise _err("campaign_over")
     crews = [progress.crews[s] for s in seats]
-    return Options(mode=progress.mode, scenario=sc["id"], vehicles=[c.vehicle for c in crews],
-                   crews=[c.level for c in crews], links=[c.link for c in crews],
-                   repeated_hits=progress.repeated_hits, ammo_rack=progress.ammo_rack,
-                   ricochet_stun=progress.ricochet_stun, max_turns=int(sc["max_turns"][progress.mode]))
+    return Options(
+        mode=progress.mode,
+        scenario=sc["id"],
+        vehicles=[c.vehicle for c in crews],
+        crews=[c.level for c in crews],
+        links=[c.link for c in crews],
+        repeated_hits=progress.repeated_hits,
+        ammo_rack=progress.ammo_rack,
+        ricochet_stun=progress.ricochet_stun,
+        max_turns=int(sc["max_turns"][progress.mode]),
+    )
 
 
 def start_scenario(progress: Progress, seats: list[str], seed: int = 0) -> tuple[Progress, Options, State]:
@@ -142,8 +155,11 @@ def start_scenario(progress: Progress, seats: list[str], seed: int = 0) -> tuple
 def result_of(state: State) -> ScenarioResult:
     """The campaign-relevant facts of a finished scenario."""
     won = state.result is not None and state.result.side == "players"
-    units = [UnitResult(seat=u.seat, status=u.status, kills=u.kills, track_knockouts=u.track_knockouts)
-             for u in state.units if u.seat is not None]
+    units = [
+        UnitResult(seat=u.seat, status=u.status, kills=u.kills, track_knockouts=u.track_knockouts)
+        for u in state.units
+        if u.seat is not None
+    ]
     return ScenarioResult(scenario=state.options.scenario, won=won, turns=state.turn - 1, units=units)
 
 
@@ -159,8 +175,9 @@ def record_result(progress: Progress, outcome: ScenarioResult | State) -> Progre
     camp = data.campaign()
     xp = camp["xp"]
     new = progress.model_copy(deep=True)
-    entry = HistoryEntry(scenario=outcome.scenario, won=outcome.won, turns=outcome.turns,
-                         seats=[u.seat for u in outcome.units])
+    entry = HistoryEntry(
+        scenario=outcome.scenario, won=outcome.won, turns=outcome.turns, seats=[u.seat for u in outcome.units]
+    )
     for r in outcome.units:
         crew = new.crews.get(r.seat) or Crew(seat=r.seat, level=camp["start_crew"], vehicle=camp["start_vehicle"])
         crew.battles += 1
@@ -170,8 +187,13 @@ def record_result(progress: Progress, outcome: ScenarioResult | State) -> Progre
             new.losses += 1
             new.reserve -= 1
             entry.losses.append(r.seat)
-            crew = Crew(seat=r.seat, level=camp["start_crew"], vehicle=crew.vehicle, link=crew.link,
-                        generation=crew.generation + 1)
+            crew = Crew(
+                seat=r.seat,
+                level=camp["start_crew"],
+                vehicle=crew.vehicle,
+                link=crew.link,
+                generation=crew.generation + 1,
+            )
             new.crews[r.seat] = crew
             continue
         crew.xp += xp["survived"] + xp["per_kill"] * r.kills + (xp["victory"] if outcome.won else 0)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 DATA_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "armor_clash"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(name: str) -> dict[str, Any]:
     with (DATA_DIR / f"{name}.json").open(encoding="utf-8") as fh:
         return json.load(fh)

@@ -10,8 +10,26 @@ from ..i18n import t
 from . import data
 from . import geometry as G
 from . import rules as R
-from .models import (AMMO, Action, AmmoChoice, AnyEvent, Back, Choose, Committed, HullTo, MoveDir, MoveDist,
-                     Options, Order, OrderEv, Pending, State, Target, TurretTo, Unit)
+from .models import (
+    AMMO,
+    Action,
+    AmmoChoice,
+    AnyEvent,
+    Back,
+    Choose,
+    Committed,
+    HullTo,
+    MoveDir,
+    MoveDist,
+    Options,
+    Order,
+    OrderEv,
+    Pending,
+    State,
+    Target,
+    TurretTo,
+    Unit,
+)
 
 PASS = Choose(what="pass")
 
@@ -49,13 +67,23 @@ class ArmorClash(Game):
             return None
         prog = Progress.model_validate(progress)
         if prog.finished:
-            return Msg(key="armor_clash.campaign.done" if prog.won else "armor_clash.campaign.lost",
-                       params={"losses": prog.losses})
+            return Msg(
+                key="armor_clash.campaign.done" if prog.won else "armor_clash.campaign.lost",
+                params={"losses": prog.losses},
+            )
         sc = current_scenario(prog)
         crews = ", ".join(f"{c.seat} {c.level} ({c.xp} XP)" for c in prog.crews.values()) or "-"
-        return Msg(key="armor_clash.campaign.next", params={
-            "n": prog.index + 1, "total": len(scenario_list()), "scenario": "@" + sc["title"],
-            "crews": crews, "losses": prog.losses, "reserve": prog.reserve})
+        return Msg(
+            key="armor_clash.campaign.next",
+            params={
+                "n": prog.index + 1,
+                "total": len(scenario_list()),
+                "scenario": "@" + sc["title"],
+                "crews": crews,
+                "losses": prog.losses,
+                "reserve": prog.reserve,
+            },
+        )
 
     def campaign_options(self, progress: dict[str, Any] | None, seats) -> dict[str, Any] | None:
         from .campaign import Progress, join, new_campaign, scenario_options
@@ -83,9 +111,17 @@ class ArmorClash(Game):
             raise _err("duel_needs_two", n=len(seats))
         board = data.tables()["board"]
         max_turns = options.max_turns or _scenario_turns(options.scenario, options.mode)
-        state = State(schema_version=self.schema_version, seats=seats, seed=seed, rng=rng, options=options,
-                      width=board["w"], height=board["h"], max_turns=max_turns,
-                      units=R.build_units(seats, options))
+        state = State(
+            schema_version=self.schema_version,
+            seats=seats,
+            seed=seed,
+            rng=rng,
+            options=options,
+            width=board["w"],
+            height=board["h"],
+            max_turns=max_turns,
+            units=R.build_units(seats, options),
+        )
         return state
 
     # ------------------------------------------------------------ turn order
@@ -103,8 +139,11 @@ class ArmorClash(Game):
         if r is None:
             return None
         scores = {u.seat: float(u.kills) for u in state.units if u.seat is not None}
-        return Outcome(winners=list(r.winners), scores=scores,
-                       reason=Msg(key=f"armor_clash.outcome.{r.reason}", params={"turn": state.turn - 1}))
+        return Outcome(
+            winners=list(r.winners),
+            scores=scores,
+            reason=Msg(key=f"armor_clash.outcome.{r.reason}", params={"turn": state.turn - 1}),
+        )
 
     # ------------------------------------------------------------ helpers
     def _unit(self, state: State, seat: str) -> Unit:
@@ -163,7 +202,10 @@ class ArmorClash(Game):
         if p.step == "move_dir":
             out = [MoveDir(reverse=r) for r in (False, True) if R.move_reach(state, u, r, hull)]
         elif p.step == "move_dist":
-            out = [MoveDist(cells=c, turns=R.move_cost(u, c)[1]) for c in range(1, R.move_reach(state, u, bool(p.reverse), hull) + 1)]
+            out = [
+                MoveDist(cells=c, turns=R.move_cost(u, c)[1])
+                for c in range(1, R.move_reach(state, u, bool(p.reverse), hull) + 1)
+            ]
         elif p.step == "move_fire":
             out = [Target(target=o.id) for o in self._targets(state, u, p)] + [Target(target="")]
         elif p.step == "target":
@@ -172,8 +214,11 @@ class ArmorClash(Game):
             out = [AmmoChoice(ammo=a) for a in AMMO]
         elif p.step == "turret":
             cur = (tur - hull) % 8
-            out = [TurretTo(cell=G.RING_TO_CELL[r], turns=self._turret_turns(state, u, p, tur, (hull + r) % 8))
-                   for r in range(8) if r != cur]
+            out = [
+                TurretTo(cell=G.RING_TO_CELL[r], turns=self._turret_turns(state, u, p, tur, (hull + r) % 8))
+                for r in range(8)
+                if r != cur
+            ]
         elif p.step == "hull":
             out = [HullTo(facing=f) for f in range(8) if f != u.hull]
         return out + [Back()]
@@ -201,8 +246,14 @@ class ArmorClash(Game):
     def _diagnose(self, state: State, seat: str, action: Any) -> GameError:
         u = self._unit(state, seat)
         p = state.pending.get(seat, Pending())
-        step_for = {"choose": "top", "move_dir": "move_dir", "move_dist": "move_dist", "ammo": "ammo",
-                    "turret": "turret", "hull": "hull"}
+        step_for = {
+            "choose": "top",
+            "move_dir": "move_dir",
+            "move_dist": "move_dist",
+            "ammo": "ammo",
+            "turret": "turret",
+            "hull": "hull",
+        }
         if action.kind == "target":
             if p.step not in ("target", "move_fire"):
                 return _err("wrong_step", seat, step=p.step)
@@ -229,7 +280,9 @@ class ArmorClash(Game):
             if w in ("move", "continue_move"):
                 return _err("cannot_move", seat)
             if w in ("rotate", "continue_rotate"):
-                return _err("turret_locked" if R.turret_state(u) in ("locked", "overload") else "nothing_to_continue", seat)
+                return _err(
+                    "turret_locked" if R.turret_state(u) in ("locked", "overload") else "nothing_to_continue", seat
+                )
             return _err("nothing_to_continue", seat)
         if action.kind == "move_dist":
             return _err("too_far", seat, cells=action.cells)
@@ -280,7 +333,9 @@ class ArmorClash(Game):
             n = G.ring_dist(tur, want)
             if p.pre_rot is None and R.turret_state(u) == "normal" and 0 < n <= free:
                 p = Pending(pre_rot=want)
-                events.append(OrderEv(seat=seat, key="armor_clash.order.free_rotate", params={"cell": action.cell}, to=[seat]))
+                events.append(
+                    OrderEv(seat=seat, key="armor_clash.order.free_rotate", params={"cell": action.cell}, to=[seat])
+                )
             else:
                 order = Order(what="rotate", turret_to=want)
         elif k == "hull":
@@ -291,7 +346,9 @@ class ArmorClash(Game):
         order.pre_rot = p.pre_rot
         state.pending.pop(seat, None)
         state.orders[seat] = order
-        events.append(OrderEv(seat=seat, key=f"armor_clash.order.{order.what}", params=_order_params(state, order), to=[seat]))
+        events.append(
+            OrderEv(seat=seat, key=f"armor_clash.order.{order.what}", params=_order_params(state, order), to=[seat])
+        )
         events.append(Committed(seat=seat))
         guard = 0
         while state.result is None and not self.to_act(state) and guard < 20:
@@ -377,7 +434,9 @@ class ArmorClash(Game):
                 return t("armor_clash.action.turret_free", locale, cell=action.cell)
             return t("armor_clash.action.turret_turns", locale, cell=action.cell, turns=action.turns)
         if k == "hull":
-            return t("armor_clash.action.hull", locale, facing=t(f"armor_clash.dir.{G.DIR_NAMES[action.facing]}", locale))
+            return t(
+                "armor_clash.action.hull", locale, facing=t(f"armor_clash.dir.{G.DIR_NAMES[action.facing]}", locale)
+            )
         return t("armor_clash.action.back", locale)
 
     def action_group(self, state: State, action: Any) -> str:
@@ -387,8 +446,14 @@ class ArmorClash(Game):
         if event.kind in ("note", "order"):
             return t(event.key, locale, **event.params)
         if event.kind == "roll":
-            return t("armor_clash.event.roll", locale, unit=event.label, die=f"@armor_clash.die.{event.die}",
-                     value=event.value, result=event.result)
+            return t(
+                "armor_clash.event.roll",
+                locale,
+                unit=event.label,
+                die=f"@armor_clash.die.{event.die}",
+                value=event.value,
+                result=event.result,
+            )
         if event.kind == "committed":
             return t("armor_clash.event.committed", locale, seat=event.seat)
         return super().event_text(event, locale)
@@ -399,15 +464,24 @@ class ArmorClash(Game):
         params: dict[str, Any] = {"turn": state.turn}
         if u is not None:
             m = R.veh(u)["max_move"]
-            params.update(reload=u.reload_left, ammo=u.loaded or "-", cell=G.cell_name(u.x, u.y),
-                          max=m, short=m // 3, medium=(2 * m) // 3, pen=u.pen["move"])
+            params.update(
+                reload=u.reload_left,
+                ammo=u.loaded or "-",
+                cell=G.cell_name(u.x, u.y),
+                max=m,
+                short=m // 3,
+                medium=(2 * m) // 3,
+                pen=u.pen["move"],
+            )
         return Msg(key=f"armor_clash.prompt.{p.step}", params=params)
 
     def summary(self, state: State) -> Msg:
         boss = next((u for u in state.units if u.boss), None)
         if boss is not None and boss.card is not None:
-            return Msg(key="armor_clash.summary.boss", params={"turn": state.turn, "rage": boss.card.rage,
-                                                               "waiting": len(self.to_act(state))})
+            return Msg(
+                key="armor_clash.summary.boss",
+                params={"turn": state.turn, "rage": boss.card.rage, "waiting": len(self.to_act(state))},
+            )
         return Msg(key="armor_clash.summary.turn", params={"turn": state.turn, "waiting": len(self.to_act(state))})
 
 

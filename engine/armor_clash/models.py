@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
@@ -16,16 +16,32 @@ AMMO = ("AP", "HEAT", "HE")
 
 class Options(Model):
     mode: Literal["simple", "normal", "hard", "hell"] = Field(
-        "normal", description="simple (2-stage) or normal (3-stage, turret system); hard and hell are not played here")
-    scenario: str = Field("boss", description="battle set-up from data/armor_clash/scenarios.json (boss, skirmish, duel, c1_recon...)")
-    vehicles: list[str] = Field(default_factory=list, description="vehicle card per seat (t34_85, kv2, amx13, sherman); default T-34-85")
-    crews: list[str] = Field(default_factory=list, description="crew proficiency per seat (recruit, veteran, legend); default veteran")
-    links: list[bool] = Field(default_factory=list, description="body-turret link trait per seat (needs a veteran or better crew)")
-    repeated_hits: bool = Field(False, description="optional rule 10.1: second heavy hit on engine/fuel sets the vehicle on fire; tracks knocked out twice cannot be repaired")
+        "normal", description="simple (2-stage) or normal (3-stage, turret system); hard and hell are not played here"
+    )
+    scenario: str = Field(
+        "boss", description="battle set-up from data/armor_clash/scenarios.json (boss, skirmish, duel, c1_recon...)"
+    )
+    vehicles: list[str] = Field(
+        default_factory=list, description="vehicle card per seat (t34_85, kv2, amx13, sherman); default T-34-85"
+    )
+    crews: list[str] = Field(
+        default_factory=list, description="crew proficiency per seat (recruit, veteran, legend); default veteran"
+    )
+    links: list[bool] = Field(
+        default_factory=list, description="body-turret link trait per seat (needs a veteran or better crew)"
+    )
+    repeated_hits: bool = Field(
+        False,
+        description="optional rule 10.1: second heavy hit on engine/fuel sets the vehicle on fire; tracks knocked out twice cannot be repaired",
+    )
     ammo_rack: bool = Field(False, description="optional rule 10.2: ammo rack penetration destroys the vehicle")
     ricochet_stun: bool = Field(False, description="optional rule 10.3: a turret ricochet stuns the crew for a turn")
-    boss_speed_pct: int = Field(150, ge=150, le=200, description="boss speed as a percentage of a player's base move (rules 9.1: x1.5-2)")
-    max_turns: int = Field(0, ge=0, le=500, description="turn limit (0 = the scenario's); at the limit the defenders win")
+    boss_speed_pct: int = Field(
+        150, ge=150, le=200, description="boss speed as a percentage of a player's base move (rules 9.1: x1.5-2)"
+    )
+    max_turns: int = Field(
+        0, ge=0, le=500, description="turn limit (0 = the scenario's); at the limit the defenders win"
+    )
 
     @field_validator("scenario")
     @classmethod
@@ -60,8 +76,8 @@ class MovePlan(Model):
 
 
 class RotPlan(Model):
-    start: int          # absolute turret direction when the rotation began
-    target: int         # absolute turret direction wanted
+    start: int  # absolute turret direction when the rotation began
+    target: int  # absolute turret direction wanted
     clockwise: bool
     cells_total: int
     turns_total: int
@@ -85,7 +101,7 @@ class BossCard(Model):
     forced_turn: int | None = None
     overload_left: int = 0
     target: str | None = None
-    prerot_mode: int = 0          # 0 inactive, 1 active (1 cell), 2 accelerated (2 cells)
+    prerot_mode: int = 0  # 0 inactive, 1 active (1 cell), 2 accelerated (2 cells)
     last_dirs: list[int] = Field(default_factory=list)
     cur_dirs: list[int] = Field(default_factory=list)
     double_next: bool = False
@@ -103,7 +119,7 @@ class Unit(Model):
     x: int
     y: int
     hull: int
-    turret: int = 0               # relative to the hull: 0 = cell 2 (front)
+    turret: int = 0  # relative to the hull: 0 = cell 2 (front)
     turret_state: Literal["normal", "crank", "locked", "overload"] = "normal"
     turret_heavy: int = 0
     loaded: str | None = "AP"
@@ -138,31 +154,41 @@ class Unit(Model):
 
     @property
     def damaged(self) -> bool:
-        return (any(self.injuries.values()) or self.power > 0 or self.turret_state != "normal"
-                or any(self.pen.values()))
+        return any(self.injuries.values()) or self.power > 0 or self.turret_state != "normal" or any(self.pen.values())
 
 
 class Pending(Model):
     step: Literal["top", "move_dir", "move_dist", "move_fire", "target", "ammo", "turret", "hull"] = "top"
     reverse: bool | None = None
     cells: int | None = None
-    pre_rot: int | None = None     # absolute turret direction after a free 1-2 cell rotation
+    pre_rot: int | None = None  # absolute turret direction after a free 1-2 cell rotation
 
 
 class Order(Model):
-    what: Literal["move", "continue_move", "shoot", "reload", "continue_reload", "unload",
-                  "rotate", "continue_rotate", "hull", "pass"]
+    what: Literal[
+        "move",
+        "continue_move",
+        "shoot",
+        "reload",
+        "continue_reload",
+        "unload",
+        "rotate",
+        "continue_rotate",
+        "hull",
+        "pass",
+    ]
     reverse: bool | None = None
     cells: int | None = None
     target: str | None = None
     ammo: str | None = None
-    turret_to: int | None = None   # absolute direction
+    turret_to: int | None = None  # absolute direction
     facing: int | None = None
     pre_rot: int | None = None
 
 
 class ShotTrace(Model):
     """A shot of the last resolved turn (for the board image)."""
+
     shooter: str
     target: str
     hit: bool
@@ -189,13 +215,34 @@ class State(BaseState):
 
 
 # ---------------------------------------------------------------- actions
-WHATS = ("move", "continue_move", "shoot", "reload", "continue_reload", "unload", "rotate", "continue_rotate", "hull", "pass")
+WHATS = (
+    "move",
+    "continue_move",
+    "shoot",
+    "reload",
+    "continue_reload",
+    "unload",
+    "rotate",
+    "continue_rotate",
+    "hull",
+    "pass",
+)
 
 
 class Choose(Model):
     kind: Literal["choose"] = "choose"
-    what: Literal["move", "continue_move", "shoot", "reload", "continue_reload", "unload",
-                  "rotate", "continue_rotate", "hull", "pass"]
+    what: Literal[
+        "move",
+        "continue_move",
+        "shoot",
+        "reload",
+        "continue_reload",
+        "unload",
+        "rotate",
+        "continue_rotate",
+        "hull",
+        "pass",
+    ]
 
 
 class MoveDir(Model):
@@ -206,12 +253,12 @@ class MoveDir(Model):
 class MoveDist(Model):
     kind: Literal["move_dist"] = "move_dist"
     cells: int = Field(ge=1, le=12)
-    turns: int | None = None        # informational (label): filled in by the engine
+    turns: int | None = None  # informational (label): filled in by the engine
 
 
 class Target(Model):
     kind: Literal["target"] = "target"
-    target: str                 # "" = hold fire (only while moving)
+    target: str  # "" = hold fire (only while moving)
 
 
 class AmmoChoice(Model):
@@ -221,8 +268,8 @@ class AmmoChoice(Model):
 
 class TurretTo(Model):
     kind: Literal["turret"] = "turret"
-    cell: int = Field(ge=1, le=8)   # 3x3 cell number relative to the hull (2 = front)
-    turns: int | None = None        # informational (label): 0 = free; filled in by the engine
+    cell: int = Field(ge=1, le=8)  # 3x3 cell number relative to the hull (2 = front)
+    turns: int | None = None  # informational (label): 0 = free; filled in by the engine
 
 
 class HullTo(Model):
@@ -234,7 +281,9 @@ class Back(Model):
     kind: Literal["back"] = "back"
 
 
-Action = Annotated[Union[Choose, MoveDir, MoveDist, Target, AmmoChoice, TurretTo, HullTo, Back], Field(discriminator="kind")]
+Action = Annotated[
+    Choose | MoveDir | MoveDist | Target | AmmoChoice | TurretTo | HullTo | Back, Field(discriminator="kind")
+]
 
 
 # ----------------------------------------------------------------- events
@@ -265,4 +314,4 @@ class Note(Event):
     params: dict[str, Any] = Field(default_factory=dict)
 
 
-AnyEvent = Annotated[Union[Committed, OrderEv, Roll, Note], Field(discriminator="kind")]
+AnyEvent = Annotated[Committed | OrderEv | Roll | Note, Field(discriminator="kind")]

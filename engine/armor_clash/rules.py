@@ -10,8 +10,7 @@ from typing import Any
 
 from . import data
 from . import geometry as G
-from .models import (Aim, BossCard, MovePlan, Note, Options, Order, Result, Roll, RotPlan, ShotTrace, State,
-                     Unit)
+from .models import Aim, BossCard, MovePlan, Note, Options, Order, Result, Roll, RotPlan, ShotTrace, State, Unit
 
 K = "armor_clash."
 BOSS_LABEL = "@armor_clash.boss.name"
@@ -174,8 +173,21 @@ def build_units(seats: list[str], opts: Options) -> list[Unit]:
         if link and data.crew_rank(crew) < data.crew_rank(data.tables()["link_min_crew"]):
             link = False
         side = seat if sc["pvp"] else "players"
-        units.append(Unit(id=seat, label=seat, side=side, seat=seat, vehicle=vehicle, crew=crew, link=link,
-                          x=x, y=y, hull=f, loaded=data.tables()["default_ammo"]))
+        units.append(
+            Unit(
+                id=seat,
+                label=seat,
+                side=side,
+                seat=seat,
+                vehicle=vehicle,
+                crew=crew,
+                link=link,
+                x=x,
+                y=y,
+                hull=f,
+                loaded=data.tables()["default_ammo"],
+            )
+        )
     n = len(seats)
     counts: dict[str, int] = {}
     for j, e in enumerate(sc["enemies"]):
@@ -184,10 +196,21 @@ def build_units(seats: list[str], opts: Options) -> list[Unit]:
         is_boss = bool(e.get("boss"))
         counts[e["vehicle"]] = counts.get(e["vehicle"], 0) + 1
         label = BOSS_LABEL if is_boss else f"{data.vehicles()[e['vehicle']]['name']} #{counts[e['vehicle']]}"
-        units.append(Unit(id="boss" if is_boss else f"e{j + 1}", label=label, side="enemies", vehicle=e["vehicle"],
-                          crew=e["crew"], boss=is_boss, x=e["x"], y=e["y"], hull=e["facing"],
-                          loaded=data.tables()["default_ammo"],
-                          card=BossCard(ms_left=data.boss()["fatigue_move_turns"]) if is_boss else None))
+        units.append(
+            Unit(
+                id="boss" if is_boss else f"e{j + 1}",
+                label=label,
+                side="enemies",
+                vehicle=e["vehicle"],
+                crew=e["crew"],
+                boss=is_boss,
+                x=e["x"],
+                y=e["y"],
+                hull=e["facing"],
+                loaded=data.tables()["default_ammo"],
+                card=BossCard(ms_left=data.boss()["fatigue_move_turns"]) if is_boss else None,
+            )
+        )
     return units
 
 
@@ -206,7 +229,9 @@ def knock_out(state: State, target: Unit, reason: str, events: list, shooter: Un
     target.move_plan = target.rot_plan = target.aim = None
     if shooter is not None and shooter.side != target.side:
         shooter.kills += 1
-    note(events, "destroyed" if destroyed else "incapacitated", unit=target.label, reason=f"@armor_clash.reason.{reason}")
+    note(
+        events, "destroyed" if destroyed else "incapacitated", unit=target.label, reason=f"@armor_clash.reason.{reason}"
+    )
 
 
 def injure(state: State, target: Unit, crew: str, events: list, times: int = 1) -> None:
@@ -222,8 +247,15 @@ def injure(state: State, target: Unit, crew: str, events: list, times: int = 1) 
         p = tb["penalty_roll"][str(value)]
         kind = tb["penalty_for_crew"][crew]
         target.pen[kind] += p
-        note(events, "crew_hit", unit=target.label, crew=f"@armor_clash.crew.{crew}", pen=p,
-             what=f"@armor_clash.pen.{kind}", total=target.pen[kind])
+        note(
+            events,
+            "crew_hit",
+            unit=target.label,
+            crew=f"@armor_clash.crew.{crew}",
+            pen=p,
+            what=f"@armor_clash.pen.{kind}",
+            total=target.pen[kind],
+        )
 
 
 def after_effect(state: State, target: Unit, loc: int, heavy: bool, events: list, times: int = 1) -> None:
@@ -359,7 +391,13 @@ def fire(state: State, shooter: Unit, target: Unit, events: list) -> None:
         mapped = tb["ammo"][ammo]["result_map"].get(res, res)
         events[-1].result = f"@armor_clash.dmg.{mapped}"
         if mapped != res:
-            note(events, "ammo_effect", ammo=f"@armor_clash.ammo.{ammo}", old=f"@armor_clash.dmg.{res}", new=f"@armor_clash.dmg.{mapped}")
+            note(
+                events,
+                "ammo_effect",
+                ammo=f"@armor_clash.ammo.{ammo}",
+                old=f"@armor_clash.dmg.{res}",
+                new=f"@armor_clash.dmg.{mapped}",
+            )
         if tb["ammo"][ammo]["he_spall"] and mapped == "nopen":
             crew = tb["crew_for_location"][str(loc)]
             if crew is not None:
@@ -368,7 +406,9 @@ def fire(state: State, shooter: Unit, target: Unit, events: list) -> None:
             return
         apply_hit_normal(state, shooter, target, loc, mapped, events)
     else:
-        double = bool(shooter.boss and shooter.card is not None and shooter.card.rage >= data.boss()["rage_double_simple"])
+        double = bool(
+            shooter.boss and shooter.card is not None and shooter.card.rage >= data.boss()["rage_double_simple"]
+        )
         loc = roll(state, events, shooter, "location", lambda v: f"@armor_clash.loc.{data.location_name(v)}")
         die = roll(state, events, shooter, "hit", hit_word)
         state.last_shots.append(ShotTrace(shooter=shooter.id, target=target.id, hit=die in hits))
@@ -391,9 +431,14 @@ def start_rotation(state: State, u: Unit, target_abs: int, events: list) -> None
     if cells == 0 or turret_state(u) in ("locked", "overload"):
         note(events, "rotate_blocked", unit=u.label)
         return
-    u.rot_plan = RotPlan(start=u.abs_turret, target=target_abs, clockwise=G.clockwise(u.abs_turret, target_abs),
-                         cells_total=cells, turns_total=rotation_turns(state, u, cells),
-                         crank=(turret_state(u) == "crank" and not u.boss))
+    u.rot_plan = RotPlan(
+        start=u.abs_turret,
+        target=target_abs,
+        clockwise=G.clockwise(u.abs_turret, target_abs),
+        cells_total=cells,
+        turns_total=rotation_turns(state, u, cells),
+        crank=(turret_state(u) == "crank" and not u.boss),
+    )
 
 
 def progress_rotation(state: State, u: Unit, events: list) -> None:
@@ -440,8 +485,15 @@ def progress_move(state: State, u: Unit, events: list) -> None:
     if moved:
         u.moved_this_turn = True
     left = p.cells_total - p.cells_done
-    note(events, "moved", unit=u.label, cells=moved, to=G.cell_name(u.x, u.y), left=left,
-         turns=max(0, p.turns_total - p.turns_done))
+    note(
+        events,
+        "moved",
+        unit=u.label,
+        cells=moved,
+        to=G.cell_name(u.x, u.y),
+        left=left,
+        turns=max(0, p.turns_total - p.turns_done),
+    )
     if blocked:
         note(events, "blocked", unit=u.label)
         u.move_plan = None
@@ -505,6 +557,7 @@ def try_shoot(state: State, u: Unit, target_id: str, free_left: int, events: lis
 def _pick_target(state: State, u: Unit, cands: list[Unit]) -> Unit:
     def key(o: Unit):
         return (0 if o.boss else 1, G.chebyshev(u, o), -(sum(o.pen.values())), state.units.index(o))
+
     return min(cands, key=key)
 
 
@@ -598,8 +651,7 @@ def boss_phase_move(state: State, boss: Unit, plan: dict[str, Any], events: list
     if target is None or not target.active:
         return
     keep = data.boss()["keep_range"]
-    if (G.chebyshev(boss, target) <= keep and state.options.mode == "normal"
-            and data.boss().get("drive") == "flank"):
+    if G.chebyshev(boss, target) <= keep and state.options.mode == "normal" and data.boss().get("drive") == "flank":
         _boss_flank(state, boss, target, keep, events)
         return
     moved = 0
@@ -607,7 +659,7 @@ def boss_phase_move(state: State, boss: Unit, plan: dict[str, Any], events: list
         if G.chebyshev(boss, target) <= keep:
             break
         best = None
-        for d, (dx, dy) in enumerate(G.DIRS):
+        for _d, (dx, dy) in enumerate(G.DIRS):
             nx, ny = boss.x + dx, boss.y + dy
             if not on_board(state, nx, ny) or occupied(state, nx, ny):
                 continue
@@ -741,7 +793,9 @@ def boss_end_of_turn(state: State, boss: Unit, events: list) -> None:
                 n = set_turret_abs(boss, G.step_towards(boss.abs_turret, d, cells))
                 if n:
                     card.target = t.id
-                    note(events, "prerotate", unit=boss.label, cells=n, cell=G.RING_TO_CELL[boss.turret], target=t.label)
+                    note(
+                        events, "prerotate", unit=boss.label, cells=n, cell=G.RING_TO_CELL[boss.turret], target=t.label
+                    )
         card.prerot_blocked = False
         # link streak and overload (rules 9.5)
         card.link_streak = card.link_streak + 1 if boss.rotated_this_turn else 0
@@ -774,7 +828,9 @@ def check_result(state: State) -> None:
                 alive.append(u.side)
         if len(alive) <= 1:
             winners = [u.seat for u in seats if u.side in alive]
-            state.result = Result(winners=winners, reason="victory" if winners else "all_out", side=alive[0] if alive else None)
+            state.result = Result(
+                winners=winners, reason="victory" if winners else "all_out", side=alive[0] if alive else None
+            )
         elif state.turn > state.max_turns:
             state.result = Result(winners=[u.seat for u in seats if u.active], reason="time_up_draw")
         return
@@ -893,5 +949,9 @@ def resolve_turn(state: State, events: list) -> None:
     state.turn += 1
     check_result(state)
     if state.result is not None:
-        note(events, "game_over", reason=f"@armor_clash.outcome.{state.result.reason}",
-             winners=", ".join(state.result.winners) or "-")
+        note(
+            events,
+            "game_over",
+            reason=f"@armor_clash.outcome.{state.result.reason}",
+            winners=", ".join(state.result.winners) or "-",
+        )

@@ -15,8 +15,20 @@ from typing import Any
 
 from . import data as D
 from .models import (
-    Act, AutoState, BuildClass, BuildCount, BuildSpace, Cancel, Close, DistMove, DistStop, Done, Exec, Loan,
-    PlaceDist, Produce,
+    Act,
+    AutoState,
+    BuildClass,
+    BuildCount,
+    BuildSpace,
+    Cancel,
+    Close,
+    DistMove,
+    DistStop,
+    Done,
+    Exec,
+    Loan,
+    PlaceDist,
+    Produce,
 )
 
 E_ONE, E_HIGH, E_LOW = 3.5, 4.1, 2.9  # expected single card, larger (4.17) and smaller (2.83) of two, rounded
@@ -139,7 +151,7 @@ def choose(game: Any, state: AutoState, seat: str) -> Any:
     if len(legal) == 1:
         return legal[0]
     pend = state.pending
-    p = state.players[seat]
+    state.players[seat]
     R = D.rules()
     kinds = {a.kind for a in legal}
 
@@ -206,8 +218,9 @@ def _pick(game: Any, state: AutoState, seat: str, legal: list[Any]) -> Any:
         "chrysler": 1.0 + 0.15 * p.losses,
     }
     chars = D.characters()
-    return max(legal, key=lambda a: (score[a.character] + 0.3 * state.char_rd.get(a.character, 0),
-                                     -chars.index(a.character)))
+    return max(
+        legal, key=lambda a: (score[a.character] + 0.3 * state.char_rd.get(a.character, 0), -chars.index(a.character))
+    )
 
 
 def _action(game: Any, state: AutoState, seat: str, legal: list[Any]) -> Any:
@@ -215,8 +228,13 @@ def _action(game: Any, state: AutoState, seat: str, legal: list[Any]) -> Any:
     k = state.turn // len(state.seats)
     mine = _my_spaces(state, seat)
     produced = _produced(state, seat)
-    if (not mine and p.loans == 0 and state.round <= 2 and Loan() in legal
-            and p.money < min(b["cost"] for b in D.board() if b["era"] <= state.round)):
+    if (
+        not mine
+        and p.loans == 0
+        and state.round <= 2
+        and Loan() in legal
+        and p.money < min(b["cost"] for b in D.board() if b["era"] <= state.round)
+    ):
         return Loan()
     can_build = Act(what="build") in legal and not produced
     plan = build_plan(game, state, seat, game._build_cap(state, game_pending(seat))) if can_build else None
@@ -263,7 +281,9 @@ def _point_cost(state: AutoState, k: int) -> int:
 def _future_loss_cost(state: AutoState, space: int) -> float:
     """Expected loss fees of holding a factory at ``space`` from now on."""
     cls = D.board()[space]["cls"]
-    newer = sum(1 for i in D.class_spaces(cls) if i > space and (state.spaces[i].factories > 0 or state.spaces[i].closed))
+    newer = sum(
+        1 for i in D.class_spaces(cls) if i > space and (state.spaces[i].factories > 0 or state.spaces[i].closed)
+    )
     total = 0.0
     for k in range(state.round, D.rules()["rounds"] + 1):
         total += (newer + 0.6 * (k - state.round)) * _point_cost(state, k)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -11,29 +11,29 @@ DATA = Path(__file__).resolve().parents[2] / "data" / "automobile"
 CLASSES = ("low", "mid", "high")
 
 
-@lru_cache(maxsize=None)
+@cache
 def rules() -> dict[str, Any]:
     with (DATA / "rules.json").open(encoding="utf-8") as fh:
         return json.load(fh)
 
 
-@lru_cache(maxsize=None)
+@cache
 def board() -> list[dict[str, Any]]:
     with (DATA / "board.json").open(encoding="utf-8") as fh:
         return json.load(fh)["spaces"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def characters() -> list[str]:
     return [c["id"] for c in rules()["characters"]]
 
 
-@lru_cache(maxsize=None)
+@cache
 def character_rd() -> dict[str, int]:
     return {c["id"]: int(c["rd"]) for c in rules()["characters"]}
 
 
-@lru_cache(maxsize=None)
+@cache
 def class_spaces(cls: str) -> tuple[int, ...]:
     """Ids of the spaces of one price class, oldest first."""
     return tuple(s["id"] for s in board() if s["cls"] == cls)

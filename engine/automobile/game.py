@@ -17,17 +17,52 @@ from ..i18n import t
 from ..rng import Rng
 from . import data as D
 from .models import (
-    Act, Action, AutoState, BuildClass, BuildCount, BuildParts, BuildSpace, Cancel, Close, DistMove,
-    DistSell, DistStop, Done, Ev, Exec, HowardSell, Loan, Marker, Pending, Pick, PlaceDist, Player,
-    Produce, Space,
+    Act,
+    Action,
+    AutoState,
+    BuildClass,
+    BuildCount,
+    BuildParts,
+    BuildSpace,
+    Cancel,
+    Close,
+    DistMove,
+    DistSell,
+    DistStop,
+    Done,
+    Ev,
+    Exec,
+    HowardSell,
+    Loan,
+    Marker,
+    Pending,
+    Pick,
+    PlaceDist,
+    Player,
+    Produce,
+    Space,
 )
 
 CLASSES = D.CLASSES
-MONEY_KINDS = frozenset({
-    "build", "parts", "produce", "close", "loan", "howard_sale", "dist_sale", "demand_sale",
-    "loss_fee", "interest", "emergency_loan", "repay",
-})
-PHASE_DRAW, PHASE_SELECT, PHASE_ACTIONS, PHASE_HOWARD, PHASE_DIST, PHASE_EXEC, PHASE_DEMAND, PHASE_LOSS, PHASE_END = range(1, 10)
+MONEY_KINDS = frozenset(
+    {
+        "build",
+        "parts",
+        "produce",
+        "close",
+        "loan",
+        "howard_sale",
+        "dist_sale",
+        "demand_sale",
+        "loss_fee",
+        "interest",
+        "emergency_loan",
+        "repay",
+    }
+)
+PHASE_DRAW, PHASE_SELECT, PHASE_ACTIONS, PHASE_HOWARD, PHASE_DIST, PHASE_EXEC, PHASE_DEMAND, PHASE_LOSS, PHASE_END = (
+    range(1, 10)
+)
 
 
 class Automobile(Game):
@@ -49,8 +84,11 @@ class Automobile(Game):
     def hidden_revealed(self, before: AutoState, after: AutoState) -> bool:
         """Phase 7 turns the demand cards face up (no die involved): an undo past
         the reveal, or past a new deal, needs the other players' consent."""
-        return (before.revealed_round != after.revealed_round or before.revealed != after.revealed
-                or any(before.players[s].hand != after.players[s].hand for s in after.seats))
+        return (
+            before.revealed_round != after.revealed_round
+            or before.revealed != after.revealed
+            or any(before.players[s].hand != after.players[s].hand for s in after.seats)
+        )
 
     def record(self, state: AutoState, seat: str) -> float | None:
         return float(state.scores[seat]) if state.finished and seat in state.scores else None
@@ -60,10 +98,15 @@ class Automobile(Game):
         R = D.rules()
         order = rng.shuffle("seat_order", seats)
         state = AutoState(
-            schema_version=self.schema_version, seats=seats, seed=seed, rng=rng,
+            schema_version=self.schema_version,
+            seats=seats,
+            seed=seed,
+            rng=rng,
             selection_order=order,
-            players={s: Player(money=R["start_money"], rd=R["start_rd"],
-                               dist_supply=R["pieces"]["distributors_per_player"]) for s in seats},
+            players={
+                s: Player(money=R["start_money"], rd=R["start_rd"], dist_supply=R["pieces"]["distributors_per_player"])
+                for s in seats
+            },
             spaces=[Space() for _ in D.board()],
             bag=list(R["demand_tiles"]),
             char_rd={},
@@ -85,8 +128,11 @@ class Automobile(Game):
             return None
         best = max(state.scores.values())
         winners = [s for s in state.seats if state.scores[s] == best]
-        return Outcome(winners=winners, scores={s: float(v) for s, v in state.scores.items()},
-                       reason=Msg(key="automobile.outcome.money", params={"money": best}))
+        return Outcome(
+            winners=winners,
+            scores={s: float(v) for s, v in state.scores.items()},
+            reason=Msg(key="automobile.outcome.money", params={"money": best}),
+        )
 
     def _start_round(self, state: AutoState, ev: list[Ev]) -> None:
         R = D.rules()
@@ -96,7 +142,7 @@ class Automobile(Game):
         bag = state.rng.shuffle("deck.demand", state.bag)
         for seat in state.selection_order:
             cards = sorted(bag[: sched["draw"]], reverse=True)
-            bag = bag[sched["draw"]:]
+            bag = bag[sched["draw"] :]
             state.players[seat].hand = cards
             ev.append(Ev(kind="demand_drawn", seat=seat, cards=list(cards), to=[seat]))
             ev.append(Ev(kind="demand_count", seat=seat, n=len(cards)))
@@ -146,8 +192,9 @@ class Automobile(Game):
 
     def _howard_spaces(self, state: AutoState, seat: str) -> list[int]:
         prices = D.rules()["howard_price"]
-        return [i for i, sp in enumerate(state.spaces)
-                if sp.owner == seat and sp.cars > 0 and D.board()[i]["cls"] in prices]
+        return [
+            i for i, sp in enumerate(state.spaces) if sp.owner == seat and sp.cars > 0 and D.board()[i]["cls"] in prices
+        ]
 
     # -------------------------------------------------------------- phase 5
     def _phase_dist(self, state: AutoState, ev: list[Ev]) -> None:
@@ -254,8 +301,13 @@ class Automobile(Game):
         state.bag = bag
         state.demand = demand
         state.revealed_round = state.round
-        ev.append(Ev(kind="demand_revealed", detail={**state.revealed, **{"+" + k: v for k, v in state.extra.items()}},
-                     text=",".join(f"{c}={demand[c]}" for c in CLASSES)))
+        ev.append(
+            Ev(
+                kind="demand_revealed",
+                detail={**state.revealed, **{"+" + k: v for k, v in state.extra.items()}},
+                text=",".join(f"{c}={demand[c]}" for c in CLASSES),
+            )
+        )
         prices, disc = R["price"], R["discount_price"]
         for cls in CLASSES:
             left = demand[cls]
@@ -273,7 +325,9 @@ class Automobile(Game):
                     sp.cars -= k
                     left -= k
                     state.players[sp.owner].money += k * price
-                    ev.append(Ev(kind="demand_sale", seat=sp.owner, space=i, cls=cls, n=k, value=price, delta=k * price))
+                    ev.append(
+                        Ev(kind="demand_sale", seat=sp.owner, space=i, cls=cls, n=k, value=price, delta=k * price)
+                    )
                     sold_any = True
                 if not sold_any:
                     break
@@ -347,7 +401,7 @@ class Automobile(Game):
         for p in state.players.values():
             state.bag.extend(p.hand)
             p.hand = []
-        for i, sp in enumerate(state.spaces):
+        for _i, sp in enumerate(state.spaces):
             if sp.cars and sp.owner is not None:  # nothing should be left after phase 7
                 sp.cars = 0
             sp.bonus = False
@@ -437,11 +491,16 @@ class Automobile(Game):
             out: list[Any] = [BuildClass(cls=c) for c in self._build_classes(state, seat, self._build_cap(state, pend))]
             return out + [Cancel()] if can_cancel else out
         if k == "build_space":
-            out = [BuildSpace(space=i) for i in self._build_spaces(state, seat, pend.cls or "", self._build_cap(state, pend))]
+            out = [
+                BuildSpace(space=i)
+                for i in self._build_spaces(state, seat, pend.cls or "", self._build_cap(state, pend))
+            ]
             return out + [Cancel()]
         if k == "build_count":
             assert pend.space is not None
-            out = [BuildCount(count=n) for n in self._build_counts(state, seat, pend.space, self._build_cap(state, pend))]
+            out = [
+                BuildCount(count=n) for n in self._build_counts(state, seat, pend.space, self._build_cap(state, pend))
+            ]
             if pend.origin == "action" and self._can_parts(state, seat, pend.space):
                 out.append(BuildParts())
             return out + [Cancel()]
@@ -515,8 +574,14 @@ class Automobile(Game):
         R = D.rules()
         sp = state.spaces[space]
         used = sum(1 for s in state.spaces if s.parts and not s.closed)
-        return (sp.owner == seat and sp.factories > 0 and not sp.closed and not sp.parts
-                and used < R["pieces"]["parts_factories"] and state.players[seat].money >= R["parts_factory_cost"])
+        return (
+            sp.owner == seat
+            and sp.factories > 0
+            and not sp.closed
+            and not sp.parts
+            and used < R["pieces"]["parts_factories"]
+            and state.players[seat].money >= R["parts_factory_cost"]
+        )
 
     def _build_spaces(self, state: AutoState, seat: str, cls: str, cap: int, first: bool = False) -> list[int]:
         out = []
@@ -547,8 +612,11 @@ class Automobile(Game):
         return [0] + [n for n in range(lo, hi + 1) if n <= supply and n * cost <= money]
 
     def _produce_spaces(self, state: AutoState, seat: str) -> list[int]:
-        return [i for i, sp in enumerate(state.spaces)
-                if sp.owner == seat and sp.factories > 0 and not sp.closed and len(self._produce_counts(state, seat, i)) > 1]
+        return [
+            i
+            for i, sp in enumerate(state.spaces)
+            if sp.owner == seat and sp.factories > 0 and not sp.closed and len(self._produce_counts(state, seat, i)) > 1
+        ]
 
     def _closable(self, state: AutoState, seat: str) -> list[int]:
         if state.closed_used >= D.rules()["pieces"]["closed_tiles"]:
@@ -571,7 +639,11 @@ class Automobile(Game):
         out = []
         if state.exec_close > 0 and self._closable(state, seat):
             out.append(Exec(choice="close"))
-        if state.bonus_left and state.players[seat].rd >= state.bonus_left[0] and self._marker_spaces(state, seat, "bonus"):
+        if (
+            state.bonus_left
+            and state.players[seat].rd >= state.bonus_left[0]
+            and self._marker_spaces(state, seat, "bonus")
+        ):
             out.append(Exec(choice="bonus"))
         dspaces = len(self._marker_spaces(state, seat, "discount"))
         if 2 in state.discount_left and dspaces >= 2:
@@ -772,7 +844,9 @@ class Automobile(Game):
         state.spaces[a.space].cars -= 1
         state.lanes[pend.lane].append(seat)
         p.money += price
-        ev.append(Ev(kind="dist_sale", seat=seat, space=a.space, cls=pend.lane, text=pend.src, value=price, delta=price))
+        ev.append(
+            Ev(kind="dist_sale", seat=seat, space=a.space, cls=pend.lane, text=pend.src, value=price, delta=price)
+        )
         state.pending = None
         self._dist_next(state, ev, start=state.turn + 1)
 
@@ -820,31 +894,63 @@ class Automobile(Game):
         for s in state.seats:
             p = state.players[s]
             players[s] = {
-                "money": p.money, "rd": p.rd, "loans": p.loans, "losses": p.losses, "arrears": p.arrears,
-                "character": p.character, "dist": dict(p.dist), "dist_supply": p.dist_supply,
-                "dist_used": dict(p.dist_used), "hand_count": len(p.hand), "bankrupt": p.bankrupt,
+                "money": p.money,
+                "rd": p.rd,
+                "loans": p.loans,
+                "losses": p.losses,
+                "arrears": p.arrears,
+                "character": p.character,
+                "dist": dict(p.dist),
+                "dist_supply": p.dist_supply,
+                "dist_used": dict(p.dist_used),
+                "hand_count": len(p.hand),
+                "bankrupt": p.bankrupt,
                 "cars_supply": D.rules()["pieces"]["cars_per_player"] - self._cars_on_board(state, s),
                 "factories_supply": D.rules()["pieces"]["factories_per_player"] - self._factories_owned(state, s),
             }
         spaces = []
         for i, sp in enumerate(state.spaces):
             b = board[i]
-            spaces.append({"id": i, "year": b["year"], "name": b["name"], "name_zh": b["name_zh"], "cls": b["cls"],
-                           "era": b["era"], "cost": b["cost"], **sp.model_dump(mode="json")})
+            spaces.append(
+                {
+                    "id": i,
+                    "year": b["year"],
+                    "name": b["name"],
+                    "name_zh": b["name_zh"],
+                    "cls": b["cls"],
+                    "era": b["era"],
+                    "cost": b["cost"],
+                    **sp.model_dump(mode="json"),
+                }
+            )
         out: dict[str, Any] = {
-            "game": self.id, "round": state.round, "phase": state.phase, "current": state.current,
-            "seats": list(state.seats), "selection_order": list(state.selection_order),
-            "action_order": list(state.action_order), "turn": state.turn,
-            "players": players, "spaces": spaces,
+            "game": self.id,
+            "round": state.round,
+            "phase": state.phase,
+            "current": state.current,
+            "seats": list(state.seats),
+            "selection_order": list(state.selection_order),
+            "action_order": list(state.action_order),
+            "turn": state.turn,
+            "players": players,
+            "spaces": spaces,
             "characters": {c: {"seat": state.taken.get(c), "rd": state.char_rd.get(c, 0)} for c in D.characters()},
-            "lanes": {c: list(v) for c, v in state.lanes.items()}, "lane_capacity": self.lane_capacity(state),
+            "lanes": {c: list(v) for c, v in state.lanes.items()},
+            "lane_capacity": self.lane_capacity(state),
             "boxes_open": [b["label"] for b in D.rules()["sales_boxes"] if b["from_round"] <= state.round],
-            "exec": {"close": state.exec_close, "bonus": list(state.bonus_left), "discount": list(state.discount_left),
-                     "passed": list(state.pass_order)},
+            "exec": {
+                "close": state.exec_close,
+                "bonus": list(state.bonus_left),
+                "discount": list(state.discount_left),
+                "passed": list(state.pass_order),
+            },
             "pending": state.pending.model_dump(mode="json") if state.pending else None,
             "revealed": {k: list(v) for k, v in state.revealed.items()},
             "extra": {k: list(v) for k, v in state.extra.items()},
-            "demand": dict(state.demand), "revealed_round": state.revealed_round, "finished": state.finished, "scores": dict(state.scores),
+            "demand": dict(state.demand),
+            "revealed_round": state.revealed_round,
+            "finished": state.finished,
+            "scores": dict(state.scores),
             "to_act": self.to_act(state),
         }
         if seat is not None and seat in state.players:
@@ -867,8 +973,9 @@ class Automobile(Game):
                     return t("automobile.action.produce_none", locale, **params)
             if action.kind == "close":
                 sp = state.spaces[i]
-                params["refund"] = (sp.factories * (D.board()[i]["cost"] - D.rules()["close_refund_less"])
-                                    + (D.rules()["parts_refund"] if sp.parts else 0))
+                params["refund"] = sp.factories * (D.board()[i]["cost"] - D.rules()["close_refund_less"]) + (
+                    D.rules()["parts_refund"] if sp.parts else 0
+                )
         if action.kind == "dist_move":
             params["price"] = D.rules()["price"][action.lane]
         for key in ("cls", "src", "lane"):
@@ -878,8 +985,11 @@ class Automobile(Game):
             params["character"] = t(f"automobile.char.{action.character}", locale)
             params["rd"] = state.char_rd.get(action.character, 0)
         if action.kind in ("act", "exec"):
-            return t(f"automobile.action.{action.kind}.{params.get('what') or params.get('choice')}", locale,
-                     price=state.bonus_left[0] if state.bonus_left else 0)
+            return t(
+                f"automobile.action.{action.kind}.{params.get('what') or params.get('choice')}",
+                locale,
+                price=state.bonus_left[0] if state.bonus_left else 0,
+            )
         if action.kind == "build_count" and state.pending and state.pending.space is not None:
             params["money"] = action.count * D.board()[state.pending.space]["cost"]
             params["rd"] = action.count * self.jump_fee(state, state.pending.space)
@@ -914,18 +1024,27 @@ class Automobile(Game):
             if p.kind == "produce" and p.queue:
                 i = p.queue[0]
                 lo, hi = D.production_range(D.board()[i]["cls"], state.spaces[i].factories)
-                params.update(name=f"@automobile.space.{i}", lo=lo, hi=hi,
-                              cost=D.car_cost(D.board()[i]["cls"], state.spaces[i].parts))
+                params.update(
+                    name=f"@automobile.space.{i}",
+                    lo=lo,
+                    hi=hi,
+                    cost=D.car_cost(D.board()[i]["cls"], state.spaces[i].parts),
+                )
             return Msg(key=f"automobile.prompt.{p.kind}", params=params)
-        key = {PHASE_SELECT: "select", PHASE_ACTIONS: "action", PHASE_DIST: "dist", PHASE_EXEC: "exec"}.get(state.phase, "wait")
-        return Msg(key=f"automobile.prompt.{key}",
-                   params={"n": state.turn // len(state.seats) + 1, "money": state.players[seat].money})
+        key = {PHASE_SELECT: "select", PHASE_ACTIONS: "action", PHASE_DIST: "dist", PHASE_EXEC: "exec"}.get(
+            state.phase, "wait"
+        )
+        return Msg(
+            key=f"automobile.prompt.{key}",
+            params={"n": state.turn // len(state.seats) + 1, "money": state.players[seat].money},
+        )
 
     def summary(self, state: AutoState) -> Msg:
         if state.finished:
             return Msg(key="automobile.summary.over")
-        return Msg(key="automobile.summary.round",
-                   params={"round": state.round, "phase": f"@automobile.phase.{state.phase}"})
+        return Msg(
+            key="automobile.summary.round", params={"round": state.round, "phase": f"@automobile.phase.{state.phase}"}
+        )
 
     def ai_action(self, state: AutoState, seat: str) -> Any:
         from .ai import choose

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -171,8 +171,24 @@ class Marker(Model):
 
 
 Action = Annotated[
-    Union[Pick, Act, Loan, BuildClass, BuildSpace, BuildCount, BuildParts, Cancel, PlaceDist, Done,
-          Produce, Close, HowardSell, DistMove, DistSell, DistStop, Exec, Marker],
+    Pick
+    | Act
+    | Loan
+    | BuildClass
+    | BuildSpace
+    | BuildCount
+    | BuildParts
+    | Cancel
+    | PlaceDist
+    | Done
+    | Produce
+    | Close
+    | HowardSell
+    | DistMove
+    | DistSell
+    | DistStop
+    | Exec
+    | Marker,
     Field(discriminator="kind"),
 ]
 

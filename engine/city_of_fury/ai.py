@@ -11,7 +11,7 @@ first option in legal order.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Optional
+from typing import Any
 
 from . import models as m
 from . import rules as r
@@ -20,12 +20,12 @@ from .content import SKILLS, enemies, heroes
 WIN = 1_000_000.0
 # value of the hero's HP: concave, a point is worth more when few are left
 HP_VALUE = (0.0, 14.0, 25.0, 34.0, 41.0, 46.0, 50.0)
-DAMAGE = 6.0          # per point of damage dealt to enemies (beaten cards count their full HP)
-THREAT = 0.6          # share of the HP value lost if the enemies acted again from here
-LEVEL = 0.5           # per damaging action available in the skills' levels after the raise
-PATIENCE = 0.08       # damage is worth more the longer the fight drags on (breaks heal-forever loops)
-DESPERATE = 40        # from this round on a loss only costs a little: break stalemates
-FINISH = 60.0         # bonus when the best skill can finish the boss next round
+DAMAGE = 6.0  # per point of damage dealt to enemies (beaten cards count their full HP)
+THREAT = 0.6  # share of the HP value lost if the enemies acted again from here
+LEVEL = 0.5  # per damaging action available in the skills' levels after the raise
+PATIENCE = 0.08  # damage is worth more the longer the fight drags on (breaks heal-forever loops)
+DESPERATE = 40  # from this round on a loss only costs a little: break stalemates
+FINISH = 60.0  # bonus when the best skill can finish the boss next round
 
 
 def _progress(b: r.Board) -> float:
@@ -50,7 +50,7 @@ def best_raise(hero: str, levels: dict[str, int]) -> tuple[list[str], float]:
 
 @lru_cache(maxsize=4096)
 def _best_raise(hero: str, levels: tuple[int, ...]) -> tuple[list[str], float]:
-    best: Optional[list[str]] = None
+    best: list[str] | None = None
     best_v = -1e18
     for option in r.raise_options(dict(zip(SKILLS, levels))):
         lv = list(levels)
@@ -94,11 +94,16 @@ def _score(b: r.Board) -> float:
 
 def _key(b: r.Board) -> tuple:
     """The position, without the round number."""
-    return (b.hero_hp, tuple(b.street), tuple(sorted(b.enemy_hp.items())), tuple(b.levels[k] for k in SKILLS),
-            tuple(b.screen))
+    return (
+        b.hero_hp,
+        tuple(b.street),
+        tuple(sorted(b.enemy_hp.items())),
+        tuple(b.levels[k] for k in SKILLS),
+        tuple(b.screen),
+    )
 
 
-def _finish_round(b: r.Board, skill: str, avoid: Optional[tuple] = None) -> float:
+def _finish_round(b: r.Board, skill: str, avoid: tuple | None = None) -> float:
     """Reset the skill, take the best raise, play the enemy and scroll phases, score."""
     if b.result is not None:
         return _score(b)
@@ -142,7 +147,7 @@ def _do(b: r.Board, opt: tuple[str, Any]) -> None:
         r.hero_heal(b, None)
 
 
-def _best_steps(b: r.Board, skill: str, actions: list[str], index: int, avoid: Optional[tuple] = None) -> float:
+def _best_steps(b: r.Board, skill: str, actions: list[str], index: int, avoid: tuple | None = None) -> float:
     if b.result is not None or index >= len(actions):
         return _finish_round(b, skill, avoid)
     best = -1e18

@@ -19,15 +19,24 @@ DATA = Path(__file__).resolve().parent.parent.parent / "data" / "city_of_fury"
 SKILLS: tuple[str, ...] = ("punch", "kick", "shoot", "dodge")
 HERO_ACTIONS: tuple[str, ...] = ("move", "attack", "shoot", "heal")
 ENEMY_ACTIONS: tuple[str, ...] = (
-    "move_left", "move_right", "jump_left", "jump_right", "attack", "shoot", "push_left", "push_right",
+    "move_left",
+    "move_right",
+    "jump_left",
+    "jump_right",
+    "attack",
+    "shoot",
+    "push_left",
+    "push_right",
 )
 MIN_LEVEL, MAX_LEVEL = 1, 4
 START_LEVEL = 2
-SLOTS = 5          # the screen is five cards wide
-MAX_TRACKER = 6    # HP is tracked on a d6
+SLOTS = 5  # the screen is five cards wide
+MAX_TRACKER = 6  # HP is tracked on a d6
 
 HeroAction = Literal["move", "attack", "shoot", "heal"]
-EnemyAction = Literal["move_left", "move_right", "jump_left", "jump_right", "attack", "shoot", "push_left", "push_right"]
+EnemyAction = Literal[
+    "move_left", "move_right", "jump_left", "jump_right", "attack", "shoot", "push_left", "push_right"
+]
 
 
 class _Strict(BaseModel):
@@ -72,7 +81,6 @@ class Content(_Strict):
             if h.id == hero_id:
                 return h
         raise KeyError(hero_id)
-
 
 
 @lru_cache(maxsize=1)

@@ -51,14 +51,21 @@ class CityOfFury(Game):
     def _new(self, seats: list[str], options: m.Options, seed: int, rng: Rng) -> m.State:
         c = content()
         deck = rng.shuffle("deck.enemies", [e.id for e in c.minions])
-        screen = deck[:4] + [c.boss.id]           # 4 street cards left of the cafe (boss card face down)
+        screen = deck[:4] + [c.boss.id]  # 4 street cards left of the cafe (boss card face down)
         street: list[str | None] = [None] * SLOTS
-        street[0] = m.HERO                          # the hero at the far left
+        street[0] = m.HERO  # the hero at the far left
         street[SLOTS - 2], street[SLOTS - 1] = deck[4], deck[5]  # the other two under the two rightmost cards
         hero = heroes()[options.hero]
         return m.State(
-            schema_version=self.schema_version, seats=seats, seed=seed, rng=rng, hero=hero.id,
-            hero_hp=hero.max_hp, levels={k: START_LEVEL for k in SKILLS}, screen=screen, street=street,
+            schema_version=self.schema_version,
+            seats=seats,
+            seed=seed,
+            rng=rng,
+            hero=hero.id,
+            hero_hp=hero.max_hp,
+            levels={k: START_LEVEL for k in SKILLS},
+            screen=screen,
+            street=street,
             enemy_hp={deck[4]: enemies()[deck[4]].max_hp, deck[5]: enemies()[deck[5]].max_hp},
             pending=m.Pending(kind="choose_skill"),
         )
@@ -70,9 +77,13 @@ class CityOfFury(Game):
     def outcome(self, state: m.State) -> Outcome | None:
         seat = state.seats[0]
         if state.result == "win":
-            return Outcome(winners=[seat], scores={seat: 1.0}, reason=Msg(key=f"{NS}.outcome.win", params={"round": state.round}))
+            return Outcome(
+                winners=[seat], scores={seat: 1.0}, reason=Msg(key=f"{NS}.outcome.win", params={"round": state.round})
+            )
         if state.result == "loss":
-            return Outcome(winners=[], scores={seat: 0.0}, reason=Msg(key=f"{NS}.outcome.loss", params={"round": state.round}))
+            return Outcome(
+                winners=[], scores={seat: 0.0}, reason=Msg(key=f"{NS}.outcome.loss", params={"round": state.round})
+            )
         return None
 
     @staticmethod
@@ -106,7 +117,10 @@ class CityOfFury(Game):
         p = state.pending
         if p is None:
             raise GameError("nothing_to_do", "core.error.nothing_to_do", seat=seat)
-        expected = {"choose_skill": ("choose_skill",), "raise": ("raise",)}.get(p.kind) or (self.current_step(state), "skip")
+        expected = {"choose_skill": ("choose_skill",), "raise": ("raise",)}.get(p.kind) or (
+            self.current_step(state),
+            "skip",
+        )
         if a.kind not in expected:
             raise GameError("wrong_step", f"{NS}.error.wrong_step", seat=seat, expected=f"@{NS}.expect.{expected[0]}")
         if a.kind == "move" and a.direction not in r.move_options(state):
@@ -186,8 +200,14 @@ class CityOfFury(Game):
     def view(self, state: m.State, seat: str | None) -> dict[str, Any]:
         data = super().view(state, seat)
         hero = heroes()[state.hero]
-        data["hero_card"] = {"id": hero.id, "max_hp": hero.max_hp, "skills": {k: [list(lv) for lv in v] for k, v in hero.skills.items()}}
-        data["cards"] = {e.id: {"max_hp": e.max_hp, "left": list(e.left), "right": list(e.right)} for e in enemies().values()}
+        data["hero_card"] = {
+            "id": hero.id,
+            "max_hp": hero.max_hp,
+            "skills": {k: [list(lv) for lv in v] for k, v in hero.skills.items()},
+        }
+        data["cards"] = {
+            e.id: {"max_hp": e.max_hp, "left": list(e.left), "right": list(e.right)} for e in enemies().values()
+        }
         data["boss"] = content().boss.id
         data["current_step"] = self.current_step(state)
         return data
@@ -197,13 +217,20 @@ class CityOfFury(Game):
         k = a.kind
         if k == "choose_skill":
             level = state.levels[a.skill]
-            return t(f"{NS}.action.choose_skill", locale, skill=_skill(a.skill, locale), level=level,
-                     actions=_acts(r.level_actions(state.hero, a.skill, level), locale))
+            return t(
+                f"{NS}.action.choose_skill",
+                locale,
+                skill=_skill(a.skill, locale),
+                level=level,
+                actions=_acts(r.level_actions(state.hero, a.skill, level), locale),
+            )
         if k == "move":
             h = r.hero_slot(state)
             other = state.street[h + r.DIRS[a.direction]]
             key = "move_swap" if other else "move"
-            return t(f"{NS}.action.{key}", locale, direction=t(f"{NS}.dir.{a.direction}", locale), other=_name(other, locale))
+            return t(
+                f"{NS}.action.{key}", locale, direction=t(f"{NS}.dir.{a.direction}", locale), other=_name(other, locale)
+            )
         if k in ("attack", "shoot"):
             return t(f"{NS}.action.{k}", locale, target=_name(a.target, locale), hp=state.enemy_hp.get(a.target, 0))
         if k == "heal":
@@ -213,7 +240,10 @@ class CityOfFury(Game):
             step = self.current_step(state) or "move"
             return t(f"{NS}.action.skip", locale, action=t(f"{NS}.act.{step}", locale))
         if k == "raise":
-            names = [t(f"{NS}.action.raise_one", locale, skill=_skill(x, locale), level=state.levels[x] + 1) for x in a.skills]
+            names = [
+                t(f"{NS}.action.raise_one", locale, skill=_skill(x, locale), level=state.levels[x] + 1)
+                for x in a.skills
+            ]
             return t(f"{NS}.action.raise", locale, skills=t(f"{NS}.list_sep_plus", locale).join(names))
         return super().action_label(state, a, locale)
 
@@ -229,12 +259,19 @@ class CityOfFury(Game):
         if p.kind == "raise":
             return Msg(key=f"{NS}.prompt.raise", params={"skill": f"@{NS}.skill.{p.skill}"})
         actions = r.level_actions(state.hero, p.skill, p.level)
-        return Msg(key=f"{NS}.prompt.step.{actions[p.index]}", params={
-            "skill": f"@{NS}.skill.{p.skill}", "level": p.level, "n": p.index + 1, "total": len(actions)})
+        return Msg(
+            key=f"{NS}.prompt.step.{actions[p.index]}",
+            params={"skill": f"@{NS}.skill.{p.skill}", "level": p.level, "n": p.index + 1, "total": len(actions)},
+        )
 
     def summary(self, state: m.State) -> Msg:
-        params = {"round": state.round, "hp": state.hero_hp, "max": heroes()[state.hero].max_hp,
-                  "beaten": len(state.beaten), "enemies": len(state.enemy_hp)}
+        params = {
+            "round": state.round,
+            "hp": state.hero_hp,
+            "max": heroes()[state.hero].max_hp,
+            "beaten": len(state.beaten),
+            "enemies": len(state.enemy_hp),
+        }
         if state.result is not None:
             return Msg(key=f"{NS}.summary.{state.result}", params=params)
         return Msg(key=f"{NS}.summary.running", params=params)
@@ -251,7 +288,8 @@ class CityOfFury(Game):
                 params[key] = _skill(params[key], locale)
         if "skills" in params:
             params["skills"] = t(f"{NS}.list_sep_plus", locale).join(
-                f"{_skill(k, locale)} {t(f'{NS}.lv', locale, level=lv)}" for k, lv in zip(event.skills, event.levels))
+                f"{_skill(k, locale)} {t(f'{NS}.lv', locale, level=lv)}" for k, lv in zip(event.skills, event.levels)
+            )
         if kind == "skill_chosen":
             params["actions"] = _acts(event.actions, locale)
         if kind == "enemy_turn":

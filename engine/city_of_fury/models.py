@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional, Union
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -29,8 +29,8 @@ class Pending(Model):
     """
 
     kind: Literal["choose_skill", "step", "raise"]
-    skill: Optional[Skill] = None
-    level: Optional[int] = None
+    skill: Skill | None = None
+    level: int | None = None
     index: int = 0
 
 
@@ -39,15 +39,15 @@ class State(BaseState):
     hero: str
     hero_hp: int
     levels: dict[str, int]
-    screen: list[str]                    # the five street cards, left to right (card ids)
-    street: list[Optional[str]]          # five slots under the screen: "hero", an enemy id, or null
-    enemy_hp: dict[str, int]             # HP of the enemies on the street
+    screen: list[str]  # the five street cards, left to right (card ids)
+    street: list[str | None]  # five slots under the screen: "hero", an enemy id, or null
+    enemy_hp: dict[str, int]  # HP of the enemies on the street
     to_scroll: list[str] = Field(default_factory=list)  # defeated this round, in order, awaiting the scroll phase
-    beaten: list[str] = Field(default_factory=list)     # every enemy defeated so far, in order
-    gone: list[str] = Field(default_factory=list)       # cards that left the game (see rulings)
+    beaten: list[str] = Field(default_factory=list)  # every enemy defeated so far, in order
+    gone: list[str] = Field(default_factory=list)  # cards that left the game (see rulings)
     round: int = 1
-    pending: Optional[Pending] = None
-    result: Optional[Literal["win", "loss"]] = None
+    pending: Pending | None = None
+    result: Literal["win", "loss"] | None = None
 
 
 # ------------------------------------------------------------------ actions
@@ -84,7 +84,7 @@ class RaiseSkills(Model):
     skills: list[Skill] = Field(min_length=1, max_length=2)
 
 
-Action = Annotated[Union[ChooseSkill, Move, Attack, Shoot, Heal, Skip, RaiseSkills], Field(discriminator="kind")]
+Action = Annotated[ChooseSkill | Move | Attack | Shoot | Heal | Skip | RaiseSkills, Field(discriminator="kind")]
 
 
 # ------------------------------------------------------------------- events
@@ -105,7 +105,7 @@ class HeroMoved(Event):
     direction: Direction
     src: int
     dst: int
-    swapped: Optional[str] = None
+    swapped: str | None = None
 
 
 class HeroHit(Event):
@@ -147,8 +147,8 @@ class SkillsRaised(Event):
 class EnemyTurn(Event):
     kind: Literal["enemy_turn"] = "enemy_turn"
     enemy: str
-    side: Direction       # the enemy's side of the hero
-    row: Direction        # the behaviour row it uses (the opposite one)
+    side: Direction  # the enemy's side of the hero
+    row: Direction  # the behaviour row it uses (the opposite one)
     actions: list[str]
 
 
@@ -158,7 +158,7 @@ class EnemyMoved(Event):
     how: Literal["move", "jump"]
     src: int
     dst: int
-    swapped: Optional[str] = None
+    swapped: str | None = None
 
 
 class EnemyHitHero(Event):
@@ -173,7 +173,7 @@ class HeroPushed(Event):
     enemy: str
     src: int
     dst: int
-    swapped: Optional[str] = None
+    swapped: str | None = None
 
 
 class EnemySkipped(Event):
@@ -184,9 +184,9 @@ class EnemySkipped(Event):
 
 class Scrolled(Event):
     kind: Literal["scrolled"] = "scrolled"
-    defeated: str          # the card put street side up at the right end
-    left_card: str         # the leftmost card that left the screen
-    entered: Optional[str] = None  # the enemy it became (None: an already beaten card, set aside)
+    defeated: str  # the card put street side up at the right end
+    left_card: str  # the leftmost card that left the screen
+    entered: str | None = None  # the enemy it became (None: an already beaten card, set aside)
     slid: list[str] = Field(default_factory=list)  # characters that slid right back onto the screen
 
 
@@ -208,8 +208,23 @@ class GameLost(Event):
 
 
 AnyEvent = Annotated[
-    Union[RoundStarted, SkillChosen, HeroMoved, HeroHit, EnemyDefeated, HeroHealed, StepSkipped, SkillReset,
-          SkillsRaised, EnemyTurn, EnemyMoved, EnemyHitHero, HeroPushed, EnemySkipped, Scrolled, EnemyEntered,
-          GameWon, GameLost],
+    RoundStarted
+    | SkillChosen
+    | HeroMoved
+    | HeroHit
+    | EnemyDefeated
+    | HeroHealed
+    | StepSkipped
+    | SkillReset
+    | SkillsRaised
+    | EnemyTurn
+    | EnemyMoved
+    | EnemyHitHero
+    | HeroPushed
+    | EnemySkipped
+    | Scrolled
+    | EnemyEntered
+    | GameWon
+    | GameLost,
     Field(discriminator="kind"),
 ]

@@ -8,7 +8,7 @@ Slots are numbered 0 (the street's left end) to 4 (its right end).
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from . import models as m
 from .content import MAX_LEVEL, SKILLS, SLOTS, content, enemies, heroes
@@ -20,12 +20,34 @@ DIRS = {"left": -1, "right": 1}
 class Board:
     """A fast copy of the mutable game fields, for the AI's lookahead."""
 
-    __slots__ = ("hero", "hero_hp", "levels", "screen", "street", "enemy_hp", "to_scroll", "beaten", "gone",
-                 "round", "result")
+    __slots__ = (
+        "hero",
+        "hero_hp",
+        "levels",
+        "screen",
+        "street",
+        "enemy_hp",
+        "to_scroll",
+        "beaten",
+        "gone",
+        "round",
+        "result",
+    )
 
-    def __init__(self, hero: str, hero_hp: int, levels: dict[str, int], screen: list[str],
-                 street: list[Optional[str]], enemy_hp: dict[str, int], to_scroll: list[str], beaten: list[str],
-                 gone: list[str], round: int, result: Optional[str]):
+    def __init__(
+        self,
+        hero: str,
+        hero_hp: int,
+        levels: dict[str, int],
+        screen: list[str],
+        street: list[str | None],
+        enemy_hp: dict[str, int],
+        to_scroll: list[str],
+        beaten: list[str],
+        gone: list[str],
+        round: int,
+        result: str | None,
+    ):
         self.hero = hero
         self.hero_hp = hero_hp
         self.levels = levels
@@ -39,14 +61,35 @@ class Board:
         self.result = result
 
     @classmethod
-    def of(cls, s: Any) -> "Board":
-        return cls(s.hero, s.hero_hp, dict(s.levels), list(s.screen), list(s.street), dict(s.enemy_hp),
-                   list(s.to_scroll), list(s.beaten), list(s.gone), s.round, s.result)
+    def of(cls, s: Any) -> Board:
+        return cls(
+            s.hero,
+            s.hero_hp,
+            dict(s.levels),
+            list(s.screen),
+            list(s.street),
+            dict(s.enemy_hp),
+            list(s.to_scroll),
+            list(s.beaten),
+            list(s.gone),
+            s.round,
+            s.result,
+        )
 
-    def copy(self) -> "Board":
-        return Board(self.hero, self.hero_hp, dict(self.levels), list(self.screen), list(self.street),
-                     dict(self.enemy_hp), list(self.to_scroll), list(self.beaten), list(self.gone), self.round,
-                     self.result)
+    def copy(self) -> Board:
+        return Board(
+            self.hero,
+            self.hero_hp,
+            dict(self.levels),
+            list(self.screen),
+            list(self.street),
+            dict(self.enemy_hp),
+            list(self.to_scroll),
+            list(self.beaten),
+            list(self.gone),
+            self.round,
+            self.result,
+        )
 
 
 # ------------------------------------------------------------ geometry
@@ -109,12 +152,12 @@ def raise_options(levels: dict[str, int]) -> list[list[str]]:
     """
     open_ = [k for k in SKILLS if levels[k] < MAX_LEVEL]
     if len(open_) >= 2:
-        return [[a, b] for i, a in enumerate(open_) for b in open_[i + 1:]]
+        return [[a, b] for i, a in enumerate(open_) for b in open_[i + 1 :]]
     return [[a] for a in open_]
 
 
 # ------------------------------------------------------- hero actions
-def hero_move(s: Any, direction: str, ev: Optional[list]) -> None:
+def hero_move(s: Any, direction: str, ev: list | None) -> None:
     h = hero_slot(s)
     dst = h + DIRS[direction]
     other = s.street[dst]
@@ -123,7 +166,7 @@ def hero_move(s: Any, direction: str, ev: Optional[list]) -> None:
         ev.append(m.HeroMoved(direction=direction, src=h, dst=dst, swapped=other))
 
 
-def damage_enemy(s: Any, target: str, how: str, ev: Optional[list]) -> None:
+def damage_enemy(s: Any, target: str, how: str, ev: list | None) -> None:
     hp = s.enemy_hp[target] - 1
     s.enemy_hp[target] = hp
     if ev is not None:
@@ -143,7 +186,7 @@ def damage_enemy(s: Any, target: str, how: str, ev: Optional[list]) -> None:
             s.to_scroll.append(target)
 
 
-def hero_heal(s: Any, ev: Optional[list]) -> None:
+def hero_heal(s: Any, ev: list | None) -> None:
     s.hero_hp = min(hero_max_hp(s), s.hero_hp + 1)
     if ev is not None:
         ev.append(m.HeroHealed(hp=s.hero_hp))
@@ -165,7 +208,7 @@ def behaviour_row(s: Any, enemy: str) -> tuple[str, str]:
     return side, ("right" if side == "left" else "left")
 
 
-def _hurt_hero(s: Any, enemy: str, how: str, ev: Optional[list]) -> None:
+def _hurt_hero(s: Any, enemy: str, how: str, ev: list | None) -> None:
     s.hero_hp = max(0, s.hero_hp - 1)
     if ev is not None:
         ev.append(m.EnemyHitHero(enemy=enemy, how=how, hp=s.hero_hp))
@@ -175,7 +218,7 @@ def _hurt_hero(s: Any, enemy: str, how: str, ev: Optional[list]) -> None:
             ev.append(m.GameLost(round=s.round))
 
 
-def enemy_action(s: Any, enemy: str, action: str, ev: Optional[list]) -> bool:
+def enemy_action(s: Any, enemy: str, action: str, ev: list | None) -> bool:
     """Carry out one behaviour-row action; return False when it had to be skipped."""
     pos = s.street.index(enemy)
     h = hero_slot(s)
@@ -220,7 +263,7 @@ def enemy_action(s: Any, enemy: str, action: str, ev: Optional[list]) -> bool:
     raise ValueError(action)
 
 
-def enemy_phase(s: Any, ev: Optional[list]) -> None:
+def enemy_phase(s: Any, ev: list | None) -> None:
     order = enemy_order(s)
     for enemy in order:
         if s.result is not None:
@@ -237,7 +280,7 @@ def enemy_phase(s: Any, ev: Optional[list]) -> None:
 
 
 # ------------------------------------------------------- scroll phase
-def scroll_phase(s: Any, ev: Optional[list]) -> None:
+def scroll_phase(s: Any, ev: list | None) -> None:
     """Once per enemy defeated this round, in the order they were defeated."""
     while s.to_scroll and s.result is None:
         defeated = s.to_scroll.pop(0)
@@ -251,11 +294,11 @@ def scroll_phase(s: Any, ev: Optional[list]) -> None:
         if fallen is not None:
             # slide it right until it is on the screen, pushing the characters in its way
             j = street.index(None)
-            street[1:j + 1] = street[0:j]
+            street[1 : j + 1] = street[0:j]
             street[0] = fallen
             slid = [fallen]
         s.street[:] = street
-        entered: Optional[str] = None
+        entered: str | None = None
         if left_card not in s.beaten:
             entered = left_card
         else:

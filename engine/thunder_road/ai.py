@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import rules as R
-from .content import FRONT, H, TH, W, add, base_char, dice, key
+from .content import FRONT, TH, H, W, add, base_char, dice, key
 
 BAD = -1000.0
 HIT = {}
@@ -61,7 +61,7 @@ def _space_value(st: Any, vid: str, p: list[int], last: bool) -> float:
         val -= 6.0
     hz = st.hazards.get(key(p))
     if hz is not None and vid.endswith(":rig"):
-        val -= 3.5          # the Big Rig ploughs through any token and always takes damage
+        val -= 3.5  # the Big Rig ploughs through any token and always takes damage
     elif hz is not None and not hz.up:
         val -= 2.5
     elif hz is not None and hz.type == "oil":

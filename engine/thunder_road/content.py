@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "thunder_road"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> Any:
     with (DATA / f"{name}.json").open(encoding="utf-8") as fh:
         return json.load(fh)
@@ -38,12 +38,17 @@ def crews() -> dict[str, Any]:
 
 W: int = board()["columns"]
 ROWS: int = board()["rows_per_tile"]
-TH: int = 2 * ROWS              # tile height in doubled rows
+TH: int = 2 * ROWS  # tile height in doubled rows
 H: int = board()["tiles_on_table"] * TH
 
 # Doubled coordinates: hex (c, y) with c + y even; y grows towards the front.
 DIRS: dict[str, tuple[int, int]] = {
-    "n": (0, 2), "ne": (1, 1), "se": (1, -1), "s": (0, -2), "sw": (-1, -1), "nw": (-1, 1),
+    "n": (0, 2),
+    "ne": (1, 1),
+    "se": (1, -1),
+    "s": (0, -2),
+    "sw": (-1, -1),
+    "nw": (-1, 1),
 }
 FRONT = ("nw", "n", "ne")
 
@@ -75,7 +80,7 @@ def row_of(p: list[int]) -> int:
     return (p[1] - (p[0] % 2)) // 2
 
 
-@lru_cache(maxsize=None)
+@cache
 def face_char(face: str, local_row: int, col: int) -> str:
     return faces()[face]["rows"][local_row][col]
 

@@ -10,8 +10,26 @@ from ..i18n import t
 from ..rng import Rng
 from . import rules as R
 from .content import H, W, add, base_char, board, crews, dice, hex_of, key, row_of
-from .models import (Action, AirRow, AirSpace, Assign, Bonus, Command, Crew, Enter, Options, Pass, Pending, Reroll,
-                     RerollQuestion, Shoot, Step, TREvent, TRState, Vehicle)
+from .models import (
+    Action,
+    AirRow,
+    AirSpace,
+    Assign,
+    Bonus,
+    Command,
+    Crew,
+    Enter,
+    Options,
+    Pass,
+    Pending,
+    Reroll,
+    RerollQuestion,
+    Shoot,
+    Step,
+    TREvent,
+    TRState,
+    Vehicle,
+)
 
 ID = "thunder_road"
 
@@ -32,12 +50,6 @@ class ThunderRoad(Game):
     record_key = "core.record.fastest_win"  # leaderboards: fewest rounds to win a race
     record_lower_is_better = True
 
-    def hidden_revealed(self, before: TRState, after: TRState) -> bool:
-        """Flipping a face-down hazard token uses no die but reveals it: an undo
-        past it needs the other players' consent."""
-        return any(h.up and not (before.hazards.get(k) and before.hazards[k].up)
-                   for k, h in after.hazards.items())
-
     def seat_range(self, options=None) -> tuple[int, int]:
         """Five seats only with an extra crew (Big Rig or Final Five)."""
         opts = self.parse_options(options)
@@ -47,8 +59,9 @@ class ThunderRoad(Game):
     def _new(self, seats: list[str], options: Options, seed: int, rng: Rng) -> TRState:
         extras = [x for x, on in (("final_five", options.final_five), ("big_rig", options.big_rig)) if on]
         if len(seats) == 5 and not extras:
-            raise GameError("bad_options", "core.error.bad_options",
-                            detail="5 players need the Big Rig or Final Five crew")
+            raise GameError(
+                "bad_options", "core.error.bad_options", detail="5 players need the Big Rig or Final Five crew"
+            )
         if len(extras) > len(seats):
             raise GameError("bad_options", "core.error.bad_options", detail="more extra crews than seats")
         colours = board()["crew_colours"]
@@ -63,12 +76,31 @@ class ThunderRoad(Game):
                 cdef = crews()[cid]
                 colour = cdef["colour"]
             crew_list.append(Crew(seat=seat, crew=cid, colour=colour))
-            for j, vd in enumerate(cdef["vehicles"]):
-                vehicles.append(Vehicle(id=f"{seat}:{vd['name']}", owner=seat, kind=vd["kind"], name=vd["name"],
-                                        size=vd["size"], shoot_size=vd["shoot_size"], capacity=vd["damage_slots"],
-                                        minor=vd["minor_damage"]))
-        st = TRState(schema_version=self.schema_version, game=ID, seats=seats, seed=seed, rng=rng,
-                     options=options, crews=crew_list, vehicles=vehicles, tiles=[], deck=[])
+            for _j, vd in enumerate(cdef["vehicles"]):
+                vehicles.append(
+                    Vehicle(
+                        id=f"{seat}:{vd['name']}",
+                        owner=seat,
+                        kind=vd["kind"],
+                        name=vd["name"],
+                        size=vd["size"],
+                        shoot_size=vd["shoot_size"],
+                        capacity=vd["damage_slots"],
+                        minor=vd["minor_damage"],
+                    )
+                )
+        st = TRState(
+            schema_version=self.schema_version,
+            game=ID,
+            seats=seats,
+            seed=seed,
+            rng=rng,
+            options=options,
+            crews=crew_list,
+            vehicles=vehicles,
+            tiles=[],
+            deck=[],
+        )
         ctx = R.Ctx(st)
         R.setup(st, ctx)
         return st
@@ -87,9 +119,11 @@ class ThunderRoad(Game):
         if state.winners is None:
             return None
         scores = {s: (1.0 if s in state.winners else 0.0) for s in state.seats}
-        return Outcome(winners=list(state.winners), scores=scores,
-                       reason=Msg(key=f"thunder_road.outcome.{state.end_reason}",
-                                  params={"seats": ", ".join(state.winners)}))
+        return Outcome(
+            winners=list(state.winners),
+            scores=scores,
+            reason=Msg(key=f"thunder_road.outcome.{state.end_reason}", params={"seats": ", ".join(state.winners)}),
+        )
 
     # ------------------------------------------------------------ legal actions
     def _legal(self, st: TRState, seat: str) -> list[Any]:
@@ -112,7 +146,7 @@ class ThunderRoad(Game):
                 for d in dice_:
                     out.append(Assign(car=vid, die=d, coast=coast))
             if opts and all(coast for _, coast in opts) and p.car is None:
-                out.append(Pass())   # §5: with only moved cars left the player *may* coast
+                out.append(Pass())  # §5: with only moved cars left the player *may* coast
             return out
         if p.stage == "command":
             return self._command_options(st, c, p)
@@ -199,8 +233,10 @@ class ThunderRoad(Game):
     def _check(self, st: TRState, seat: str, action: Any) -> None:
         legal = self._legal(st, seat)
         if action.kind in ("step", "enter"):
-            ok = any(a.kind == action.kind and
-                     a.model_dump(exclude={"mark"}) == action.model_dump(exclude={"mark"}) for a in legal)
+            ok = any(
+                a.kind == action.kind and a.model_dump(exclude={"mark"}) == action.model_dump(exclude={"mark"})
+                for a in legal
+            )
         else:
             ok = action in legal
         if not ok:
@@ -233,14 +269,29 @@ class ThunderRoad(Game):
             self._act(ctx, trig_seat, trig)
         except R.Suspend as s:
             shown = len(ctx.events)
-            ctx.ev("reroll_asked", seat=s.asker, slam=f"@thunder_road.slamface.{s.slam}",
-                   dir=f"@thunder_road.dir.{s.direction}", pushed=f"@thunder_road.vehicle.{s.info['pushed']}",
-                   owner=s.info["pushed_owner"], result=f"@thunder_road.mark.{s.info['result']}")
+            ctx.ev(
+                "reroll_asked",
+                seat=s.asker,
+                slam=f"@thunder_road.slamface.{s.slam}",
+                dir=f"@thunder_road.dir.{s.direction}",
+                pushed=f"@thunder_road.vehicle.{s.info['pushed']}",
+                owner=s.info["pushed_owner"],
+                result=f"@thunder_road.mark.{s.info['result']}",
+            )
             work = self._copy(base)
-            work.reroll = RerollQuestion(asker=s.asker, seat=trig_seat, action=trig.model_dump(mode="json"),
-                                         decisions=decisions, snapshot=base.model_dump(mode="json"), top=s.top,
-                                         bottom=s.bottom, slam=s.slam, direction=s.direction, info=s.info,
-                                         events_seen=shown)
+            work.reroll = RerollQuestion(
+                asker=s.asker,
+                seat=trig_seat,
+                action=trig.model_dump(mode="json"),
+                decisions=decisions,
+                snapshot=base.model_dump(mode="json"),
+                top=s.top,
+                bottom=s.bottom,
+                slam=s.slam,
+                direction=s.direction,
+                info=s.info,
+                events_seen=shown,
+            )
             return work, ctx.events[skip:]
         except R.GameOver as g:
             work.winners = g.winners
@@ -366,12 +417,12 @@ class ThunderRoad(Game):
         assert p is not None
         v = R.veh(st, p.car or "")
         c = R.crew_of(st, p.seat)
-        if not R.operable(v):   # e.g. hit by its own chopper's shot
+        if not R.operable(v):  # e.g. hit by its own chopper's shot
             self._after_move(ctx)
             return
         p.moves = 1 if p.coast else (p.die or 0) + p.nitro
         if R.zigzag(st, v) and not p.coast:
-            p.drift = True   # Final Five zigzag: a free drift on every normal move
+            p.drift = True  # Final Five zigzag: a free drift on every normal move
         if v.on_fire:
             face = st.rng.choice("fire", dice()["fire"])
             ctx.ev("fire_roll", face=f"@thunder_road.fireface.{face}", **R.vname(v))
@@ -388,8 +439,9 @@ class ThunderRoad(Game):
             elif not p.coast:
                 p.moves += dice()["fire_flare_moves"][face]
         uses_road = R.crew_def(c).get("road_die_only_with") is None or p.traction
-        p.bonus_ok = (not p.coast and uses_road and v.where == "road" and v.pos is not None
-                      and R.terrain(st, v.pos) == "R")
+        p.bonus_ok = (
+            not p.coast and uses_road and v.where == "road" and v.pos is not None and R.terrain(st, v.pos) == "R"
+        )
         p.stage = "enter" if v.where == "start" else "step"
 
     def _step(self, ctx: R.Ctx, dest: list[int], then: str | None = None) -> None:
@@ -446,8 +498,13 @@ class ThunderRoad(Game):
         if st.pending is None:
             return
         v = R.veh(st, p.car or "")
-        if st.round >= 2 and v.where == "road" and R.operable(v) and v.pos is not None \
-                and R.front_targets(st, v.pos, exclude=v.id):
+        if (
+            st.round >= 2
+            and v.where == "road"
+            and R.operable(v)
+            and v.pos is not None
+            and R.front_targets(st, v.pos, exclude=v.id)
+        ):
             p.stage = "shoot"
             return
         R.end_turn(ctx)
@@ -462,19 +519,40 @@ class ThunderRoad(Game):
         for v in st.vehicles:
             if v.where == "gone":
                 continue
-            vehicles.append({
-                "id": v.id, "owner": v.owner, "kind": v.kind, "name": v.name, "size": v.size, "where": v.where,
-                "pos": v.pos, "damage": len(v.damage), "capacity": v.capacity, "operable": R.operable(v),
-                "moved": v.moved, "coasts": v.coasts, "on_fire": v.on_fire,
-            })
+            vehicles.append(
+                {
+                    "id": v.id,
+                    "owner": v.owner,
+                    "kind": v.kind,
+                    "name": v.name,
+                    "size": v.size,
+                    "where": v.where,
+                    "pos": v.pos,
+                    "damage": len(v.damage),
+                    "capacity": v.capacity,
+                    "operable": R.operable(v),
+                    "moved": v.moved,
+                    "coasts": v.coasts,
+                    "on_fire": v.on_fire,
+                }
+            )
         crews_v = []
         for c in st.crews:
-            crews_v.append({
-                "seat": c.seat, "crew": c.crew, "colour": c.colour, "dice": list(c.dice), "used": list(c.used),
-                "command_used": c.command_used, "turns": c.turns, "chopper": c.chopper, "out": c.out,
-                "rig_turns": c.rig_turns,
-                "cars_left": sum(1 for v in st.vehicles if v.owner == c.seat and v.where != "gone"),
-            })
+            crews_v.append(
+                {
+                    "seat": c.seat,
+                    "crew": c.crew,
+                    "colour": c.colour,
+                    "dice": list(c.dice),
+                    "used": list(c.used),
+                    "command_used": c.command_used,
+                    "turns": c.turns,
+                    "chopper": c.chopper,
+                    "out": c.out,
+                    "rig_turns": c.rig_turns,
+                    "cars_left": sum(1 for v in st.vehicles if v.owner == c.seat and v.where != "gone"),
+                }
+            )
         pending = None
         choices: list[dict[str, Any]] = []
         if st.pending is not None:
@@ -488,20 +566,46 @@ class ThunderRoad(Game):
                     if key(pos) in seen:
                         continue
                     seen.add(key(pos))
-                    choices.append({"pos": pos, "mark": mark, "dir": getattr(a, "dir", None), "col": getattr(a, "col", None)})
+                    choices.append(
+                        {"pos": pos, "mark": mark, "dir": getattr(a, "dir", None), "col": getattr(a, "col", None)}
+                    )
         reroll = None
         if st.reroll is not None:
             q = st.reroll
-            reroll = {"asker": q.asker, "top": q.top, "bottom": q.bottom, "slam": q.slam, "direction": q.direction,
-                      **q.info}
+            reroll = {
+                "asker": q.asker,
+                "top": q.top,
+                "bottom": q.bottom,
+                "slam": q.slam,
+                "direction": q.direction,
+                **q.info,
+            }
         return {
-            "game": ID, "seats": list(st.seats), "step": st.step, "round": st.round, "starter": st.starter,
-            "road_die": st.road_die, "current": st.current, "tiles": list(st.tiles),
-            "tiles_placed": st.tiles_placed, "final": st.final, "hazards": hz, "vehicles": vehicles,
-            "crews": crews_v, "pending": pending, "choices": choices, "reroll": reroll, "wrecks_left": st.wrecks_left,
-            "damage_pile": len(st.damage_pile), "hazard_pile": len(st.hazard_pile), "deck": len(st.deck),
-            "winners": st.winners, "end_reason": st.end_reason, "to_act": self.to_act(st),
-            "options": st.options.model_dump(mode="json"), "viewer": seat,
+            "game": ID,
+            "seats": list(st.seats),
+            "step": st.step,
+            "round": st.round,
+            "starter": st.starter,
+            "road_die": st.road_die,
+            "current": st.current,
+            "tiles": list(st.tiles),
+            "tiles_placed": st.tiles_placed,
+            "final": st.final,
+            "hazards": hz,
+            "vehicles": vehicles,
+            "crews": crews_v,
+            "pending": pending,
+            "choices": choices,
+            "reroll": reroll,
+            "wrecks_left": st.wrecks_left,
+            "damage_pile": len(st.damage_pile),
+            "hazard_pile": len(st.hazard_pile),
+            "deck": len(st.deck),
+            "winners": st.winners,
+            "end_reason": st.end_reason,
+            "to_act": self.to_act(st),
+            "options": st.options.model_dump(mode="json"),
+            "viewer": seat,
         }
 
     def record(self, state: TRState, seat: str) -> float | None:
@@ -546,13 +650,18 @@ class ThunderRoad(Game):
         mark = mark[6:] if mark.startswith("drift_") else mark
         if k == "enter":
             if action.then:
-                return tr("action.enter_drift", col=action.col + 1, then=tr(f"dir.{action.then}"),
-                          mark=tr(f"mark.{mark}"))
+                return tr(
+                    "action.enter_drift", col=action.col + 1, then=tr(f"dir.{action.then}"), mark=tr(f"mark.{mark}")
+                )
             return tr("action.enter", col=action.col + 1, mark=tr(f"mark.{mark}"))
         if k == "step":
             if action.then:
-                return tr("action.step_drift", dir=tr(f"dir.{action.dir}"), then=tr(f"dir.{action.then}"),
-                          mark=tr(f"mark.{mark}"))
+                return tr(
+                    "action.step_drift",
+                    dir=tr(f"dir.{action.dir}"),
+                    then=tr(f"dir.{action.then}"),
+                    mark=tr(f"mark.{mark}"),
+                )
             return tr("action.step", dir=tr(f"dir.{action.dir}"), mark=tr(f"mark.{mark}"))
         if k == "bonus":
             return tr("action.bonus_take", n=state.road_die) if action.take else tr("action.bonus_decline")
@@ -571,13 +680,18 @@ class ThunderRoad(Game):
     def prompt(self, state: TRState, seat: str) -> Msg:
         if state.reroll is not None and seat == state.reroll.asker:
             q = state.reroll
-            return Msg(key="thunder_road.prompt.reroll",
-                       params={"slam": f"@thunder_road.slamface.{q.slam}", "dir": f"@thunder_road.dir.{q.direction}",
-                               "top": f"@thunder_road.vehicle.{q.info.get('top_car', '')}",
-                               "bottom": f"@thunder_road.vehicle.{q.info.get('bottom_car', '')}",
-                               "pushed": f"@thunder_road.vehicle.{q.info.get('pushed', '')}",
-                               "owner": q.info.get("pushed_owner", ""),
-                               "result": f"@thunder_road.mark.{q.info.get('result', 'ok')}"})
+            return Msg(
+                key="thunder_road.prompt.reroll",
+                params={
+                    "slam": f"@thunder_road.slamface.{q.slam}",
+                    "dir": f"@thunder_road.dir.{q.direction}",
+                    "top": f"@thunder_road.vehicle.{q.info.get('top_car', '')}",
+                    "bottom": f"@thunder_road.vehicle.{q.info.get('bottom_car', '')}",
+                    "pushed": f"@thunder_road.vehicle.{q.info.get('pushed', '')}",
+                    "owner": q.info.get("pushed_owner", ""),
+                    "result": f"@thunder_road.mark.{q.info.get('result', 'ok')}",
+                },
+            )
         p = state.pending
         if p is None or p.seat != seat:
             return Msg(key="core.prompt.your_move")
@@ -590,11 +704,19 @@ class ThunderRoad(Game):
         out = self.outcome(state)
         if out is not None:
             return out.reason
-        return Msg(key="thunder_road.summary", params={"round": state.round, "seat": state.current or "",
-                                                        "road": state.road_die, "tiles": state.tiles_placed})
+        return Msg(
+            key="thunder_road.summary",
+            params={
+                "round": state.round,
+                "seat": state.current or "",
+                "road": state.road_die,
+                "tiles": state.tiles_placed,
+            },
+        )
 
     def ai_action(self, state: TRState, seat: str) -> Any:
         from .ai import choose
+
         legal = self.legal_actions(state, seat)
         if not legal:
             raise GameError("nothing_to_do", "core.error.nothing_to_do", seat=seat)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -15,7 +15,8 @@ GAME_ID = "thunder_road"
 
 class Options(Model):
     start_face: Literal["a", "b", "random"] = Field(
-        "random", description="Start tile face: a = The Parking Lot, b = Runway to Ruin, random = roll for it")
+        "random", description="Start tile face: a = The Parking Lot, b = Runway to Ruin, random = roll for it"
+    )
     big_rig: bool = Field(False, description="Big Rig crew (Big Rig and the Final Five) takes the last seat")
     final_five: bool = Field(False, description="Final Five motorbike crew takes the last (or second-to-last) seat")
     on_fire: bool = Field(False, description="Maximum Chrome ON FIRE! damage tokens, fire hazards and the fire die")
@@ -26,32 +27,32 @@ class Options(Model):
 
 class Vehicle(Model):
     id: str
-    owner: str | None = None          # None for wrecks
+    owner: str | None = None  # None for wrecks
     kind: Literal["car", "wreck", "rig", "bike"]
-    name: str                         # small / medium / large / rig / bike1.. / wreck
-    size: str                         # key of crews.json size_rank
-    shoot_size: str                   # what the shooting die must show
-    capacity: int = 2                 # damage slots
-    minor: bool = False               # minor damage (no token effects)
+    name: str  # small / medium / large / rig / bike1.. / wreck
+    size: str  # key of crews.json size_rank
+    shoot_size: str  # what the shooting die must show
+    capacity: int = 2  # damage slots
+    minor: bool = False  # minor damage (no token effects)
     where: Literal["start", "road", "gone"] = "start"
-    pos: list[int] | None = None      # [column, doubled row] while on the road
+    pos: list[int] | None = None  # [column, doubled row] while on the road
     damage: list[str] = Field(default_factory=list)
-    moved: bool = False               # had its normal move this round
-    coasts: int = 0                   # coasts used this round
+    moved: bool = False  # had its normal move this round
+    coasts: int = 0  # coasts used this round
     on_fire: bool = False
 
 
 class Crew(Model):
     seat: str
-    crew: str                         # base colour, "big_rig" or "final_five"
+    crew: str  # base colour, "big_rig" or "final_five"
     colour: str
-    dice: list[int] = Field(default_factory=list)   # unused movement dice
-    used: list[int] = Field(default_factory=list)   # dice placed this round
+    dice: list[int] = Field(default_factory=list)  # unused movement dice
+    used: list[int] = Field(default_factory=list)  # dice placed this round
     command_used: bool = False
     turns: int = 0
     chopper: list[int] | None = None  # None = in front of its owner
     has_chopper: bool = True
-    rig_turns: int | None = None      # Big Rig: turns (diagonal steps) left this round
+    rig_turns: int | None = None  # Big Rig: turns (diagonal steps) left this round
     out: bool = False
 
 
@@ -98,11 +99,11 @@ class TRState(BaseState):
     options: Options
     crews: list[Crew]
     vehicles: list[Vehicle]
-    tiles: list[str]                  # face ids of [rear, middle, lead]
-    deck: list[str]                   # face ids, top first (hidden)
+    tiles: list[str]  # face ids of [rear, middle, lead]
+    deck: list[str]  # face ids, top first (hidden)
     tiles_placed: int = 3
-    final: bool = False               # the lead tile is the final road (finish line in front)
-    hazards: dict[str, Hazard] = Field(default_factory=dict)   # "c,y" -> token
+    final: bool = False  # the lead tile is the final road (finish line in front)
+    hazards: dict[str, Hazard] = Field(default_factory=dict)  # "c,y" -> token
     hazard_pile: list[str] = Field(default_factory=list)
     hazard_discard: list[str] = Field(default_factory=list)
     damage_pile: list[str] = Field(default_factory=list)
@@ -155,14 +156,14 @@ class AirSpace(Model):
 class Enter(Model):
     kind: Literal["enter"] = "enter"
     col: int
-    then: Literal["nw", "n", "ne"] | None = None   # drifting through an occupied entry space
+    then: Literal["nw", "n", "ne"] | None = None  # drifting through an occupied entry space
     mark: str = ""
 
 
 class Step(Model):
     kind: Literal["step"] = "step"
     dir: Literal["nw", "n", "ne"]
-    then: Literal["nw", "n", "ne"] | None = None    # drifting: the step out of the occupied space
+    then: Literal["nw", "n", "ne"] | None = None  # drifting: the step out of the occupied space
     mark: str = ""
 
 
@@ -178,22 +179,70 @@ class Reroll(Model):
 
 class Shoot(Model):
     kind: Literal["shoot"] = "shoot"
-    target: str | None = None         # None = hold fire
+    target: str | None = None  # None = hold fire
 
 
-Action = Annotated[Union[Assign, Pass, Command, AirRow, AirSpace, Enter, Step, Bonus, Reroll, Shoot],
-                   Field(discriminator="kind")]
+Action = Annotated[
+    Assign | Pass | Command | AirRow | AirSpace | Enter | Step | Bonus | Reroll | Shoot, Field(discriminator="kind")
+]
 
 # ------------------------------------------------------------------ events
 
 EVENT_KINDS = Literal[
-    "setup", "setup_roll", "first_player", "round", "road_die", "turn", "turn_skipped", "assign", "coast",
-    "command", "airstrike", "repair", "restored", "fire_roll", "enter", "step", "drift_through", "bonus",
-    "bonus_declined", "hazard", "oil", "wreck_placed", "no_wreck", "plough", "slam", "slam_roll", "reroll",
-    "reroll_asked", "pushed", "shoot", "hit", "miss", "damage", "minor_damage", "damage_ignored",
-    "shrapnel", "shrapnel_none", "skid", "dazed", "blast", "on_fire", "inoperable", "eliminated",
-    "wreck_removed", "extend", "tile", "finish_line", "player_out", "finish", "last_standing", "game_over",
-    "chopper_returned", "stop", "pass",
+    "setup",
+    "setup_roll",
+    "first_player",
+    "round",
+    "road_die",
+    "turn",
+    "turn_skipped",
+    "assign",
+    "coast",
+    "command",
+    "airstrike",
+    "repair",
+    "restored",
+    "fire_roll",
+    "enter",
+    "step",
+    "drift_through",
+    "bonus",
+    "bonus_declined",
+    "hazard",
+    "oil",
+    "wreck_placed",
+    "no_wreck",
+    "plough",
+    "slam",
+    "slam_roll",
+    "reroll",
+    "reroll_asked",
+    "pushed",
+    "shoot",
+    "hit",
+    "miss",
+    "damage",
+    "minor_damage",
+    "damage_ignored",
+    "shrapnel",
+    "shrapnel_none",
+    "skid",
+    "dazed",
+    "blast",
+    "on_fire",
+    "inoperable",
+    "eliminated",
+    "wreck_removed",
+    "extend",
+    "tile",
+    "finish_line",
+    "player_out",
+    "finish",
+    "last_standing",
+    "game_over",
+    "chopper_returned",
+    "stop",
+    "pass",
 ]
 
 

@@ -10,8 +10,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from .content import (DIRS, FRONT, H, TH, W, add, base_char, board, crews, dice, faces, flip, hex_of,
-                      is_hazard_char, key, on_board, tokens, unkey)
+from .content import (
+    DIRS,
+    FRONT,
+    TH,
+    H,
+    W,
+    add,
+    base_char,
+    board,
+    crews,
+    dice,
+    faces,
+    flip,
+    hex_of,
+    is_hazard_char,
+    key,
+    on_board,
+    tokens,
+    unkey,
+)
 from .models import Crew, Hazard, Pending, TREvent, TRState, Vehicle
 
 
@@ -34,10 +52,10 @@ class Ctx:
         self.events: list[TREvent] = []
         self.decisions = list(decisions or [])
         self.di = 0
-        self.mover: str | None = None      # the car making a move right now
-        self.stopped = False               # the mover lost its remaining moves
-        self.offroad = False               # the mover entered a non-road space (road die)
-        self.tracking = False              # count entered terrain for the road die
+        self.mover: str | None = None  # the car making a move right now
+        self.stopped = False  # the mover lost its remaining moves
+        self.offroad = False  # the mover entered a non-road space (road die)
+        self.tracking = False  # count entered terrain for the road die
         self.defer_out = 0
 
     def ev(self, kind: str, to: list[str] | None = None, **params: Any) -> None:
@@ -116,8 +134,13 @@ def players_at_start(st: TRState) -> int:
 
 def empty_space(st: TRState, p: list[int]) -> bool:
     """Airstrike target: no vehicle, hazard token, chopper or impassable terrain."""
-    return (on_board(p) and base_char(st.tiles, p) != "X" and vehicle_at(st, p) is None
-            and key(p) not in st.hazards and chopper_at(st, p) is None)
+    return (
+        on_board(p)
+        and base_char(st.tiles, p) != "X"
+        and vehicle_at(st, p) is None
+        and key(p) not in st.hazards
+        and chopper_at(st, p) is None
+    )
 
 
 def front_targets(st: TRState, p: list[int], exclude: str | None = None) -> list[Vehicle]:
@@ -170,8 +193,9 @@ def setup(st: TRState, ctx: Ctx) -> None:
     seed_tile(st, 0, players=n)
     seed_tile(st, 1)
     seed_tile(st, 2)
-    ctx.ev("setup", start=faces()[start_face]["name"], mid=faces()[st.tiles[1]]["name"],
-           lead=faces()[st.tiles[2]]["name"])
+    ctx.ev(
+        "setup", start=faces()[start_face]["name"], mid=faces()[st.tiles[1]]["name"], lead=faces()[st.tiles[2]]["name"]
+    )
     # set-up roll: lowest total starts, ties reroll; those dice are round 1's dice
     for c in st.crews:
         roll_dice(st, c)
@@ -490,8 +514,16 @@ def enter_space(ctx: Ctx, v: Vehicle, dest: list[int], mode: str, pass_through: 
             st.hazard_discard.append(t)
             if st.wrecks_left > 0:
                 st.wrecks_left -= 1
-                w = Vehicle(id=new_id(st, "w"), kind="wreck", name="wreck", size="small", shoot_size="small",
-                            capacity=1, where="road", pos=list(dest))
+                w = Vehicle(
+                    id=new_id(st, "w"),
+                    kind="wreck",
+                    name="wreck",
+                    size="small",
+                    shoot_size="small",
+                    capacity=1,
+                    where="road",
+                    pos=list(dest),
+                )
                 st.vehicles.append(w)
                 ctx.ev("wreck_placed", **vname(w))
                 slam(ctx, v, w)
@@ -524,9 +556,15 @@ def enter_space(ctx: Ctx, v: Vehicle, dest: list[int], mode: str, pass_through: 
 
 def slam(ctx: Ctx, top: Vehicle, bottom: Vehicle) -> None:
     st = ctx.st
-    ctx.ev("slam", top=top.id, bottom=bottom.id, top_car=f"@thunder_road.vehicle.{top.name}",
-           bottom_car=f"@thunder_road.vehicle.{bottom.name}", top_owner=top.owner or "-",
-           bottom_owner=bottom.owner or "-")
+    ctx.ev(
+        "slam",
+        top=top.id,
+        bottom=bottom.id,
+        top_car=f"@thunder_road.vehicle.{top.name}",
+        bottom_car=f"@thunder_road.vehicle.{bottom.name}",
+        top_owner=top.owner or "-",
+        bottom_owner=bottom.owner or "-",
+    )
     if ctx.mover == top.id:
         ctx.stopped = True
     face = st.rng.choice("slam", dice()["slam"])
@@ -542,9 +580,15 @@ def slam(ctx: Ctx, top: Vehicle, bottom: Vehicle) -> None:
                 pk = top if face == "top" else bottom
                 if pk.kind == "rig":
                     pk = bottom if pk is top else top
-                info = {"top_car": top.name, "bottom_car": bottom.name, "top_owner": top.owner or "",
-                        "bottom_owner": bottom.owner or "", "pushed": pk.name, "pushed_owner": pk.owner or "",
-                        "result": push_mark(st, pk, d)}
+                info = {
+                    "top_car": top.name,
+                    "bottom_car": bottom.name,
+                    "top_owner": top.owner or "",
+                    "bottom_owner": bottom.owner or "",
+                    "pushed": pk.name,
+                    "pushed_owner": pk.owner or "",
+                    "result": push_mark(st, pk, d),
+                }
                 raise Suspend(big.owner, top.id, bottom.id, face, d, info)
             if demand:
                 face = st.rng.choice("slam", dice()["slam"])
@@ -583,8 +627,14 @@ def shoot(ctx: Ctx, shooter_label: dict[str, Any], target: Vehicle) -> None:
     st = ctx.st
     face = st.rng.choice("shoot", dice()["shooting"])
     hit = target.shoot_size in dice()["shooting_hits"][face]
-    ctx.ev("shoot", face=f"@thunder_road.shootface.{face}", target=target.id,
-           target_car=f"@thunder_road.vehicle.{target.name}", target_owner=target.owner or "-", **shooter_label)
+    ctx.ev(
+        "shoot",
+        face=f"@thunder_road.shootface.{face}",
+        target=target.id,
+        target_car=f"@thunder_road.vehicle.{target.name}",
+        target_owner=target.owner or "-",
+        **shooter_label,
+    )
     if hit:
         ctx.ev("hit", **vname(target))
         damage(ctx, target, "shot")
@@ -649,8 +699,14 @@ def resolve_token(ctx: Ctx, v: Vehicle, tok: str) -> None:
                 return
             hit = vehicle_at(st, p, exclude=v.id)
             if hit is not None:
-                ctx.ev("shrapnel", dir=f"@thunder_road.dir.{d}", target=hit.id,
-                       target_car=f"@thunder_road.vehicle.{hit.name}", target_owner=hit.owner or "-", **vname(v))
+                ctx.ev(
+                    "shrapnel",
+                    dir=f"@thunder_road.dir.{d}",
+                    target=hit.id,
+                    target_car=f"@thunder_road.vehicle.{hit.name}",
+                    target_owner=hit.owner or "-",
+                    **vname(v),
+                )
                 damage(ctx, hit, "shrapnel")
                 return
     if tok.startswith("skid"):
@@ -734,5 +790,12 @@ def entry_hexes() -> list[list[int]]:
 
 
 __all__ = [
-    "Ctx", "Suspend", "GameOver", "DIRS", "FRONT", "H", "TH", "W",
+    "Ctx",
+    "Suspend",
+    "GameOver",
+    "DIRS",
+    "FRONT",
+    "H",
+    "TH",
+    "W",
 ]
