@@ -135,4 +135,14 @@ MIGRATIONS: list[tuple[int, str]] = [
     )
     """,
     ),
+    (
+        3,
+        """
+    ALTER TABLE campaigns ADD COLUMN version INTEGER NOT NULL DEFAULT 1
+    --;
+    ALTER TABLE votes ADD COLUMN version INTEGER NOT NULL DEFAULT 1
+    --;
+    CREATE INDEX games_channel_latest ON games(channel_id, status, id)
+    """,
+    ),
 ]

@@ -1,4 +1,5 @@
-"""Shared fixtures: the project's bot running against the local Discord stand-in."""
+"""Shared fixtures: the project's bot running against the local Discord stand-in,
+and the one store factory the store and table-service tests use."""
 
 from __future__ import annotations
 
@@ -13,6 +14,33 @@ from fakediscord import FakeDiscord, FakeMessage
 from bot import Config, create_bot
 from engine import get_game
 from engine.i18n import t
+from store import SqliteStore, Store
+
+#: every backend the store and table-service tests run against (a backend that
+#: needs a server adds itself here and skips when the server is missing)
+STORE_BACKENDS = ["sqlite"]
+
+
+async def make_store(backend: str, tmp_path: Path, clock=None) -> Store:
+    """A fresh, open, empty store of ``backend`` (the one place tests create stores)."""
+    if backend == "sqlite":
+        store: Store = SqliteStore(tmp_path / "store.db", **({"clock": clock} if clock else {}))
+    else:
+        raise ValueError(f"unknown store backend {backend!r}")
+    await store.open()
+    return store
+
+
+@pytest.fixture(params=STORE_BACKENDS)
+def store_backend(request) -> str:
+    return request.param
+
+
+@pytest.fixture
+async def store(store_backend, tmp_path):
+    s = await make_store(store_backend, tmp_path)
+    yield s
+    await s.close()
 
 
 class Clock:
