@@ -5,6 +5,10 @@
 
 Configuration comes from the environment (or a ``.env`` file beside this
 script); see the README's configuration table.
+
+SIGINT (Ctrl-C) or SIGTERM stops the bot cleanly: the gateway is closed, the
+database closed (SQLite: WAL checkpointed, no ``-wal`` file left), the render
+pool shut down, exit code 0.
 """
 
 from __future__ import annotations
@@ -15,12 +19,15 @@ import hashlib
 import json
 import logging
 import os
+import signal
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import aiohttp
 import discord
+import yarl
 from discord.ext import commands
 
 from cogs.components import DYNAMIC_ITEMS
@@ -55,6 +62,7 @@ class Config:
     locale: str = "en"
     sync: str = "auto"  # auto: sync when the command tree changed; always; never
     scheduler: bool = True  # run reminders/timers in the background (tests drive Scheduler.tick themselves)
+    api_base: str | None = None  # TEST ONLY: a Discord stand-in at this http base URL (TG_API_BASE)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = ROOT / ".env") -> Config:
@@ -68,6 +76,7 @@ class Config:
             log_level=values.get("TG_LOG_LEVEL", "INFO").upper(),
             locale=values.get("TG_LOCALE", "en"),
             sync=values.get("TG_SYNC", "auto").lower(),
+            api_base=values.get("TG_API_BASE") or None,
         )
 
 
@@ -86,6 +95,9 @@ def read_dotenv(path: Path) -> dict[str, str]:
 
 class TabletopBot(commands.Bot):
     def __init__(self, config: Config, store: Store | None = None, clock=time.time, **kwargs) -> None:
+        # a game bot has no voice: do not warn at every start that the voice libraries are missing
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # slash commands and components need no privileged intents
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs)
@@ -126,9 +138,14 @@ class TabletopBot(commands.Bot):
         return True
 
     async def close(self) -> None:
-        await super().close()
-        await self.services.store.close()
-        self.services.executor.shutdown(wait=False, cancel_futures=True)
+        """Gateway and HTTP session first, then the database, then the render pool."""
+        try:
+            await super().close()
+        finally:
+            try:
+                await self.services.store.close()
+            finally:
+                self.services.executor.shutdown(wait=False, cancel_futures=True)
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guild(s)", self.user, len(self.guilds))
@@ -136,6 +153,65 @@ class TabletopBot(commands.Bot):
 
 def create_bot(config: Config, store: Store | None = None, clock=time.time, **kwargs) -> TabletopBot:
     return TabletopBot(config, store, clock, **kwargs)
+
+
+def use_api_base(base: str) -> None:
+    """TEST ONLY (``TG_API_BASE``): talk to a Discord stand-in at ``base``
+    (REST under ``/api/v10``, the gateway at ``/gateway``) instead of Discord."""
+    url = yarl.URL(base)
+    discord.http.Route.BASE = str(url / "api" / "v10")
+    ws = url.with_scheme("wss" if url.scheme == "https" else "ws")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = ws / "gateway"
+
+
+TOKEN_REFUSED = "Discord refused the token (DISCORD_TOKEN). Reset it in the developer portal and try again."
+UNREACHABLE = "Cannot reach Discord ({detail}). Check this machine's network connection, DNS and proxy, then try again."
+
+
+async def run(bot: TabletopBot, token: str) -> int:
+    """Run until the bot ends or SIGINT/SIGTERM arrives; always close cleanly.
+    Returns the exit code (0 after a signal; 2 for a refused token, 3 when
+    Discord cannot be reached), printing one line for a failure."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    runner = asyncio.create_task(bot.start(token), name="discord")
+    stopper = asyncio.create_task(stop.wait(), name="signals")
+    code = 0
+    try:
+        await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if runner.done() and not runner.cancelled() and runner.exception() is not None:
+            code = explain(runner.exception())
+    finally:
+        stopper.cancel()
+        try:
+            await asyncio.wait_for(bot.close(), 4)
+        except (TimeoutError, Exception):  # a hung close must not keep the process alive
+            log.warning("closing did not finish cleanly", exc_info=True)
+        if not runner.done():
+            runner.cancel()
+        await asyncio.gather(runner, return_exceptions=True)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+    if stop.is_set():
+        log.info("stopped by signal")
+    return code
+
+
+def explain(exc: BaseException) -> int:
+    """One friendly line for why the bot could not run (no traceback)."""
+    if isinstance(exc, discord.LoginFailure):
+        print(TOKEN_REFUSED, file=sys.stderr)
+        return 2
+    if isinstance(exc, (aiohttp.ClientConnectionError, OSError, TimeoutError, discord.GatewayNotFound)):
+        print(UNREACHABLE.format(detail=type(exc).__name__), file=sys.stderr)
+        return 3
+    if isinstance(exc, discord.HTTPException) and exc.status >= 500:
+        print(UNREACHABLE.format(detail=f"HTTP {exc.status}"), file=sys.stderr)
+        return 3
+    log.error("the bot stopped on an unexpected error", exc_info=exc)
+    return 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,18 +229,10 @@ def main(argv: list[str] | None = None) -> int:
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
+    if config.api_base:
+        use_api_base(config.api_base)
     bot = create_bot(config)
-    try:
-        asyncio.run(bot.start(config.token))
-    except discord.LoginFailure:
-        print(
-            "Discord refused the token (DISCORD_TOKEN). Reset it in the developer portal and try again.",
-            file=sys.stderr,
-        )
-        return 2
-    except KeyboardInterrupt:
-        pass
-    return 0
+    return asyncio.run(run(bot, config.token))
 
 
 if __name__ == "__main__":
