@@ -126,6 +126,7 @@ class TabletopBot(commands.Bot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         translator = self.tree.translator
+        assert translator is not None  # set in setup_hook
         payload = [await c.get_translated_payload(self.tree, translator) for c in self.tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
         key = f"command_hash:{guild.id if guild else 'global'}"
@@ -181,8 +182,9 @@ async def run(bot: TabletopBot, token: str) -> int:
     code = 0
     try:
         await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
-        if runner.done() and not runner.cancelled() and runner.exception() is not None:
-            code = explain(runner.exception())
+        failure = runner.exception() if runner.done() and not runner.cancelled() else None
+        if failure is not None:
+            code = explain(failure)
     finally:
         stopper.cancel()
         try:

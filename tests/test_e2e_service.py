@@ -125,6 +125,8 @@ async def test_export_and_replay_without_a_number_use_this_channels_last_finishe
     assert "still running" in (await table.wait_ephemeral(ex)).content
     await table.play_ai(first)
     assert table.row(first)["status"] == "finished"
+    ex = await table.fd.slash(alice, "game log")
+    assert f"Table #{first} — log page 1/" in (await table.wait_ephemeral(ex)).content, "the finished table's log"
     # a new table runs in the channel now: export and replay still find the finished one
     ex = await table.fd.slash(alice, "game new", {"game": "city_of_fury"})
     await table.wait_board(ex)
