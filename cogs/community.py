@@ -18,12 +18,13 @@ from render.leaderboard import draw as draw_leaderboard
 from store import StatRow
 from tables import TurnRefused
 
-from .inputs import GAME_CHOICES, parse_options
+from .inputs import game_choices, parse_options
 from .locale import locale_of, ls
 from .services import Services
 from .ui import clip, game_name
 
 Z = 1.96  # 95% confidence
+GAME_CHOICES = game_choices()  # at load time: see game_choices()
 
 
 def wilson_lower(wins: int, played: int) -> float:

@@ -24,7 +24,7 @@ from store import GameRow
 from tables import TurnRefused, TurnResult, preview
 
 from .boards import Boards
-from .inputs import GAME_CHOICES, chain_value, parse_chain, parse_options
+from .inputs import chain_value, game_choices, parse_chain, parse_options
 from .locale import locale_of, ls
 from .services import Services
 from .ui import (
@@ -41,6 +41,7 @@ from .ui import (
 )
 
 log = logging.getLogger("tabletop.play")
+GAME_CHOICES = game_choices()  # at load time: see game_choices()
 
 
 def rules_topics(game_id: str, locale: str) -> list[tuple[str, str, str]]:
