@@ -117,7 +117,7 @@ class BaseState(Model):
     rng: Rng
     step: int = 0
     #: the legal actions ``legal_actions`` last returned per seat for this object (never stored)
-    _legal: dict[str, list[Any]] = PrivateAttr(default_factory=dict)
+    _memo_legal: dict[str, list[Any]] = PrivateAttr(default_factory=dict)
 
     def __eq__(self, other: object) -> bool:
         """Equal states have equal fields (the legal-action memo does not count)."""
@@ -227,6 +227,8 @@ class Game:
     command_group: ClassVar[str | None] = None
     #: where the game's content lives (``data/<id>`` by default); its catalogs in ``locales/<lang>.json``
     data_dir: ClassVar[Path | None] = None
+    #: the module whose ``draw(view, locale) -> bytes`` draws the game (default: ``render.<id>``)
+    renderer: ClassVar[str | None] = None
     #: catalog key naming the per-game record (e.g. "fewest rounds to clear"); None: no record
     record_key: ClassVar[str | None] = None
     record_lower_is_better: ClassVar[bool] = True
@@ -289,12 +291,12 @@ class Game:
             legal: list[Any] = []
         else:
             legal = self._legal(state, seat)
-        state._legal[seat] = legal
+        _memo(state)[seat] = legal
         return list(legal)
 
     def apply(self, state: BaseState, seat: str, action: Any) -> tuple[BaseState, list[Event]]:
         """The state after ``seat`` takes ``action``, and what happened.  Pure."""
-        legal = state._legal.get(seat)
+        legal = _memo(state).get(seat)
         if not (legal and any(a is action for a in legal)):
             action = self.parse_action(action)
             if seat not in state.seats:
@@ -309,8 +311,10 @@ class Game:
             new, events = self._transition(state, seat, action)
         except RigError as exc:
             raise GameError("bad_rig", "core.error.bad_rig", detail=str(exc)) from None
-        new._legal = {}
-        new.step = state.step + 1
+        # a fresh memo (a game's own copy may have carried the old one over), and the step counter
+        # (set directly: there is nothing to validate and pydantic's __setattr__ is slow)
+        new.__pydantic_private__ = {**(new.__pydantic_private__ or {}), "_memo_legal": {}}
+        new.__dict__["step"] = state.step + 1
         return new, events
 
     def view(self, state: BaseState, seat: str | None = None, labels: SeatLabels | None = None) -> Any:
@@ -427,9 +431,10 @@ class Game:
         return state.model_dump(mode="json")
 
     def copy_state(self, state: BaseState) -> BaseState:
-        """An independent copy.  States round-trip through JSON exactly (every game
-        tests it), and pydantic-core does that 1-3x faster than ``copy.deepcopy``."""
-        return type(state).model_validate_json(state.model_dump_json())
+        """An independent copy (``_copy``), with no legal actions remembered."""
+        new = self._copy(state)
+        new.__pydantic_private__ = {**(new.__pydantic_private__ or {}), "_memo_legal": {}}
+        return new
 
     def replay(self, seats: Sequence[str], options: Any, seed: int, log: Iterable[tuple[str, Any]]) -> BaseState:
         """The state a game reaches from its seed and action log."""
@@ -643,7 +648,7 @@ class Game:
         """Raise GameError if ``action`` (not one of the objects ``legal_actions``
         returned) is illegal.  Default: it must equal one of the legal actions.
         Override to give a more precise error."""
-        legal = state._legal.get(seat)
+        legal = _memo(state).get(seat)
         if legal is None:
             legal = self._legal(state, seat)
         if action not in legal:
@@ -654,6 +659,12 @@ class Game:
         Default: copy the state, then let ``_apply`` change the copy."""
         new = self.copy_state(state)
         return new, self._apply(new, seat, action)
+
+    def _copy(self, state: BaseState) -> BaseState:
+        """An independent copy of ``state``.  Default: a JSON round trip (states
+        round-trip exactly, every game tests it; pydantic-core does it 1-3x faster
+        than ``copy.deepcopy``).  A game may copy its own fields faster."""
+        return type(state).model_validate_json(state.model_dump_json())
 
     def _apply(self, state: BaseState, seat: str, action: Any) -> list[Event]:
         """Carry out a checked action on ``state`` (a private copy) in place."""
@@ -749,6 +760,14 @@ def bad_state(field: str, detail: str) -> GameError:
 def _bad_state(field: str, detail: str) -> GameError:
     text = f"{field}: {detail}" if field else detail
     return GameError("bad_state", "core.error.bad_state", detail=text[:300])
+
+
+def _memo(state: BaseState) -> dict[str, list[Any]]:
+    """The legal actions remembered on a state object, per seat."""
+    private = state.__pydantic_private__
+    if private is None or "_memo_legal" not in private:
+        private = state.__pydantic_private__ = {**(private or {}), "_memo_legal": {}}
+    return private["_memo_legal"]  # type: ignore[no-any-return]
 
 
 def _legacy_wrapper(name: str, fn: Any) -> Any:
