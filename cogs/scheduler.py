@@ -15,7 +15,6 @@ from typing import Any, cast
 import discord
 from discord.ext import commands, tasks
 
-from engine.i18n import t
 from tables import Due, TurnRefused, in_quiet_hours
 
 from .boards import Boards
@@ -70,11 +69,10 @@ class Scheduler(commands.Cog):
             return 0
         if not await self.tables.claim_reminder(row, now):
             return 0  # the table moved on, or this reminder was already sent
-        locale = await self.boards.public_locale_of(row)
         waited = int((now - (row.turn_started_at or now)) // 3600)
         try:
             await channel.send(
-                t("core.ui.reminder", locale, users=" ".join(f"<@{u}>" for u in due.users), id=row.id, hours=waited),
+                await self.boards.reminder_text(row, due.users, waited),
                 allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
             )
         except BaseException:
@@ -93,9 +91,10 @@ class Scheduler(commands.Cog):
             return 0
         channel = await self.boards.channel_of(result.row)
         if channel is not None:
-            locale = await self.boards.public_locale_of(result.row)
-            note = " ".join(t("core.ui.timed_out", locale, user=f"<@{uid}>", seat=seat) for seat, uid in seats)
-            await self.boards.post_to(channel, result, locale, note=note)
+            note = await self.boards.timeout_note(result, seats)
+            await self.boards.retire_table(result.row, look_back=15)  # the old board loses its buttons
+            await self.boards.post_to(channel, result, None, note=note)
+            await self.boards.push_private(result)
         return len(seats)
 
 
