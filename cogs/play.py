@@ -12,6 +12,7 @@ import io
 import json
 import logging
 import secrets
+from collections.abc import Sequence
 from typing import Any, cast
 
 import discord
@@ -415,26 +416,40 @@ class Play(commands.Cog):
             await self.private_feedback(interaction, result, locale)
             return await self.redraw_board(interaction, result, plocale)
         if game.private_actions and not result.finished and seat is not None:
-            # secret simultaneous orders: one private panel per crew per turn, edited in place
+            # secret simultaneous orders: one private panel per crew per turn, edited in place;
+            # what only this crew may see goes into that panel, not into a message of its own
+            labels = await self.boards.labels(result.row, locale)
+            own = self._own_lines(result, seat, locale, labels) if on_panel else []
             if seat in after and set(after) == set(before):  # the order goes on: its next step
-                await self.private_feedback(interaction, result, locale)
-                return await self.send_panel(interaction, result.row, game, result.state, seat, locale, edit=on_panel)
+                if not on_panel:
+                    await self.private_feedback(interaction, result, locale)
+                else:
+                    await self.push_private(result, skip=interaction.user.id)
+                return await self.send_panel(
+                    interaction, result.row, game, result.state, seat, locale, edit=on_panel, lead=own
+                )
             if set(after) < set(before):  # locked in; the others are still choosing
-                await self._locked_in(interaction, result, locale, plocale, on_panel)
-                return await self.private_feedback(interaction, result, locale)
+                await self._locked_in(interaction, result, locale, plocale, on_panel, lead=own)
+                if not on_panel:
+                    return await self.private_feedback(interaction, result, locale)
+                return await self.push_private(result, skip=interaction.user.id)
+        if not from_component:  # a slash command deferred ephemerally: its first followup fills that private reply
+            await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
+        # the new board (with the ping) first, then the old one loses its buttons
+        await interaction.followup.send(**await self.boards.message(result, plocale))
         if from_component and not on_panel:
             await self.retire_clicked(interaction)
         elif on_panel:
+            labels = await self.boards.labels(result.row, locale)
+            own = self._own_lines(result, seat, locale, labels)
             try:
-                await interaction.edit_original_response(content=t("discord.panel.done", locale), view=None)
+                done = "\n".join([*own, t("discord.panel.done", locale)])
+                await interaction.edit_original_response(content=clip(done, 2000), view=None)
             except discord.HTTPException:
                 pass
-        else:  # a slash command deferred ephemerally: its first followup fills that private reply
-            await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
-        await self.private_feedback(interaction, result, locale)
-        if on_panel:
             await self.boards.retire_board_of(result.row, self._panel_board(interaction))
-        await interaction.followup.send(**await self.boards.message(result, plocale))
+            return await self.push_private(result, skip=interaction.user.id)
+        await self.private_feedback(interaction, result, locale)
 
     @staticmethod
     def _panel_board(interaction: discord.Interaction) -> int | None:
@@ -444,11 +459,17 @@ class Play(commands.Cog):
         return int(parts[5]) if len(parts) > 5 and parts[5].isdigit() else None
 
     async def _locked_in(
-        self, interaction: discord.Interaction, result: TurnResult, locale: str, plocale: str, on_panel: bool
+        self,
+        interaction: discord.Interaction,
+        result: TurnResult,
+        locale: str,
+        plocale: str,
+        on_panel: bool,
+        lead: Sequence[str] = (),
     ) -> None:
         """A crew locked in: its panel says so (edited in place), and the public
         board shows who has locked in and who is still choosing (edited, no ping)."""
-        text = t("core.ui.committed", locale)
+        text = clip("\n".join([*lead, t("core.ui.committed", locale)]), 2000)
         if on_panel:
             await interaction.edit_original_response(content=text, view=None)
         else:
@@ -478,6 +499,7 @@ class Play(commands.Cog):
         *,
         edit: bool = False,
         board: int | None = None,
+        lead: Sequence[str] = (),
     ) -> None:
         """The seat's current choices, privately to the clicker; ``edit``: in
         place of the panel that was clicked (one panel per decision)."""
@@ -485,7 +507,7 @@ class Play(commands.Cog):
         offered = await self.tables.offer(row, game, state, seat, locale, labels)
         board = board if board is not None else self._panel_board(interaction)
         view = action_view(row, game, offered, locale, board=board)
-        text = clip(msg_text(game.prompt(state, seat), locale, labels), 2000)
+        text = clip("\n".join([*lead, msg_text(game.prompt(state, seat), locale, labels)]), 2000)
         if edit:
             await interaction.edit_original_response(content=text, view=view)
         else:
