@@ -256,11 +256,13 @@ class Boards:
         )
 
     # ------------------------------------------------- hidden information
-    async def push_private(self, result: TurnResult, *, skip: int | None = None) -> int:
+    async def push_private(self, result: TurnResult, *, skip: int | None = None, start: bool = False) -> int:
         """Hidden information reaches its owner unasked: every human seat's own
         private events of this result (cards dealt, a secret draw) go to its
         member by direct message, in their language (``skip``: the member who
-        is told in the interaction itself).  A member who closed their DMs
+        is told in the interaction itself); ``start``: the game has just
+        started, so each also gets what their seat holds (its private summary:
+        cards dealt when the table was set up).  A member who closed their DMs
         keeps the board's "My view" button.  Returns the messages sent."""
         row, game = result.row, result.game
         sent = 0
@@ -270,12 +272,16 @@ class Boards:
             if uid is None or uid == skip:
                 continue
             own = [e for e in result.events if e.to is not None and seat.seat in e.to]
-            if not own:
+            hand = game.private_summary(result.state, seat.seat) if start and game.private_view else None
+            if not own and hand is None:
                 continue
             locale = _LOCALES.get(uid) or table_locale
             labels = await self.labels(row, locale)
             head = t("discord.private.head", locale, where=where(row, game, result.state, locale, labels))
-            body = "\n".join(relabel(game.event_text(e, locale, labels), labels) for e in own)
+            lines = [relabel(game.event_text(e, locale, labels), labels) for e in own]
+            if hand is not None:  # the game starts: what each seat holds (dealt before any event)
+                lines.append(msg_text(hand, locale, labels))
+            body = "\n".join(dict.fromkeys(lines))
             try:
                 user = self.client.get_user(uid) or await self.client.fetch_user(uid)
                 await user.send(clip(f"{head}\n{body}\n{board_link(row)}", 2000))

@@ -226,10 +226,13 @@ class Community(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
-        await interaction.response.defer(thinking=True)
         locale = self.loc(interaction)
         g = get_game(game)
         rows = rank(await self.store.stats(_guild_id(interaction), game=game))[:10]
+        if not rows:  # nothing to show: a short private reply, not an empty picture for everyone
+            await interaction.response.send_message(t("discord.leaderboard.empty", locale), ephemeral=True)
+            return
+        await interaction.response.defer(thinking=True)
         names = [await self.name_of(interaction.guild, r.user_id) for r in rows]
         headers = [
             t("core.board.rank", locale),

@@ -158,15 +158,23 @@ class Play(commands.Cog):
         return settings.get("language") or self.loc(interaction)
 
     async def post_board(
-        self, interaction: discord.Interaction, result: TurnResult, locale: str, note: str | None = None
+        self,
+        interaction: discord.Interaction,
+        result: TurnResult,
+        locale: str,
+        note: str | None = None,
+        *,
+        start: bool = False,
     ) -> None:
         await self.deliver(
-            interaction, result, lambda: self._followup_board(interaction, result, locale, note), note=note
+            interaction, result, lambda: self._followup_board(interaction, result, locale, note, start), note=note
         )
 
-    async def _followup_board(self, interaction, result: TurnResult, locale: str, note: str | None) -> None:
+    async def _followup_board(
+        self, interaction, result: TurnResult, locale: str, note: str | None, start: bool = False
+    ) -> None:
         await interaction.followup.send(**await self.boards.message(result, locale, note))
-        await self.push_private(result, skip=None)
+        await self.boards.push_private(result, start=start)
 
     async def deliver(self, interaction: discord.Interaction, result: TurnResult, send, note: str | None = None):
         """Show a saved change.  The change is already committed: when Discord
@@ -317,7 +325,7 @@ class Play(commands.Cog):
 
     async def _send_then(self, interaction, channel, result: TurnResult, locale: str) -> None:
         await self._send(interaction, channel, **await self.boards.message(result, locale))
-        await self.push_private(result, skip=None)
+        await self.boards.push_private(result, start=True)
 
     @new.autocomplete("campaign")
     async def new_campaign_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -350,7 +358,8 @@ class Play(commands.Cog):
                 await interaction.edit_original_response(view=None)
             except discord.HTTPException:
                 pass
-            return await self.post_board(interaction, res.started, locale)
+            await self.post_board(interaction, res.started, locale, start=True)
+            return
         g = get_game(res.row.game)
         await interaction.edit_original_response(
             embed=lobby_embed(res.row, g, locale), view=lobby_components(res.row, g, locale)
