@@ -135,6 +135,19 @@ def turn_pings(
 LOG_CHARS = 1500
 
 
+#: event fields naming who did something that is not a seat (an enemy, a unit): such an
+#: actor gets a line of its own under the seat whose step set it going
+ACTOR_FIELDS = ("actor", "enemy", "unit")
+
+
+def _actor(event: Event) -> str | None:
+    for name in ACTOR_FIELDS:
+        value = getattr(event, name, None)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
 def log_lines(
     row: GameRow,
     game: Game,
@@ -143,29 +156,39 @@ def log_lines(
     labels: Mapping[str, SeatLabel],
 ) -> list[str]:
     """What just happened, one line per actor: consecutive steps of one seat
-    are joined, a line repeated among them is shown once with its count
-    ("... ×3"), and a step the platform took (a forced single choice) says so.
+    are joined; what others did in them (the enemies' phase: events naming an
+    ``actor``/``enemy``/``unit``) gets one line per such actor under it; a line
+    repeated within a line is shown once with its count ("... ×3"); a step the
+    platform took (a forced single choice) says so.
     ``groups``: (seat or None, its events, "player" | "ai" | "auto") in order."""
-    merged: list[tuple[str | None, list[str]]] = []
+    merged: list[tuple[str | None, dict[str | None, list[str]]]] = []
     auto = t("discord.log.auto", locale)
     for seat, events, by in groups:
-        texts = [relabel(game.event_text(e, locale, labels), labels) for e in game.visible_events(list(events), None)]
-        texts = [x for x in texts if x]
+        parts: dict[str | None, list[str]] = {}
+        for e in game.visible_events(list(events), None):
+            text = relabel(game.event_text(e, locale, labels), labels)
+            if text:
+                parts.setdefault(_actor(e), []).append(text)
         if by == "auto":
-            texts = [f"{x} {auto}" for x in texts] or [auto]
-        if not texts:
+            parts[None] = [f"{x} {auto}" for x in parts.get(None, [])] or [auto]
+        if not parts:
             continue
         if merged and merged[-1][0] == seat:
-            merged[-1][1].extend(texts)
+            for key, texts in parts.items():
+                merged[-1][1].setdefault(key, []).extend(texts)
         else:
-            merged.append((seat, texts))
+            merged.append((seat, parts))
     out = []
-    for seat, texts in merged:
-        counted: dict[str, int] = {}
-        for x in texts:
-            counted[x] = counted.get(x, 0) + 1
-        body = " · ".join(x if n == 1 else f"{x} ×{n}" for x, n in counted.items())
-        out.append(f"{seat_tag(row, labels, seat)}: {body}" if seat else body)
+    for seat, parts in merged:
+        for key, texts in parts.items():
+            counted: dict[str, int] = {}
+            for x in texts:
+                counted[x] = counted.get(x, 0) + 1
+            body = " · ".join(x if n == 1 else f"{x} ×{n}" for x, n in counted.items())
+            if key is not None:
+                out.append(f"↳ {body}")
+            else:
+                out.append(f"{seat_tag(row, labels, seat)}: {body}" if seat else body)
     return out
 
 
