@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
-from engine.base import SeatLabel
+from engine.base import Event, SeatLabel
 from engine.i18n import t
 from store import GameRow
 from tables import TableService, TurnRefused, TurnResult
@@ -162,7 +163,7 @@ class Boards:
         png = await self.tables.render(game, state, None, locale, labels)
         seat = board_seat(row, game, state) if live else None
         offered = await self.tables.offer(row, game, state, seat, locale, labels) if seat else None
-        groups = [(s.seat, s.events, s.by) for s in result.steps] or (
+        groups: list[tuple[str | None, Sequence[Event], str]] = [(s.seat, s.events, s.by) for s in result.steps] or (
             [(None, result.events, "player")] if result.events else []
         )
         view = board_view(row, game, state, groups, locale, labels, note=note, live=live, offered=offered)

@@ -227,7 +227,7 @@ def board_view(
     accent = COLOURS[status]
     if acting and acting[0] in labels and labels[acting[0]].colour:
         accent = int(str(labels[acting[0]].colour)[1:], 16)
-    box = discord.ui.Container(accent_colour=accent)
+    box: discord.ui.Container = discord.ui.Container(accent_colour=accent)
     box.add_item(
         discord.ui.TextDisplay(f"### {t('core.ui.board_title', locale, game=game_name(game.id, locale), id=row.id)}")
     )

@@ -148,6 +148,13 @@ Behaviour modelled on Discord, worth knowing:
   violation is recorded; ``strict`` fails the test at exit); besides the spec, two limits
   Discord enforces are checked: content at most 2000 characters (the spec says 4000) and
   at most 6000 characters of embed text per message;
+* Components V2 (``IS_COMPONENTS_V2`` = ``1 << 15``, discord.py's ``ui.LayoutView``): with the
+  flag a message may carry no ``content``, ``embeds``, ``poll`` or stickers, at most 40
+  components in all and 4000 characters of text displays, and the flag cannot be removed by an
+  edit; without it only action rows may sit at the top level (each a 400, 50035); mentions in
+  text displays notify like content (``pinged``, ``mentions``); ``attachment://name`` in a media
+  gallery, thumbnail or file component becomes the served attachment URL (an unknown name is
+  recorded as a FakeDiscord error);
 * gateway: HELLO, heartbeat ACK, IDENTIFY -> READY + GUILD_CREATE (channels, roles,
   active threads; other members only with the members intent), RESUME -> RESUMED,
   REQUEST_GUILD_MEMBERS -> GUILD_MEMBERS_CHUNK, sharded READY (one shard); a new thread is
