@@ -61,6 +61,7 @@ def stripped(message: discord.Message) -> discord.ui.LayoutView | None:
     if not message.flags.components_v2:
         return None
     view = discord.ui.LayoutView.from_message(message, timeout=None)
+    names = {a.url.split("?")[0]: a.filename for a in message.attachments}
     for top in list(view.children):
         if isinstance(top, discord.ui.ActionRow):
             view.remove_item(top)
@@ -68,6 +69,14 @@ def stripped(message: discord.Message) -> discord.ui.LayoutView | None:
             for child in list(top.children):
                 if isinstance(child, discord.ui.ActionRow):
                     top.remove_item(child)
+                elif isinstance(child, discord.ui.MediaGallery):
+                    # the message's own image: named again as attachment:// (its CDN address expires)
+                    items = list(child.items)
+                    child.clear_items()
+                    for item in items:
+                        name = names.get(item.media.url.split("?")[0])
+                        url = f"attachment://{name}" if name else item.media.url
+                        child.add_item(media=url, description=item.description, spoiler=item.spoiler)
     return view
 
 

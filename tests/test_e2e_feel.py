@@ -146,6 +146,8 @@ async def test_abandoned_board_loses_its_buttons_and_empty_leaderboard_is_privat
     await ex.wait_idle(quiet=0.2, timeout=10)
     assert not board.custom_ids, "the abandoned table's board lost its buttons"
     assert board.png(), "and kept its picture"
+    _, gallery, _ = _board_parts(board)
+    assert gallery[0]["items"][0]["media"]["url"] == board.attachments[0]["url"], "still showing its own image"
     assert not table.fd.violations
 
 
