@@ -759,7 +759,7 @@ class Play(commands.Cog):
         description=ls("Give a seat to another member or the AI (host, or by vote)", "discord.cmd.game.handover.desc"),
     )
     @app_commands.describe(
-        seat=ls("The seat, e.g. p2", "discord.arg.seat"),
+        seat=ls("Whose seat (pick a player)", "discord.arg.seat"),
         member=ls("Who takes it (leave empty for the AI)", "discord.arg.member"),
     )
     async def handover(self, interaction: discord.Interaction, seat: str, member: discord.Member | None = None) -> None:
@@ -801,6 +801,23 @@ class Play(commands.Cog):
         await interaction.followup.send(
             text, view=self._vote_view(opened.vote.id, plocale), allowed_mentions=allowed_mentions()
         )
+
+    @handover.autocomplete("seat")
+    async def handover_seat_autocomplete(self, interaction: discord.Interaction, current: str):
+        """The table's seats by their players' names (the value is the seat id the service knows)."""
+        try:
+            row = await self.tables.row(channel_id=interaction.channel_id)
+        except TurnRefused:
+            return []
+        if row is None:
+            return []
+        labels = await self.boards.labels(row, self.loc(interaction))
+        needle = current.lower().strip()
+        return [
+            app_commands.Choice(name=clip(lab.name, 100), value=seat)
+            for seat, lab in labels.items()
+            if not needle or needle in lab.name.lower() or needle == seat
+        ][:25]
 
     @game.command(
         name=ls("resign", "discord.cmd.game.resign"),
