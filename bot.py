@@ -36,7 +36,7 @@ from cogs.services import Services
 from store import Store, open_store
 
 log = logging.getLogger("tabletop")
-EXTENSIONS = ("cogs.play", "cogs.scheduler", "cogs.community")
+EXTENSIONS = ("cogs.play", "cogs.scheduler", "cogs.community", "cogs.game_commands")
 ROOT = Path(__file__).resolve().parent
 
 NO_TOKEN = """\
