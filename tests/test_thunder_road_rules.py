@@ -1172,3 +1172,18 @@ def test_ai_prefers_progress_and_the_best_shot_and_never_shoots_its_own():
     st2, _ = move_car(st2, "p0", "p0:small", 1, ["n"])
     assert st2.pending.stage == "shoot"
     assert GAME.ai_action(st2, "p0").target == "p1:large"  # 4/6 to hit, not the small car (2/6) or its own
+
+
+def test_ruling_5_oil_slide_is_free_even_into_mud():
+    """Ruling 5 (docs/rulings.md, Thunder Road): oil = direction die, a free 1-space shift, the move goes on.
+    Die 3 onto face-up oil (1 move), sliding into mud costs nothing: 2 moves left (issue 14)."""
+    f = face("8o", ["RRRRRRR", "RRRHRRR", "RRRRMRR", "RRRRRRR", "RRRRRRR", "RRRRRRR", "RRRRRRR", "RRRRRRR"])
+    st = turn(board(tiles=("9a", f, "9a")), "p0", [3])
+    put(st, "p0:small", 8, 3)
+    st.hazards[C.key(hx(9, 3))] = Hazard(type="oil", up=True)
+    st = GAME.rig(st, "direction", ["ne"])  # (row 9, col 3) ne -> column 4, row 10 = mud
+    st, _ = do(st, "p0", kind="assign", car="p0:small", die=3)
+    assert {a.dir: a.mark for a in GAME.legal_actions(st, "p0")}["n"] == "oil"
+    st, ev = do(st, "p0", kind="step", dir="n")
+    assert "oil" in kinds(ev) and R.terrain(st, R.veh(st, "p0:small").pos) == "M"
+    assert st.pending.stage == "step" and st.pending.moves == 2

@@ -457,14 +457,14 @@ class ThunderRoad(Game):
             p.drift = False
         res = R.enter_space(ctx, v, dest, "move", pass_through=pass_through)
         if res == "ok" and not ctx.stopped and v.where == "road":
-            self._pay(st, p, v, dest)
+            self._pay(p, ctx.step_cost)
             if then is not None and p.moves > 0:
                 if v.kind == "rig" and then != "n":
                     R.crew_of(st, p.seat).rig_turns = (R.crew_of(st, p.seat).rig_turns or 1) - 1
                 ctx.ev("step", dir=f"@thunder_road.dir.{then}", **R.vname(v))
                 res = R.enter_space(ctx, v, add(v.pos or dest, then), "move")
                 if res == "ok" and not ctx.stopped and v.where == "road":
-                    self._pay(st, p, v, v.pos or dest)
+                    self._pay(p, ctx.step_cost)
         if ctx.offroad:
             p.bonus_ok = False
         if res != "ok" or ctx.stopped or v.where != "road":
@@ -481,12 +481,10 @@ class ThunderRoad(Game):
         self._after_move(ctx)
 
     @staticmethod
-    def _pay(st: TRState, p: Pending, v: Vehicle, at: list[int]) -> None:
-        if p.coast:
-            p.moves = 0
-            return
-        ter = R.terrain(st, v.pos or at)
-        p.moves = max(0, p.moves - (2 if ter == "M" else 1))
+    def _pay(p: Pending, cost: int) -> None:
+        """Pay for the space the car drove into (``cost`` from ``enter_space``:
+        2 for mud, else 1; an oil slide out of it is free).  A coast is one space."""
+        p.moves = 0 if p.coast else max(0, p.moves - cost)
 
     def _after_move(self, ctx: R.Ctx) -> None:
         st = ctx.st

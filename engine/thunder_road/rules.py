@@ -57,6 +57,7 @@ class Ctx:
         self.offroad = False  # the mover entered a non-road space (road die)
         self.tracking = False  # count entered terrain for the road die
         self.defer_out = 0
+        self.step_cost = 1  # movement cost of the space the mover last drove into (oil slides are free)
 
     def ev(self, kind: str, to: list[str] | None = None, **params: Any) -> None:
         self.events.append(TREvent(kind=kind, to=to, params=params))
@@ -492,7 +493,9 @@ def enter_space(ctx: Ctx, v: Vehicle, dest: list[int], mode: str, pass_through: 
     if other is not None:
         if pass_through:
             ctx.ev("drift_through", other=other.id, **vname(v))
-            if ctx.tracking and ctx.mover == v.id and terrain(st, dest) != "R":
+            ter = terrain(st, dest)
+            ctx.step_cost = 2 if ter == "M" else 1
+            if ctx.tracking and ctx.mover == v.id and ter != "R":
                 ctx.offroad = True
             return "ok"
         slam(ctx, v, other)
@@ -539,6 +542,8 @@ def enter_space(ctx: Ctx, v: Vehicle, dest: list[int], mode: str, pass_through: 
         elif t == "oil":
             if ctx.tracking and ctx.mover == v.id:
                 ctx.offroad = True
+            if mode == "move":
+                ctx.step_cost = 1  # the oil space itself (a hazard space); the slide is free
             d = st.rng.choice("direction", dice()["direction"])
             ctx.ev("oil", dir=f"@thunder_road.dir.{d}", **vname(v))
             return enter_space(ctx, v, add(dest, d), "forced")
@@ -546,7 +551,10 @@ def enter_space(ctx: Ctx, v: Vehicle, dest: list[int], mode: str, pass_through: 
             if v.kind != "wreck" and operable(v):
                 v.on_fire = True
                 ctx.ev("on_fire", **vname(v))
-    if ctx.tracking and ctx.mover == v.id and terrain(st, dest) != "R":
+    ter = terrain(st, dest)
+    if mode == "move":
+        ctx.step_cost = 2 if ter == "M" else 1
+    if ctx.tracking and ctx.mover == v.id and ter != "R":
         ctx.offroad = True
     return "ok"
 
