@@ -207,6 +207,7 @@ def test_fire_hazard_sets_a_vehicle_on_fire():
     C.load("tiles")["faces"]["8z"] = {"name": "fire test", "rows": ["RRRRRRR", "RRRHRRR"] + ["RRRRRRR"] * 6}
     C.face_char.cache_clear()
     C.grid.cache_clear()
+    C.drivable.cache_clear()
     C._LAST[:] = [None, None]
     st.tiles[1] = "8z"
     turn(st, "p0", [2])
@@ -270,6 +271,7 @@ def test_big_rig_ploughs_through_hazards_taking_minor_damage():
     C.load("tiles")["faces"]["8y"] = {"name": "plough", "rows": ["RRRRRRR", "RRRHRRR"] + ["RRRRRRR"] * 6}
     C.face_char.cache_clear()
     C.grid.cache_clear()
+    C.drivable.cache_clear()
     C._LAST[:] = [None, None]
     st.tiles[1] = "8y"
     put(st, "p1:rig", 8, 3)

@@ -25,6 +25,7 @@ def face(fid: str, rows: list[str]) -> str:
     C.load("tiles")["faces"][fid] = {"name": fid, "rows": rows}
     C.face_char.cache_clear()
     C.grid.cache_clear()
+    C.drivable.cache_clear()
     C._LAST[:] = [None, None]
     return fid
 

@@ -112,6 +112,19 @@ def base_char(tiles: list[str], p: list[int]) -> str:
     return _LAST[1][p[0]][p[1]]
 
 
+@lru_cache(maxsize=64)
+def drivable(tiles: tuple[str, ...]) -> tuple[tuple[str, tuple[int, int]], ...]:
+    """(key, hex) of every space of the table made of ``tiles`` that is not impassable, row by row."""
+    g = grid(tiles)
+    out = []
+    for r in range(H // 2):
+        for c in range(W):
+            p = hex_of(r, c)
+            if g[c][p[1]] != "X":
+                out.append((key(p), (p[0], p[1])))
+    return tuple(out)
+
+
 def is_hazard_char(ch: str) -> bool:
     return ch == "H" or ch.isdigit()
 

@@ -9,7 +9,7 @@ from ..errors import GameError
 from ..i18n import t
 from ..rng import Rng
 from . import rules as R
-from .content import H, W, add, base_char, board, crews, dice, hex_of, key, row_of
+from .content import W, add, board, crews, dice, drivable, hex_of, key, row_of
 from .models import (
     Action,
     AirRow,
@@ -29,6 +29,7 @@ from .models import (
     TREvent,
     TRState,
     Vehicle,
+    clone,
 )
 
 ID = "thunder_road"
@@ -196,7 +197,7 @@ class ThunderRoad(Game):
         out: list[Any] = [Command(command="none")]
         board_cmds = R.crew_def(c)["command_board"]
         cmd_dice = crews()["commands"]
-        any_empty = "airstrike" in board_cmds and c.has_chopper and bool(self._empty_spaces(st))
+        any_empty = "airstrike" in board_cmds and c.has_chopper and self._any_empty(st)
         for d in sorted(set(c.dice)):
             for cmd in board_cmds:
                 if d not in cmd_dice[cmd]["dice"]:
@@ -212,17 +213,24 @@ class ThunderRoad(Game):
                     out.append(Command(command=cmd, die=d))
         return out
 
-    def _empty_spaces(self, st: TRState) -> list[list[int]]:
+    def _empty_spaces(self, st: TRState) -> list[tuple[int, int]]:
+        """Airstrike targets, in row then column order."""
+        return [h for _, h in self._empty_keys(st)]
+
+    def _empty_keys(self, st: TRState) -> list[tuple[str, tuple[int, int]]]:
+        busy = self._busy(st)
+        return [(k, h) for k, h in drivable(tuple(st.tiles)) if k not in busy]
+
+    @staticmethod
+    def _busy(st: TRState) -> set[str]:
         busy = {key(v.pos) for v in st.vehicles if v.where == "road" and v.pos is not None}
-        busy |= set(st.hazards)
-        busy |= {key(c.chopper) for c in st.crews if c.chopper is not None}
-        out = []
-        for r in range(H // 2):
-            for col in range(W):
-                h = hex_of(r, col)
-                if key(h) not in busy and base_char(st.tiles, h) != "X":
-                    out.append(h)
-        return out
+        busy.update(st.hazards)
+        busy.update(key(c.chopper) for c in st.crews if c.chopper is not None)
+        return busy
+
+    def _any_empty(self, st: TRState) -> bool:
+        busy = self._busy(st)
+        return any(k not in busy for k, _ in drivable(tuple(st.tiles)))
 
     def _shooter_pos(self, st: TRState, p: Pending) -> list[int] | None:
         if p.stage == "chopper_shoot":
@@ -231,16 +239,35 @@ class ThunderRoad(Game):
         return v.pos if v.where == "road" else None
 
     def _check(self, st: TRState, seat: str, action: Any) -> None:
-        legal = self._legal(st, seat)
-        if action.kind in ("step", "enter"):
-            ok = any(
-                a.kind == action.kind and a.model_dump(exclude={"mark"}) == action.model_dump(exclude={"mark"})
-                for a in legal
-            )
-        else:
-            ok = action in legal
-        if not ok:
+        if not self._is_legal(st, seat, action):
             raise _fail("illegal", seat=seat, action=action.kind)
+
+    def _is_legal(self, st: TRState, seat: str, a: Any) -> bool:
+        """Whether ``a`` is one of ``_legal(st, seat)`` (a step's or entry's ``mark`` is
+        ignored), decided without listing every legal action where that is costly."""
+        p = st.pending
+        if st.reroll is None and p is not None and p.seat == seat:
+            if a.kind == "step" and p.stage == "step":
+                v = R.veh(st, p.car or "")
+                dirs = R.dirs_for(st, v)
+                return a.dir in dirs and self._drift_ok(st, v, p, add(v.pos or [0, 0], a.dir), a.then, dirs)
+            if a.kind == "enter" and p.stage == "enter":
+                v = R.veh(st, p.car or "")
+                return 0 <= a.col < W and self._drift_ok(st, v, p, hex_of(0, a.col), a.then, R.dirs_for(st, v))
+            if a.kind == "air_space" and p.stage == "air_space":
+                return p.row is not None and 0 <= a.col < W and key(hex_of(p.row, a.col)) in dict(self._empty_keys(st))
+        if a.kind in ("step", "enter"):
+            return False
+        return a in self._legal(st, seat)
+
+    @staticmethod
+    def _drift_ok(
+        st: TRState, v: Vehicle, p: Pending, dest: list[int], then: str | None, dirs: tuple[str, ...]
+    ) -> bool:
+        """A step into ``dest`` is a drift through it (and needs ``then``) exactly when its mark is drift."""
+        if R.step_mark(st, v, p, dest) == "drift":
+            return then in dirs
+        return then is None
 
     # ------------------------------------------------------------ apply
     def _transition(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREvent]]:
@@ -250,7 +277,10 @@ class ThunderRoad(Game):
 
     @staticmethod
     def _copy(st: TRState) -> TRState:
-        return TRState.model_validate(st.model_dump())
+        return clone(st)
+
+    def copy_state(self, state: TRState) -> TRState:  # type: ignore[override]
+        return clone(state)
 
     def _run(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREvent]]:
         if action.kind == "reroll":

@@ -503,7 +503,7 @@ def enter_space(ctx: Ctx, v: Vehicle, dest: list[int], mode: str, pass_through: 
     hz = st.hazards.get(key(dest))
     if hz is not None:
         if not hz.up:
-            hz.up = True
+            hz = st.hazards[key(dest)] = Hazard(type=hz.type, up=True)
             ctx.ev("hazard", token=f"@thunder_road.token.{hz.type}", type=hz.type, **vname(v))
         if v.kind == "rig":
             del st.hazards[key(dest)]
