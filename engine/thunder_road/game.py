@@ -27,12 +27,20 @@ from .models import (
     Shoot,
     Step,
     TREvent,
+    TREventBase,
     TRState,
     Vehicle,
     clone,
 )
 
 ID = "thunder_road"
+
+
+def _seat_name(seat: str, labels: dict[str, Any] | None) -> str:
+    label = (labels or {}).get(seat)
+    if label is None:
+        return seat
+    return str(getattr(label, "name", label))
 
 
 def _fail(code: str, seat: str | None = None, **params: Any) -> GameError:
@@ -270,7 +278,7 @@ class ThunderRoad(Game):
         return then is None
 
     # ------------------------------------------------------------ apply
-    def _transition(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREvent]]:
+    def _transition(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREventBase]]:
         """``_run`` builds the new state from its own copy (of the state, or of the
         slam-reroll snapshot), so the platform's copy would be wasted work."""
         return self._run(state, seat, action)
@@ -282,7 +290,7 @@ class ThunderRoad(Game):
     def copy_state(self, state: TRState) -> TRState:  # type: ignore[override]
         return clone(state)
 
-    def _run(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREvent]]:
+    def _run(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREventBase]]:
         if action.kind == "reroll":
             q = state.reroll
             assert q is not None
@@ -302,11 +310,11 @@ class ThunderRoad(Game):
             ctx.ev(
                 "reroll_asked",
                 seat=s.asker,
-                slam=f"@thunder_road.slamface.{s.slam}",
-                dir=f"@thunder_road.dir.{s.direction}",
-                pushed=f"@thunder_road.vehicle.{s.info['pushed']}",
-                owner=s.info["pushed_owner"],
-                result=f"@thunder_road.mark.{s.info['result']}",
+                slam=s.slam,
+                dir=s.direction,
+                pushed=s.info["pushed"],
+                owner=s.info["pushed_owner"] or None,
+                result=s.info["result"],
             )
             work = self._copy(base)
             work.reroll = RerollQuestion(
@@ -327,7 +335,7 @@ class ThunderRoad(Game):
             work.winners = g.winners
             work.end_reason = g.reason
             work.pending = None
-            ctx.ev("game_over", seats=", ".join(g.winners), reason=f"@thunder_road.end.{g.reason}")
+            ctx.ev("game_over", winners=list(g.winners), reason=g.reason)
         work.reroll = None
         return work, ctx.events[skip:]
 
@@ -369,7 +377,7 @@ class ThunderRoad(Game):
             c.dice.remove(a.die)
             c.used.append(a.die)
             c.command_used = True
-            ctx.ev("command", seat=seat, command=f"@thunder_road.command.{a.command}", die=a.die)
+            ctx.ev("command", seat=seat, command=a.command, die=a.die)
             if a.command == "airstrike":
                 p.stage = "air_row"
                 return
@@ -407,7 +415,7 @@ class ThunderRoad(Game):
             if a.target is not None:
                 tgt = R.veh(st, a.target)
                 if p.stage == "chopper_shoot":
-                    label = {"vid": "", "car": "@thunder_road.vehicle.chopper", "owner": seat}
+                    label = {"vid": "", "car": "chopper", "owner": seat}
                 else:
                     label = R.vname(R.veh(st, p.car or ""))
                 R.shoot(ctx, label, tgt)
@@ -425,7 +433,7 @@ class ThunderRoad(Game):
             v = R.veh(st, p.car or "")
             if v.kind == "rig" and a.dir != "n" and c.rig_turns is not None:
                 c.rig_turns -= 1
-            ctx.ev("step", dir=f"@thunder_road.dir.{a.dir}", **R.vname(v))
+            ctx.ev("step", dir=a.dir, **R.vname(v))
             self._step(ctx, add(v.pos or [0, 0], a.dir), a.then)
             return
         if kind == "bonus":
@@ -455,7 +463,7 @@ class ThunderRoad(Game):
             p.drift = True  # Final Five zigzag: a free drift on every normal move
         if v.on_fire:
             face = st.rng.choice("fire", dice()["fire"])
-            ctx.ev("fire_roll", face=f"@thunder_road.fireface.{face}", **R.vname(v))
+            ctx.ev("fire_roll", face=face, **R.vname(v))
             if face == "extinguish":
                 v.on_fire = False
             elif face == "burn_out":
@@ -491,7 +499,7 @@ class ThunderRoad(Game):
             if then is not None and p.moves > 0:
                 if v.kind == "rig" and then != "n":
                     R.crew_of(st, p.seat).rig_turns = (R.crew_of(st, p.seat).rig_turns or 1) - 1
-                ctx.ev("step", dir=f"@thunder_road.dir.{then}", **R.vname(v))
+                ctx.ev("step", dir=then, **R.vname(v))
                 res = R.enter_space(ctx, v, add(v.pos or dest, then), "move")
                 if res == "ok" and not ctx.stopped and v.where == "road":
                     self._pay(p, ctx.step_cost)
@@ -702,8 +710,21 @@ class ThunderRoad(Game):
             return tr("action.shoot", car=tr(f"vehicle.{v.name}"), owner=v.owner or tr("vehicle.wreck"))
         return super().action_label(state, action, locale)
 
-    def event_text(self, event: Any, locale: str | None = None) -> str:
-        return t(f"thunder_road.event.{event.kind}", locale, **event.params)
+    def event_text(self, event: Any, locale: str | None = None, labels: dict[str, Any] | None = None) -> str:
+        """The log line of a typed event: catalog names for the fields in ``event.refs``,
+        seat labels (``labels[seat].name``, default the seat id) for ``event.seat_fields``."""
+        params = event.model_dump(exclude={"kind", "to"})
+        for f, section in event.refs.items():
+            params[f] = f"@thunder_road.{section}.{params[f]}"
+        for f in event.seat_fields:
+            val = params.get(f)
+            if isinstance(val, list):
+                params[f] = ", ".join(_seat_name(x, labels) for x in val)
+            else:
+                params[f] = "-" if val is None else _seat_name(val, labels)
+        if event.kind == "game_over":
+            params["seats"] = params.pop("winners")
+        return t(f"thunder_road.event.{event.kind}", locale, **params)
 
     def prompt(self, state: TRState, seat: str) -> Msg:
         if state.reroll is not None and seat == state.reroll.asker:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, model_validator
 
 from ..base import BaseState, Event, Model
 
@@ -192,68 +192,495 @@ Action = Annotated[
 ]
 
 # ------------------------------------------------------------------ events
+#
+# One model per event kind, in a discriminated union on ``kind``.  Fields hold plain
+# values (a direction, a vehicle name, a seat); ``event_text`` turns the fields listed
+# in ``refs`` into catalog names and the fields in ``seat_fields`` into seat labels.
+# Logs stored before schema 2 had one generic event with a ``params`` dict holding
+# catalog references ("@thunder_road.dir.ne"); ``_legacy`` reads those.
 
-EVENT_KINDS = Literal[
-    "setup",
-    "setup_roll",
-    "first_player",
-    "round",
-    "road_die",
-    "turn",
-    "turn_skipped",
-    "assign",
-    "coast",
-    "command",
-    "airstrike",
-    "repair",
-    "restored",
-    "fire_roll",
-    "enter",
-    "step",
-    "drift_through",
-    "bonus",
-    "bonus_declined",
-    "hazard",
-    "oil",
-    "wreck_placed",
-    "no_wreck",
-    "plough",
-    "slam",
-    "slam_roll",
-    "reroll",
-    "reroll_asked",
-    "pushed",
-    "shoot",
-    "hit",
-    "miss",
-    "damage",
-    "minor_damage",
-    "damage_ignored",
-    "shrapnel",
-    "shrapnel_none",
-    "skid",
-    "dazed",
-    "blast",
-    "on_fire",
-    "inoperable",
-    "eliminated",
-    "wreck_removed",
-    "extend",
-    "tile",
-    "finish_line",
-    "player_out",
-    "finish",
-    "last_standing",
-    "game_over",
-    "chopper_returned",
-    "stop",
-    "pass",
+Dir = Literal["n", "ne", "se", "s", "sw", "nw"]
+CommandName = Literal["airstrike", "nitro", "drift", "repair", "traction_drive", "patch_up"]
+Reason = Literal["off_side", "off_rear", "off_front", "impassable", "rear_tile", "chopper", "wreck_hit"]
+EndReason = Literal["finish", "last_standing"]
+_LEGACY_DROP = {"type"}  # duplicated the token type in schema-1 logs
+
+
+class TREventBase(Event):
+    #: field -> catalog section (``thunder_road.<section>.<value>``) for the log text
+    refs: ClassVar[dict[str, str]] = {}
+    #: fields naming a seat (shown with the caller's seat labels); default: ``seat`` and ``owner``
+    seat_fields: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        if "seat_fields" not in cls.__dict__:
+            cls.seat_fields = tuple(f for f in ("seat", "owner") if f in cls.model_fields)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or "params" not in data:
+            return data
+        out = {k: v for k, v in data.items() if k != "params"}
+        for k, v in (data.get("params") or {}).items():
+            if k in _LEGACY_DROP or k not in cls.model_fields:
+                if k == "seats" and "winners" in cls.model_fields:
+                    out["winners"] = [x for x in str(v).split(", ") if x]
+                continue
+            if isinstance(v, str) and v.startswith("@thunder_road."):
+                v = v.rsplit(".", 1)[1]
+            if v == "-" and k.endswith("owner"):
+                v = None
+            out[k] = v
+        return out
+
+
+class _Car(TREventBase):
+    """An event about one vehicle: its id, its name (small/medium/large/rig/bikeN/wreck), its owner."""
+
+    vid: str
+    car: str
+    owner: str | None = None
+    refs: ClassVar[dict[str, str]] = {"car": "vehicle"}
+
+
+class SetupEvent(TREventBase):
+    kind: Literal["setup"] = "setup"
+    start: str
+    mid: str
+    lead: str
+
+
+class SetupRollEvent(TREventBase):
+    kind: Literal["setup_roll"] = "setup_roll"
+    seat: str
+    dice: list[int]
+    total: int
+
+
+class FirstPlayerEvent(TREventBase):
+    kind: Literal["first_player"] = "first_player"
+    seat: str
+
+
+class RoundEvent(TREventBase):
+    kind: Literal["round"] = "round"
+    round: int
+    seat: str
+
+
+class RoadDieEvent(TREventBase):
+    kind: Literal["road_die"] = "road_die"
+    seat: str
+    value: int
+
+
+class TurnEvent(TREventBase):
+    kind: Literal["turn"] = "turn"
+    seat: str
+    round: int
+    turn: int
+
+
+class TurnSkippedEvent(TREventBase):
+    kind: Literal["turn_skipped"] = "turn_skipped"
+    seat: str
+
+
+class PassEvent(TREventBase):
+    kind: Literal["pass"] = "pass"
+    seat: str
+
+
+class AssignEvent(_Car):
+    kind: Literal["assign"] = "assign"
+    die: int
+
+
+class CoastEvent(_Car):
+    kind: Literal["coast"] = "coast"
+    die: int
+
+
+class CommandEvent(TREventBase):
+    kind: Literal["command"] = "command"
+    seat: str
+    command: CommandName
+    die: int
+    refs: ClassVar[dict[str, str]] = {"command": "command"}
+
+
+class AirstrikeEvent(TREventBase):
+    kind: Literal["airstrike"] = "airstrike"
+    seat: str
+    col: int  # 1-based, as shown
+    row: int
+
+
+class RepairEvent(_Car):
+    kind: Literal["repair"] = "repair"
+
+
+class RestoredEvent(_Car):
+    kind: Literal["restored"] = "restored"
+
+
+class FireRollEvent(_Car):
+    kind: Literal["fire_roll"] = "fire_roll"
+    face: str
+    refs: ClassVar[dict[str, str]] = {"car": "vehicle", "face": "fireface"}
+
+
+class EnterEvent(_Car):
+    kind: Literal["enter"] = "enter"
+    col: int  # 1-based
+
+
+class StepEvent(_Car):
+    kind: Literal["step"] = "step"
+    dir: Dir
+    refs: ClassVar[dict[str, str]] = {"car": "vehicle", "dir": "dir"}
+
+
+class DriftThroughEvent(_Car):
+    kind: Literal["drift_through"] = "drift_through"
+    other: str
+
+
+class BonusEvent(_Car):
+    kind: Literal["bonus"] = "bonus"
+    n: int
+
+
+class BonusDeclinedEvent(_Car):
+    kind: Literal["bonus_declined"] = "bonus_declined"
+
+
+class HazardEvent(_Car):
+    kind: Literal["hazard"] = "hazard"
+    token: str
+    refs: ClassVar[dict[str, str]] = {"car": "vehicle", "token": "token"}
+
+
+class OilEvent(_Car):
+    kind: Literal["oil"] = "oil"
+    dir: Dir
+    refs: ClassVar[dict[str, str]] = {"car": "vehicle", "dir": "dir"}
+
+
+class WreckPlacedEvent(_Car):
+    kind: Literal["wreck_placed"] = "wreck_placed"
+
+
+class NoWreckEvent(TREventBase):
+    kind: Literal["no_wreck"] = "no_wreck"
+
+
+class PloughEvent(_Car):
+    kind: Literal["plough"] = "plough"
+    token: str
+    refs: ClassVar[dict[str, str]] = {"car": "vehicle", "token": "token"}
+
+
+class SlamEvent(TREventBase):
+    kind: Literal["slam"] = "slam"
+    top: str
+    bottom: str
+    top_car: str
+    bottom_car: str
+    top_owner: str | None = None
+    bottom_owner: str | None = None
+    refs: ClassVar[dict[str, str]] = {"top_car": "vehicle", "bottom_car": "vehicle"}
+    seat_fields: ClassVar[tuple[str, ...]] = ("top_owner", "bottom_owner")
+
+
+class SlamRollEvent(TREventBase):
+    kind: Literal["slam_roll"] = "slam_roll"
+    slam: str
+    dir: Dir
+    refs: ClassVar[dict[str, str]] = {"slam": "slamface", "dir": "dir"}
+
+
+class RerollEvent(TREventBase):
+    kind: Literal["reroll"] = "reroll"
+    seat: str
+    slam: str
+    dir: Dir
+    refs: ClassVar[dict[str, str]] = {"slam": "slamface", "dir": "dir"}
+
+
+class RerollAskedEvent(TREventBase):
+    kind: Literal["reroll_asked"] = "reroll_asked"
+    seat: str
+    slam: str
+    dir: Dir
+    pushed: str
+    owner: str | None = None
+    result: str
+    refs: ClassVar[dict[str, str]] = {"slam": "slamface", "dir": "dir", "pushed": "vehicle", "result": "mark"}
+
+
+class PushedEvent(_Car):
+    kind: Literal["pushed"] = "pushed"
+    dir: Dir
+    refs: ClassVar[dict[str, str]] = {"car": "vehicle", "dir": "dir"}
+
+
+class ShootEvent(_Car):
+    """``vid``/``car``/``owner`` name the shooter (``car`` = "chopper" for an airstrike shot)."""
+
+    kind: Literal["shoot"] = "shoot"
+    face: str
+    target: str
+    target_car: str
+    target_owner: str | None = None
+    refs: ClassVar[dict[str, str]] = {"car": "vehicle", "face": "shootface", "target_car": "vehicle"}
+    seat_fields: ClassVar[tuple[str, ...]] = ("owner", "target_owner")
+
+
+class HitEvent(_Car):
+    kind: Literal["hit"] = "hit"
+
+
+class MissEvent(_Car):
+    kind: Literal["miss"] = "miss"
+
+
+class DamageEvent(_Car):
+    kind: Literal["damage"] = "damage"
+    token: str
+    refs: ClassVar[dict[str, str]] = {"car": "vehicle", "token": "token"}
+
+
+class MinorDamageEvent(_Car):
+    kind: Literal["minor_damage"] = "minor_damage"
+    n: int
+    cap: int
+
+
+class DamageIgnoredEvent(_Car):
+    kind: Literal["damage_ignored"] = "damage_ignored"
+
+
+class ShrapnelEvent(_Car):
+    kind: Literal["shrapnel"] = "shrapnel"
+    dir: Dir
+    target: str
+    target_car: str
+    target_owner: str | None = None
+    refs: ClassVar[dict[str, str]] = {"car": "vehicle", "dir": "dir", "target_car": "vehicle"}
+    seat_fields: ClassVar[tuple[str, ...]] = ("owner", "target_owner")
+
+
+class ShrapnelNoneEvent(_Car):
+    kind: Literal["shrapnel_none"] = "shrapnel_none"
+    dir: Dir
+    refs: ClassVar[dict[str, str]] = {"car": "vehicle", "dir": "dir"}
+
+
+class SkidEvent(_Car):
+    kind: Literal["skid"] = "skid"
+    dir: Dir
+    refs: ClassVar[dict[str, str]] = {"car": "vehicle", "dir": "dir"}
+
+
+class DazedEvent(_Car):
+    kind: Literal["dazed"] = "dazed"
+    n: int
+
+
+class BlastEvent(_Car):
+    kind: Literal["blast"] = "blast"
+    dir: Dir
+    n: int
+    refs: ClassVar[dict[str, str]] = {"car": "vehicle", "dir": "dir"}
+
+
+class OnFireEvent(_Car):
+    kind: Literal["on_fire"] = "on_fire"
+
+
+class InoperableEvent(_Car):
+    kind: Literal["inoperable"] = "inoperable"
+
+
+class StopEvent(_Car):
+    kind: Literal["stop"] = "stop"
+
+
+class EliminatedEvent(_Car):
+    kind: Literal["eliminated"] = "eliminated"
+    reason: Reason
+    refs: ClassVar[dict[str, str]] = {"car": "vehicle", "reason": "reason"}
+
+
+class WreckRemovedEvent(_Car):
+    kind: Literal["wreck_removed"] = "wreck_removed"
+    reason: Reason
+    refs: ClassVar[dict[str, str]] = {"car": "vehicle", "reason": "reason"}
+
+
+class ExtendEvent(TREventBase):
+    kind: Literal["extend"] = "extend"
+    tile: str  # name of the tile removed behind
+
+
+class TileEvent(TREventBase):
+    kind: Literal["tile"] = "tile"
+    name: str
+    number: int
+
+
+class FinishLineEvent(TREventBase):
+    kind: Literal["finish_line"] = "finish_line"
+    tiles: int
+
+
+class PlayerOutEvent(TREventBase):
+    kind: Literal["player_out"] = "player_out"
+    seat: str
+
+
+class FinishEvent(_Car):
+    kind: Literal["finish"] = "finish"
+    seat: str
+
+
+class LastStandingEvent(TREventBase):
+    kind: Literal["last_standing"] = "last_standing"
+    seat: str
+
+
+class ChopperReturnedEvent(TREventBase):
+    kind: Literal["chopper_returned"] = "chopper_returned"
+    seat: str
+
+
+class GameOverEvent(TREventBase):
+    kind: Literal["game_over"] = "game_over"
+    winners: list[str]
+    reason: EndReason
+    refs: ClassVar[dict[str, str]] = {"reason": "end"}
+    seat_fields: ClassVar[tuple[str, ...]] = ("winners",)
+
+
+EVENT_CLASSES: tuple[type[TREventBase], ...] = (
+    SetupEvent,
+    SetupRollEvent,
+    FirstPlayerEvent,
+    RoundEvent,
+    RoadDieEvent,
+    TurnEvent,
+    TurnSkippedEvent,
+    PassEvent,
+    AssignEvent,
+    CoastEvent,
+    CommandEvent,
+    AirstrikeEvent,
+    RepairEvent,
+    RestoredEvent,
+    FireRollEvent,
+    EnterEvent,
+    StepEvent,
+    DriftThroughEvent,
+    BonusEvent,
+    BonusDeclinedEvent,
+    HazardEvent,
+    OilEvent,
+    WreckPlacedEvent,
+    NoWreckEvent,
+    PloughEvent,
+    SlamEvent,
+    SlamRollEvent,
+    RerollEvent,
+    RerollAskedEvent,
+    PushedEvent,
+    ShootEvent,
+    HitEvent,
+    MissEvent,
+    DamageEvent,
+    MinorDamageEvent,
+    DamageIgnoredEvent,
+    ShrapnelEvent,
+    ShrapnelNoneEvent,
+    SkidEvent,
+    DazedEvent,
+    BlastEvent,
+    OnFireEvent,
+    InoperableEvent,
+    StopEvent,
+    EliminatedEvent,
+    WreckRemovedEvent,
+    ExtendEvent,
+    TileEvent,
+    FinishLineEvent,
+    PlayerOutEvent,
+    FinishEvent,
+    LastStandingEvent,
+    ChopperReturnedEvent,
+    GameOverEvent,
+)
+EVENT_BY_KIND: dict[str, type[TREventBase]] = {c.model_fields["kind"].default: c for c in EVENT_CLASSES}
+
+TREvent = Annotated[
+    SetupEvent
+    | SetupRollEvent
+    | FirstPlayerEvent
+    | RoundEvent
+    | RoadDieEvent
+    | TurnEvent
+    | TurnSkippedEvent
+    | PassEvent
+    | AssignEvent
+    | CoastEvent
+    | CommandEvent
+    | AirstrikeEvent
+    | RepairEvent
+    | RestoredEvent
+    | FireRollEvent
+    | EnterEvent
+    | StepEvent
+    | DriftThroughEvent
+    | BonusEvent
+    | BonusDeclinedEvent
+    | HazardEvent
+    | OilEvent
+    | WreckPlacedEvent
+    | NoWreckEvent
+    | PloughEvent
+    | SlamEvent
+    | SlamRollEvent
+    | RerollEvent
+    | RerollAskedEvent
+    | PushedEvent
+    | ShootEvent
+    | HitEvent
+    | MissEvent
+    | DamageEvent
+    | MinorDamageEvent
+    | DamageIgnoredEvent
+    | ShrapnelEvent
+    | ShrapnelNoneEvent
+    | SkidEvent
+    | DazedEvent
+    | BlastEvent
+    | OnFireEvent
+    | InoperableEvent
+    | StopEvent
+    | EliminatedEvent
+    | WreckRemovedEvent
+    | ExtendEvent
+    | TileEvent
+    | FinishLineEvent
+    | PlayerOutEvent
+    | FinishEvent
+    | LastStandingEvent
+    | ChopperReturnedEvent
+    | GameOverEvent,
+    Field(discriminator="kind"),
 ]
-
-
-class TREvent(Event):
-    kind: EVENT_KINDS
-    params: dict[str, Any] = Field(default_factory=dict)
 
 
 # ------------------------------------------------------------------ fast copy

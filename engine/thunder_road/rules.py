@@ -30,7 +30,7 @@ from .content import (
     tokens,
     unkey,
 )
-from .models import Crew, Hazard, Pending, TREvent, TRState, Vehicle
+from .models import EVENT_BY_KIND, Crew, Hazard, Pending, TREventBase, TRState, Vehicle
 
 
 class Suspend(Exception):
@@ -49,7 +49,7 @@ class GameOver(Exception):
 class Ctx:
     def __init__(self, st: TRState, decisions: list[bool] | None = None):
         self.st = st
-        self.events: list[TREvent] = []
+        self.events: list[TREventBase] = []
         self.decisions = list(decisions or [])
         self.di = 0
         self.mover: str | None = None  # the car making a move right now
@@ -59,8 +59,9 @@ class Ctx:
         self.defer_out = 0
         self.step_cost = 1  # movement cost of the space the mover last drove into (oil slides are free)
 
-    def ev(self, kind: str, to: list[str] | None = None, **params: Any) -> None:
-        self.events.append(TREvent(kind=kind, to=to, params=params))
+    def ev(self, kind: str, to: list[str] | None = None, **fields: Any) -> None:
+        """Record the typed event of ``kind`` (validated: a wrong field fails at once)."""
+        self.events.append(EVENT_BY_KIND[kind](to=to, **fields))
 
 
 # ------------------------------------------------------------------ lookups
@@ -161,7 +162,7 @@ def new_id(st: TRState, prefix: str) -> str:
 
 
 def vname(v: Vehicle) -> dict[str, Any]:
-    return {"vid": v.id, "car": f"@thunder_road.vehicle.{v.name}", "owner": v.owner or "-"}
+    return {"vid": v.id, "car": v.name, "owner": v.owner}
 
 
 # ------------------------------------------------------------------ set-up
@@ -360,13 +361,13 @@ def eliminate(ctx: Ctx, v: Vehicle, reason: str) -> None:
     if v.kind == "wreck":
         v.where, v.pos = "gone", None
         st.wrecks_left += 1
-        ctx.ev("wreck_removed", reason=f"@thunder_road.reason.{reason}", **vname(v))
+        ctx.ev("wreck_removed", reason=reason, **vname(v))
         return
     v.where, v.pos = "gone", None
     st.damage_pile += [d for d in v.damage if d not in ("minor", "burn")]
     v.damage = []
     v.on_fire = False
-    ctx.ev("eliminated", reason=f"@thunder_road.reason.{reason}", **vname(v))
+    ctx.ev("eliminated", reason=reason, **vname(v))
     if ctx.mover == v.id:
         ctx.stopped = True
     check_out(ctx)
@@ -504,11 +505,11 @@ def enter_space(ctx: Ctx, v: Vehicle, dest: list[int], mode: str, pass_through: 
     if hz is not None:
         if not hz.up:
             hz = st.hazards[key(dest)] = Hazard(type=hz.type, up=True)
-            ctx.ev("hazard", token=f"@thunder_road.token.{hz.type}", type=hz.type, **vname(v))
+            ctx.ev("hazard", token=hz.type, **vname(v))
         if v.kind == "rig":
             del st.hazards[key(dest)]
             st.hazard_discard.append(hz.type)
-            ctx.ev("plough", token=f"@thunder_road.token.{hz.type}", **vname(v))
+            ctx.ev("plough", token=hz.type, **vname(v))
             damage(ctx, v, "hazard", stop_mover=False)
             return "ok" if v.where != "gone" else "gone"
         t = hz.type
@@ -545,7 +546,7 @@ def enter_space(ctx: Ctx, v: Vehicle, dest: list[int], mode: str, pass_through: 
             if mode == "move":
                 ctx.step_cost = 1  # the oil space itself (a hazard space); the slide is free
             d = st.rng.choice("direction", dice()["direction"])
-            ctx.ev("oil", dir=f"@thunder_road.dir.{d}", **vname(v))
+            ctx.ev("oil", dir=d, **vname(v))
             return enter_space(ctx, v, add(dest, d), "forced")
         elif t == "fire":
             if v.kind != "wreck" and operable(v):
@@ -568,16 +569,16 @@ def slam(ctx: Ctx, top: Vehicle, bottom: Vehicle) -> None:
         "slam",
         top=top.id,
         bottom=bottom.id,
-        top_car=f"@thunder_road.vehicle.{top.name}",
-        bottom_car=f"@thunder_road.vehicle.{bottom.name}",
-        top_owner=top.owner or "-",
-        bottom_owner=bottom.owner or "-",
+        top_car=top.name,
+        bottom_car=bottom.name,
+        top_owner=top.owner,
+        bottom_owner=bottom.owner,
     )
     if ctx.mover == top.id:
         ctx.stopped = True
     face = st.rng.choice("slam", dice()["slam"])
     d = st.rng.choice("direction", dice()["direction"])
-    ctx.ev("slam_roll", slam=f"@thunder_road.slamface.{face}", dir=f"@thunder_road.dir.{d}")
+    ctx.ev("slam_roll", slam=face, dir=d)
     if size_rank(top) != size_rank(bottom):
         big = top if size_rank(top) > size_rank(bottom) else bottom
         if big.owner is not None and not crew_of(st, big.owner).out:
@@ -601,11 +602,11 @@ def slam(ctx: Ctx, top: Vehicle, bottom: Vehicle) -> None:
             if demand:
                 face = st.rng.choice("slam", dice()["slam"])
                 d = st.rng.choice("direction", dice()["direction"])
-                ctx.ev("reroll", seat=big.owner, slam=f"@thunder_road.slamface.{face}", dir=f"@thunder_road.dir.{d}")
+                ctx.ev("reroll", seat=big.owner, slam=face, dir=d)
     pick, other = (top, bottom) if face == "top" else (bottom, top)
     if pick.kind == "rig":
         pick, other = other, pick
-    ctx.ev("pushed", dir=f"@thunder_road.dir.{d}", **vname(pick))
+    ctx.ev("pushed", dir=d, **vname(pick))
     enter_space(ctx, pick, add(pick.pos or [0, 0], d), "forced")
 
 
@@ -637,10 +638,10 @@ def shoot(ctx: Ctx, shooter_label: dict[str, Any], target: Vehicle) -> None:
     hit = target.shoot_size in dice()["shooting_hits"][face]
     ctx.ev(
         "shoot",
-        face=f"@thunder_road.shootface.{face}",
+        face=face,
         target=target.id,
-        target_car=f"@thunder_road.vehicle.{target.name}",
-        target_owner=target.owner or "-",
+        target_car=target.name,
+        target_owner=target.owner,
         **shooter_label,
     )
     if hit:
@@ -675,7 +676,7 @@ def damage(ctx: Ctx, v: Vehicle, source: str, stop_mover: bool = True) -> None:
     tok = st.rng.choice("damage", sorted(set(st.damage_pile)))
     st.damage_pile.remove(tok)
     v.damage.append(tok)
-    ctx.ev("damage", token=f"@thunder_road.token.{tok}", type=tok, **vname(v))
+    ctx.ev("damage", token=tok, **vname(v))
     resolve_token(ctx, v, tok)
     after_damage(ctx, v)
 
@@ -703,23 +704,23 @@ def resolve_token(ctx: Ctx, v: Vehicle, tok: str) -> None:
         while True:
             p = add(p, d)
             if not on_board(p):
-                ctx.ev("shrapnel_none", dir=f"@thunder_road.dir.{d}", **vname(v))
+                ctx.ev("shrapnel_none", dir=d, **vname(v))
                 return
             hit = vehicle_at(st, p, exclude=v.id)
             if hit is not None:
                 ctx.ev(
                     "shrapnel",
-                    dir=f"@thunder_road.dir.{d}",
+                    dir=d,
                     target=hit.id,
-                    target_car=f"@thunder_road.vehicle.{hit.name}",
-                    target_owner=hit.owner or "-",
+                    target_car=hit.name,
+                    target_owner=hit.owner,
                     **vname(v),
                 )
                 damage(ctx, hit, "shrapnel")
                 return
     if tok.startswith("skid"):
         d = tokens()["skid_direction"][tok]
-        ctx.ev("skid", dir=f"@thunder_road.dir.{d}", **vname(v))
+        ctx.ev("skid", dir=d, **vname(v))
         enter_space(ctx, v, add(v.pos, d), "forced")
         return
     if tok == "dazed":
@@ -730,7 +731,7 @@ def resolve_token(ctx: Ctx, v: Vehicle, tok: str) -> None:
             if v.where != "road" or v.pos is None:
                 return
             d = st.rng.choice("direction", dice()["direction"])
-            ctx.ev("step", dir=f"@thunder_road.dir.{d}", **vname(v))
+            ctx.ev("step", dir=d, **vname(v))
             r = enter_space(ctx, v, add(v.pos, d), "forced")
             if r != "ok" or len(v.damage) != before:
                 return
@@ -738,7 +739,7 @@ def resolve_token(ctx: Ctx, v: Vehicle, tok: str) -> None:
     if tok == "blast":
         d = st.rng.choice("direction", dice()["direction"])
         n = st.rng.choice("stunt", dice()["stunt"])
-        ctx.ev("blast", dir=f"@thunder_road.dir.{d}", n=n, **vname(v))
+        ctx.ev("blast", dir=d, n=n, **vname(v))
         enter_space(ctx, v, add(v.pos, d, n), "forced")
         return
 
