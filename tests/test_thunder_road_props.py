@@ -128,7 +128,7 @@ def test_view_hides_face_down_hazards_damage_pile_deck_and_rng():
         v = GAME.view(st, seat)
         text = json.dumps(v)
         assert "rng" not in v and "snapshot" not in text
-        down = [h for h in v["hazards"].values() if not h["up"]]
+        down = [h for h in v["hazards"] if not h["up"]]
         assert down and all(h["type"] is None for h in down)
         assert isinstance(v["damage_pile"], int) and isinstance(v["hazard_pile"], int) and isinstance(v["deck"], int)
         for name in ("mine", "oil", "wreck"):
@@ -136,7 +136,7 @@ def test_view_hides_face_down_hazards_damage_pile_deck_and_rng():
     # a revealed token is public
     k0 = next(iter(st.hazards))
     st.hazards[k0] = Hazard(type=st.hazards[k0].type, up=True)
-    assert any(h["type"] for h in GAME.view(st, None)["hazards"].values())
+    assert any(h["type"] for h in GAME.view(st, None)["hazards"])
 
 
 def test_hidden_revealed_on_hazard_flip():

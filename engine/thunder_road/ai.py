@@ -6,6 +6,7 @@ hazards are unknown to it) and breaks ties with ``Game.ai_rng``.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from . import rules as R
@@ -24,12 +25,22 @@ def _hit_chance(size: str) -> float:
 
 
 class _Board:
-    """Occupancy snapshot for one AI decision (avoids rescanning the vehicle list)."""
+    """Snapshot for one AI decision: occupancy, choppers, terrain and look-ahead values
+    (avoids rescanning the vehicle list and recomputing shared paths)."""
 
     def __init__(self, st: Any):
         self.st = st
         self.occ = {(v.pos[0], v.pos[1]): v.id for v in st.vehicles if v.where == "road" and v.pos is not None}
         self.chop = {(c.chopper[0], c.chopper[1]) for c in st.crews if c.chopper is not None}
+        self.ter: dict[tuple[int, int], str] = {}
+        self.paths: dict[tuple[str, int, int, int, int], float] = {}
+
+    def terrain(self, p: list[int]) -> str:
+        k = (p[0], p[1])
+        t = self.ter.get(k)
+        if t is None:
+            t = self.ter[k] = R.terrain(self.st, p)
+        return t
 
 
 _BOARD: dict[int, _Board] = {}
@@ -68,7 +79,7 @@ def _space_value(st: Any, vid: str, p: list[int], last: bool) -> float:
         val -= 2.5
     if last and (c, y) in b.chop:
         return BAD
-    ter = R.terrain(st, p)
+    ter = b.terrain(p)
     if ter == "M":
         val -= 1.5
     elif ter == "R":
@@ -79,13 +90,15 @@ def _space_value(st: Any, vid: str, p: list[int], last: bool) -> float:
     return val
 
 
-def _best_path(st: Any, vid: str, p: list[int], moves: int, depth: int, cache: dict) -> float:
+def _best_path(st: Any, vid: str, p: list[int], moves: int, depth: int) -> float:
     """Best total value of ``moves`` further steps from ``p`` (bounded depth)."""
     if moves <= 0 or depth <= 0:
         return 0.0
-    ck = (p[0], p[1], moves, depth)
-    if ck in cache:
-        return cache[ck]
+    b = _board(st)
+    ck = (vid, p[0], p[1], moves, depth)
+    got = b.paths.get(ck)
+    if got is not None:
+        return got
     best = BAD * 2
     for d in FRONT:
         q = add(p, d)
@@ -95,11 +108,11 @@ def _best_path(st: Any, vid: str, p: list[int], moves: int, depth: int, cache: d
         if v <= BAD / 2 or q[1] >= H:
             total = v + gain
         else:
-            ter = R.terrain(st, q) if 0 <= q[0] < W else "O"
+            ter = b.terrain(q) if 0 <= q[0] < W else "O"
             cost = 2 if ter == "M" else 1
-            total = v + gain + _best_path(st, vid, q, moves - cost, depth - 1, cache)
+            total = v + gain + _best_path(st, vid, q, moves - cost, depth - 1)
         best = max(best, total)
-    cache[ck] = best
+    b.paths[ck] = best
     return best
 
 
@@ -131,8 +144,11 @@ def _danger(st: Any, v: Any) -> float:
     return 0.2
 
 
-def choose(game: Any, st: Any, seat: str, legal: list[Any]) -> Any:
+def choose(game: Any, st: Any, seat: str, legal: list[Any], level: str = "easy") -> Any:
+    _BOARD.clear()  # a fresh snapshot for every decision (states may be edited in place between calls)
     rnd = game.ai_rng(st, seat)
+    if level == "hard" and len(legal) > 1:
+        return _hard_choose(game, st, seat, legal, rnd)
     scored: list[tuple[float, float, int]] = []
     for i, a in enumerate(legal):
         scored.append((_score(st, seat, a), rnd.random(), i))
@@ -225,7 +241,7 @@ def _score(st: Any, seat: str, a: Any) -> float:
             gain += _shot_value(st, seat, v.id, dest)
         fut = 0.0
         if not last and mark not in ("slam", "extend"):
-            fut = _best_path(st, v.id, dest, moves_after, 3, {})
+            fut = _best_path(st, v.id, dest, moves_after, 3)
         elif mark == "extend":
             fut = 2.0
         if p.bonus_ok and not p.in_bonus and not p.coast and mark not in ("road", "end_road", "drift", "extend"):
@@ -237,7 +253,7 @@ def _score(st: Any, seat: str, a: Any) -> float:
         v = R.veh(st, p.car)
         if v.pos is None:
             return -1.0
-        return _best_path(st, v.id, v.pos, st.road_die, 3, {}) * 0.5 + 0.1
+        return _best_path(st, v.id, v.pos, st.road_die, 3) * 0.5 + 0.1
     if k == "shoot":
         if a.target is None:
             return 0.0
@@ -256,3 +272,107 @@ def _score(st: Any, seat: str, a: Any) -> float:
         want = (mine and bad) or (not mine and not bad and q.info.get("pushed_owner", "") != "")
         return (1.0 if want else -1.0) * (1 if a.demand else -1)
     return 0.0
+
+
+# ------------------------------------------------------------------ hard: look ahead to the end of the turn
+
+SAMPLES = 3  # determinised futures per candidate
+MAX_CANDIDATES = 4  # the easy scores' best few are searched
+ROLL_CAP = 40
+
+
+def _hard_choose(game: Any, st: Any, seat: str, legal: list[Any], rnd: Any) -> Any:
+    """Plays each of the best few candidates (by the easy scores) to the end of the turn in
+    ``SAMPLES`` determinised futures -- a fresh RNG, the face-down hazard tokens and the road
+    stack reshuffled, so nothing hidden is used -- with the easy AI for the rest of the turn,
+    and picks the best mean evaluation of the resulting positions."""
+    ranked = sorted(range(len(legal)), key=lambda i: (-_score(st, seat, legal[i]), i))[:MAX_CANDIDATES]
+    seeds = [rnd.getrandbits(63) for _ in range(SAMPLES)]
+    worlds = [_determinise(game, st, sd) for sd in seeds]
+    best, best_val = ranked[0], None
+    for i in ranked:
+        total = 0.0
+        for w in worlds:
+            total += _rollout(game, w, seat, legal[i])
+        val = total / len(worlds)
+        if best_val is None or val > best_val + 1e-9:
+            best, best_val = i, val
+    return legal[best]
+
+
+def _determinise(game: Any, st: Any, seed: int) -> Any:
+    from ..rng import Rng
+    from .models import Hazard, clone
+
+    rnd = random.Random(seed)
+    w = clone(st)
+    w.rng = Rng.from_seed(seed)
+    down = [k for k, h in w.hazards.items() if not h.up]
+    pool = [w.hazards[k].type for k in down] + list(w.hazard_pile)
+    rnd.shuffle(pool)
+    for k in down:
+        w.hazards[k] = Hazard(type=pool.pop())
+    w.hazard_pile = sorted(pool)
+    rnd.shuffle(w.deck)
+    if w.reroll is not None:  # the stored snapshot holds the real RNG: give it the world's
+        snap = dict(w.reroll.snapshot)
+        snap["rng"] = w.rng.model_dump()
+        w.reroll = w.reroll.model_copy(update={"snapshot": snap})
+    return w
+
+
+def _rollout(game: Any, w: Any, seat: str, first: Any) -> float:
+    try:
+        cur = _play(game, w, seat, first)
+        for _ in range(ROLL_CAP):
+            if cur.winners is not None:
+                break
+            p = cur.pending
+            if cur.reroll is None and (p is None or p.seat != seat):
+                break
+            s = game.to_act(cur)[0]
+            cur = _play(game, cur, s, choose(game, cur, s, game._legal(cur, s)))
+    except Exception:  # noqa: BLE001 -- a determinised world the real one can never reach
+        return -1e6
+    return evaluate(cur, seat)
+
+
+def _play(game: Any, st: Any, seat: str, action: Any) -> Any:
+    """``apply`` for an action taken from the legal list (no parsing or re-checking)."""
+    new, _ = game._transition(st, seat, action)
+    new.step = st.step + 1
+    return new
+
+
+def evaluate(st: Any, seat: str) -> float:
+    """How good the position is for ``seat``: its crew's worth minus the opponents' average."""
+    out = st.winners
+    if out is not None:
+        return 1000.0 / len(out) if seat in out else -1000.0
+    lead = {c.seat: 0 for c in st.crews}
+    worth = {c.seat: 0.0 for c in st.crews}
+    for v in st.vehicles:
+        if v.owner is None or v.where == "gone":
+            continue
+        if len(v.damage) >= v.capacity:
+            worth[v.owner] += 1.0
+            continue
+        val = 10.0 - 6.0 * len(v.damage) / v.capacity
+        if v.where == "start":
+            val -= 1.0
+        elif v.pos is not None:
+            y = v.pos[1]
+            if y < TH:
+                val -= 4.0 * (TH - y) / TH
+            lead[v.owner] = max(lead[v.owner], y)
+        if v.on_fire:
+            val -= 2.0
+        worth[v.owner] += val
+    for c in st.crews:
+        if c.out:
+            worth[c.seat] = -40.0
+    race = 0.6 if (st.final or len(st.seats) == 2) else 0.2
+    others = [s for s in worth if s != seat]
+    mine = worth[seat] + race * lead[seat]
+    theirs = sum(worth[s] + race * lead[s] for s in others) / max(1, len(others))
+    return mine - theirs

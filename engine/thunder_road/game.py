@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ..base import Game, Msg, Outcome
@@ -9,31 +10,69 @@ from ..errors import GameError
 from ..i18n import t
 from ..rng import Rng
 from . import rules as R
-from .content import W, add, board, crews, dice, drivable, hex_of, key, row_of
+from .content import (
+    TH,
+    H,
+    W,
+    add,
+    board,
+    crews,
+    dice,
+    drivable,
+    faces,
+    grid,
+    hex_of,
+    is_hazard_char,
+    key,
+    row_of,
+    unkey,
+)
 from .models import (
     Action,
     AirRow,
     AirSpace,
     Assign,
+    BoardView,
     Bonus,
+    ChoiceView,
     Command,
     Crew,
+    CrewView,
     Enter,
+    HazardView,
     Options,
     Pass,
     Pending,
     Reroll,
     RerollQuestion,
+    RerollView,
     Shoot,
     Step,
     TREvent,
     TREventBase,
+    TRSeatView,
     TRState,
+    TRView,
     Vehicle,
+    VehicleView,
     clone,
 )
 
 ID = "thunder_road"
+
+
+@lru_cache(maxsize=64)
+def _board_view_cached(tiles: tuple[str, ...]) -> BoardView:
+    g = grid(tiles)
+    rows = [
+        "".join("H" if is_hazard_char(ch := g[c][hex_of(r, c)[1]]) else ch for c in range(W)) for r in range(H // 2)
+    ]
+    names = [faces()[f]["name"] if f in faces() else f for f in tiles]
+    return BoardView(columns=W, rows=H // 2, tile_rows=TH // 2, tiles=list(tiles), tile_names=names, terrain=rows)
+
+
+def _board_view(tiles: tuple[str, ...]) -> BoardView:
+    return _board_view_cached(tiles).model_copy(deep=True)
 
 
 def _seat_name(seat: str, labels: dict[str, Any] | None) -> str:
@@ -546,103 +585,112 @@ class ThunderRoad(Game):
         R.end_turn(ctx)
 
     # ------------------------------------------------------------ views
-    def view(self, state: TRState, seat: str | None) -> dict[str, Any]:
+    def view(self, state: TRState, seat: str | None, labels: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The typed view (``view_model``) as JSON data."""
+        return self.view_model(state, seat, labels).model_dump(mode="json")
+
+    def view_model(self, state: TRState, seat: str | None, labels: dict[str, Any] | None = None) -> TRView:
+        """What ``seat`` (None: the public) sees -- everything the board image shows.  Never the
+        RNG, the seed, face-down hazard types, the order of the road stack, the damage tokens
+        under a car or the slam-reroll snapshot."""
         st = state
-        hz = {}
-        for k, h in st.hazards.items():
-            hz[k] = {"up": h.up, "type": h.type if h.up else None}
-        vehicles = []
-        for v in st.vehicles:
-            if v.where == "gone":
-                continue
-            vehicles.append(
-                {
-                    "id": v.id,
-                    "owner": v.owner,
-                    "kind": v.kind,
-                    "name": v.name,
-                    "size": v.size,
-                    "where": v.where,
-                    "pos": v.pos,
-                    "damage": len(v.damage),
-                    "capacity": v.capacity,
-                    "operable": R.operable(v),
-                    "moved": v.moved,
-                    "coasts": v.coasts,
-                    "on_fire": v.on_fire,
-                }
+        hazards = [
+            HazardView(pos=unkey(k), up=h.up, type=h.type if h.up else None)
+            for k, h in sorted(st.hazards.items(), key=lambda kh: unkey(kh[0])[::-1])
+        ]
+        vehicles = [
+            VehicleView(
+                id=v.id,
+                owner=v.owner,
+                kind=v.kind,
+                name=v.name,
+                size=v.size,
+                where=v.where,  # type: ignore[arg-type]
+                pos=list(v.pos) if v.pos is not None else None,
+                damage=len(v.damage),
+                capacity=v.capacity,
+                operable=R.operable(v),
+                moved=v.moved,
+                coasts=v.coasts,
+                on_fire=v.on_fire,
             )
-        crews_v = []
-        for c in st.crews:
-            crews_v.append(
-                {
-                    "seat": c.seat,
-                    "crew": c.crew,
-                    "colour": c.colour,
-                    "dice": list(c.dice),
-                    "used": list(c.used),
-                    "command_used": c.command_used,
-                    "turns": c.turns,
-                    "chopper": c.chopper,
-                    "out": c.out,
-                    "rig_turns": c.rig_turns,
-                    "cars_left": sum(1 for v in st.vehicles if v.owner == c.seat and v.where != "gone"),
-                }
+            for v in st.vehicles
+            if v.where != "gone"
+        ]
+        colours = board()["colours"]
+        crews_v = [
+            CrewView(
+                seat=c.seat,
+                label=_seat_name(c.seat, labels),
+                crew=c.crew,
+                colour=c.colour,
+                colour_hex=colours.get(c.colour, "#888888"),
+                dice=list(c.dice),
+                used=list(c.used),
+                command_used=c.command_used,
+                turns=c.turns,
+                chopper=list(c.chopper) if c.chopper is not None else None,
+                out=c.out,
+                rig_turns=c.rig_turns,
+                cars_left=sum(1 for v in st.vehicles if v.owner == c.seat and v.where != "gone"),
+                coasting=bool(R.crew_def(c).get("coasting", True)),
             )
-        pending = None
-        choices: list[dict[str, Any]] = []
-        if st.pending is not None:
-            pending = st.pending.model_dump(mode="json")
-            if st.reroll is None and st.pending.stage in ("step", "enter") and st.winners is None:
-                v = R.veh(st, st.pending.car or "")
-                seen: set[str] = set()
-                for a in self._legal(st, st.pending.seat):
-                    pos = hex_of(0, a.col) if a.kind == "enter" else add(v.pos or [0, 0], a.dir)
-                    mark = "drift" if a.then else a.mark
-                    if key(pos) in seen:
-                        continue
-                    seen.add(key(pos))
-                    choices.append(
-                        {"pos": pos, "mark": mark, "dir": getattr(a, "dir", None), "col": getattr(a, "col", None)}
+            for c in st.crews
+        ]
+        choices: list[ChoiceView] = []
+        if (
+            st.pending is not None
+            and st.reroll is None
+            and st.pending.stage in ("step", "enter")
+            and st.winners is None
+        ):
+            v = R.veh(st, st.pending.car or "")
+            seen: set[str] = set()
+            for a in self._legal(st, st.pending.seat):
+                pos = hex_of(0, a.col) if a.kind == "enter" else add(v.pos or [0, 0], a.dir)
+                if key(pos) in seen:
+                    continue
+                seen.add(key(pos))
+                choices.append(
+                    ChoiceView(
+                        pos=pos,
+                        mark="drift" if a.then else a.mark,
+                        dir=getattr(a, "dir", None),
+                        col=getattr(a, "col", None),
                     )
+                )
         reroll = None
         if st.reroll is not None:
             q = st.reroll
-            reroll = {
-                "asker": q.asker,
-                "top": q.top,
-                "bottom": q.bottom,
-                "slam": q.slam,
-                "direction": q.direction,
-                **q.info,
-            }
-        return {
-            "game": ID,
+            reroll = RerollView(asker=q.asker, top=q.top, bottom=q.bottom, slam=q.slam, direction=q.direction, **q.info)
+        common: dict[str, Any] = {
             "seats": list(st.seats),
             "step": st.step,
             "round": st.round,
             "starter": st.starter,
             "road_die": st.road_die,
             "current": st.current,
-            "tiles": list(st.tiles),
             "tiles_placed": st.tiles_placed,
             "final": st.final,
-            "hazards": hz,
+            "board": _board_view(tuple(st.tiles)),
+            "hazards": hazards,
             "vehicles": vehicles,
             "crews": crews_v,
-            "pending": pending,
+            "pending": st.pending.model_copy() if st.pending is not None else None,
             "choices": choices,
             "reroll": reroll,
             "wrecks_left": st.wrecks_left,
             "damage_pile": len(st.damage_pile),
             "hazard_pile": len(st.hazard_pile),
             "deck": len(st.deck),
-            "winners": st.winners,
+            "winners": list(st.winners) if st.winners is not None else None,
             "end_reason": st.end_reason,
             "to_act": self.to_act(st),
-            "options": st.options.model_dump(mode="json"),
-            "viewer": seat,
+            "options": st.options.model_copy(),
         }
+        if seat is None:
+            return TRView(**common)
+        return TRSeatView(**common, viewer=seat, your_turn=seat in common["to_act"])
 
     def record(self, state: TRState, seat: str) -> float | None:
         """Leaderboard record: the round in which ``seat`` won (fewer is better)."""
@@ -763,10 +811,15 @@ class ThunderRoad(Game):
             },
         )
 
-    def ai_action(self, state: TRState, seat: str) -> Any:
+    #: seat-filler AI levels: easy = the heuristic player, hard = it plus a race plan (see ai.py)
+    ai_levels: tuple[str, ...] = ("easy", "hard")
+
+    def ai_action(self, state: TRState, seat: str, level: str = "easy") -> Any:
         from .ai import choose
 
+        if level not in self.ai_levels:
+            raise GameError("bad_ai_level", "core.error.bad_options", detail=f"ai level {level!r}")
         legal = self.legal_actions(state, seat)
         if not legal:
             raise GameError("nothing_to_do", "core.error.nothing_to_do", seat=seat)
-        return choose(self, state, seat, legal)
+        return choose(self, state, seat, legal, level)

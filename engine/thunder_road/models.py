@@ -683,6 +683,126 @@ TREvent = Annotated[
 ]
 
 
+# ------------------------------------------------------------------ views
+#
+# What a seat (or the public channel) may see, and everything the renderer draws:
+# render/thunder_road.py reads these models only (no engine content or geometry).
+
+
+class BoardView(Model):
+    """The table's geometry and terrain.  Positions everywhere are doubled hex coordinates
+    ``[column, y]`` (``column + y`` even, y grows towards the front); global offset row ``r``
+    of column ``c`` is ``y = 2r + c % 2``."""
+
+    columns: int
+    rows: int  # offset rows on the table (3 tiles)
+    tile_rows: int  # offset rows per tile
+    tiles: list[str]  # face ids, rear first
+    tile_names: list[str]
+    terrain: list[str]  # terrain[r][c]: R road, O off-road, M mud, X impassable, H hazard space
+
+
+class HazardView(Model):
+    pos: list[int]
+    up: bool
+    type: str | None = None  # None while face down
+
+
+class VehicleView(Model):
+    id: str
+    owner: str | None
+    kind: Literal["car", "wreck", "rig", "bike"]
+    name: str
+    size: str
+    where: Literal["start", "road"]
+    pos: list[int] | None
+    damage: int  # tokens are face down: only their number is public
+    capacity: int
+    operable: bool
+    moved: bool
+    coasts: int
+    on_fire: bool
+
+
+class CrewView(Model):
+    seat: str
+    label: str  # the caller's name for the seat (default: the seat id)
+    crew: str
+    colour: str  # colour name (crews.json / board.json)
+    colour_hex: str
+    dice: list[int]
+    used: list[int]
+    command_used: bool
+    turns: int
+    chopper: list[int] | None
+    out: bool
+    rig_turns: int | None
+    cars_left: int
+    coasting: bool  # this crew's vehicles may coast (not the Big Rig)
+
+
+class ChoiceView(Model):
+    """A space the car to move may enter next, with its button mark."""
+
+    pos: list[int]
+    mark: str
+    dir: str | None = None
+    col: int | None = None
+
+
+class RerollView(Model):
+    asker: str
+    top: str
+    bottom: str
+    slam: str
+    direction: str
+    top_car: str = ""
+    bottom_car: str = ""
+    top_owner: str = ""
+    bottom_owner: str = ""
+    pushed: str = ""
+    pushed_owner: str = ""
+    result: str = ""
+
+
+class TRView(Model):
+    """The public view (a spectator, the channel's board)."""
+
+    game: Literal["thunder_road"] = "thunder_road"
+    seats: list[str]
+    viewer: str | None = None
+    step: int
+    round: int
+    starter: str
+    road_die: int
+    current: str | None
+    tiles_placed: int
+    final: bool
+    board: BoardView
+    hazards: list[HazardView]
+    vehicles: list[VehicleView]  # vehicles still in play
+    crews: list[CrewView]
+    pending: Pending | None
+    choices: list[ChoiceView]
+    reroll: RerollView | None
+    wrecks_left: int
+    damage_pile: int
+    hazard_pile: int
+    deck: int
+    winners: list[str] | None
+    end_reason: str | None
+    to_act: list[str]
+    options: Options
+
+
+class TRSeatView(TRView):
+    """One seat's view.  Thunder Road has no private information, so it is the public view
+    plus who is looking and whether it is their decision."""
+
+    viewer: str | None = None
+    your_turn: bool = False
+
+
 # ------------------------------------------------------------------ fast copy
 
 _new = object.__new__
