@@ -692,6 +692,41 @@ class ThunderRoad(Game):
             return TRView(**common)
         return TRSeatView(**common, viewer=seat, your_turn=seat in common["to_act"])
 
+    # ------------------------------------------------------------ impossible states and rigs
+    def _validate(self, state: TRState) -> None:
+        """Refuse a state no game can reach, naming the first problem (``rules.check_state``)."""
+        try:
+            R.check_state(state)
+        except R.BadState as exc:
+            raise GameError("bad_state", "core.error.bad_state", detail=str(exc)) from None
+
+    def validate(self, state: TRState) -> None:
+        if state.game != ID:
+            raise GameError("bad_state", "core.error.bad_state", detail=f"game: {state.game!r}")
+        if state.schema_version != self.schema_version:
+            raise GameError("bad_state", "core.error.bad_state", detail=f"schema_version: {state.schema_version}")
+        self._validate(state)
+
+    def load(self, data: dict[str, Any] | str) -> TRState:
+        state = super().load(data)
+        assert isinstance(state, TRState)
+        self.validate(state)
+        return state
+
+    def rig_values(self) -> dict[str, list[Any]]:
+        """Every named draw a test or the driver may rig, with the values it may force."""
+        return R.rig_values()
+
+    def rig(self, state: TRState, name: str, values: Any) -> TRState:  # type: ignore[override]
+        allowed = self.rig_values()
+        if name not in allowed:
+            raise GameError("bad_rig", "core.error.bad_rig", detail=f"no draw called {name!r}")
+        vals = list(values)
+        bad = [v for v in vals if v not in allowed[name]]
+        if bad:
+            raise GameError("bad_rig", "core.error.bad_rig", detail=f"{name}: {bad[0]!r} is not one of {allowed[name]}")
+        return super().rig(state, name, vals)  # type: ignore[return-value]
+
     def record(self, state: TRState, seat: str) -> float | None:
         """Leaderboard record: the round in which ``seat`` won (fewer is better)."""
         if state.winners and seat in state.winners:
