@@ -159,7 +159,7 @@ def _dice(d: ImageDraw.ImageDraw, x: int, y: int, values: list[int], fill: str, 
 
 def draw(view: TRView | dict[str, Any], locale: str = "en") -> bytes:
     """The board image of a view (a ``TRView``, or its JSON data)."""
-    v = view if isinstance(view, TRView) else TRView.model_validate(view)
+    v = view if isinstance(view, TRView) else TRView.model_validate(view)  # a view, or its JSON data
     b = v.board
     board_w, board_h = _size(b)
     ymax = 2 * b.rows
@@ -178,8 +178,7 @@ def draw(view: TRView | dict[str, Any], locale: str = "en") -> bytes:
     ]
     text(d, (8, 6), "  ·  ".join(hdr), 15, "#facc15")
     if v.winners:
-        names = {c.seat: c.label for c in v.crews}
-        won = ", ".join(names.get(w, w) for w in v.winners)
+        won = ", ".join(v.label(w) for w in v.winners)
         text(d, (board_w - 8, 6), t("thunder_road.render.winner", locale, seats=won), 15, "#4ade80", "ra")
     # finish line
     if v.final:
@@ -247,7 +246,7 @@ def draw(view: TRView | dict[str, Any], locale: str = "en") -> bytes:
     for crew in v.crews:
         colour = col_of[crew.seat]
         d.rectangle((8, y0 + 2, 20, y0 + 26), fill=colour)
-        name = f"{crew.label} · {t('thunder_road.crew.' + crew.crew, locale)}"
+        name = f"{v.label(crew.seat)} · {t('thunder_road.crew.' + crew.crew, locale)}"
         if crew.out:
             name += " · " + t("thunder_road.render.out", locale)
         if crew.seat in v.to_act:

@@ -147,7 +147,7 @@ def test_reroll_question_round_trips_through_json_and_replays_the_same_dice():
     q = st.reroll
     back = GAME.State.model_validate_json(json.dumps(GAME.dump(st)))  # a scenario state: parse, no validate
     assert GAME.dump(back) == GAME.dump(st)
-    v = GAME.view(st, "p1")
+    v = GAME.view(st, "p1").model_dump(mode="json")
     assert "snapshot" not in str(v) and "rng" not in v
     a, _ = GAME.apply(st, q.asker, {"kind": "reroll", "demand": False})
     b, _ = GAME.apply(back, q.asker, {"kind": "reroll", "demand": False})

@@ -125,7 +125,7 @@ def test_ai_is_not_suicidal_when_a_safe_step_exists():
 def test_view_hides_face_down_hazards_damage_pile_deck_and_rng():
     st = GAME.new(["a", "b", "c"], {}, 9)
     for seat in (None, "a"):
-        v = GAME.view(st, seat)
+        v = GAME.view(st, seat).model_dump(mode="json")
         text = json.dumps(v)
         assert "rng" not in v and "snapshot" not in text
         down = [h for h in v["hazards"] if not h["up"]]
@@ -136,7 +136,7 @@ def test_view_hides_face_down_hazards_damage_pile_deck_and_rng():
     # a revealed token is public
     k0 = next(iter(st.hazards))
     st.hazards[k0] = Hazard(type=st.hazards[k0].type, up=True)
-    assert any(h["type"] for h in GAME.view(st, None)["hazards"])
+    assert any(h["type"] for h in GAME.view(st, None).model_dump()["hazards"])
 
 
 def test_hidden_revealed_on_hazard_flip():

@@ -1152,7 +1152,7 @@ def test_view_lists_the_next_spaces_with_their_marks():
     put(st, "p0:small", 8, 0)
     put(st, "p1:small", 9, 0)
     st, _ = do(st, "p0", kind="assign", car="p0:small", die=2)
-    v = GAME.view(st, "p1")
+    v = GAME.view(st, "p1").model_dump(mode="json")
     marks = {tuple(c["pos"]): c["mark"] for c in v["choices"]}
     assert marks[tuple(C.add(hx(8, 0), "nw"))] == "eliminate"  # off the side
     assert marks[tuple(hx(9, 0))] == "slam"
@@ -1175,16 +1175,19 @@ def test_ai_prefers_progress_and_the_best_shot_and_never_shoots_its_own():
     assert GAME.ai_action(st2, "p0").target == "p1:large"  # 4/6 to hit, not the small car (2/6) or its own
 
 
-def test_ruling_5_oil_slide_is_free_even_into_mud():
-    """Ruling 5 (docs/rulings.md, Thunder Road): oil = direction die, a free 1-space shift, the move goes on.
-    Die 3 onto face-up oil (1 move), sliding into mud costs nothing: 2 moves left (issue 14)."""
+def test_ruling_5_oil_slide_pays_the_space_it_slides_into():
+    """Ruling 5 (docs/rulings.md, Thunder Road): oil = direction die, the car shifts one space and
+    the move goes on; the step onto the oil and the slide are one move, paid at the terrain the car
+    ends on (§7: costs are checked for movement by a special effect).  Die 3 onto face-up oil, the
+    slide into mud: 3 - 2 = 1 move left (a slide onto road: 2 left)."""
     f = face("8o", ["RRRRRRR", "RRRHRRR", "RRRRMRR", "RRRRRRR", "RRRRRRR", "RRRRRRR", "RRRRRRR", "RRRRRRR"])
-    st = turn(board(tiles=("9a", f, "9a")), "p0", [3])
-    put(st, "p0:small", 8, 3)
-    st.hazards[C.key(hx(9, 3))] = Hazard(type="oil", up=True)
-    st = GAME.rig(st, "direction", ["ne"])  # (row 9, col 3) ne -> column 4, row 10 = mud
-    st, _ = do(st, "p0", kind="assign", car="p0:small", die=3)
-    assert {a.dir: a.mark for a in GAME.legal_actions(st, "p0")}["n"] == "oil"
-    st, ev = do(st, "p0", kind="step", dir="n")
-    assert "oil" in kinds(ev) and R.terrain(st, R.veh(st, "p0:small").pos) == "M"
-    assert st.pending.stage == "step" and st.pending.moves == 2
+    for slide, terrain, left in (("ne", "M", 1), ("n", "R", 2)):
+        st = turn(board(tiles=("9a", f, "9a")), "p0", [3])
+        put(st, "p0:small", 8, 3)
+        st.hazards[C.key(hx(9, 3))] = Hazard(type="oil", up=True)
+        st = GAME.rig(st, "direction", [slide])  # (row 9, col 3) ne -> column 4, row 10 = mud
+        st, _ = do(st, "p0", kind="assign", car="p0:small", die=3)
+        assert {a.dir: a.mark for a in GAME.legal_actions(st, "p0")}["n"] == "oil"
+        st, ev = do(st, "p0", kind="step", dir="n")
+        assert "oil" in kinds(ev) and R.terrain(st, R.veh(st, "p0:small").pos) == terrain
+        assert st.pending.stage == "step" and st.pending.moves == left

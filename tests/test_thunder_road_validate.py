@@ -100,12 +100,12 @@ def test_impossible_state_is_refused_naming_the_problem(problem):
     assert problem.split()[0] in e.value.message("en")
 
 
-def test_wrong_game_or_schema_is_refused():
+def test_wrong_game_or_newer_schema_is_refused():
     d = mid_game()
-    for change in ({"game": "automobile"}, {"schema_version": 99}):
+    for change, code in (({"game": "automobile"}, "bad_state"), ({"schema_version": 99}, "newer_schema")):
         with pytest.raises(GameError) as e:
             GAME.load({**d, **change})
-        assert e.value.code == "bad_state"
+        assert e.value.code == code
 
 
 def rng_names_in_code() -> set[str]:
@@ -129,20 +129,22 @@ def rng_names_in_code() -> set[str]:
 
 
 def test_rig_declares_every_draw_the_rules_make_and_docs_list_them():
-    assert set(GAME.rig_values()) == rng_names_in_code()
-    driver_doc = (ROOT / "docs" / "rulings.md").read_text(encoding="utf-8")
-    for name in GAME.rig_values():
-        assert f"`{name}`" in driver_doc
+    assert set(GAME.rigs()) == rng_names_in_code()
+    doc = (ROOT / "docs" / "rulings.md").read_text(encoding="utf-8")
+    for name in GAME.rigs():
+        assert f"`{name}`" in doc
 
 
 def test_rig_checks_names_and_values():
     st = GAME.new(["a", "b"], {}, 1)
     with pytest.raises(GameError) as e:
         GAME.rig(st, "dice", [3])
-    assert e.value.code == "bad_rig"
+    assert e.value.code == "unknown_rig"
     with pytest.raises(GameError) as e:
         GAME.rig(st, "direction", ["up"])
     assert e.value.code == "bad_rig" and "up" in e.value.message("en")
+    with pytest.raises(GameError):
+        GAME.new(["a", "b"], {}, 1, rig={"slam": ["sideways"]})
     with pytest.raises(GameError):
         GAME.rig(st, "move", [7])
     ok = GAME.rig(st, "direction", ["nw", "s"])

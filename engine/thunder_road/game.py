@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..base import Game, Msg, Outcome
+from ..base import Game, Msg, Outcome, RigSpec, SeatLabels, bad_state
 from ..errors import GameError
 from ..i18n import t
 from ..rng import Rng
@@ -75,13 +75,6 @@ def _board_view(tiles: tuple[str, ...]) -> BoardView:
     return _board_view_cached(tiles).model_copy(deep=True)
 
 
-def _seat_name(seat: str, labels: dict[str, Any] | None) -> str:
-    label = (labels or {}).get(seat)
-    if label is None:
-        return seat
-    return str(getattr(label, "name", label))
-
-
 def _fail(code: str, seat: str | None = None, **params: Any) -> GameError:
     return GameError(code, f"thunder_road.error.{code}", seat=seat, **params)
 
@@ -95,6 +88,10 @@ class ThunderRoad(Game):
     Action = Action
     Event = TREvent
     Options = Options
+    View = TRView
+    SeatView = TRSeatView
+    #: seat-filler AI levels: easy = the original heuristic player, hard = it plus a race plan (ai.py)
+    ai_levels = ("easy", "hard")
     record_key = "core.record.fastest_win"  # leaderboards: fewest rounds to win a race
     record_lower_is_better = True
 
@@ -154,7 +151,7 @@ class ThunderRoad(Game):
         return st
 
     # ------------------------------------------------------------ who acts
-    def to_act(self, state: TRState) -> list[str]:
+    def _to_act(self, state: TRState) -> list[str]:
         if state.winners is not None:
             return []
         if state.reroll is not None:
@@ -163,7 +160,7 @@ class ThunderRoad(Game):
             return [state.pending.seat]
         return []
 
-    def outcome(self, state: TRState) -> Outcome | None:
+    def _outcome(self, state: TRState) -> Outcome | None:
         if state.winners is None:
             return None
         scores = {s: (1.0 if s in state.winners else 0.0) for s in state.seats}
@@ -322,11 +319,8 @@ class ThunderRoad(Game):
         slam-reroll snapshot), so the platform's copy would be wasted work."""
         return self._run(state, seat, action)
 
-    @staticmethod
-    def _copy(st: TRState) -> TRState:
-        return clone(st)
-
-    def copy_state(self, state: TRState) -> TRState:  # type: ignore[override]
+    def _copy(self, state: TRState) -> TRState:  # type: ignore[override]
+        """The typed fast copy (``models.clone``)."""
         return clone(state)
 
     def _run(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREventBase]]:
@@ -534,14 +528,14 @@ class ThunderRoad(Game):
             p.drift = False
         res = R.enter_space(ctx, v, dest, "move", pass_through=pass_through)
         if res == "ok" and not ctx.stopped and v.where == "road":
-            self._pay(p, ctx.step_cost)
+            self._pay(st, p, v)
             if then is not None and p.moves > 0:
                 if v.kind == "rig" and then != "n":
                     R.crew_of(st, p.seat).rig_turns = (R.crew_of(st, p.seat).rig_turns or 1) - 1
                 ctx.ev("step", dir=then, **R.vname(v))
                 res = R.enter_space(ctx, v, add(v.pos or dest, then), "move")
                 if res == "ok" and not ctx.stopped and v.where == "road":
-                    self._pay(p, ctx.step_cost)
+                    self._pay(st, p, v)
         if ctx.offroad:
             p.bonus_ok = False
         if res != "ok" or ctx.stopped or v.where != "road":
@@ -558,10 +552,14 @@ class ThunderRoad(Game):
         self._after_move(ctx)
 
     @staticmethod
-    def _pay(p: Pending, cost: int) -> None:
-        """Pay for the space the car drove into (``cost`` from ``enter_space``:
-        2 for mud, else 1; an oil slide out of it is free).  A coast is one space."""
-        p.moves = 0 if p.coast else max(0, p.moves - cost)
+    def _pay(st: TRState, p: Pending, v: Vehicle) -> None:
+        """Pay for the space the car is in now: 2 for mud, else 1; a coast is one space.  After
+        an oil slide that is the space it slid into (ruling 5: the step and the slide are one
+        move, paid at the terrain where the car ends up, §7)."""
+        if p.coast:
+            p.moves = 0
+            return
+        p.moves = max(0, p.moves - (2 if R.terrain(st, v.pos or [0, 0]) == "M" else 1))
 
     def _after_move(self, ctx: R.Ctx) -> None:
         st = ctx.st
@@ -585,11 +583,7 @@ class ThunderRoad(Game):
         R.end_turn(ctx)
 
     # ------------------------------------------------------------ views
-    def view(self, state: TRState, seat: str | None, labels: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The typed view (``view_model``) as JSON data."""
-        return self.view_model(state, seat, labels).model_dump(mode="json")
-
-    def view_model(self, state: TRState, seat: str | None, labels: dict[str, Any] | None = None) -> TRView:
+    def _view(self, state: TRState, seat: str | None) -> dict[str, Any]:
         """What ``seat`` (None: the public) sees -- everything the board image shows.  Never the
         RNG, the seed, face-down hazard types, the order of the road stack, the damage tokens
         under a car or the slam-reroll snapshot."""
@@ -621,7 +615,6 @@ class ThunderRoad(Game):
         crews_v = [
             CrewView(
                 seat=c.seat,
-                label=_seat_name(c.seat, labels),
                 crew=c.crew,
                 colour=c.colour,
                 colour_hex=colours.get(c.colour, "#888888"),
@@ -663,9 +656,7 @@ class ThunderRoad(Game):
         if st.reroll is not None:
             q = st.reroll
             reroll = RerollView(asker=q.asker, top=q.top, bottom=q.bottom, slam=q.slam, direction=q.direction, **q.info)
-        common: dict[str, Any] = {
-            "seats": list(st.seats),
-            "step": st.step,
+        fields: dict[str, Any] = {
             "round": st.round,
             "starter": st.starter,
             "road_die": st.road_die,
@@ -685,12 +676,11 @@ class ThunderRoad(Game):
             "deck": len(st.deck),
             "winners": list(st.winners) if st.winners is not None else None,
             "end_reason": st.end_reason,
-            "to_act": self.to_act(st),
             "options": st.options.model_copy(),
         }
-        if seat is None:
-            return TRView(**common)
-        return TRSeatView(**common, viewer=seat, your_turn=seat in common["to_act"])
+        if seat is not None:
+            fields["your_turn"] = seat in self.to_act(st)
+        return fields
 
     # ------------------------------------------------------------ impossible states and rigs
     def _validate(self, state: TRState) -> None:
@@ -698,42 +688,20 @@ class ThunderRoad(Game):
         try:
             R.check_state(state)
         except R.BadState as exc:
-            raise GameError("bad_state", "core.error.bad_state", detail=str(exc)) from None
+            field, _, detail = str(exc).partition(": ")
+            raise bad_state(field, detail) from None
 
-    def validate(self, state: TRState) -> None:
-        if state.game != ID:
-            raise GameError("bad_state", "core.error.bad_state", detail=f"game: {state.game!r}")
-        if state.schema_version != self.schema_version:
-            raise GameError("bad_state", "core.error.bad_state", detail=f"schema_version: {state.schema_version}")
-        self._validate(state)
+    def _rigs(self) -> dict[str, RigSpec]:
+        """Every named draw a test or the driver may rig (docs/rulings.md, Thunder Road §7)."""
+        return {name: RigSpec(kind=kind, values=values, doc=doc) for name, (kind, values, doc) in R.rig_specs().items()}
 
-    def load(self, data: dict[str, Any] | str) -> TRState:
-        state = super().load(data)
-        assert isinstance(state, TRState)
-        self.validate(state)
-        return state
-
-    def rig_values(self) -> dict[str, list[Any]]:
-        """Every named draw a test or the driver may rig, with the values it may force."""
-        return R.rig_values()
-
-    def rig(self, state: TRState, name: str, values: Any) -> TRState:  # type: ignore[override]
-        allowed = self.rig_values()
-        if name not in allowed:
-            raise GameError("bad_rig", "core.error.bad_rig", detail=f"no draw called {name!r}")
-        vals = list(values)
-        bad = [v for v in vals if v not in allowed[name]]
-        if bad:
-            raise GameError("bad_rig", "core.error.bad_rig", detail=f"{name}: {bad[0]!r} is not one of {allowed[name]}")
-        return super().rig(state, name, vals)  # type: ignore[return-value]
-
-    def record(self, state: TRState, seat: str) -> float | None:
+    def _record(self, state: TRState, seat: str) -> float | None:
         """Leaderboard record: the round in which ``seat`` won (fewer is better)."""
         if state.winners and seat in state.winners:
             return float(state.round)
         return None
 
-    def hidden_revealed(self, before: TRState, after: TRState) -> bool:
+    def _hidden_revealed(self, before: TRState, after: TRState) -> bool:
         """A hazard token turned face up or a road tile came off the (hidden) stack."""
         if before.tiles_placed != after.tiles_placed:
             return True
@@ -745,7 +713,7 @@ class ThunderRoad(Game):
         return False
 
     # ------------------------------------------------------------ presentation
-    def action_label(self, state: TRState, action: Any, locale: str | None = None) -> str:
+    def _action_label(self, state: TRState, action: Any, locale: str | None, labels: SeatLabels | None) -> str:
         k = action.kind
         tr = lambda key, **kw: t(f"thunder_road.{key}", locale, **kw)  # noqa: E731
         if k == "assign":
@@ -790,10 +758,11 @@ class ThunderRoad(Game):
             if action.target is None:
                 return tr("action.hold_fire")
             v = R.veh(state, action.target)
-            return tr("action.shoot", car=tr(f"vehicle.{v.name}"), owner=v.owner or tr("vehicle.wreck"))
-        return super().action_label(state, action, locale)
+            owner = self.seat_name(v.owner, labels) if v.owner else tr("vehicle.wreck")
+            return tr("action.shoot", car=tr(f"vehicle.{v.name}"), owner=owner)
+        return super()._action_label(state, action, locale, labels)
 
-    def event_text(self, event: Any, locale: str | None = None, labels: dict[str, Any] | None = None) -> str:
+    def _event_text(self, event: Any, locale: str | None, labels: SeatLabels | None) -> str:
         """The log line of a typed event: catalog names for the fields in ``event.refs``,
         seat labels (``labels[seat].name``, default the seat id) for ``event.seat_fields``."""
         params = event.model_dump(exclude={"kind", "to"})
@@ -802,14 +771,14 @@ class ThunderRoad(Game):
         for f in event.seat_fields:
             val = params.get(f)
             if isinstance(val, list):
-                params[f] = ", ".join(_seat_name(x, labels) for x in val)
+                params[f] = ", ".join(self.seat_name(x, labels) for x in val)
             else:
-                params[f] = "-" if val is None else _seat_name(val, labels)
+                params[f] = "-" if val is None else self.seat_name(val, labels)
         if event.kind == "game_over":
             params["seats"] = params.pop("winners")
         return t(f"thunder_road.event.{event.kind}", locale, **params)
 
-    def prompt(self, state: TRState, seat: str) -> Msg:
+    def _prompt(self, state: TRState, seat: str) -> Msg:
         if state.reroll is not None and seat == state.reroll.asker:
             q = state.reroll
             return Msg(
@@ -832,7 +801,7 @@ class ThunderRoad(Game):
             params["car"] = f"@thunder_road.vehicle.{R.veh(state, p.car).name}"
         return Msg(key=f"thunder_road.prompt.{p.stage}", params=params)
 
-    def summary(self, state: TRState) -> Msg:
+    def _summary(self, state: TRState) -> Msg:
         out = self.outcome(state)
         if out is not None:
             return out.reason
@@ -846,15 +815,7 @@ class ThunderRoad(Game):
             },
         )
 
-    #: seat-filler AI levels: easy = the heuristic player, hard = it plus a race plan (see ai.py)
-    ai_levels: tuple[str, ...] = ("easy", "hard")
-
-    def ai_action(self, state: TRState, seat: str, level: str = "easy") -> Any:
+    def _ai_action(self, state: TRState, seat: str, level: str, legal: list[Any]) -> Any:
         from .ai import choose
 
-        if level not in self.ai_levels:
-            raise GameError("bad_ai_level", "core.error.bad_options", detail=f"ai level {level!r}")
-        legal = self.legal_actions(state, seat)
-        if not legal:
-            raise GameError("nothing_to_do", "core.error.nothing_to_do", seat=seat)
         return choose(self, state, seat, legal, level)

@@ -6,7 +6,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from ..base import BaseState, Event, Model
+from ..base import SEAT_REF, BaseState, Event, Model, OptSeatId, SeatId, View
 
 GAME_ID = "thunder_road"
 
@@ -209,14 +209,16 @@ _LEGACY_DROP = {"type"}  # duplicated the token type in schema-1 logs
 class TREventBase(Event):
     #: field -> catalog section (``thunder_road.<section>.<value>``) for the log text
     refs: ClassVar[dict[str, str]] = {}
-    #: fields naming a seat (shown with the caller's seat labels); default: ``seat`` and ``owner``
-    seat_fields: ClassVar[tuple[str, ...]] = ()
+    #: fields naming seats (typed ``SeatId`` / ``OptSeatId``, or ``list[SeatId]``): shown by their labels
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
-        if "seat_fields" not in cls.__dict__:
-            cls.seat_fields = tuple(f for f in ("seat", "owner") if f in cls.model_fields)
+        cls.seat_fields = tuple(
+            name
+            for name, info in cls.model_fields.items()
+            if any(m is SEAT_REF for m in info.metadata) or "SeatRef" in repr(info.annotation)
+        )
 
     @model_validator(mode="before")
     @classmethod
@@ -242,7 +244,7 @@ class _Car(TREventBase):
 
     vid: str
     car: str
-    owner: str | None = None
+    owner: OptSeatId = None
     refs: ClassVar[dict[str, str]] = {"car": "vehicle"}
 
 
@@ -255,43 +257,43 @@ class SetupEvent(TREventBase):
 
 class SetupRollEvent(TREventBase):
     kind: Literal["setup_roll"] = "setup_roll"
-    seat: str
+    seat: SeatId
     dice: list[int]
     total: int
 
 
 class FirstPlayerEvent(TREventBase):
     kind: Literal["first_player"] = "first_player"
-    seat: str
+    seat: SeatId
 
 
 class RoundEvent(TREventBase):
     kind: Literal["round"] = "round"
     round: int
-    seat: str
+    seat: SeatId
 
 
 class RoadDieEvent(TREventBase):
     kind: Literal["road_die"] = "road_die"
-    seat: str
+    seat: SeatId
     value: int
 
 
 class TurnEvent(TREventBase):
     kind: Literal["turn"] = "turn"
-    seat: str
+    seat: SeatId
     round: int
     turn: int
 
 
 class TurnSkippedEvent(TREventBase):
     kind: Literal["turn_skipped"] = "turn_skipped"
-    seat: str
+    seat: SeatId
 
 
 class PassEvent(TREventBase):
     kind: Literal["pass"] = "pass"
-    seat: str
+    seat: SeatId
 
 
 class AssignEvent(_Car):
@@ -306,7 +308,7 @@ class CoastEvent(_Car):
 
 class CommandEvent(TREventBase):
     kind: Literal["command"] = "command"
-    seat: str
+    seat: SeatId
     command: CommandName
     die: int
     refs: ClassVar[dict[str, str]] = {"command": "command"}
@@ -314,7 +316,7 @@ class CommandEvent(TREventBase):
 
 class AirstrikeEvent(TREventBase):
     kind: Literal["airstrike"] = "airstrike"
-    seat: str
+    seat: SeatId
     col: int  # 1-based, as shown
     row: int
 
@@ -390,10 +392,9 @@ class SlamEvent(TREventBase):
     bottom: str
     top_car: str
     bottom_car: str
-    top_owner: str | None = None
-    bottom_owner: str | None = None
+    top_owner: OptSeatId = None
+    bottom_owner: OptSeatId = None
     refs: ClassVar[dict[str, str]] = {"top_car": "vehicle", "bottom_car": "vehicle"}
-    seat_fields: ClassVar[tuple[str, ...]] = ("top_owner", "bottom_owner")
 
 
 class SlamRollEvent(TREventBase):
@@ -405,7 +406,7 @@ class SlamRollEvent(TREventBase):
 
 class RerollEvent(TREventBase):
     kind: Literal["reroll"] = "reroll"
-    seat: str
+    seat: SeatId
     slam: str
     dir: Dir
     refs: ClassVar[dict[str, str]] = {"slam": "slamface", "dir": "dir"}
@@ -413,11 +414,11 @@ class RerollEvent(TREventBase):
 
 class RerollAskedEvent(TREventBase):
     kind: Literal["reroll_asked"] = "reroll_asked"
-    seat: str
+    seat: SeatId
     slam: str
     dir: Dir
     pushed: str
-    owner: str | None = None
+    owner: OptSeatId = None
     result: str
     refs: ClassVar[dict[str, str]] = {"slam": "slamface", "dir": "dir", "pushed": "vehicle", "result": "mark"}
 
@@ -435,9 +436,8 @@ class ShootEvent(_Car):
     face: str
     target: str
     target_car: str
-    target_owner: str | None = None
+    target_owner: OptSeatId = None
     refs: ClassVar[dict[str, str]] = {"car": "vehicle", "face": "shootface", "target_car": "vehicle"}
-    seat_fields: ClassVar[tuple[str, ...]] = ("owner", "target_owner")
 
 
 class HitEvent(_Car):
@@ -469,9 +469,8 @@ class ShrapnelEvent(_Car):
     dir: Dir
     target: str
     target_car: str
-    target_owner: str | None = None
+    target_owner: OptSeatId = None
     refs: ClassVar[dict[str, str]] = {"car": "vehicle", "dir": "dir", "target_car": "vehicle"}
-    seat_fields: ClassVar[tuple[str, ...]] = ("owner", "target_owner")
 
 
 class ShrapnelNoneEvent(_Car):
@@ -540,30 +539,29 @@ class FinishLineEvent(TREventBase):
 
 class PlayerOutEvent(TREventBase):
     kind: Literal["player_out"] = "player_out"
-    seat: str
+    seat: SeatId
 
 
 class FinishEvent(_Car):
     kind: Literal["finish"] = "finish"
-    seat: str
+    seat: SeatId
 
 
 class LastStandingEvent(TREventBase):
     kind: Literal["last_standing"] = "last_standing"
-    seat: str
+    seat: SeatId
 
 
 class ChopperReturnedEvent(TREventBase):
     kind: Literal["chopper_returned"] = "chopper_returned"
-    seat: str
+    seat: SeatId
 
 
 class GameOverEvent(TREventBase):
     kind: Literal["game_over"] = "game_over"
-    winners: list[str]
+    winners: list[SeatId]
     reason: EndReason
     refs: ClassVar[dict[str, str]] = {"reason": "end"}
-    seat_fields: ClassVar[tuple[str, ...]] = ("winners",)
 
 
 EVENT_CLASSES: tuple[type[TREventBase], ...] = (
@@ -725,8 +723,7 @@ class VehicleView(Model):
 
 
 class CrewView(Model):
-    seat: str
-    label: str  # the caller's name for the seat (default: the seat id)
+    seat: SeatId
     crew: str
     colour: str  # colour name (crews.json / board.json)
     colour_hex: str
@@ -765,17 +762,14 @@ class RerollView(Model):
     result: str = ""
 
 
-class TRView(Model):
-    """The public view (a spectator, the channel's board)."""
+class TRView(View):
+    """The public view (a spectator, the channel's board).  The base adds ``game``,
+    ``viewer``, ``step``, ``seats``, ``to_act`` and the seat ``labels``."""
 
-    game: Literal["thunder_road"] = "thunder_road"
-    seats: list[str]
-    viewer: str | None = None
-    step: int
     round: int
-    starter: str
+    starter: SeatId
     road_die: int
-    current: str | None
+    current: OptSeatId
     tiles_placed: int
     final: bool
     board: BoardView
@@ -791,15 +785,13 @@ class TRView(Model):
     deck: int
     winners: list[str] | None
     end_reason: str | None
-    to_act: list[str]
     options: Options
 
 
 class TRSeatView(TRView):
     """One seat's view.  Thunder Road has no private information, so it is the public view
-    plus who is looking and whether it is their decision."""
+    plus whether it is this seat's decision."""
 
-    viewer: str | None = None
     your_turn: bool = False
 
 

@@ -57,7 +57,6 @@ class Ctx:
         self.offroad = False  # the mover entered a non-road space (road die)
         self.tracking = False  # count entered terrain for the road die
         self.defer_out = 0
-        self.step_cost = 1  # movement cost of the space the mover last drove into (oil slides are free)
 
     def ev(self, kind: str, to: list[str] | None = None, **fields: Any) -> None:
         """Record the typed event of ``kind`` (validated: a wrong field fails at once)."""
@@ -494,9 +493,7 @@ def enter_space(ctx: Ctx, v: Vehicle, dest: list[int], mode: str, pass_through: 
     if other is not None:
         if pass_through:
             ctx.ev("drift_through", other=other.id, **vname(v))
-            ter = terrain(st, dest)
-            ctx.step_cost = 2 if ter == "M" else 1
-            if ctx.tracking and ctx.mover == v.id and ter != "R":
+            if ctx.tracking and ctx.mover == v.id and terrain(st, dest) != "R":
                 ctx.offroad = True
             return "ok"
         slam(ctx, v, other)
@@ -543,8 +540,6 @@ def enter_space(ctx: Ctx, v: Vehicle, dest: list[int], mode: str, pass_through: 
         elif t == "oil":
             if ctx.tracking and ctx.mover == v.id:
                 ctx.offroad = True
-            if mode == "move":
-                ctx.step_cost = 1  # the oil space itself (a hazard space); the slide is free
             d = st.rng.choice("direction", dice()["direction"])
             ctx.ev("oil", dir=d, **vname(v))
             return enter_space(ctx, v, add(dest, d), "forced")
@@ -552,10 +547,7 @@ def enter_space(ctx: Ctx, v: Vehicle, dest: list[int], mode: str, pass_through: 
             if v.kind != "wreck" and operable(v):
                 v.on_fire = True
                 ctx.ev("on_fire", **vname(v))
-    ter = terrain(st, dest)
-    if mode == "move":
-        ctx.step_cost = 2 if ter == "M" else 1
-    if ctx.tracking and ctx.mover == v.id and ter != "R":
+    if ctx.tracking and ctx.mover == v.id and terrain(st, dest) != "R":
         ctx.offroad = True
     return "ok"
 
@@ -994,24 +986,24 @@ def check_state(st: TRState) -> None:
         _need(q.slam in dice()["slam"] and q.direction in dice()["direction"], "reroll: unknown die faces")
 
 
-def rig_values() -> dict[str, list[Any]]:
-    """Every named random draw of the game and the values a rig may force for it."""
+def rig_specs() -> dict[str, tuple[str, list[Any], str]]:
+    """Every named random draw of the game: (kind, the values it can take, what it is)."""
     tk = tokens()
     hazard = sorted(set(tk["hazard"]) | set(tk["hazard_on_fire"]))
     damage = sorted(set(tk["damage"]) | set(tk["damage_on_fire"]))
     move = sorted({x for c in ("base", "big_rig", "final_five") for x in crews()[c]["dice_faces"]})
     return {
-        "move": move,
-        "road": sorted(set(dice()["road"])),
-        "start_face": ["a", "b"],
-        "tiles": sorted({f[:-1] for f in faces() if not f.startswith("1")}),
-        "tile_side": ["a", "b"],
-        "hazard_pile": hazard,
-        "hazard": hazard,
-        "damage": damage,
-        "slam": sorted(set(dice()["slam"])),
-        "direction": list(dice()["direction"]),
-        "shoot": sorted(set(dice()["shooting"])),
-        "stunt": sorted(set(dice()["stunt"])),
-        "fire": sorted(set(dice()["fire"])),
+        "move": ("die", move, "a movement die (also the set-up roll); Big Rig dice show 1-3"),
+        "road": ("die", sorted(set(dice()["road"])), "the road die (bonus moves)"),
+        "start_face": ("choice", ["a", "b"], "face of the start tile with start_face=random"),
+        "tiles": ("deck", sorted({f[:-1] for f in faces() if not f.startswith("1")}), "order of the road stack"),
+        "tile_side": ("choice", ["a", "b"], "the face up of each tile of the stack, in stack order"),
+        "hazard_pile": ("choice", hazard, "hazard tokens on top of a (re)shuffled hazard pile"),
+        "hazard": ("choice", hazard, "the hazard token put on a hazard space, by type"),
+        "damage": ("choice", damage, "the damage token drawn, by type"),
+        "slam": ("die", sorted(set(dice()["slam"])), "the slam die"),
+        "direction": ("die", list(dice()["direction"]), "the direction die"),
+        "shoot": ("die", sorted(set(dice()["shooting"])), "the shooting die"),
+        "stunt": ("die", sorted(set(dice()["stunt"])), "the stunt die (dazed, blast)"),
+        "fire": ("die", sorted(set(dice()["fire"])), "the fire die (option on_fire)"),
     }
