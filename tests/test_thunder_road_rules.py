@@ -1191,3 +1191,82 @@ def test_ruling_5_oil_slide_pays_the_space_it_slides_into():
         st, ev = do(st, "p0", kind="step", dir="n")
         assert "oil" in kinds(ev) and R.terrain(st, R.veh(st, "p0:small").pos) == terrain
         assert st.pending.stage == "step" and st.pending.moves == left
+
+
+# ------------------------------------------------------------------ rulings without a rule-section test
+
+
+def test_ruling_2_a_crew_that_can_move_nothing_has_its_turn_skipped():
+    st = turn(board(), "p0", [3, 4])
+    park_ahead(st, keep=("p0:small",))
+    put(st, "p0:small", 8, 3)
+    for v in st.vehicles:
+        if v.owner == "p1":
+            v.moved, v.coasts = True, 2  # moved and coasted twice: nothing p1 may give a die to
+    R.crew_of(st, "p1").turns = 0
+    st, ev = move_car(st, "p0", "p0:small", 3, ["n", "n", "n"])
+    if st.pending is not None and st.pending.stage == "shoot":
+        st, more = do(st, "p0", kind="shoot", target=None)
+        ev += more
+    assert ("turn_skipped", "p1") in [(e.kind, getattr(e, "seat", None)) for e in ev]
+    assert R.crew_of(st, "p1").turns == 1  # the skipped turn counts as one of its three
+    assert st.pending.seat == "p0"
+
+
+def test_ruling_6_a_vehicle_entering_an_occupied_space_slams_and_leaves_the_token_under_it():
+    st = turn(board(), "p0", [2])
+    put(st, "p0:small", 8, 3)
+    put(st, "p1:medium", 9, 3)
+    st.hazards[C.key(hx(9, 3))] = Hazard(type="oil", up=True)
+    st = GAME.rig(st, "slam", ["bottom"])
+    st = GAME.rig(st, "direction", ["n"])
+    st, ev = do(st, "p0", kind="assign", car="p0:small", die=2)
+    st, ev = do(st, "p0", kind="step", dir="n")
+    assert st.reroll is not None and st.reroll.asker == "p1"  # the larger vehicle's owner is asked
+    st, more = do(st, "p1", kind="reroll", demand=False)
+    ev += more
+    assert "slam" in kinds(ev) and "oil" not in kinds(ev)  # the stacking car does not slide
+    assert R.veh(st, "p0:small").pos == hx(9, 3) and R.veh(st, "p1:medium").pos == hx(10, 3)
+    assert st.hazards[C.key(hx(9, 3))].type == "oil"
+
+
+def test_ruling_16_extension_removes_wrecks_on_the_rear_tile_and_cars_still_in_the_start_area():
+    st = turn(board(), "p0", [3])
+    park_ahead(st, keep=("p0:small", "p1:large"))
+    put(st, "p0:small", 23, 3)  # the last row of the lead tile: one step extends the road
+    R.veh(st, "p1:large").where, R.veh(st, "p1:large").pos = "start", None
+    wreck = R.Vehicle(id="w9", kind="wreck", name="wreck", size="small", shoot_size="small", capacity=1)
+    wreck.where, wreck.pos = "road", hx(2, 5)
+    st.vehicles.append(wreck)
+    st.wrecks_left -= 1
+    st, ev = move_car(st, "p0", "p0:small", 3, ["n"])
+    assert "extend" in kinds(ev)
+    assert R.veh(st, "w9").where == "gone" and st.wrecks_left == 4  # the figure returns
+    assert R.veh(st, "p1:large").where == "gone"
+    assert "wreck_removed" in kinds(ev) and "rear_tile" in [getattr(e, "reason", None) for e in ev]
+
+
+def test_ruling_19_crews_going_out_in_the_same_resolution_share_the_win():
+    st = damage_scene("dent")
+    for seat in ("p0", "p1"):
+        for v in st.vehicles:
+            if v.owner == seat and v.id not in ("p0:small", "p1:medium"):
+                v.where, v.pos, v.damage = "gone", None, []
+    R.veh(st, "p0:small").damage = ["dent"]
+    R.veh(st, "p1:medium").damage = ["dent"]
+    st.damage_pile.remove("dent")
+    st.damage_pile.remove("dent")
+    # the shot makes p1's last car inoperable; its shrapnel flies back (s) into p0's last car
+    st.rng.rig["damage"] = ["shrapnel", "dent"]
+    st = GAME.rig(st, "direction", ["s"])
+    st, ev = do(st, "p0", kind="shoot", target="p1:medium")
+    out = GAME.outcome(st)
+    assert out is not None and sorted(out.winners) == ["p0", "p1"] and st.end_reason == "last_standing"
+
+
+def test_ruling_26_an_absent_players_decision_is_the_seat_filler_ais():
+    st = GAME.new(["a", "b", "c"], {}, 8)
+    for _ in range(40):
+        s = GAME.to_act(st)[0]
+        assert GAME.default_action(st, s) == GAME.ai_action(st, s)
+        st, _ = GAME.ai_step(st)
