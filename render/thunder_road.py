@@ -52,7 +52,7 @@ def _label(s: str, size: int, fill: str) -> tuple[Image.Image, int, int]:
     """A rendered text label (RGBA) and its anchor offsets; labels repeat a lot."""
     f = font(size)
     box = f.getbbox(s)
-    w, h = max(1, box[2] - min(0, box[0]) + 2), max(1, box[3] + 2)
+    w, h = int(max(1, box[2] - min(0, box[0]) + 2)), int(max(1, box[3] + 2))
     im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     ImageDraw.Draw(im).text((0, 0), s, font=f, fill=fill)
     return im, w, h

@@ -14,7 +14,7 @@ from . import rules as R
 from .content import FRONT, TH, H, W, add, base_char, dice, key
 
 BAD = -1000.0
-HIT = {}
+HIT: dict[str, float] = {}
 
 
 def _hit_chance(size: str) -> float:
@@ -214,7 +214,7 @@ def _score(st: Any, seat: str, a: Any) -> float:
     if k in ("enter", "step"):
         v = R.veh(st, p.car)
         here = v.pos if v.pos is not None else [a.col if k == "enter" else 0, -2]
-        dest = [a.col, a.col % 2] if k == "enter" else add(v.pos, a.dir)
+        dest = [a.col, a.col % 2] if k == "enter" else add(v.pos or [0, 0], a.dir)
         mark = a.mark
         spent = 0
         if a.then:

@@ -76,7 +76,7 @@ def hex_of(row: int, col: int) -> list[int]:
     return [col, 2 * row + (col % 2)]
 
 
-def row_of(p: list[int]) -> int:
+def row_of(p: list[int] | tuple[int, int]) -> int:
     return (p[1] - (p[0] % 2)) // 2
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from pydantic import BaseModel
+
 from ..base import Game, Msg, Outcome, RigSpec, SeatLabels, bad_state
 from ..errors import GameError
 from ..i18n import t
@@ -57,6 +59,7 @@ from .models import (
     VehicleView,
     clone,
 )
+from .models import Options as TROptions
 
 ID = "thunder_road"
 
@@ -95,13 +98,14 @@ class ThunderRoad(Game):
     record_key = "core.record.fastest_win"  # leaderboards: fewest rounds to win a race
     record_lower_is_better = True
 
-    def seat_range(self, options=None) -> tuple[int, int]:
+    def seat_range(self, options: BaseModel | dict[str, Any] | None = None) -> tuple[int, int]:
         """Five seats only with an extra crew (Big Rig or Final Five)."""
         opts = self.parse_options(options)
+        assert isinstance(opts, TROptions)
         return self.min_seats, 5 if (opts.big_rig or opts.final_five) else 4
 
     # ------------------------------------------------------------ set-up
-    def _new(self, seats: list[str], options: Options, seed: int, rng: Rng) -> TRState:
+    def _new(self, seats: list[str], options: TROptions, seed: int, rng: Rng) -> TRState:
         extras = [x for x, on in (("final_five", options.final_five), ("big_rig", options.big_rig)) if on]
         if len(seats) == 5 and not extras:
             raise GameError(
@@ -151,7 +155,7 @@ class ThunderRoad(Game):
         return st
 
     # ------------------------------------------------------------ who acts
-    def _to_act(self, state: TRState) -> list[str]:
+    def _to_act(self, state: TRState) -> list[str]:  # type: ignore[override]
         if state.winners is not None:
             return []
         if state.reroll is not None:
@@ -160,7 +164,7 @@ class ThunderRoad(Game):
             return [state.pending.seat]
         return []
 
-    def _outcome(self, state: TRState) -> Outcome | None:
+    def _outcome(self, state: TRState) -> Outcome | None:  # type: ignore[override]
         if state.winners is None:
             return None
         scores = {s: (1.0 if s in state.winners else 0.0) for s in state.seats}
@@ -171,7 +175,7 @@ class ThunderRoad(Game):
         )
 
     # ------------------------------------------------------------ legal actions
-    def _legal(self, st: TRState, seat: str) -> list[Any]:
+    def _legal(self, st: TRState, seat: str) -> list[Any]:  # type: ignore[override]
         if st.reroll is not None:
             return [Reroll(demand=True), Reroll(demand=False)] if seat == st.reroll.asker else []
         p = st.pending
@@ -216,13 +220,13 @@ class ThunderRoad(Game):
             return out
         if p.stage == "step":
             out = []
-            for d in R.dirs_for(st, v):
-                h = add(v.pos or [0, 0], d)
+            for dr in R.dirs_for(st, v):
+                h = add(v.pos or [0, 0], dr)
                 mark = R.step_mark(st, v, p, h)
                 if mark == "drift":
-                    out += [Step(dir=d, then=e, mark=m) for e, m in self._drift_exits(st, v, p, h)]
+                    out += [Step(dir=dr, then=e, mark=m) for e, m in self._drift_exits(st, v, p, h)]
                 else:
-                    out.append(Step(dir=d, mark=mark))
+                    out.append(Step(dir=dr, mark=mark))
             return out
         if p.stage == "bonus":
             return [Bonus(take=True), Bonus(take=False)]
@@ -282,7 +286,7 @@ class ThunderRoad(Game):
         v = R.veh(st, p.car or "")
         return v.pos if v.where == "road" else None
 
-    def _check(self, st: TRState, seat: str, action: Any) -> None:
+    def _check(self, st: TRState, seat: str, action: Any) -> None:  # type: ignore[override]
         if not self._is_legal(st, seat, action):
             raise _fail("illegal", seat=seat, action=action.kind)
 
@@ -314,7 +318,7 @@ class ThunderRoad(Game):
         return then is None
 
     # ------------------------------------------------------------ apply
-    def _transition(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREventBase]]:
+    def _transition(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREventBase]]:  # type: ignore[override]
         """``_run`` builds the new state from its own copy (of the state, or of the
         slam-reroll snapshot), so the platform's copy would be wasted work."""
         return self._run(state, seat, action)
@@ -583,7 +587,7 @@ class ThunderRoad(Game):
         R.end_turn(ctx)
 
     # ------------------------------------------------------------ views
-    def _view(self, state: TRState, seat: str | None) -> dict[str, Any]:
+    def _view(self, state: TRState, seat: str | None) -> dict[str, Any]:  # type: ignore[override]
         """What ``seat`` (None: the public) sees -- everything the board image shows.  Never the
         RNG, the seed, face-down hazard types, the order of the road stack, the damage tokens
         under a car or the slam-reroll snapshot."""
@@ -599,7 +603,7 @@ class ThunderRoad(Game):
                 kind=v.kind,
                 name=v.name,
                 size=v.size,
-                where=v.where,  # type: ignore[arg-type]
+                where=v.where,
                 pos=list(v.pos) if v.pos is not None else None,
                 damage=len(v.damage),
                 capacity=v.capacity,
@@ -683,7 +687,7 @@ class ThunderRoad(Game):
         return fields
 
     # ------------------------------------------------------------ impossible states and rigs
-    def _validate(self, state: TRState) -> None:
+    def _validate(self, state: TRState) -> None:  # type: ignore[override]
         """Refuse a state no game can reach, naming the first problem (``rules.check_state``)."""
         try:
             R.check_state(state)
@@ -695,13 +699,13 @@ class ThunderRoad(Game):
         """Every named draw a test or the driver may rig (docs/rulings.md, Thunder Road §7)."""
         return {name: RigSpec(kind=kind, values=values, doc=doc) for name, (kind, values, doc) in R.rig_specs().items()}
 
-    def _record(self, state: TRState, seat: str) -> float | None:
+    def _record(self, state: TRState, seat: str) -> float | None:  # type: ignore[override]
         """Leaderboard record: the round in which ``seat`` won (fewer is better)."""
         if state.winners and seat in state.winners:
             return float(state.round)
         return None
 
-    def _hidden_revealed(self, before: TRState, after: TRState) -> bool:
+    def _hidden_revealed(self, before: TRState, after: TRState) -> bool:  # type: ignore[override]
         """A hazard token turned face up or a road tile came off the (hidden) stack."""
         if before.tiles_placed != after.tiles_placed:
             return True
@@ -713,7 +717,7 @@ class ThunderRoad(Game):
         return False
 
     # ------------------------------------------------------------ presentation
-    def _action_label(self, state: TRState, action: Any, locale: str | None, labels: SeatLabels | None) -> str:
+    def _action_label(self, state: TRState, action: Any, locale: str | None, labels: SeatLabels | None) -> str:  # type: ignore[override]
         k = action.kind
         tr = lambda key, **kw: t(f"thunder_road.{key}", locale, **kw)  # noqa: E731
         if k == "assign":
@@ -778,7 +782,7 @@ class ThunderRoad(Game):
             params["seats"] = params.pop("winners")
         return t(f"thunder_road.event.{event.kind}", locale, **params)
 
-    def _prompt(self, state: TRState, seat: str) -> Msg:
+    def _prompt(self, state: TRState, seat: str) -> Msg:  # type: ignore[override]
         if state.reroll is not None and seat == state.reroll.asker:
             q = state.reroll
             return Msg(
@@ -801,7 +805,7 @@ class ThunderRoad(Game):
             params["car"] = f"@thunder_road.vehicle.{R.veh(state, p.car).name}"
         return Msg(key=f"thunder_road.prompt.{p.stage}", params=params)
 
-    def _summary(self, state: TRState) -> Msg:
+    def _summary(self, state: TRState) -> Msg:  # type: ignore[override]
         out = self.outcome(state)
         if out is not None:
             return out.reason
@@ -815,7 +819,7 @@ class ThunderRoad(Game):
             },
         )
 
-    def _ai_action(self, state: TRState, seat: str, level: str, legal: list[Any]) -> Any:
+    def _ai_action(self, state: TRState, seat: str, level: str, legal: list[Any]) -> Any:  # type: ignore[override]
         from .ai import choose
 
         return choose(self, state, seat, legal, level)

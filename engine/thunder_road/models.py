@@ -210,6 +210,7 @@ class TREventBase(Event):
     #: field -> catalog section (``thunder_road.<section>.<value>``) for the log text
     refs: ClassVar[dict[str, str]] = {}
     #: fields naming seats (typed ``SeatId`` / ``OptSeatId``, or ``list[SeatId]``): shown by their labels
+    seat_fields: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:

@@ -919,11 +919,11 @@ def check_state(st: TRState) -> None:
     supply = _supply(opts, "hazard")
     for k, h in st.hazards.items():
         try:
-            p = unkey(k)
+            hp = unkey(k)
         except ValueError:
             raise BadState(f"hazards: bad space {k!r}") from None
-        _need(_on_table(p) and key(p) == k, f"hazards: space {k!r} off the table")
-        _need(is_hazard_char(base_char(st.tiles, p)), f"hazards.{k}: not a hazard space")
+        _need(_on_table(hp) and key(hp) == k, f"hazards: space {k!r} off the table")
+        _need(is_hazard_char(base_char(st.tiles, hp)), f"hazards.{k}: not a hazard space")
         _need(h.type in supply, f"hazards.{k}: unknown token {h.type!r}")
     everywhere = [h.type for h in st.hazards.values()] + st.hazard_pile + st.hazard_discard
     _need(all(t in supply for t in everywhere), "hazard_pile: unknown token")
