@@ -115,3 +115,14 @@ async def test_nim_through_discord_new_buttons_board_finish_and_stats(nim, table
     won = "1 won (100%)" if winner == 101 else "0 won (0%)"
     assert f"**Nim**: 1 played, {won}" in stats.text
     assert not table.fd.violations
+
+
+def test_event_texts_and_views_name_seats_by_the_callers_labels(nim):
+    from engine import SeatLabel
+
+    state = nim.new(["p1", "p2"], {}, 1)
+    state, events = nim.apply(state, "p1", nim.legal_actions(state, "p1")[0])
+    labels = {"p1": SeatLabel(name="Alice", colour="#3d8bfd")}
+    assert nim.event_text(events[0], "en", labels) == "Alice took 1 from heap 1 (2 left)."
+    assert nim.event_text(events[0], "zh") == "p1 从第 1 堆取走 1 个（剩 2 个）。"  # no labels: the seat id
+    assert nim.view(state, None, labels).label("p1") == "Alice"
