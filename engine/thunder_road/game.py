@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ..base import Event as BaseEvent
 from ..base import Game, Msg, Outcome, RigSpec, SeatLabels, bad_state
 from ..errors import GameError
 from ..i18n import t
@@ -82,7 +83,7 @@ def _fail(code: str, seat: str | None = None, **params: Any) -> GameError:
     return GameError(code, f"thunder_road.error.{code}", seat=seat, **params)
 
 
-class ThunderRoad(Game):
+class ThunderRoad(Game[TRState]):
     id = ID
     schema_version = 1
     min_seats = 2
@@ -155,7 +156,7 @@ class ThunderRoad(Game):
         return st
 
     # ------------------------------------------------------------ who acts
-    def _to_act(self, state: TRState) -> list[str]:  # type: ignore[override]
+    def _to_act(self, state: TRState) -> list[str]:
         if state.winners is not None:
             return []
         if state.reroll is not None:
@@ -164,7 +165,7 @@ class ThunderRoad(Game):
             return [state.pending.seat]
         return []
 
-    def _outcome(self, state: TRState) -> Outcome | None:  # type: ignore[override]
+    def _outcome(self, state: TRState) -> Outcome | None:
         if state.winners is None:
             return None
         scores = {s: (1.0 if s in state.winners else 0.0) for s in state.seats}
@@ -175,7 +176,7 @@ class ThunderRoad(Game):
         )
 
     # ------------------------------------------------------------ legal actions
-    def _legal(self, st: TRState, seat: str) -> list[Any]:  # type: ignore[override]
+    def _legal(self, st: TRState, seat: str) -> list[Any]:
         if st.reroll is not None:
             return [Reroll(demand=True), Reroll(demand=False)] if seat == st.reroll.asker else []
         p = st.pending
@@ -286,7 +287,7 @@ class ThunderRoad(Game):
         v = R.veh(st, p.car or "")
         return v.pos if v.where == "road" else None
 
-    def _check(self, st: TRState, seat: str, action: Any) -> None:  # type: ignore[override]
+    def _check(self, st: TRState, seat: str, action: Any) -> None:
         if not self._is_legal(st, seat, action):
             raise _fail("illegal", seat=seat, action=action.kind)
 
@@ -318,12 +319,13 @@ class ThunderRoad(Game):
         return then is None
 
     # ------------------------------------------------------------ apply
-    def _transition(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREventBase]]:  # type: ignore[override]
+    def _transition(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[BaseEvent]]:
         """``_run`` builds the new state from its own copy (of the state, or of the
         slam-reroll snapshot), so the platform's copy would be wasted work."""
-        return self._run(state, seat, action)
+        new, events = self._run(state, seat, action)
+        return new, list(events)
 
-    def _copy(self, state: TRState) -> TRState:  # type: ignore[override]
+    def _copy(self, state: TRState) -> TRState:
         """The typed fast copy (``models.clone``)."""
         return clone(state)
 
@@ -587,7 +589,7 @@ class ThunderRoad(Game):
         R.end_turn(ctx)
 
     # ------------------------------------------------------------ views
-    def _view(self, state: TRState, seat: str | None) -> dict[str, Any]:  # type: ignore[override]
+    def _view(self, state: TRState, seat: str | None) -> dict[str, Any]:
         """What ``seat`` (None: the public) sees -- everything the board image shows.  Never the
         RNG, the seed, face-down hazard types, the order of the road stack, the damage tokens
         under a car or the slam-reroll snapshot."""
@@ -687,7 +689,7 @@ class ThunderRoad(Game):
         return fields
 
     # ------------------------------------------------------------ impossible states and rigs
-    def _validate(self, state: TRState) -> None:  # type: ignore[override]
+    def _validate(self, state: TRState) -> None:
         """Refuse a state no game can reach, naming the first problem (``rules.check_state``)."""
         try:
             R.check_state(state)
@@ -699,13 +701,13 @@ class ThunderRoad(Game):
         """Every named draw a test or the driver may rig (docs/rulings.md, Thunder Road §7)."""
         return {name: RigSpec(kind=kind, values=values, doc=doc) for name, (kind, values, doc) in R.rig_specs().items()}
 
-    def _record(self, state: TRState, seat: str) -> float | None:  # type: ignore[override]
+    def _record(self, state: TRState, seat: str) -> float | None:
         """Leaderboard record: the round in which ``seat`` won (fewer is better)."""
         if state.winners and seat in state.winners:
             return float(state.round)
         return None
 
-    def _hidden_revealed(self, before: TRState, after: TRState) -> bool:  # type: ignore[override]
+    def _hidden_revealed(self, before: TRState, after: TRState) -> bool:
         """A hazard token turned face up or a road tile came off the (hidden) stack."""
         if before.tiles_placed != after.tiles_placed:
             return True
@@ -717,7 +719,7 @@ class ThunderRoad(Game):
         return False
 
     # ------------------------------------------------------------ presentation
-    def _action_label(self, state: TRState, action: Any, locale: str | None, labels: SeatLabels | None) -> str:  # type: ignore[override]
+    def _action_label(self, state: TRState, action: Any, locale: str | None, labels: SeatLabels | None) -> str:
         k = action.kind
         tr = lambda key, **kw: t(f"thunder_road.{key}", locale, **kw)  # noqa: E731
         if k == "assign":
@@ -782,7 +784,7 @@ class ThunderRoad(Game):
             params["seats"] = params.pop("winners")
         return t(f"thunder_road.event.{event.kind}", locale, **params)
 
-    def _prompt(self, state: TRState, seat: str) -> Msg:  # type: ignore[override]
+    def _prompt(self, state: TRState, seat: str) -> Msg:
         if state.reroll is not None and seat == state.reroll.asker:
             q = state.reroll
             return Msg(
@@ -805,7 +807,7 @@ class ThunderRoad(Game):
             params["car"] = f"@thunder_road.vehicle.{R.veh(state, p.car).name}"
         return Msg(key=f"thunder_road.prompt.{p.stage}", params=params)
 
-    def _summary(self, state: TRState) -> Msg:  # type: ignore[override]
+    def _summary(self, state: TRState) -> Msg:
         out = self.outcome(state)
         if out is not None:
             return out.reason
@@ -819,7 +821,7 @@ class ThunderRoad(Game):
             },
         )
 
-    def _ai_action(self, state: TRState, seat: str, level: str, legal: list[Any]) -> Any:  # type: ignore[override]
+    def _ai_action(self, state: TRState, seat: str, level: str, legal: list[Any]) -> Any:
         from .ai import choose
 
         return choose(self, state, seat, legal, level)

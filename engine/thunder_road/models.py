@@ -6,7 +6,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from ..base import SEAT_REF, BaseState, Event, Model, OptSeatId, SeatId, View
+from ..base import SEAT_REF, BaseState, Event, Model, OptSeatId, SeatId, View, rebuilt
 
 GAME_ID = "thunder_road"
 
@@ -798,25 +798,13 @@ class TRSeatView(TRView):
 
 # ------------------------------------------------------------------ fast copy
 
-_new = object.__new__
-_set = object.__setattr__
-
-
-def _make(cls: type[Model], data: dict[str, Any], fields_set: set[str]) -> Any:
-    obj = _new(cls)
-    _set(obj, "__dict__", data)
-    _set(obj, "__pydantic_fields_set__", set(fields_set))
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
-    return obj
-
 
 def _clone_vehicle(v: Vehicle) -> Vehicle:
     d = v.__dict__.copy()
     if d["pos"] is not None:
         d["pos"] = d["pos"][:]
     d["damage"] = d["damage"][:]
-    return _make(Vehicle, d, v.__pydantic_fields_set__)
+    return rebuilt(v, d)
 
 
 def _clone_crew(c: Crew) -> Crew:
@@ -825,7 +813,7 @@ def _clone_crew(c: Crew) -> Crew:
     d["used"] = d["used"][:]
     if d["chopper"] is not None:
         d["chopper"] = d["chopper"][:]
-    return _make(Crew, d, c.__pydantic_fields_set__)
+    return rebuilt(c, d)
 
 
 #: the fields each fast copy knows about (a test checks them against the models,
@@ -860,9 +848,9 @@ def clone(st: TRState) -> TRState:
     d = st.__dict__.copy()
     d["seats"] = d["seats"][:]
     r = d["rng"]
-    d["rng"] = _make(type(r), {"state": r.state, "rig": {k: v[:] for k, v in r.rig.items()}}, r.__pydantic_fields_set__)
+    d["rng"] = rebuilt(r, {"state": r.state, "rig": {k: v[:] for k, v in r.rig.items()}})
     o = d["options"]
-    d["options"] = _make(Options, o.__dict__.copy(), o.__pydantic_fields_set__)
+    d["options"] = rebuilt(o, o.__dict__.copy())
     d["crews"] = [_clone_crew(c) for c in d["crews"]]
     d["vehicles"] = [_clone_vehicle(v) for v in d["vehicles"]]
     for k in ("tiles", "deck", "hazard_pile", "hazard_discard", "damage_pile"):
@@ -870,10 +858,10 @@ def clone(st: TRState) -> TRState:
     d["hazards"] = d["hazards"].copy()  # the tokens are frozen
     p = d["pending"]
     if p is not None:
-        d["pending"] = _make(Pending, p.__dict__.copy(), p.__pydantic_fields_set__)
+        d["pending"] = rebuilt(p, p.__dict__.copy())
     if d["reroll"] is not None:
         d["reroll"] = RerollQuestion.model_validate(d["reroll"].model_dump())
     d["out_order"] = [x[:] for x in d["out_order"]]
     if d["winners"] is not None:
         d["winners"] = d["winners"][:]
-    return _make(TRState, d, st.__pydantic_fields_set__)
+    return rebuilt(st, d)
