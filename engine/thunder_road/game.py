@@ -5,8 +5,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from pydantic import BaseModel
-
 from ..base import Event as BaseEvent
 from ..base import Game, Msg, Outcome, RigSpec, SeatLabels, bad_state
 from ..errors import GameError
@@ -59,6 +57,7 @@ from .models import (
     Vehicle,
     VehicleView,
     clone,
+    legacy_event,
 )
 from .models import Options as TROptions
 
@@ -99,11 +98,9 @@ class ThunderRoad(Game[TRState]):
     record_key = "core.record.fastest_win"  # leaderboards: fewest rounds to win a race
     record_lower_is_better = True
 
-    def seat_range(self, options: BaseModel | dict[str, Any] | None = None) -> tuple[int, int]:
+    def _seat_range(self, options: TROptions) -> tuple[int, int]:
         """Five seats only with an extra crew (Big Rig or Final Five)."""
-        opts = self.parse_options(options)
-        assert isinstance(opts, TROptions)
-        return self.min_seats, 5 if (opts.big_rig or opts.final_five) else 4
+        return self.min_seats, 5 if (options.big_rig or options.final_five) else 4
 
     # ------------------------------------------------------------ set-up
     def _new(self, seats: list[str], options: TROptions, seed: int, rng: Rng) -> TRState:
@@ -696,6 +693,12 @@ class ThunderRoad(Game[TRState]):
         except R.BadState as exc:
             field, _, detail = str(exc).partition(": ")
             raise bad_state(field, detail) from None
+
+    def _migrate_event(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Logs stored before the typed events held one event with a ``params`` dict of
+        catalog references (``"@thunder_road.dir.ne"``, owner ``"-"`` for a wreck); read
+        them into the typed fields (``models.legacy_event``)."""
+        return legacy_event(data)
 
     def _rigs(self) -> dict[str, RigSpec]:
         """Every named draw a test or the driver may rig (docs/rulings.md, Thunder Road §7)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field
 
 from ..base import SEAT_REF, BaseState, Event, Model, OptSeatId, SeatId, View, rebuilt
 
@@ -196,8 +196,8 @@ Action = Annotated[
 # One model per event kind, in a discriminated union on ``kind``.  Fields hold plain
 # values (a direction, a vehicle name, a seat); ``event_text`` turns the fields listed
 # in ``refs`` into catalog names and the fields in ``seat_fields`` into seat labels.
-# Logs stored before schema 2 had one generic event with a ``params`` dict holding
-# catalog references ("@thunder_road.dir.ne"); ``_legacy`` reads those.
+# Logs stored before the typed events had one generic event with a ``params`` dict
+# holding catalog references ("@thunder_road.dir.ne"); ``legacy_event`` reads those.
 
 Dir = Literal["n", "ne", "se", "s", "sw", "nw"]
 CommandName = Literal["airstrike", "nitro", "drift", "repair", "traction_drive", "patch_up"]
@@ -220,24 +220,6 @@ class TREventBase(Event):
             for name, info in cls.model_fields.items()
             if any(m is SEAT_REF for m in info.metadata) or "SeatRef" in repr(info.annotation)
         )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _legacy(cls, data: Any) -> Any:
-        if not isinstance(data, dict) or "params" not in data:
-            return data
-        out = {k: v for k, v in data.items() if k != "params"}
-        for k, v in (data.get("params") or {}).items():
-            if k in _LEGACY_DROP or k not in cls.model_fields:
-                if k == "seats" and "winners" in cls.model_fields:
-                    out["winners"] = [x for x in str(v).split(", ") if x]
-                continue
-            if isinstance(v, str) and v.startswith("@thunder_road."):
-                v = v.rsplit(".", 1)[1]
-            if v == "-" and k.endswith("owner"):
-                v = None
-            out[k] = v
-        return out
 
 
 class _Car(TREventBase):
@@ -622,6 +604,28 @@ EVENT_CLASSES: tuple[type[TREventBase], ...] = (
     GameOverEvent,
 )
 EVENT_BY_KIND: dict[str, type[TREventBase]] = {c.model_fields["kind"].default: c for c in EVENT_CLASSES}
+
+
+def legacy_event(data: dict[str, Any]) -> dict[str, Any]:
+    """A stored event in the shape of the first engine (``kind``, ``to``, ``params``: a dict
+    of catalog references and ``"-"`` for a wreck's owner) as the typed model's fields;
+    an event in the current shape is returned as it is."""
+    if "params" not in data or data.get("kind") not in EVENT_BY_KIND:
+        return data
+    fields = EVENT_BY_KIND[data["kind"]].model_fields
+    out = {k: v for k, v in data.items() if k != "params"}
+    for k, v in (data.get("params") or {}).items():
+        if k == "seats" and "winners" in fields:
+            out["winners"] = [x for x in str(v).split(", ") if x]
+        if k in _LEGACY_DROP or k not in fields:
+            continue
+        if isinstance(v, str) and v.startswith("@thunder_road."):
+            v = v.rsplit(".", 1)[1]
+        if v == "-" and k.endswith("owner"):
+            v = None
+        out[k] = v
+    return out
+
 
 TREvent = Annotated[
     SetupEvent
