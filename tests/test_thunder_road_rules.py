@@ -1270,3 +1270,21 @@ def test_ruling_26_an_absent_players_decision_is_the_seat_filler_ais():
         s = GAME.to_act(st)[0]
         assert GAME.default_action(st, s) == GAME.ai_action(st, s)
         st, _ = GAME.ai_step(st)
+
+
+@pytest.mark.parametrize("token", ["road", "mud", "oil", "mine", "wreck", "fire"])
+def test_entering_every_kind_of_face_down_hazard_counts_as_a_reveal(token):
+    """Previews and free undo stop at a reveal (issue 13 item 4): a flip without dice (road, mud,
+    fire), one whose dice come later (oil's slide, a mine's damage) and a wreck whose slam asks
+    the larger vehicle's owner to reroll (the state then still holds the starting RNG) all count."""
+    st = turn(board(), "p0", [3])
+    park_ahead(st, keep=("p0:medium",))
+    put(st, "p0:medium", 8, 3)
+    st.hazards[C.key(hx(9, 3))] = Hazard(type=token)
+    st, _ = do(st, "p0", kind="assign", car="p0:medium", die=3)
+    before = st
+    after, _ = do(st, "p0", kind="step", dir="n")
+    if token == "wreck":
+        assert after.reroll is not None and after.rng == before.rng  # the question hides the RNG change
+    assert GAME.hidden_revealed(before, after)
+    assert not GAME.hidden_revealed(after, after)

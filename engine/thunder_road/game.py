@@ -711,13 +711,19 @@ class ThunderRoad(Game[TRState]):
         return None
 
     def _hidden_revealed(self, before: TRState, after: TRState) -> bool:
-        """A hazard token turned face up or a road tile came off the (hidden) stack."""
+        """Something hidden came to light without the RNG showing it: a road tile came off the
+        stack, a face-down hazard token turned face up or was used up (mine, wreck), or a slam
+        reroll question was asked (the state then holds the action's starting point, RNG
+        included, but the question shows the slam and direction rolled -- and, after a wreck
+        token, what the token was)."""
         if before.tiles_placed != after.tiles_placed:
             return True
-        for k, h in after.hazards.items():
-            if h.up:
-                b = before.hazards.get(k)
-                if b is None or not b.up:
+        if after.reroll is not None and after.reroll != before.reroll:
+            return True
+        for k, h in before.hazards.items():
+            if not h.up:
+                a = after.hazards.get(k)
+                if a is None or a.up:
                     return True
         return False
 
