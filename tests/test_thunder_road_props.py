@@ -203,3 +203,10 @@ def test_rules_text_topics_have_a_one_line_summary_in_both_languages():
             assert lines[i + 1].strip() and not lines[i + 1].startswith("#")
         counts.append(len(heads))
     assert counts[0] == counts[1]
+
+
+def test_a_crew_put_out_by_its_own_move_is_asked_nothing_more():
+    """Regression (found by the property above): the Big Rig ran onto a hazard, became
+    inoperable and its crew went out, yet the move went on to the bonus question."""
+    st, _, _ = play(4, 5614, {"big_rig": True}, max_steps=300)  # check_invariants runs on every step
+    assert any(c.out for c in st.crews)

@@ -541,7 +541,8 @@ class ThunderRoad(Game[TRState]):
                     self._pay(st, p, v)
         if ctx.offroad:
             p.bonus_ok = False
-        if res != "ok" or ctx.stopped or v.where != "road":
+        if res != "ok" or ctx.stopped or v.where != "road" or not R.operable(v):
+            # a car that can no longer run (its crew may be out) takes no further step or bonus
             if res == "stop" or ctx.stopped:
                 ctx.ev("stop", **R.vname(v))
             self._after_move(ctx)
