@@ -7,7 +7,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engine.armor_clash.data import vehicles
+from engine.armor_clash.content import vehicles
 from engine.i18n import t
 from render.common import canvas, text, to_png
 

@@ -7,6 +7,7 @@ import pytest
 from engine import GameError, canonical
 from engine.armor_clash import GAME
 from engine.armor_clash import geometry as G
+from engine.armor_clash import ai as AI
 from engine.armor_clash import rules as R
 from engine.armor_clash.models import Choose
 
@@ -459,13 +460,13 @@ def test_ai_turns_the_hull_when_a_traverse_would_be_slower():
     a, b = unit(s, "a"), unit(s, "b")
     b.x, b.y = 2, 0  # due north of a
     a.turret = 4  # turret points south: 3 cells bring the target into the arc (1 turn)
-    o = R.ai_order(s, a)
+    o = AI.order_easy(s, a)
     assert o.what == "rotate" and o.turret_to == 7 and G.in_arc(o.turret_to, 0)
     a.turret_state = "crank"  # 3 cells hand-cranked = 4 turns: turn the hull instead
-    o = R.ai_order(s, a)
+    o = AI.order_easy(s, a)
     assert o.what == "hull" and o.facing == 4 and (o.facing + a.turret) % 8 == 0
     a.turret_state = "locked"
-    assert R.ai_order(s, a).what == "hull"
+    assert AI.order_easy(s, a).what == "hull"
 
 
 def test_views_never_carry_the_dice_generator_or_its_seed():

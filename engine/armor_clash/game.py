@@ -7,7 +7,8 @@ from typing import Any
 from ..base import Game, Msg, Outcome
 from ..errors import GameError
 from ..i18n import t
-from . import data
+from . import ai as AI
+from . import content
 from . import geometry as G
 from . import rules as R
 from .models import (
@@ -96,20 +97,20 @@ class ArmorClash(Game):
     def campaign_progress(self, progress: dict[str, Any] | None, state: State) -> dict[str, Any] | None:
         from .campaign import Progress, new_campaign, record_result
 
-        if state.options.scenario not in {sc["id"] for sc in data.campaign()["scenarios"]}:
+        if state.options.scenario not in {sc["id"] for sc in content.campaign()["scenarios"]}:
             return None  # a skirmish counted in a points campaign
         prog = Progress.model_validate(progress) if progress else new_campaign(mode=state.options.mode)
         return record_result(prog, state).model_dump(mode="json")
 
     # ------------------------------------------------------------ setup
     def _new(self, seats: list[str], options: Options, seed: int, rng) -> State:
-        mode_row = data.tables()["modes"][options.mode]
+        mode_row = content.tables()["modes"][options.mode]
         if "refuse" in mode_row:
             raise GameError("mode_unavailable", mode_row["refuse"], mode=options.mode)
-        sc = data.scenarios()[options.scenario]
+        sc = content.scenarios()[options.scenario]
         if sc["pvp"] and len(seats) < 2:
             raise _err("duel_needs_two", n=len(seats))
-        board = data.tables()["board"]
+        board = content.tables()["board"]
         max_turns = options.max_turns or _scenario_turns(options.scenario, options.mode)
         state = State(
             schema_version=self.schema_version,
@@ -352,7 +353,7 @@ class ArmorClash(Game):
         events.append(Committed(seat=seat))
         guard = 0
         while state.result is None and not self.to_act(state) and guard < 20:
-            R.resolve_turn(state, events)
+            R.resolve_turn(state, events, AI.enemy_order)
             state.pending = {}
             guard += 1
         return events
@@ -374,37 +375,18 @@ class ArmorClash(Game):
         """Rules' default for an absent player: a pass (the turn timer)."""
         return PASS
 
-    def ai_action(self, state: State, seat: str) -> Any:
+    ai_levels = AI.LEVELS
+    ai_default_level = AI.DEFAULT_LEVEL
+
+    def ai_action(self, state: State, seat: str, level: str | None = None) -> Any:
+        level = level or self.ai_default_level
+        if level not in AI.LEVELS:
+            raise GameError("bad_ai_level", "core.error.bad_options", detail=f"ai level {level}")
         legal = self.legal_actions(state, seat)
         if not legal:
             raise GameError("nothing_to_do", "core.error.nothing_to_do", seat=seat)
-        u = self._unit(state, seat)
-        p = state.pending.get(seat, Pending())
-        want = R.ai_order(state, u)
-        hull, tur, free = self._virtual(state, u, p)
-        cand: Any = PASS
-        if p.step == "top":
-            cand = Choose(what=want.what)
-        elif p.step in ("target", "move_fire"):
-            cand = Target(target=want.target or "")
-        elif p.step == "ammo":
-            cand = AmmoChoice(ammo=want.ammo or "AP")
-        elif p.step == "turret" and want.turret_to is not None:
-            cand = TurretTo(cell=G.RING_TO_CELL[(want.turret_to - hull) % 8])
-        elif p.step == "hull" and want.facing is not None:
-            cand = HullTo(facing=want.facing)
-        if cand == PASS and cand in legal:
-            return cand
-        want_n = self._normalise(cand)
-        for a in legal:
-            if self._normalise(a) == want_n:
-                return a
-        # never step back (the filler could loop): take the first real choice of this step,
-        # which always moves on; the answer is always one of the legal actions
-        for a in legal:
-            if a.kind != "back":
-                return a
-        return PASS
+        want = AI.order_for(state, self._unit(state, seat), level)
+        return AI.step_action(self, state, seat, legal, want)
 
     # ------------------------------------------------------------ text
     def action_label(self, state: State, action: Any, locale: str | None = None) -> str:
@@ -486,10 +468,10 @@ class ArmorClash(Game):
 
 
 def _scenario_turns(scenario: str, mode: str) -> int:
-    for s in data.campaign()["scenarios"]:
+    for s in content.campaign()["scenarios"]:
         if s["id"] == scenario:
             return int(s["max_turns"][mode])
-    return int(data.tables()["max_turns_default"][mode])
+    return int(content.tables()["max_turns_default"][mode])
 
 
 def _order_params(state: State, order: Order) -> dict[str, Any]:

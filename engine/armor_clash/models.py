@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator
 
 from ..base import BaseState, Event, Model
-from . import data
+from . import content
 
 MODES = ("simple", "normal", "hard", "hell")
 CREWS = ("recruit", "veteran", "legend", "hell")
@@ -46,7 +46,7 @@ class Options(Model):
     @field_validator("scenario")
     @classmethod
     def _scenario(cls, v: str) -> str:
-        if v not in data.scenarios():
+        if v not in content.scenarios():
             raise ValueError(f"unknown scenario {v}")
         return v
 
@@ -54,7 +54,7 @@ class Options(Model):
     @classmethod
     def _vehicles(cls, v: list[str]) -> list[str]:
         for name in v:
-            if name not in data.vehicles() or name == "tiger":
+            if name not in content.vehicles() or name == "tiger":
                 raise ValueError(f"unknown player vehicle {name}")
         return v
 

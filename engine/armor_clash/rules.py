@@ -6,9 +6,10 @@ Everything here is pure: it mutates the state copy it is given and returns event
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
-from . import data
+from . import content
 from . import geometry as G
 from .models import Aim, BossCard, MovePlan, Note, Options, Order, Result, Roll, RotPlan, ShotTrace, State, Unit
 
@@ -36,7 +37,7 @@ def unit_of_seat(state: State, seat: str) -> Unit | None:
 
 
 def veh(u: Unit) -> dict[str, Any]:
-    return data.vehicles()[u.vehicle]
+    return content.vehicles()[u.vehicle]
 
 
 def foes(state: State, u: Unit) -> list[Unit]:
@@ -79,7 +80,7 @@ def turret_state(u: Unit) -> str:
 
 def turret_speed(state: State, u: Unit) -> int:
     """Cells per turn (rules 8.3, 8.5, 9.1)."""
-    sp = data.tables()["rotation_speed"]
+    sp = content.tables()["rotation_speed"]
     st = turret_state(u)
     if st in ("locked", "overload"):
         return 0
@@ -99,21 +100,21 @@ def rotation_turns(state: State, u: Unit, cells: int) -> int:
     if st in ("locked", "overload") or cells <= 0:
         return 0
     if st == "crank" and not u.boss:
-        return data.crank_turns(cells)
+        return content.crank_turns(cells)
     if u.boss or u.link:
         return max(1, math.ceil(cells / turret_speed(state, u)))
-    return max(1, data.normal_rotation_turns(cells))
+    return max(1, content.normal_rotation_turns(cells))
 
 
 def free_rotation(u: Unit) -> int:
     """Cells a turret may turn free with the ammo choice / shot (rules 8.2: 1-2 cells, normal turret only)."""
-    return data.tables()["free_rotation"] if turret_state(u) == "normal" else 0
+    return content.tables()["free_rotation"] if turret_state(u) == "normal" else 0
 
 
 def reload_turns(u: Unit) -> int:
     base = veh(u)["reload"] + u.pen["reload"]
     if u.boss:
-        return math.ceil(base / data.boss()["reload_divisor"])
+        return math.ceil(base / content.boss()["reload_divisor"])
     return base
 
 
@@ -142,7 +143,7 @@ def move_cost(u: Unit, cells: int) -> tuple[str, int]:
 
 
 def boss_cells_per_turn(state: State) -> int:
-    b = data.boss()
+    b = content.boss()
     return math.ceil(b["base_cells_per_turn"] * state.options.boss_speed_pct / 100)
 
 
@@ -163,14 +164,14 @@ def shootable(state: State, u: Unit, turret_abs: int | None = None, free: int | 
 
 # -------------------------------------------------------------------- set-up
 def build_units(seats: list[str], opts: Options) -> list[Unit]:
-    sc = data.scenarios()[opts.scenario]
+    sc = content.scenarios()[opts.scenario]
     units: list[Unit] = []
     for i, seat in enumerate(seats):
         x, y, f = sc["players"][i]
         vehicle = opts.vehicles[i] if i < len(opts.vehicles) else "t34_85"
         crew = opts.crews[i] if i < len(opts.crews) else "veteran"
         link = bool(opts.links[i]) if i < len(opts.links) else False
-        if link and data.crew_rank(crew) < data.crew_rank(data.tables()["link_min_crew"]):
+        if link and content.crew_rank(crew) < content.crew_rank(content.tables()["link_min_crew"]):
             link = False
         side = seat if sc["pvp"] else "players"
         units.append(
@@ -185,7 +186,7 @@ def build_units(seats: list[str], opts: Options) -> list[Unit]:
                 x=x,
                 y=y,
                 hull=f,
-                loaded=data.tables()["default_ammo"],
+                loaded=content.tables()["default_ammo"],
             )
         )
     n = len(seats)
@@ -195,7 +196,7 @@ def build_units(seats: list[str], opts: Options) -> list[Unit]:
             continue
         is_boss = bool(e.get("boss"))
         counts[e["vehicle"]] = counts.get(e["vehicle"], 0) + 1
-        label = BOSS_LABEL if is_boss else f"{data.vehicles()[e['vehicle']]['name']} #{counts[e['vehicle']]}"
+        label = BOSS_LABEL if is_boss else f"{content.vehicles()[e['vehicle']]['name']} #{counts[e['vehicle']]}"
         units.append(
             Unit(
                 id="boss" if is_boss else f"e{j + 1}",
@@ -207,8 +208,8 @@ def build_units(seats: list[str], opts: Options) -> list[Unit]:
                 x=e["x"],
                 y=e["y"],
                 hull=e["facing"],
-                loaded=data.tables()["default_ammo"],
-                card=BossCard(ms_left=data.boss()["fatigue_move_turns"]) if is_boss else None,
+                loaded=content.tables()["default_ammo"],
+                card=BossCard(ms_left=content.boss()["fatigue_move_turns"]) if is_boss else None,
             )
         )
     return units
@@ -235,7 +236,7 @@ def knock_out(state: State, target: Unit, reason: str, events: list, shooter: Un
 
 
 def injure(state: State, target: Unit, crew: str, events: list, times: int = 1) -> None:
-    tb = data.tables()
+    tb = content.tables()
     for _ in range(times):
         if crew == "power":
             target.power += 1
@@ -260,7 +261,7 @@ def injure(state: State, target: Unit, crew: str, events: list, times: int = 1) 
 
 def after_effect(state: State, target: Unit, loc: int, heavy: bool, events: list, times: int = 1) -> None:
     """Chapter 6.2 table row of the location (crew injury / power system)."""
-    tb = data.tables()
+    tb = content.tables()
     crew = tb["crew_for_location"][str(loc)]
     if crew is None:
         note(events, "tracks_no_crew", unit=target.label)
@@ -292,7 +293,7 @@ def rage_change(state: State, boss: Unit, delta: int, reason: str, events: list,
     else:
         card.rage = max(0, old + delta)
     note(events, "rage", unit=boss.label, old=old, new=card.rage, reason=f"@armor_clash.rage_reason.{reason}")
-    b = data.boss()
+    b = content.boss()
     if state.options.mode == "normal" and card.rage >= b["rage_max_normal"]:
         victim = target if target is not None and target.active else None
         if victim is None:
@@ -307,7 +308,7 @@ def rage_change(state: State, boss: Unit, delta: int, reason: str, events: list,
 
 
 def apply_hit_normal(state: State, shooter: Unit, target: Unit, loc: int, res: str, events: list) -> None:
-    tb = data.tables()
+    tb = content.tables()
     opts = state.options
     if res in ("nopen", "pen_weak"):
         note(events, "no_effect", unit=target.label)
@@ -333,8 +334,8 @@ def apply_hit_normal(state: State, shooter: Unit, target: Unit, loc: int, res: s
             knock_out(state, target, "ammo_rack", events, shooter, destroyed=True)
             return
         if target.boss and target.card is not None and loc == 5:
-            target.card.halved_turns = data.boss()["counter_turret_pen_turns"] + 1
-            note(events, "counter_halved", unit=target.label, turns=data.boss()["counter_turret_pen_turns"])
+            target.card.halved_turns = content.boss()["counter_turret_pen_turns"] + 1
+            note(events, "counter_halved", unit=target.label, turns=content.boss()["counter_turret_pen_turns"])
         if target.boss and target.card is not None and loc == 1:
             rage_change(state, target, -1, "halved", events)
     after_effect(state, target, loc, heavy=(res == "damaged"), events=events)
@@ -359,7 +360,7 @@ def apply_hit_simple(state: State, shooter: Unit, target: Unit, loc: int, events
 
 
 def fire(state: State, shooter: Unit, target: Unit, events: list) -> None:
-    tb = data.tables()
+    tb = content.tables()
     ammo = shooter.loaded or tb["default_ammo"]
     shooter.loaded = None
     shooter.fired_this_turn = True
@@ -370,8 +371,8 @@ def fire(state: State, shooter: Unit, target: Unit, events: list) -> None:
         d = G.bearing(target, shooter)
         if d not in target.card.cur_dirs:
             target.card.cur_dirs.append(d)
-    hits = data.hit_numbers(shooter.crew)
-    rage_v = data.boss()["rage_die_value"]
+    hits = content.hit_numbers(shooter.crew)
+    rage_v = content.boss()["rage_die_value"]
 
     def hit_word(v: int) -> str:
         return "@armor_clash.result.hit" if v in hits else "@armor_clash.result.miss"
@@ -385,9 +386,9 @@ def fire(state: State, shooter: Unit, target: Unit, events: list) -> None:
             rage_change(state, shooter, 1, "miss", events, target)
         if die not in hits or not target.active:
             return
-        loc = roll(state, events, shooter, "location", lambda v: f"@armor_clash.loc.{data.location_name(v)}")
+        loc = roll(state, events, shooter, "location", lambda v: f"@armor_clash.loc.{content.location_name(v)}")
         dmg = roll(state, events, shooter, "damage", lambda v: "")
-        res = data.damage_result(loc, dmg)
+        res = content.damage_result(loc, dmg)
         mapped = tb["ammo"][ammo]["result_map"].get(res, res)
         events[-1].result = f"@armor_clash.dmg.{mapped}"
         if mapped != res:
@@ -407,9 +408,9 @@ def fire(state: State, shooter: Unit, target: Unit, events: list) -> None:
         apply_hit_normal(state, shooter, target, loc, mapped, events)
     else:
         double = bool(
-            shooter.boss and shooter.card is not None and shooter.card.rage >= data.boss()["rage_double_simple"]
+            shooter.boss and shooter.card is not None and shooter.card.rage >= content.boss()["rage_double_simple"]
         )
-        loc = roll(state, events, shooter, "location", lambda v: f"@armor_clash.loc.{data.location_name(v)}")
+        loc = roll(state, events, shooter, "location", lambda v: f"@armor_clash.loc.{content.location_name(v)}")
         die = roll(state, events, shooter, "hit", hit_word)
         state.last_shots.append(ShotTrace(shooter=shooter.id, target=target.id, hit=die in hits))
         if shooter.boss and die == rage_v:
@@ -553,41 +554,6 @@ def try_shoot(state: State, u: Unit, target_id: str, free_left: int, events: lis
     fire(state, u, target, events)
 
 
-# --------------------------------------------------------------------- AI
-def _pick_target(state: State, u: Unit, cands: list[Unit]) -> Unit:
-    def key(o: Unit):
-        return (0 if o.boss else 1, G.chebyshev(u, o), -(sum(o.pen.values())), state.units.index(o))
-
-    return min(cands, key=key)
-
-
-def ai_order(state: State, u: Unit) -> Order:
-    """The skirmish AI tank (and seat filler): shoot what is in reach, else turn towards it, else load."""
-    fs = foes(state, u)
-    if not fs:
-        return Order(what="pass")
-    if u.loaded is not None:
-        if u.aim is not None:
-            t = unit_by_id(state, u.aim.target)
-            if t is not None and t.active and any(o.id == t.id for o, _ in shootable(state, u)):
-                return Order(what="shoot", target=t.id)
-        cands = [o for o, _ in shootable(state, u)]
-        if cands:
-            return Order(what="shoot", target=_pick_target(state, u, cands).id)
-        t = _pick_target(state, u, fs)
-        d = G.bearing(u, t)
-        if u.rot_plan is not None and G.ring_dist(u.rot_plan.target, d) <= 1 and turret_state(u) != "locked":
-            return Order(what="continue_rotate")
-        cells = G.rotation_needed(u.abs_turret, d)
-        if turret_state(u) in ("locked", "overload") or rotation_turns(state, u, cells) > 1:
-            # a hull turn aims the gun in one turn (8.4): better than a slow traverse
-            return Order(what="hull", facing=(d - u.turret) % 8)
-        return Order(what="rotate", turret_to=G.step_towards(u.abs_turret, d, cells))
-    if u.loading is not None:
-        return Order(what="continue_reload")
-    return Order(what="reload", ammo=data.tables()["default_ammo"])
-
-
 # ------------------------------------------------------------------- boss
 def boss_target(state: State, boss: Unit) -> Unit | None:
     pool = foes(state, boss)
@@ -595,7 +561,7 @@ def boss_target(state: State, boss: Unit) -> Unit | None:
         return None
     rage = boss.card.rage if boss.card else 0
     if state.options.mode == "normal":
-        for row in data.boss()["prerotate"]:
+        for row in content.boss()["prerotate"]:
             if row["from"] <= rage <= row["to"] and row["priority"] == "damaged":
                 damaged = [o for o in pool if o.damaged]
                 pool = damaged or pool
@@ -604,7 +570,7 @@ def boss_target(state: State, boss: Unit) -> Unit | None:
 
 def prerot_cells(state: State, boss: Unit) -> int:
     rage = boss.card.rage if boss.card else 0
-    for row in data.boss()["prerotate"]:
+    for row in content.boss()["prerotate"]:
         if row["from"] <= rage <= row["to"]:
             return row["cells"]
     return 0
@@ -650,8 +616,8 @@ def boss_phase_move(state: State, boss: Unit, plan: dict[str, Any], events: list
     target = unit_by_id(state, card.target) if card.target else None
     if target is None or not target.active:
         return
-    keep = data.boss()["keep_range"]
-    if G.chebyshev(boss, target) <= keep and state.options.mode == "normal" and data.boss().get("drive") == "flank":
+    keep = content.boss()["keep_range"]
+    if G.chebyshev(boss, target) <= keep and state.options.mode == "normal" and content.boss().get("drive") == "flank":
         _boss_flank(state, boss, target, keep, events)
         return
     moved = 0
@@ -751,13 +717,13 @@ def boss_phase_fire(state: State, boss: Unit, plan: dict[str, Any], events: list
 def boss_end_of_turn(state: State, boss: Unit, events: list) -> None:
     card = boss.card
     assert card is not None
-    b = data.boss()
+    b = content.boss()
     normal = state.options.mode == "normal"
     # reload (rules 9.1: halved, rounded up); the turn it fired does not count
     if boss.loaded is None and not boss.fired_this_turn:
         boss.reload_left = max(0, boss.reload_left - 1)
         if boss.reload_left == 0:
-            boss.loaded = data.tables()["default_ammo"]
+            boss.loaded = content.tables()["default_ammo"]
             note(events, "loaded", unit=boss.label, ammo=f"@armor_clash.ammo.{boss.loaded}")
     # fatigue (rules 9.2)
     if boss.moved_this_turn:
@@ -816,11 +782,25 @@ def boss_end_of_turn(state: State, boss: Unit, events: list) -> None:
 
 
 # --------------------------------------------------------------- resolution
+def bail_out(state: State, events: list) -> None:
+    """Designed scenario rule (``bail_out`` in scenarios.json, docs/rulings.md R14): a crew whose
+    vehicle card carries that many penalty turns (6.2 "惩罚可累加") abandons the vehicle."""
+    limits = content.scenarios()[state.options.scenario].get("bail_out")
+    if not limits:
+        return
+    for u in state.units:
+        if not u.active:
+            continue
+        limit = limits.get("boss" if u.boss else ("players" if u.seat is not None else "enemies"))
+        if limit and sum(u.pen.values()) >= limit:
+            knock_out(state, u, "bailed_out", events, None, destroyed=False)
+
+
 def check_result(state: State) -> None:
     if state.result is not None:
         return
     seats = [u for u in state.units if u.seat is not None]
-    pvp = data.scenarios()[state.options.scenario]["pvp"]
+    pvp = content.scenarios()[state.options.scenario]["pvp"]
     if pvp:
         alive = []
         for u in seats:
@@ -836,7 +816,7 @@ def check_result(state: State) -> None:
         return
     players_alive = any(u.active for u in seats)
     enemies_alive = any(u.active for u in state.units if u.side == "enemies")
-    sc = data.scenarios()[state.options.scenario]
+    sc = content.scenarios()[state.options.scenario]
     if sc.get("boss_decides"):
         # the escort withdraws once Wittmann is out
         enemies_alive = any(u.active for u in state.units if u.boss)
@@ -854,7 +834,8 @@ def check_result(state: State) -> None:
         state.result = Result(winners=[], reason="time_up", side="enemies")
 
 
-def resolve_turn(state: State, events: list) -> None:
+def resolve_turn(state: State, events: list, ai_order: Callable[[State, Unit], Order]) -> None:
+    """Resolve a turn whose orders are all in; ``ai_order`` decides for the AI tanks (not the boss)."""
     note(events, "turn_resolves", turn=state.turn)
     state.last_shots = []
     orders: dict[str, Order] = {}
@@ -946,6 +927,7 @@ def resolve_turn(state: State, events: list) -> None:
     for b in state.units:
         if b.boss and b.active and b.card is not None:
             boss_end_of_turn(state, b, events)
+    bail_out(state, events)
     state.turn += 1
     check_result(state)
     if state.result is not None:
