@@ -48,7 +48,7 @@ def test_a_whole_conversation(tmp_path):
         ]
     )
     games, bad_json, no_game, new, legal, act, bad_action, bad_seat, view, dump, schema, render, unknown, not_obj = r
-    assert games == {"ok": True, "games": ["city_of_fury", "thunder_road", "automobile", "armor_clash"]}
+    assert games == {"ok": True, "games": ["armor_clash", "automobile", "city_of_fury", "thunder_road"]}
     assert bad_json["ok"] is False and bad_json["error"]["code"] == "bad_json"
     assert no_game["error"]["code"] == "no_game"
     assert new["ok"] and canonical(new["state"]) == canonical(game.dump(state)) and new["to_act"] == ["me"]

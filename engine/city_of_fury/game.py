@@ -198,7 +198,7 @@ class CityOfFury(Game):
 
     # ------------------------------------------------------------ views
     def view(self, state: m.State, seat: str | None) -> dict[str, Any]:
-        data = super().view(state, seat)
+        data = state.model_dump(mode="json", exclude={"rng", "seed"})
         hero = heroes()[state.hero]
         data["hero_card"] = {
             "id": hero.id,
