@@ -119,6 +119,14 @@ class BaseState(Model):
     #: the legal actions ``legal_actions`` last returned per seat for this object (never stored)
     _legal: dict[str, list[Any]] = PrivateAttr(default_factory=dict)
 
+    def __eq__(self, other: object) -> bool:
+        """Equal states have equal fields (the legal-action memo does not count)."""
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]
+
 
 class NoOptions(Model):
     pass
