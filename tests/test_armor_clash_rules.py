@@ -179,7 +179,7 @@ def test_tracks_without_prerequisite_have_no_crew():
     s, ev = shoot(duel(), hit=1, location=6, damage=2)
     b = unit(s, "b")
     assert b.active and sum(b.pen.values()) == 0
-    assert any(e.kind == "note" and e.key == "armor_clash.tracks_no_crew" for e in ev)
+    assert any(e.kind == "tracks_no_crew" for e in ev)
 
 
 def test_penalties_stack():
@@ -290,7 +290,7 @@ def test_optional_ricochet_stun(opt):
 def test_stunned_crew_loses_its_next_turn():
     s, _ = shoot(duel(ricochet_stun=True), hit=1, location=5, damage=5)
     s, ev = GAME.apply(s, "a", {"kind": "choose", "what": "pass"})
-    assert any(e.kind == "note" and e.key == "armor_clash.stunned_skip" for e in ev)
+    assert any(e.kind == "stunned_skip" for e in ev)
     assert set(GAME.to_act(s)) == {"a", "b"}
 
 

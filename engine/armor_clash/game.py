@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from ..base import Game, Msg, Outcome
+from ..base import Game, Msg, Outcome, RigSpec, SeatLabels
 from ..errors import GameError
 from ..i18n import t
 from . import ai as AI
@@ -14,22 +15,25 @@ from . import rules as R
 from .models import (
     AMMO,
     Action,
+    AcView,
     AmmoChoice,
     AnyEvent,
     Back,
     Choose,
     Committed,
+    FreeRotate,
     HullTo,
     MoveDir,
     MoveDist,
     Options,
     Order,
-    OrderEv,
+    OrderGiven,
     Pending,
     State,
     Target,
     TurretTo,
     Unit,
+    UnitView,
 )
 
 PASS = Choose(what="pass")
@@ -41,7 +45,7 @@ def _err(code: str, seat: str | None = None, **params: Any) -> GameError:
 
 class ArmorClash(Game):
     id = "armor_clash"
-    schema_version = 1
+    schema_version = 2
     min_seats = 1
     max_seats = 4
     State = State
@@ -50,9 +54,11 @@ class ArmorClash(Game):
     Options = Options
     private_view = True
     private_actions = True
+    ai_levels = AI.LEVELS
+    View = AcView
 
     # ---------------------------------------------- story mode (platform hooks)
-    def campaign_init(self, options: dict[str, Any]) -> dict[str, Any] | None:
+    def _campaign_init(self, options: dict[str, Any]) -> dict[str, Any] | None:
         from .campaign import new_campaign
 
         allowed = {"mode", "repeated_hits", "ammo_rack", "ricochet_stun"}
@@ -61,7 +67,7 @@ class ArmorClash(Game):
             raise GameError("bad_options", "core.error.bad_options", detail=", ".join(unknown))
         return new_campaign(**options).model_dump(mode="json")
 
-    def campaign_summary(self, progress: dict[str, Any] | None) -> Msg | None:
+    def _campaign_summary(self, progress: dict[str, Any] | None) -> Msg | None:
         from .campaign import Progress, current_scenario, scenario_list
 
         if not progress:
@@ -86,7 +92,7 @@ class ArmorClash(Game):
             },
         )
 
-    def campaign_options(self, progress: dict[str, Any] | None, seats) -> dict[str, Any] | None:
+    def _campaign_options(self, progress: dict[str, Any] | None, seats: Sequence[str]) -> dict[str, Any] | None:
         from .campaign import Progress, join, new_campaign, scenario_options
 
         prog = Progress.model_validate(progress) if progress else new_campaign()
@@ -94,7 +100,7 @@ class ArmorClash(Game):
             prog = join(prog, seat)
         return scenario_options(prog, list(seats)).model_dump(mode="json")
 
-    def campaign_progress(self, progress: dict[str, Any] | None, state: State) -> dict[str, Any] | None:
+    def _campaign_progress(self, progress: dict[str, Any] | None, state: State) -> dict[str, Any] | None:
         from .campaign import Progress, new_campaign, record_result
 
         if state.options.scenario not in {sc["id"] for sc in content.campaign()["scenarios"]}:
@@ -125,8 +131,30 @@ class ArmorClash(Game):
         )
         return state
 
+    # ------------------------------------------------------ stored states
+    def _migrate(self, data: dict[str, Any], version: int) -> dict[str, Any]:
+        if version == 1:
+            # schema 2 added Options.rules; a table begun under schema 1 keeps rules revision 1
+            data["options"] = {**data.get("options", {}), "rules": 1}
+            return data
+        return super()._migrate(data, version)
+
+    def _rigs(self) -> dict[str, RigSpec]:
+        faces = list(range(1, 7))
+        return {
+            "hit": RigSpec(kind="die", values=faces, doc="normal mode: a shot's first die; simple: its second"),
+            "location": RigSpec(
+                kind="die", values=faces, doc="1 ammo rack, 2 fuel, 3 driver, 4 engine, 5 turret, 6 tracks"
+            ),
+            "damage": RigSpec(kind="die", values=faces, doc="normal mode, after the location (ruling R4)"),
+            "penalty": RigSpec(kind="die", values=faces, doc="for each crew injury: 1-3 +1 turn, 4-6 +2 (R7)"),
+        }
+
+    def _validate(self, s: State) -> None:
+        R.validate_state(s)
+
     # ------------------------------------------------------------ turn order
-    def to_act(self, state: State) -> list[str]:
+    def _to_act(self, state: State) -> list[str]:
         if state.result is not None:
             return []
         out = []
@@ -135,7 +163,7 @@ class ArmorClash(Game):
                 out.append(u.seat)
         return out
 
-    def outcome(self, state: State) -> Outcome | None:
+    def _outcome(self, state: State) -> Outcome | None:
         r = state.result
         if r is None:
             return None
@@ -334,9 +362,7 @@ class ArmorClash(Game):
             n = G.ring_dist(tur, want)
             if p.pre_rot is None and R.turret_state(u) == "normal" and 0 < n <= free:
                 p = Pending(pre_rot=want)
-                events.append(
-                    OrderEv(seat=seat, key="armor_clash.order.free_rotate", params={"cell": action.cell}, to=[seat])
-                )
+                events.append(FreeRotate(seat=seat, cell=action.cell, to=[seat]))
             else:
                 order = Order(what="rotate", turret_to=want)
         elif k == "hull":
@@ -347,9 +373,8 @@ class ArmorClash(Game):
         order.pre_rot = p.pre_rot
         state.pending.pop(seat, None)
         state.orders[seat] = order
-        events.append(
-            OrderEv(seat=seat, key=f"armor_clash.order.{order.what}", params=_order_params(state, order), to=[seat])
-        )
+        target = R.unit_by_id(state, order.target) if order.target else None
+        events.append(OrderGiven(seat=seat, order=order, target=target.label if target else order.target, to=[seat]))
         events.append(Committed(seat=seat))
         guard = 0
         while state.result is None and not self.to_act(state) and guard < 20:
@@ -359,37 +384,42 @@ class ArmorClash(Game):
         return events
 
     # ------------------------------------------------------------ views
-    def view(self, state: State, seat: str | None) -> dict[str, Any]:
-        # the seed would let a player replay the dice generator and predict every roll
-        d = state.model_dump(mode="json", exclude={"rng", "seed", "orders", "pending"})
-        d["committed"] = sorted(state.orders)
-        d["to_act"] = self.to_act(state)
-        d["viewer"] = seat
-        if seat is not None and seat in state.orders:
-            d["my_order"] = state.orders[seat].model_dump(mode="json")
-        if seat is not None and seat in state.pending:
-            d["my_pending"] = state.pending[seat].model_dump(mode="json")
-        return d
+    def _view(self, state: State, seat: str | None) -> dict[str, Any]:
+        vehicles = content.vehicles()
+        units = [
+            UnitView(
+                **dict(u),
+                vehicle_name=vehicles[u.vehicle]["name"],
+                max_move=vehicles[u.vehicle]["max_move"],
+            )
+            for u in state.units
+        ]
+        return {
+            "mode": state.options.mode,
+            "scenario": state.options.scenario,
+            "options": state.options,
+            "width": state.width,
+            "height": state.height,
+            "turn": state.turn,
+            "max_turns": state.max_turns,
+            "units": units,
+            "last_shots": list(state.last_shots),
+            "committed": sorted(state.orders),
+            "result": state.result,
+            "orders": dict(state.orders),  # the base keeps only the viewer's own
+            "pending": dict(state.pending),
+        }
 
-    def default_action(self, state: State, seat: str) -> Any:
+    def _default_action(self, state: State, seat: str) -> Any:
         """Rules' default for an absent player: a pass (the turn timer)."""
         return PASS
 
-    ai_levels = AI.LEVELS
-    ai_default_level = AI.DEFAULT_LEVEL
-
-    def ai_action(self, state: State, seat: str, level: str | None = None) -> Any:
-        level = level or self.ai_default_level
-        if level not in AI.LEVELS:
-            raise GameError("bad_ai_level", "core.error.bad_options", detail=f"ai level {level}")
-        legal = self.legal_actions(state, seat)
-        if not legal:
-            raise GameError("nothing_to_do", "core.error.nothing_to_do", seat=seat)
+    def _ai_action(self, state: State, seat: str, level: str, legal: list[Any]) -> Any:
         want = AI.order_for(state, self._unit(state, seat), level)
         return AI.step_action(self, state, seat, legal, want)
 
     # ------------------------------------------------------------ text
-    def action_label(self, state: State, action: Any, locale: str | None = None) -> str:
+    def _action_label(self, state: State, action: Any, locale: str | None, labels: SeatLabels | None) -> str:
         k = action.kind
         if k == "choose":
             return t(f"armor_clash.what.{action.what}", locale)
@@ -404,6 +434,8 @@ class ArmorClash(Game):
                 return t("armor_clash.action.hold_fire", locale)
             o = R.unit_by_id(state, action.target)
             label = o.label if o else action.target
+            if labels and label in labels:
+                label = labels[label].name
             label = t(label[1:], locale) if label.startswith("@") else label
             where = G.cell_name(o.x, o.y) if o else "?"
             return t("armor_clash.action.target", locale, target=label, cell=where)
@@ -421,26 +453,64 @@ class ArmorClash(Game):
             )
         return t("armor_clash.action.back", locale)
 
-    def action_group(self, state: State, action: Any) -> str:
+    def _action_group(self, state: State, action: Any) -> str:
         return action.kind
 
-    def event_text(self, event: Any, locale: str | None = None) -> str:
-        if event.kind in ("note", "order"):
+    def _event_text(self, event: Any, locale: str | None, labels: SeatLabels | None) -> str:
+        k = event.kind
+
+        def name(label: str | None) -> str:
+            if not label:
+                return "-"
+            if labels and label in labels:
+                return labels[label].name
+            return t(label[1:], locale) if label.startswith("@") else label
+
+        if k in ("note", "order"):  # schema 1 events of stored logs
             return t(event.key, locale, **event.params)
-        if event.kind == "roll":
+        if k == "roll":
             return t(
                 "armor_clash.event.roll",
                 locale,
-                unit=event.label,
+                unit=name(event.label),
                 die=f"@armor_clash.die.{event.die}",
                 value=event.value,
                 result=event.result,
             )
-        if event.kind == "committed":
-            return t("armor_clash.event.committed", locale, seat=event.seat)
-        return super().event_text(event, locale)
+        if k == "committed":
+            return t("armor_clash.event.committed", locale, seat=name(event.seat))
+        if k == "free_rotate":
+            return t("armor_clash.order.free_rotate", locale, cell=event.cell)
+        if k == "order_given":
+            return t(f"armor_clash.order.{event.order.what}", locale, **_order_params(event.order, name(event.target)))
+        p: dict[str, Any] = event.model_dump(mode="json", exclude={"kind", "to"})
+        for field in ("unit", "target"):
+            if field in p:
+                p[field] = name(p[field])
+        refs = {
+            "ammo": "ammo",
+            "band": "band",
+            "crew": "crew",
+            "what": "pen",
+            "state": "turret",
+            "old": "dmg",
+            "new": "dmg",
+        }
+        for field, ns in refs.items():
+            if isinstance(p.get(field), str):
+                p[field] = f"@armor_clash.{ns}.{p[field]}"
+        if "facing" in p:
+            p["facing"] = f"@armor_clash.dir.{G.DIR_NAMES[p['facing']]}"
+        if "reason" in p:
+            ns = {"rage": "rage_reason", "game_over": "outcome"}.get(k, "reason")
+            p["reason"] = f"@armor_clash.{ns}.{p['reason']}"
+        if "cell" in p and k == "moved":
+            p["to"] = p.pop("cell")
+        if "winners" in p:
+            p["winners"] = ", ".join(name(w) for w in p["winners"]) or "-"
+        return t(f"armor_clash.{k}", locale, **p)
 
-    def prompt(self, state: State, seat: str) -> Msg:
+    def _prompt(self, state: State, seat: str) -> Msg:
         p = state.pending.get(seat, Pending())
         u = R.unit_of_seat(state, seat)
         params: dict[str, Any] = {"turn": state.turn}
@@ -457,7 +527,7 @@ class ArmorClash(Game):
             )
         return Msg(key=f"armor_clash.prompt.{p.step}", params=params)
 
-    def summary(self, state: State) -> Msg:
+    def _summary(self, state: State) -> Msg:
         boss = next((u for u in state.units if u.boss), None)
         if boss is not None and boss.card is not None:
             return Msg(
@@ -474,12 +544,10 @@ def _scenario_turns(scenario: str, mode: str) -> int:
     return int(content.tables()["max_turns_default"][mode])
 
 
-def _order_params(state: State, order: Order) -> dict[str, Any]:
+def _order_params(order: Order, target: str) -> dict[str, Any]:
     out: dict[str, Any] = {k: v for k, v in order.model_dump(mode="json").items() if v is not None}
     if order.target:
-        o = R.unit_by_id(state, order.target)
-        if o is not None:
-            out["target"] = o.label
+        out["target"] = target
     if order.ammo:
         out["ammo"] = f"@armor_clash.ammo.{order.ammo}"
     if order.facing is not None:

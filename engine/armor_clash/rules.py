@@ -9,17 +9,32 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from ..base import bad_state
 from . import content
 from . import geometry as G
-from .models import Aim, BossCard, MovePlan, Note, Options, Order, Result, Roll, RotPlan, ShotTrace, State, Unit
+from .models import (
+    AMMO,
+    NOTE_EVENTS,
+    Aim,
+    BossCard,
+    MovePlan,
+    Options,
+    Order,
+    Result,
+    Roll,
+    RotPlan,
+    ShotTrace,
+    State,
+    Unit,
+)
 
-K = "armor_clash."
 BOSS_LABEL = "@armor_clash.boss.name"
 
 
 # ------------------------------------------------------------------ helpers
-def note(events: list, key: str, **params: Any) -> None:
-    events.append(Note(key=K + key, params=params))
+def note(events: list, kind: str, **fields: Any) -> None:
+    """Append the typed event of ``kind`` (models.NOTE_EVENTS)."""
+    events.append(NOTE_EVENTS[kind](**fields))
 
 
 def unit_by_id(state: State, uid: str) -> Unit | None:
@@ -230,9 +245,7 @@ def knock_out(state: State, target: Unit, reason: str, events: list, shooter: Un
     target.move_plan = target.rot_plan = target.aim = None
     if shooter is not None and shooter.side != target.side:
         shooter.kills += 1
-    note(
-        events, "destroyed" if destroyed else "incapacitated", unit=target.label, reason=f"@armor_clash.reason.{reason}"
-    )
+    note(events, "destroyed" if destroyed else "incapacitated", unit=target.label, reason=reason)
 
 
 def injure(state: State, target: Unit, crew: str, events: list, times: int = 1) -> None:
@@ -252,9 +265,9 @@ def injure(state: State, target: Unit, crew: str, events: list, times: int = 1) 
             events,
             "crew_hit",
             unit=target.label,
-            crew=f"@armor_clash.crew.{crew}",
+            crew=crew,
             pen=p,
-            what=f"@armor_clash.pen.{kind}",
+            what=kind,
             total=target.pen[kind],
         )
 
@@ -279,7 +292,7 @@ def after_effect(state: State, target: Unit, loc: int, heavy: bool, events: list
             target.turret_state = "locked"
         elif target.turret_state == "normal":
             target.turret_state = "crank"
-        note(events, "turret_state", unit=target.label, state=f"@armor_clash.turret.{target.turret_state}")
+        note(events, "turret_state", unit=target.label, state=target.turret_state)
 
 
 def rage_change(state: State, boss: Unit, delta: int, reason: str, events: list, target: Unit | None = None) -> None:
@@ -292,7 +305,7 @@ def rage_change(state: State, boss: Unit, delta: int, reason: str, events: list,
         card.rage = old // 2
     else:
         card.rage = max(0, old + delta)
-    note(events, "rage", unit=boss.label, old=old, new=card.rage, reason=f"@armor_clash.rage_reason.{reason}")
+    note(events, "rage", unit=boss.label, old=old, new=card.rage, reason=reason)
     b = content.boss()
     if state.options.mode == "normal" and card.rage >= b["rage_max_normal"]:
         victim = target if target is not None and target.active else None
@@ -304,7 +317,7 @@ def rage_change(state: State, boss: Unit, delta: int, reason: str, events: list,
             knock_out(state, victim, "rage", events, boss, destroyed=True)
         old = card.rage
         card.rage = 0
-        note(events, "rage", unit=boss.label, old=old, new=0, reason="@armor_clash.rage_reason.reset")
+        note(events, "rage", unit=boss.label, old=old, new=0, reason="reset")
 
 
 def apply_hit_normal(state: State, shooter: Unit, target: Unit, loc: int, res: str, events: list) -> None:
@@ -366,7 +379,7 @@ def fire(state: State, shooter: Unit, target: Unit, events: list) -> None:
     shooter.fired_this_turn = True
     if shooter.boss:
         shooter.reload_left = reload_turns(shooter)
-    note(events, "shot", unit=shooter.label, target=target.label, ammo=f"@armor_clash.ammo.{ammo}")
+    note(events, "shot", unit=shooter.label, target=target.label, ammo=ammo)
     if target.boss and target.card is not None and not shooter.boss:
         d = G.bearing(target, shooter)
         if d not in target.card.cur_dirs:
@@ -395,9 +408,9 @@ def fire(state: State, shooter: Unit, target: Unit, events: list) -> None:
             note(
                 events,
                 "ammo_effect",
-                ammo=f"@armor_clash.ammo.{ammo}",
-                old=f"@armor_clash.dmg.{res}",
-                new=f"@armor_clash.dmg.{mapped}",
+                ammo=ammo,
+                old=res,
+                new=mapped,
             )
         if tb["ammo"][ammo]["he_spall"] and mapped == "nopen":
             crew = tb["crew_for_location"][str(loc)]
@@ -423,7 +436,7 @@ def fire(state: State, shooter: Unit, target: Unit, events: list) -> None:
         if double and shooter.card is not None:
             old = shooter.card.rage
             shooter.card.rage = 0
-            note(events, "rage", unit=shooter.label, old=old, new=0, reason="@armor_clash.rage_reason.reset")
+            note(events, "rage", unit=shooter.label, old=old, new=0, reason="reset")
 
 
 # --------------------------------------------------------------- progress
@@ -491,7 +504,7 @@ def progress_move(state: State, u: Unit, events: list) -> None:
         "moved",
         unit=u.label,
         cells=moved,
-        to=G.cell_name(u.x, u.y),
+        cell=G.cell_name(u.x, u.y),
         left=left,
         turns=max(0, p.turns_total - p.turns_done),
     )
@@ -508,15 +521,15 @@ def progress_reload(state: State, u: Unit, events: list) -> None:
     u.reload_left = max(0, u.reload_left - 1)
     if u.reload_left == 0:
         u.loaded, u.loading = u.loading, None
-        note(events, "loaded", unit=u.label, ammo=f"@armor_clash.ammo.{u.loaded}")
+        note(events, "loaded", unit=u.label, ammo=u.loaded)
     else:
-        note(events, "reloading", unit=u.label, ammo=f"@armor_clash.ammo.{u.loading}", left=u.reload_left)
+        note(events, "reloading", unit=u.label, ammo=u.loading, left=u.reload_left)
 
 
 def hull_turn(state: State, u: Unit, facing: int, events: list) -> None:
     u.hull = facing % 8
     u.rot_plan = None
-    note(events, "hull", unit=u.label, facing=f"@armor_clash.dir.{G.DIR_NAMES[u.hull]}")
+    note(events, "hull", unit=u.label, facing=u.hull)
     if u.loading is not None:
         progress_reload(state, u, events)
 
@@ -638,7 +651,7 @@ def boss_phase_move(state: State, boss: Unit, plan: dict[str, Any], events: list
         moved += 1
     if moved:
         boss.moved_this_turn = True
-        note(events, "moved", unit=boss.label, cells=moved, to=G.cell_name(boss.x, boss.y), left=0, turns=0)
+        note(events, "moved", unit=boss.label, cells=moved, cell=G.cell_name(boss.x, boss.y), left=0, turns=0)
 
 
 def _flank_score(state: State, boss: Unit, target: Unit, x: int, y: int) -> tuple[int, int]:
@@ -687,7 +700,7 @@ def _boss_flank(state: State, boss: Unit, target: Unit, keep: int, events: list)
         return
     boss.x, boss.y = best[1], best[2]
     boss.moved_this_turn = True
-    note(events, "moved", unit=boss.label, cells=best[3], to=G.cell_name(boss.x, boss.y), left=0, turns=0)
+    note(events, "moved", unit=boss.label, cells=best[3], cell=G.cell_name(boss.x, boss.y), left=0, turns=0)
 
 
 def boss_phase_fire(state: State, boss: Unit, plan: dict[str, Any], events: list) -> None:
@@ -724,7 +737,7 @@ def boss_end_of_turn(state: State, boss: Unit, events: list) -> None:
         boss.reload_left = max(0, boss.reload_left - 1)
         if boss.reload_left == 0:
             boss.loaded = content.tables()["default_ammo"]
-            note(events, "loaded", unit=boss.label, ammo=f"@armor_clash.ammo.{boss.loaded}")
+            note(events, "loaded", unit=boss.label, ammo=boss.loaded)
     # fatigue (rules 9.2)
     if boss.moved_this_turn:
         card.ms_left -= 1
@@ -775,7 +788,7 @@ def boss_end_of_turn(state: State, boss: Unit, events: list) -> None:
     if common:
         card.forced_turn = common[0]
         card.last_dirs = []
-        note(events, "counter_same_dir", unit=boss.label, facing=f"@armor_clash.dir.{G.DIR_NAMES[common[0]]}")
+        note(events, "counter_same_dir", unit=boss.label, facing=common[0])
     else:
         card.last_dirs = list(card.cur_dirs)
     card.cur_dirs = []
@@ -786,7 +799,7 @@ def bail_out(state: State, events: list) -> None:
     """Designed scenario rule (``bail_out`` in scenarios.json, docs/rulings.md R14): a crew whose
     vehicle card carries that many penalty turns (6.2 "惩罚可累加") abandons the vehicle."""
     limits = content.scenarios()[state.options.scenario].get("bail_out")
-    if not limits:
+    if not limits or state.options.rules < 2:
         return
     for u in state.units:
         if not u.active:
@@ -893,7 +906,7 @@ def resolve_turn(state: State, events: list, ai_order: Callable[[State, Unit], O
             d = (u.hull + 4) % 8 if o.reverse else u.hull
             band, turns = move_cost(u, o.cells)
             u.move_plan = MovePlan(dir=d, cells_total=o.cells, turns_total=turns)
-            note(events, "move_order", unit=u.label, cells=o.cells, band=f"@armor_clash.band.{band}", turns=turns)
+            note(events, "move_order", unit=u.label, cells=o.cells, band=band, turns=turns)
         if o.what in ("move", "continue_move"):
             progress_move(state, u, events)
     for b in bosses:
@@ -934,6 +947,101 @@ def resolve_turn(state: State, events: list, ai_order: Callable[[State, Unit], O
         note(
             events,
             "game_over",
-            reason=f"@armor_clash.outcome.{state.result.reason}",
-            winners=", ".join(state.result.winners) or "-",
+            reason=state.result.reason,
+            winners=list(state.result.winners),
         )
+
+
+# ------------------------------------------------------------- validation
+_CREW = ("driver", "gunner", "loader")
+_PEN = ("move", "shoot", "reload")
+_NEEDS = {"move_dist": ("reverse",), "move_fire": ("reverse", "cells")}
+
+
+def validate_state(s: State) -> None:
+    tb = content.tables()
+    if s.options.mode not in ("simple", "normal"):
+        raise bad_state("options.mode", f"{s.options.mode!r} is not played")
+    board = tb["board"]
+    if (s.width, s.height) != (board["w"], board["h"]):
+        raise bad_state("width", f"{s.width}x{s.height} is not the {board['w']}x{board['h']} battlefield")
+    if s.max_turns < 1 or not 1 <= s.turn <= s.max_turns + 1:
+        raise bad_state("turn", f"turn {s.turn} of {s.max_turns}")
+    sc = content.scenarios()[s.options.scenario]
+    ids: set[str] = set()
+    cells: dict[tuple[int, int], str] = {}
+    vehicles = content.vehicles()
+    boss_max = content.boss()["rage_max_normal"]
+    for i, u in enumerate(s.units):
+        f = f"units[{i}]"
+        if u.id in ids:
+            raise bad_state(f"{f}.id", f"{u.id!r} twice")
+        ids.add(u.id)
+        if u.vehicle not in vehicles:
+            raise bad_state(f"{f}.vehicle", f"no vehicle card {u.vehicle!r}")
+        if u.crew not in tb["crew_order"]:
+            raise bad_state(f"{f}.crew", f"no crew level {u.crew!r}")
+        if not (0 <= u.x < s.width and 0 <= u.y < s.height):
+            raise bad_state(f"{f}.x", f"({u.x}, {u.y}) is off the battlefield")
+        if (u.x, u.y) in cells:
+            raise bad_state(f"{f}.x", f"{u.id!r} and {cells[(u.x, u.y)]!r} share a cell")
+        cells[(u.x, u.y)] = u.id
+        if not (0 <= u.hull < 8 and 0 <= u.turret < 8):
+            raise bad_state(f"{f}.hull", "hull and turret are directions 0-7")
+        if u.seat is not None:
+            if u.seat not in s.seats or u.id != u.seat:
+                raise bad_state(f"{f}.seat", f"{u.seat!r} is not this table's seat of that unit")
+            if u.side != (u.seat if sc["pvp"] else "players") or u.boss:
+                raise bad_state(f"{f}.side", f"{u.side!r} for a player vehicle")
+        elif u.side != "enemies":
+            raise bad_state(f"{f}.side", f"{u.side!r} for an AI vehicle")
+        if set(u.injuries) != set(_CREW) or any(v < 0 for v in u.injuries.values()):
+            raise bad_state(f"{f}.injuries", f"one count >= 0 for each of {', '.join(_CREW)}")
+        if set(u.pen) != set(_PEN) or any(v < 0 for v in u.pen.values()):
+            raise bad_state(f"{f}.pen", f"one penalty >= 0 for each of {', '.join(_PEN)}")
+        if min(u.power, u.turret_heavy, u.track_knockouts, u.heavy_power, u.kills, u.stunned, u.reload_left) < 0:
+            raise bad_state(f, "a counter is negative")
+        if u.loaded is not None and u.loaded not in AMMO or u.loading is not None and u.loading not in AMMO:
+            raise bad_state(f"{f}.loaded", "no such ammunition")
+        if u.loaded is not None and u.loading is not None:
+            raise bad_state(f"{f}.loading", "a loaded gun is not being loaded")
+        if (u.status == "active") != (u.out_reason is None):
+            raise bad_state(f"{f}.status", f"{u.status} with reason {u.out_reason!r}")
+        if u.boss != (u.card is not None):
+            raise bad_state(f"{f}.card", "the boss and only the boss has a status card")
+        if u.card is not None:
+            c = u.card
+            if not 0 <= c.rage <= boss_max or not 0 <= c.ms_left <= content.boss()["fatigue_move_turns"]:
+                raise bad_state(f"{f}.card", f"rage {c.rage}, move-shoot left {c.ms_left}")
+            if not 0 <= c.rest_left <= content.boss()["fatigue_rest_turns"] or c.overload_left < 0:
+                raise bad_state(f"{f}.card", f"rest left {c.rest_left}")
+    for i, u in enumerate(s.units):
+        for name, ref in (("aim", u.aim.target if u.aim else None), ("card.target", u.card.target if u.card else None)):
+            if ref is not None and ref not in ids:
+                raise bad_state(f"units[{i}].{name}", f"no unit {ref!r}")
+    for seat in s.seats:
+        if sum(1 for u in s.units if u.seat == seat) != 1:
+            raise bad_state("units", f"seat {seat!r} needs exactly one vehicle")
+    by_seat = {u.seat: u for u in s.units if u.seat is not None}
+    for seat, p in s.pending.items():
+        if seat not in by_seat or not by_seat[seat].active:
+            raise bad_state("pending", f"{seat!r} has no vehicle in the fight")
+        if seat in s.orders:
+            raise bad_state("pending", f"{seat!r} has both an order and an unfinished one")
+        for need in _NEEDS.get(p.step, ()):
+            if getattr(p, need) is None:
+                raise bad_state(f"pending.{seat}", f"step {p.step} without {need}")
+        if p.pre_rot is not None and not 0 <= p.pre_rot < 8:
+            raise bad_state(f"pending.{seat}.pre_rot", f"{p.pre_rot}")
+    for seat, o in s.orders.items():
+        if seat not in by_seat or not by_seat[seat].active:
+            raise bad_state("orders", f"{seat!r} has no vehicle in the fight")
+        if o.target and o.target not in ids:
+            raise bad_state(f"orders.{seat}.target", f"no unit {o.target!r}")
+        if o.ammo is not None and o.ammo not in AMMO:
+            raise bad_state(f"orders.{seat}.ammo", f"{o.ammo!r}")
+    for shot in s.last_shots:
+        if shot.shooter not in ids or shot.target not in ids:
+            raise bad_state("last_shots", f"{shot.shooter!r} -> {shot.target!r}")
+    if s.result is not None and any(w not in s.seats for w in s.result.winners):
+        raise bad_state("result.winners", "a winner is not a seat")
