@@ -1,13 +1,11 @@
 """Armor Clash turn mechanics: simultaneous commits, pending steps, movement, reload, turret, hull, illegal actions."""
 
-import json
-
 import pytest
 
 from engine import GameError, canonical
 from engine.armor_clash import GAME
-from engine.armor_clash import geometry as G
 from engine.armor_clash import ai as AI
+from engine.armor_clash import geometry as G
 from engine.armor_clash import rules as R
 from engine.armor_clash.models import Choose
 
