@@ -42,6 +42,7 @@ from .rules import (
     move_reach,
     occupied,
     on_board,
+    position,
     rotation_turns,
     shootable,
     turret_state,
@@ -56,7 +57,7 @@ PASS = Choose(what="pass")
 # ----------------------------------------------------------------- easy
 def _pick_target(state: State, u: Unit, cands: list[Unit]) -> Unit:
     def key(o: Unit) -> tuple[int, int, int, int]:
-        return (0 if o.boss else 1, G.chebyshev(u, o), -(sum(o.pen.values())), state.units.index(o))
+        return (0 if o.boss else 1, G.chebyshev(u, o), -(sum(o.pen.values())), position(state, o))
 
     return min(cands, key=key)
 
@@ -120,7 +121,7 @@ def _hard_target(state: State, u: Unit, cands: list[Unit]) -> Unit:
             danger,
             -(sum(o.pen.values()) + sum(o.injuries.values())),
             G.chebyshev(u, o),
-            state.units.index(o),
+            position(state, o),
         )
 
     return min(cands, key=key)

@@ -318,9 +318,17 @@ class ArmorClash(Game):
         return _err("illegal_action", seat)
 
     # ------------------------------------------------------------ apply
+    def _transition(self, state: State, seat: str, action: Any) -> tuple[State, list[Any]]:
+        """Copy on write: a step of a seat's order touches only its pending step and the
+        orders; the units and the dice are copied only when the turn resolves."""
+        new = state.model_copy()
+        new.pending = dict(state.pending)
+        new.orders = dict(state.orders)
+        return new, self._apply(new, seat, action)
+
     def _apply(self, state: State, seat: str, action: Any) -> list[Any]:
         u = self._unit(state, seat)
-        p = state.pending.get(seat, Pending())
+        p = state.pending[seat].model_copy() if seat in state.pending else Pending()
         events: list[Any] = []
         order: Order | None = None
         hull, tur, free = self._virtual(state, u, p)
@@ -376,6 +384,9 @@ class ArmorClash(Game):
         target = R.unit_by_id(state, order.target) if order.target else None
         events.append(OrderGiven(seat=seat, order=order, target=target.label if target else order.target, to=[seat]))
         events.append(Committed(seat=seat))
+        if state.result is None and not self.to_act(state):
+            state.units = [_clone_unit(x) for x in state.units]
+            state.rng = state.rng.model_copy(deep=True)
         guard = 0
         while state.result is None and not self.to_act(state) and guard < 20:
             R.resolve_turn(state, events, AI.enemy_order)
@@ -535,6 +546,22 @@ class ArmorClash(Game):
                 params={"turn": state.turn, "rage": boss.card.rage, "waiting": len(self.to_act(state))},
             )
         return Msg(key="armor_clash.summary.turn", params={"turn": state.turn, "waiting": len(self.to_act(state))})
+
+
+def _clone_unit(u: Unit) -> Unit:
+    """An independent copy of a unit (its nested plans, card and counters copied too)."""
+    return u.model_copy(
+        update={
+            "injuries": dict(u.injuries),
+            "pen": dict(u.pen),
+            "move_plan": u.move_plan.model_copy() if u.move_plan else None,
+            "rot_plan": u.rot_plan.model_copy() if u.rot_plan else None,
+            "aim": u.aim.model_copy() if u.aim else None,
+            "card": u.card.model_copy(update={"last_dirs": list(u.card.last_dirs), "cur_dirs": list(u.card.cur_dirs)})
+            if u.card
+            else None,
+        }
+    )
 
 
 def _scenario_turns(scenario: str, mode: str) -> int:

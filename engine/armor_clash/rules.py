@@ -37,6 +37,14 @@ def note(events: list, kind: str, **fields: Any) -> None:
     events.append(NOTE_EVENTS[kind](**fields))
 
 
+def position(state: State, u: Unit) -> int:
+    """Where ``u`` stands in the unit list (identity, not field equality: the tie-break order)."""
+    for i, x in enumerate(state.units):
+        if x is u:
+            return i
+    raise ValueError(u.id)
+
+
 def unit_by_id(state: State, uid: str) -> Unit | None:
     for u in state.units:
         if u.id == uid:
@@ -143,10 +151,12 @@ def move_reach(state: State, u: Unit, reverse: bool, hull: int | None = None) ->
     h = u.hull if hull is None else hull
     d = (h + 4) % 8 if reverse else h
     dx, dy = G.DIRS[d]
+    occ = {(o.x, o.y) for o in state.units}
+    w, h = state.width, state.height
     x, y, n = u.x, u.y, 0
-    while n < veh(u)["max_move"]:
+    for _ in range(veh(u)["max_move"]):
         x, y = x + dx, y + dy
-        if not on_board(state, x, y) or occupied(state, x, y):
+        if not (0 <= x < w and 0 <= y < h) or (x, y) in occ:
             break
         n += 1
     return n
@@ -311,7 +321,7 @@ def rage_change(state: State, boss: Unit, delta: int, reason: str, events: list,
         victim = target if target is not None and target.active else None
         if victim is None:
             pool = foes(state, boss)
-            victim = min(pool, key=lambda o: (G.chebyshev(boss, o), state.units.index(o))) if pool else None
+            victim = min(pool, key=lambda o: (G.chebyshev(boss, o), position(state, o))) if pool else None
         if victim is not None:
             note(events, "rage_lock", unit=boss.label, target=victim.label)
             knock_out(state, victim, "rage", events, boss, destroyed=True)
@@ -578,7 +588,7 @@ def boss_target(state: State, boss: Unit) -> Unit | None:
             if row["from"] <= rage <= row["to"] and row["priority"] == "damaged":
                 damaged = [o for o in pool if o.damaged]
                 pool = damaged or pool
-    return min(pool, key=lambda o: (G.chebyshev(boss, o), state.units.index(o)))
+    return min(pool, key=lambda o: (G.chebyshev(boss, o), position(state, o)))
 
 
 def prerot_cells(state: State, boss: Unit) -> int:
@@ -654,47 +664,51 @@ def boss_phase_move(state: State, boss: Unit, plan: dict[str, Any], events: list
         note(events, "moved", unit=boss.label, cells=moved, cell=G.cell_name(boss.x, boss.y), left=0, turns=0)
 
 
-def _flank_score(state: State, boss: Unit, target: Unit, x: int, y: int) -> tuple[int, int]:
-    """(foes that would need a turn of traverse to shoot from there, how far behind the target's gun)."""
-    blind = 0
-    behind = 0
-    for o in foes(state, boss):
-        d = G.octant(x - o.x, y - o.y)
-        need = G.rotation_needed(o.abs_turret, d)
-        if need > free_rotation(o):
-            blind += 1
-        if o.id == target.id:
-            behind = G.ring_dist(o.abs_turret, d)
-    return blind, behind
-
-
 def _boss_flank(state: State, boss: Unit, target: Unit, keep: int, events: list) -> None:
-    """In range, Wittmann drives around its target's gun (designed: tables.json boss.drive)."""
+    """In range, Wittmann drives around its target's gun (designed: tables.json boss.drive).
+
+    Each reachable cell scores (foes that would need a turn of traverse to shoot from there,
+    how far it lies off the target's gun axis); the best one that beats staying put wins
+    (closest, then the first in (x, y) order)."""
     steps = boss_cells_per_turn(state)
+    occ = {(o.x, o.y) for o in state.units}
+    w, h = state.width, state.height
     start = (boss.x, boss.y)
     seen = {start: 0}
     frontier = [start]
-    while frontier:
+    for dist in range(1, steps + 1):
         nxt = []
         for cx, cy in frontier:
-            if seen[(cx, cy)] >= steps:
-                continue
             for dx, dy in G.DIRS:
                 c = (cx + dx, cy + dy)
-                if c in seen or not on_board(state, *c) or occupied(state, *c):
+                if c in seen or not (0 <= c[0] < w and 0 <= c[1] < h) or c in occ:
                     continue
-                seen[c] = seen[(cx, cy)] + 1
+                seen[c] = dist
                 nxt.append(c)
         frontier = nxt
-    here = _flank_score(state, boss, target, boss.x, boss.y)
+    # each foe's gun: (x, y, absolute turret, free rotation, is the target)
+    guns = [(o.x, o.y, o.abs_turret, free_rotation(o), o.id == target.id) for o in foes(state, boss)]
+    octant, ring = G.octant, G.ring_dist
+
+    def score(x: int, y: int) -> tuple[int, int]:
+        blind = behind = 0
+        for ox, oy, tur, free, is_target in guns:
+            rd = ring(tur, octant(x - ox, y - oy))
+            if rd - 1 > free:
+                blind += 1
+            if is_target:
+                behind = rd
+        return blind, behind
+
+    here = score(boss.x, boss.y)
     best = None
+    tx, ty = target.x, target.y
     for (x, y), dist in sorted(seen.items()):
-        r = max(abs(x - target.x), abs(y - target.y))
-        if dist == 0 or not 2 <= r <= keep:
+        if dist == 0 or not 2 <= max(abs(x - tx), abs(y - ty)) <= keep:
             continue
-        score = _flank_score(state, boss, target, x, y)
-        key = (score, -dist)
-        if score > here and (best is None or key > best[0]):
+        sc = score(x, y)
+        key = (sc, -dist)
+        if sc > here and (best is None or key > best[0]):
             best = (key, x, y, dist)
     if best is None:
         return
