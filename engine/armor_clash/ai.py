@@ -113,13 +113,21 @@ def _aimed_at(state: State, o: Unit, u: Unit) -> bool:
     return _pick_target(state, o, reach or pool).id == u.id
 
 
+def _pvp(state: State) -> bool:
+    return bool(C.scenarios()[state.options.scenario]["pvp"])
+
+
 def _hard_target(state: State, u: Unit, cands: list[Unit]) -> Unit:
+    """Whoever is about to shoot this tank first; then, against the AI force, the most damaged
+    (finish it), in a free-for-all the least damaged (the others keep fighting each other)."""
+    sign = 1 if _pvp(state) else -1
+
     def key(o: Unit) -> tuple[int, int, int, int, int]:
         danger = 0 if (_aimed_at(state, o, u) and _threatens(state, o, u)) else 1
         return (
             0 if o.boss else 1,
             danger,
-            -(sum(o.pen.values()) + sum(o.injuries.values())),
+            sign * (sum(o.pen.values()) + sum(o.injuries.values())),
             G.chebyshev(u, o),
             position(state, o),
         )
@@ -199,10 +207,6 @@ def _out_of_crossfire(state: State, u: Unit) -> Order | None:
     if h == (u.hull + 4) % 8:
         return Order(what="move", reverse=True, cells=cells)
     return Order(what="hull", facing=h)
-
-
-def _pvp(state: State) -> bool:
-    return bool(C.scenarios()[state.options.scenario]["pvp"])
 
 
 def order_hard(state: State, u: Unit) -> Order:
