@@ -127,7 +127,7 @@ def _board(img: Image.Image, view: AcView, locale: str, seat_index: dict[str, in
             for k in (-1, 1):
                 ang = turret_abs * 45 + k * 67.5
                 vx, vy = math.sin(math.radians(ang)), -math.cos(math.radians(ang))
-                reach = CELL * 4.0
+                reach: float = CELL * 4.0
                 for lim, v, c in (
                     (MARGIN, vx, cx),
                     (MARGIN + w * CELL, vx, cx),
@@ -147,24 +147,24 @@ def _board(img: Image.Image, view: AcView, locale: str, seat_index: dict[str, in
         a, b = pos.get(shot.shooter), pos.get(shot.target)
         if a is None or b is None:
             continue
-        (x0, y0), (x1, y1) = _centre(a.x, a.y), _centre(b.x, b.y)
+        (ax, ay), (bx, by) = _centre(a.x, a.y), _centre(b.x, b.y)
         col = "#ff6633" if shot.hit else "#ffffcc"
         if shot.hit:
-            d.line((x0, y0, x1, y1), fill=col, width=2)
+            d.line((ax, ay, bx, by), fill=col, width=2)
         else:
-            n = max(1, int(math.hypot(x1 - x0, y1 - y0) // 10))
+            n = max(1, int(math.hypot(bx - ax, by - ay) // 10))
             for i in range(0, n, 2):
                 d.line(
                     (
-                        x0 + (x1 - x0) * i / n,
-                        y0 + (y1 - y0) * i / n,
-                        x0 + (x1 - x0) * (i + 1) / n,
-                        y0 + (y1 - y0) * (i + 1) / n,
+                        ax + (bx - ax) * i / n,
+                        ay + (by - ay) * i / n,
+                        ax + (bx - ax) * (i + 1) / n,
+                        ay + (by - ay) * (i + 1) / n,
                     ),
                     fill=col,
                     width=2,
                 )
-        d.ellipse((x1 - 5, y1 - 5, x1 + 5, y1 + 5), outline=col, width=2)
+        d.ellipse((bx - 5, by - 5, bx + 5, by + 5), outline=col, width=2)
     for u in view.units:
         _tank(d, u, _colour(u, seat_index, view), bool(u.boss))
         cx, cy = _centre(u.x, u.y)

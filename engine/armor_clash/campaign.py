@@ -149,6 +149,7 @@ def start_scenario(progress: Progress, seats: list[str], seed: int = 0) -> tuple
             progress = join(progress, s)
     opts = scenario_options(progress, list(seats))
     state = GAME.new(list(seats), opts, seed)
+    assert isinstance(state, State)
     return progress, opts, state
 
 

@@ -11,6 +11,7 @@ from ..i18n import t
 from . import ai as AI
 from . import content
 from . import geometry as G
+from . import models as M
 from . import rules as R
 from .models import (
     AMMO,
@@ -25,11 +26,9 @@ from .models import (
     HullTo,
     MoveDir,
     MoveDist,
-    Options,
     Order,
     OrderGiven,
     Pending,
-    State,
     Target,
     TurretTo,
     Unit,
@@ -48,10 +47,10 @@ class ArmorClash(Game):
     schema_version = 2
     min_seats = 1
     max_seats = 4
-    State = State
+    State = M.State
     Action = Action
     Event = AnyEvent
-    Options = Options
+    Options = M.Options
     private_view = True
     private_actions = True
     ai_levels = AI.LEVELS
@@ -79,6 +78,7 @@ class ArmorClash(Game):
                 params={"losses": prog.losses},
             )
         sc = current_scenario(prog)
+        assert sc is not None  # an unfinished campaign has a next scenario
         crews = ", ".join(f"{c.seat} {c.level} ({c.xp} XP)" for c in prog.crews.values()) or "-"
         return Msg(
             key="armor_clash.campaign.next",
@@ -100,7 +100,7 @@ class ArmorClash(Game):
             prog = join(prog, seat)
         return scenario_options(prog, list(seats)).model_dump(mode="json")
 
-    def _campaign_progress(self, progress: dict[str, Any] | None, state: State) -> dict[str, Any] | None:
+    def _campaign_progress(self, progress: dict[str, Any] | None, state: M.State) -> dict[str, Any] | None:
         from .campaign import Progress, new_campaign, record_result
 
         if state.options.scenario not in {sc["id"] for sc in content.campaign()["scenarios"]}:
@@ -109,7 +109,7 @@ class ArmorClash(Game):
         return record_result(prog, state).model_dump(mode="json")
 
     # ------------------------------------------------------------ setup
-    def _new(self, seats: list[str], options: Options, seed: int, rng) -> State:
+    def _new(self, seats: list[str], options: M.Options, seed: int, rng) -> M.State:
         mode_row = content.tables()["modes"][options.mode]
         if "refuse" in mode_row:
             raise GameError("mode_unavailable", mode_row["refuse"], mode=options.mode)
@@ -118,7 +118,7 @@ class ArmorClash(Game):
             raise _err("duel_needs_two", n=len(seats))
         board = content.tables()["board"]
         max_turns = options.max_turns or _scenario_turns(options.scenario, options.mode)
-        state = State(
+        state = M.State(
             schema_version=self.schema_version,
             seats=seats,
             seed=seed,
@@ -150,11 +150,11 @@ class ArmorClash(Game):
             "penalty": RigSpec(kind="die", values=faces, doc="for each crew injury: 1-3 +1 turn, 4-6 +2 (R7)"),
         }
 
-    def _validate(self, s: State) -> None:
+    def _validate(self, s: M.State) -> None:
         R.validate_state(s)
 
     # ------------------------------------------------------------ turn order
-    def _to_act(self, state: State) -> list[str]:
+    def _to_act(self, state: M.State) -> list[str]:
         if state.result is not None:
             return []
         out = []
@@ -163,7 +163,7 @@ class ArmorClash(Game):
                 out.append(u.seat)
         return out
 
-    def _outcome(self, state: State) -> Outcome | None:
+    def _outcome(self, state: M.State) -> Outcome | None:
         r = state.result
         if r is None:
             return None
@@ -175,12 +175,12 @@ class ArmorClash(Game):
         )
 
     # ------------------------------------------------------------ helpers
-    def _unit(self, state: State, seat: str) -> Unit:
+    def _unit(self, state: M.State, seat: str) -> Unit:
         u = R.unit_of_seat(state, seat)
         assert u is not None
         return u
 
-    def _virtual(self, state: State, u: Unit, p: Pending) -> tuple[int, int, int]:
+    def _virtual(self, state: M.State, u: Unit, p: Pending) -> tuple[int, int, int]:
         """(hull, absolute turret, free rotation left) after the pending free rotation."""
         hull, tur, free = u.hull, u.abs_turret, R.free_rotation(u)
         if p.pre_rot is not None:
@@ -194,11 +194,11 @@ class ArmorClash(Game):
             free = max(0, free - n)
         return hull, tur, free
 
-    def _targets(self, state: State, u: Unit, p: Pending) -> list[Unit]:
+    def _targets(self, state: M.State, u: Unit, p: Pending) -> list[Unit]:
         _, tur, free = self._virtual(state, u, p)
         return [o for o, _ in R.shootable(state, u, tur, free)]
 
-    def _top(self, state: State, u: Unit, p: Pending) -> list[Choose]:
+    def _top(self, state: M.State, u: Unit, p: Pending) -> list[Choose]:
         hull, tur, free = self._virtual(state, u, p)
         out: list[Choose] = []
         if u.tracks == "ok" and (R.move_reach(state, u, False, hull) or R.move_reach(state, u, True, hull)):
@@ -221,7 +221,7 @@ class ArmorClash(Game):
         out.append(PASS)
         return out
 
-    def _legal(self, state: State, seat: str) -> list[Any]:
+    def _legal(self, state: M.State, seat: str) -> list[Any]:
         u = self._unit(state, seat)
         p = state.pending.get(seat, Pending())
         hull, tur, free = self._virtual(state, u, p)
@@ -252,7 +252,7 @@ class ArmorClash(Game):
             out = [HullTo(facing=f) for f in range(8) if f != u.hull]
         return out + [Back()]
 
-    def _turret_turns(self, state: State, u: Unit, p: Pending, tur: int, want: int) -> int:
+    def _turret_turns(self, state: M.State, u: Unit, p: Pending, tur: int, want: int) -> int:
         n = G.ring_dist(tur, want)
         if p.pre_rot is None and R.turret_state(u) == "normal" and n <= R.free_rotation(u):
             return 0
@@ -264,7 +264,7 @@ class ArmorClash(Game):
             return action.model_copy(update={"turns": None})
         return action
 
-    def _check(self, state: State, seat: str, action: Any) -> None:
+    def _check(self, state: M.State, seat: str, action: Any) -> None:
         if action == PASS:
             return
         want = self._normalise(action)
@@ -272,7 +272,7 @@ class ArmorClash(Game):
             return
         raise self._diagnose(state, seat, action)
 
-    def _diagnose(self, state: State, seat: str, action: Any) -> GameError:
+    def _diagnose(self, state: M.State, seat: str, action: Any) -> GameError:
         u = self._unit(state, seat)
         p = state.pending.get(seat, Pending())
         step_for = {
@@ -318,7 +318,7 @@ class ArmorClash(Game):
         return _err("illegal_action", seat)
 
     # ------------------------------------------------------------ apply
-    def _transition(self, state: State, seat: str, action: Any) -> tuple[State, list[Any]]:
+    def _transition(self, state: M.State, seat: str, action: Any) -> tuple[M.State, list[Any]]:
         """Copy on write: a step of a seat's order touches only its pending step and the
         orders; the units and the dice are copied only when the turn resolves."""
         new = state.model_copy()
@@ -326,7 +326,7 @@ class ArmorClash(Game):
         new.orders = dict(state.orders)
         return new, self._apply(new, seat, action)
 
-    def _apply(self, state: State, seat: str, action: Any) -> list[Any]:
+    def _apply(self, state: M.State, seat: str, action: Any) -> list[Any]:
         u = self._unit(state, seat)
         p = state.pending[seat].model_copy() if seat in state.pending else Pending()
         events: list[Any] = []
@@ -395,7 +395,7 @@ class ArmorClash(Game):
         return events
 
     # ------------------------------------------------------------ views
-    def _view(self, state: State, seat: str | None) -> dict[str, Any]:
+    def _view(self, state: M.State, seat: str | None) -> dict[str, Any]:
         vehicles = content.vehicles()
         units = [
             UnitView(
@@ -421,16 +421,16 @@ class ArmorClash(Game):
             "pending": dict(state.pending),
         }
 
-    def _default_action(self, state: State, seat: str) -> Any:
+    def _default_action(self, state: M.State, seat: str) -> Any:
         """Rules' default for an absent player: a pass (the turn timer)."""
         return PASS
 
-    def _ai_action(self, state: State, seat: str, level: str, legal: list[Any]) -> Any:
+    def _ai_action(self, state: M.State, seat: str, level: str, legal: list[Any]) -> Any:
         want = AI.order_for(state, self._unit(state, seat), level)
         return AI.step_action(self, state, seat, legal, want)
 
     # ------------------------------------------------------------ text
-    def _action_label(self, state: State, action: Any, locale: str | None, labels: SeatLabels | None) -> str:
+    def _action_label(self, state: M.State, action: Any, locale: str | None, labels: SeatLabels | None) -> str:
         k = action.kind
         if k == "choose":
             return t(f"armor_clash.what.{action.what}", locale)
@@ -464,7 +464,7 @@ class ArmorClash(Game):
             )
         return t("armor_clash.action.back", locale)
 
-    def _action_group(self, state: State, action: Any) -> str:
+    def _action_group(self, state: M.State, action: Any) -> str:
         return action.kind
 
     def _event_text(self, event: Any, locale: str | None, labels: SeatLabels | None) -> str:
@@ -521,7 +521,7 @@ class ArmorClash(Game):
             p["winners"] = ", ".join(name(w) for w in p["winners"]) or "-"
         return t(f"armor_clash.{k}", locale, **p)
 
-    def _prompt(self, state: State, seat: str) -> Msg:
+    def _prompt(self, state: M.State, seat: str) -> Msg:
         p = state.pending.get(seat, Pending())
         u = R.unit_of_seat(state, seat)
         params: dict[str, Any] = {"turn": state.turn}
@@ -538,7 +538,7 @@ class ArmorClash(Game):
             )
         return Msg(key=f"armor_clash.prompt.{p.step}", params=params)
 
-    def _summary(self, state: State) -> Msg:
+    def _summary(self, state: M.State) -> Msg:
         boss = next((u for u in state.units if u.boss), None)
         if boss is not None and boss.card is not None:
             return Msg(

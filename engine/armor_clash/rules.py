@@ -883,11 +883,11 @@ def resolve_turn(state: State, events: list, ai_order: Callable[[State, Unit], O
         else:
             orders[u.id] = ai_order(state, u)
     state.orders = {}
+    by_id = {x.id: x for x in state.units}
     bosses = [u for u in state.units if u.boss and u.active and u.id not in orders]
     # interrupted multi-turn actions keep their progress; an aim is lost if not continued
     for uid, o in orders.items():
-        u = unit_by_id(state, uid)
-        assert u is not None
+        u = by_id[uid]
         if o.what != "shoot" and u.aim is not None and not (o.what in ("move", "continue_move") and o.target):
             u.aim = None
         if o.what == "reload" and o.ammo:
@@ -899,7 +899,7 @@ def resolve_turn(state: State, events: list, ai_order: Callable[[State, Unit], O
     free_left: dict[str, int] = {}
     # phase A: turning
     for uid, o in orders.items():
-        u = unit_by_id(state, uid)
+        u = by_id[uid]
         free_left[uid] = free_rotation(u)
         if o.pre_rot is not None and free_rotation(u):
             n = set_turret_abs(u, o.pre_rot)
@@ -915,7 +915,7 @@ def resolve_turn(state: State, events: list, ai_order: Callable[[State, Unit], O
     boss_plans = {b.id: boss_phase_turn(state, b, events) for b in bosses}
     # phase B: moving (a new move goes where the hull points after phase A)
     for uid, o in orders.items():
-        u = unit_by_id(state, uid)
+        u = by_id[uid]
         if o.what == "move" and o.cells:
             d = (u.hull + 4) % 8 if o.reverse else u.hull
             band, turns = move_cost(u, o.cells)
@@ -927,7 +927,7 @@ def resolve_turn(state: State, events: list, ai_order: Callable[[State, Unit], O
         boss_phase_move(state, b, boss_plans[b.id], events)
     # phase C: loading
     for uid, o in orders.items():
-        u = unit_by_id(state, uid)
+        u = by_id[uid]
         if o.what in ("reload", "continue_reload"):
             progress_reload(state, u, events)
         elif o.what == "unload":
@@ -936,7 +936,7 @@ def resolve_turn(state: State, events: list, ai_order: Callable[[State, Unit], O
             note(events, "unloaded", unit=u.label)
     # phase D: firing (simultaneous: a vehicle knocked out this turn still fires)
     for uid, o in orders.items():
-        u = unit_by_id(state, uid)
+        u = by_id[uid]
         if o.what == "shoot" and o.target:
             try_shoot(state, u, o.target, free_left[uid], events)
         elif o.what in ("move", "continue_move") and o.target and "shoot_on_move" in veh(u)["traits"]:
