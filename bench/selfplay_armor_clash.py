@@ -1,6 +1,7 @@
 """Armor Clash self-play: boss battles for 1-4 AI crews of veteran and legend rank in each mode.
 
 Usage: python bench/selfplay_armor_clash.py [games_per_config=1000] [--quick] [--level=hard|easy]
+       [--no-api | --api-only]
        (prints one line per configuration:
         ``boss mode=<m> crew=<c> crews=<n> level=<l> games=<g> boss_win_pct=<f> time_limit_pct=<f> avg_turns=<f>``)
        python bench/selfplay_armor_clash.py 200 --campaign   (the campaign battles' table)
@@ -122,7 +123,12 @@ def main() -> None:
         mechanics(n)
         return
     level = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--level=")), "hard")
-    for mode, crew, k in [(m, c, k) for m in ("simple", "normal") for c in ("veteran", "legend") for k in (1, 2, 3, 4)]:
+    configs = (
+        []
+        if "--api-only" in sys.argv
+        else [(m, c, k) for m in ("simple", "normal") for c in ("veteran", "legend") for k in (1, 2, 3, 4)]
+    )
+    for mode, crew, k in configs:
         seats = [f"p{i + 1}" for i in range(k)]
         boss_wins = time_ups = turns = 0
         for seed in range(n):
@@ -138,13 +144,16 @@ def main() -> None:
     if "--no-api" in sys.argv:
         return
     m = 20 if "--quick" in sys.argv else 100
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     steps = 0
     for seed in range(m):
         s = api_game(["p1", "p2"], {"mode": "normal"}, seed)
         steps += s.step
-    dt = time.perf_counter() - t0
-    print(f"public API (GAME.apply, 2 crews, normal): {m / dt:.1f} games/s, {steps / dt:.0f} actions/s")
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+    print(
+        f"public API (GAME.ai_step, 2 crews, normal, hard AI): {m / dt:.1f} games/s, {steps / dt:.0f} actions/s "
+        f"wall; {steps / cpu:.0f} actions per CPU second"
+    )
     from render.armor_clash import draw
 
     s = api_game(["p1", "p2", "p3", "p4"], {"mode": "normal", "max_turns": 12}, 3)
