@@ -37,6 +37,7 @@ from .models import (
     Unit,
 )
 from .rules import (
+    boss_target,
     foes,
     free_rotation,
     move_reach,
@@ -162,6 +163,56 @@ def _cover_move(state: State, u: Unit) -> Order | None:
     return Order(what="move", reverse=best[1], cells=best[0])
 
 
+def _short_moves(state: State, u: Unit) -> list[tuple[bool, int, int, int]]:
+    """One-turn moves along the hull: (reverse, cells, x, y)."""
+    out = []
+    if u.tracks != "ok":
+        return out
+    band = max(1, C.vehicles()[u.vehicle]["max_move"] // 3)
+    for reverse in (False, True):
+        dx, dy = G.DIRS[(u.hull + 4) % 8 if reverse else u.hull]
+        for cells in range(1, min(move_reach(state, u, reverse), band) + 1):
+            out.append((reverse, cells, u.x + dx * cells, u.y + dy * cells))
+    return out
+
+
+def _share_the_fire(state: State, u: Unit) -> Order | None:
+    """Boss battles: Wittmann fires at the nearest crew (9.4).  The healthiest crew closes in to
+    draw his fire from a wounded one; a wounded crew he is tracking falls back behind the others."""
+    boss = next((o for o in state.units if o.boss and o.active), None)
+    crews = [o for o in state.units if o.seat is not None and o.active]
+    if boss is None or len(crews) < 2 or u.tracks != "ok":
+        return None
+    tracked = boss_target(state, boss)
+    if tracked is None:
+        return None
+
+    def pen(o: Unit) -> int:
+        return sum(o.pen.values())
+
+    def nearest_if(x: int, y: int) -> bool:
+        ox, oy = u.x, u.y
+        u.x, u.y = x, y
+        try:
+            return boss_target(state, boss) is u
+        finally:
+            u.x, u.y = ox, oy
+
+    healthiest = min(crews, key=lambda o: (pen(o), position(state, o)))
+    moves = _short_moves(state, u)
+    if tracked is u and pen(u) >= pen(healthiest) + 2:
+        away = [m for m in moves if not nearest_if(m[2], m[3])]
+        if away:
+            rev, cells, _, _ = min(away, key=lambda m: (m[1], m[0]))
+            return Order(what="move", reverse=rev, cells=cells)
+    if healthiest is u and tracked is not u and pen(tracked) >= pen(u) + 2:
+        close = [m for m in moves if nearest_if(m[2], m[3])]
+        if close:
+            rev, cells, _, _ = min(close, key=lambda m: (m[1], m[0]))
+            return Order(what="move", reverse=rev, cells=cells)
+    return None
+
+
 def _best_ammo(state: State) -> str:
     """HE wounds on 4 damage faces of 6 and keeps the knock-outs (R11); AP when an ammo rack can blow (10.2)."""
     if state.options.mode != "normal" or state.options.ammo_rack:
@@ -239,6 +290,10 @@ def order_hard(state: State, u: Unit) -> Order:
             cover = _cover_move(state, u)
             if cover is not None:
                 return cover
+    if not _pvp(state):
+        share = _share_the_fire(state, u)
+        if share is not None:
+            return share
     if u.loading is not None:
         return Order(what="continue_reload", pre_rot=pre)
     return Order(what="reload", ammo=_best_ammo(state), pre_rot=pre)
