@@ -259,3 +259,26 @@ def test_every_ruling_has_a_test_that_names_it():
     names = set(globals())
     for n in rulings:
         assert any(name.startswith(f"test_r{n}_") for name in names), f"no test for ruling R{n}"
+
+
+def test_r17_hard_crews_share_wittmanns_fire():
+    """He tracks the nearest crew (9.4): the healthiest closes in, a wounded one he tracks falls back."""
+    s = GAME.new(["a", "b"], {"mode": "normal"}, 1)
+    a, b, boss = unit(s, "a"), unit(s, "b"), unit(s, "boss")
+    boss.x, boss.y = 3, 5
+    a.x, a.y, a.hull = 3, 7, 0  # two cells south of the boss: the nearest
+    b.x, b.y, b.hull = 6, 6, 6  # three cells east of the boss, facing west
+    a.pen["move"] = 3
+    for u in (a, b):
+        u.loaded = None  # both just fired
+    assert R.boss_target(s, boss) is a
+    o = AI.order_for(s, b, "hard")
+    assert o.what == "move"
+    moved = s.model_copy(deep=True)
+    mb = unit(moved, "b")
+    step = G.DIRS[(mb.hull + 4) % 8 if o.reverse else mb.hull]
+    mb.x, mb.y = mb.x + step[0] * o.cells, mb.y + step[1] * o.cells
+    assert R.boss_target(moved, unit(moved, "boss")) is mb  # b now draws the fire
+    o = AI.order_for(s, a, "hard")
+    assert o.what == "move" and o.reverse  # a backs away along its hull, out of being the nearest
+    assert AI.order_for(s, a, "easy").what == "reload"  # the easy AI never drives
