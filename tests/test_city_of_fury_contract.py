@@ -185,3 +185,19 @@ def test_legal_actions_for_an_unknown_seat_is_an_error():
     assert exc.value.code == "unknown_seat"
     assert exc.value.message("en") == "There is no seat zz at this table."
     assert "zz" in exc.value.message("zh")
+
+
+def test_the_fast_copy_equals_a_json_round_trip_and_shares_nothing_mutable():
+    states, _ = _play(2, 60)
+    s = GAME.rig(states[-1], "deck.enemies", [content().minions[0].id])
+    copy = GAME.copy_state(s)
+    assert copy == type(s).model_validate_json(s.model_dump_json()) and copy is not s
+    for name, value in s.__dict__.items():
+        if isinstance(value, (list, dict)) or hasattr(value, "model_dump"):
+            assert copy.__dict__[name] is not value, name
+    assert copy.rng.rig["deck.enemies"] is not s.rng.rig["deck.enemies"]
+    copy.street.reverse()
+    copy.levels["punch"] = 4
+    copy.rng.rig["deck.enemies"].append("x")
+    assert GAME.dump(s) == GAME.dump(states[-1]) | {"rng": GAME.dump(s)["rng"]}
+    assert s.rng.rig["deck.enemies"] == [content().minions[0].id]
