@@ -165,7 +165,7 @@ def _cover_move(state: State, u: Unit) -> Order | None:
 
 def _short_moves(state: State, u: Unit) -> list[tuple[bool, int, int, int]]:
     """One-turn moves along the hull: (reverse, cells, x, y)."""
-    out = []
+    out: list[tuple[bool, int, int, int]] = []
     if u.tracks != "ok":
         return out
     band = max(1, C.vehicles()[u.vehicle]["max_move"] // 3)

@@ -42,7 +42,7 @@ def _err(code: str, seat: str | None = None, **params: Any) -> GameError:
     return GameError(code, f"armor_clash.error.{code}", seat=seat, **params)
 
 
-class ArmorClash(Game):
+class ArmorClash(Game[M.State]):
     id = "armor_clash"
     schema_version = 2
     min_seats = 1
