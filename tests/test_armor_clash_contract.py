@@ -157,3 +157,12 @@ def test_render_reads_only_the_view():
     mods = [n.module for n in ast.walk(ast.parse(src)) if isinstance(n, ast.ImportFrom)]
     mods += [a.name for n in ast.walk(ast.parse(src)) if isinstance(n, ast.Import) for a in n.names]
     assert not [m for m in mods if m and m.startswith("engine.armor_clash") and m != "engine.armor_clash.models"]
+
+
+def test_a_resolved_turn_is_a_reveal_even_without_dice():
+    s = GAME.new(["a", "b"], {"scenario": "duel"}, 1)
+    s1, _ = GAME.apply(s, "a", {"kind": "choose", "what": "pass"})
+    assert not GAME.hidden_revealed(s, s1)  # a's own commit reveals nothing to anyone
+    s2, _ = GAME.apply(s1, "b", {"kind": "choose", "what": "pass"})
+    assert s2.rng == s1.rng and s2.turn == s1.turn + 1  # everybody observed: no die was rolled
+    assert GAME.hidden_revealed(s1, s2)  # but a's secret order is now known to b

@@ -131,6 +131,10 @@ class ArmorClash(Game[M.State]):
         )
         return state
 
+    def _hidden_revealed(self, before: M.State, after: M.State) -> bool:
+        """A resolved turn shows every seat's secret order (what each crew did), dice or not."""
+        return after.turn != before.turn or (after.result is not None) != (before.result is not None)
+
     # ------------------------------------------------------ stored states
     def _migrate(self, data: dict[str, Any], version: int) -> dict[str, Any]:
         if version == 1:
