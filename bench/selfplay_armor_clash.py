@@ -77,10 +77,9 @@ def mechanics(n: int) -> None:
                     events: list = []
                     R.resolve_turn(s, events, AI.enemy_order)
                     for e in events:
-                        if e.kind == "note":
-                            count[e.key.split(".", 1)[1]] += 1
-                            if e.key.endswith(".rage"):
-                                max_rage = max(max_rage, e.params["new"])
+                        count[e.kind] += 1
+                        if e.kind == "rage":
+                            max_rage = max(max_rage, e.new)
                 games += 1
         print(
             f"{mode}: per game "
