@@ -135,8 +135,8 @@ class NoOptions(Model):
 class SeatLabel(Model):
     """How the caller names a seat (a Discord display name and colour)."""
 
-    name: str
-    colour: str | None = None  # "#rrggbb"
+    name: str = Field(min_length=1, max_length=100)
+    colour: str | None = Field(default=None, pattern=r"^#[0-9a-fA-F]{6}$")  # "#rrggbb"
 
 
 SeatLabels = Mapping[str, SeatLabel]
@@ -847,6 +847,24 @@ def _first_error(exc: ValidationError) -> str:
     return (f"{loc}: {msg}" if loc else msg)[:300]
 
 
+_object_new = object.__new__
+_object_set = object.__setattr__
+M = TypeVar("M", bound=BaseModel)
+
+
+def rebuilt(model: M, fields: dict[str, Any]) -> M:
+    """A new instance of ``model``'s class holding ``fields`` as they are, without
+    validating them: the caller passes copies of a valid instance's fields (a
+    game's fast ``_copy``).  About twice as fast as ``model_copy``, which goes
+    through ``copy.copy``."""
+    new = _object_new(type(model))
+    _object_set(new, "__dict__", fields)
+    _object_set(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    _object_set(new, "__pydantic_extra__", None)
+    _object_set(new, "__pydantic_private__", None)
+    return new
+
+
 def canonical(obj: Any) -> str:
     """Canonical JSON text (sorted keys) used to compare states bit for bit."""
     if isinstance(obj, BaseModel):
@@ -873,4 +891,5 @@ __all__ = [
     "View",
     "bad_state",
     "canonical",
+    "rebuilt",
 ]
