@@ -8,12 +8,14 @@ rules' own automaton (chapter 9, ``rules.boss_*``).
 * ``easy`` -- the AI of schema 1 (``order_easy``): fire at what is in the arc,
   else turn towards the nearest foe, else load AP.  It never drives.  The AI
   tanks of skirmishes and campaign battles use it.
-* ``hard`` -- ``order_hard``: never wastes a loaded turn, aims while it loads
-  (a hull turn keeps a reload counting, 8.4; a free 1-2 cell turn rides along
-  with any order, 8.2), shoots first at whoever is about to shoot it, and
-  drives: it closes in on a foe it cannot bring its gun to bear on, and slips
-  out of the arc of a loaded foe ("cover": the rules have no terrain, so the
-  only cover is where a gun does not point) when its own gun is empty.
+* ``hard`` -- ``order_hard`` (the default): never wastes a loaded turn, aims while
+  it loads (a hull turn keeps a reload counting, 8.4; a free 1-2 cell turn rides along
+  with the load order, 8.2), loads HE, shoots first at whoever is about to shoot it,
+  and drives where that changes who can or will fire: out of the crossfire in a duel,
+  out of the reach of a loaded foe aimed at it ("cover": the rules have no terrain, so
+  the only cover is where a gun does not point), and in boss battles the healthiest
+  crew closes in to draw Wittmann's fire (he tracks the nearest, 9.4) from a wounded
+  crew, which falls back.  docs/rulings.md R17 has the measurements.
 """
 
 from __future__ import annotations
