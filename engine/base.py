@@ -21,8 +21,9 @@ methods of the base class; a game never overrides them:
 
 **One hook convention**: each public method is the base class's; the game
 implements the protected hook of the same name (``_new``, ``_legal``,
-``_apply``, ``_view``, ``_to_act``, ``_outcome``, ``_validate``, ``_migrate``,
-``_rigs``) and, grouped apart, the presentation hooks (``_action_label``,
+``_apply``, ``_view``, ``_to_act``, ``_outcome``, ``_validate``, ``_rigs``; for
+stored data ``_migrate`` (states), ``_migrate_event``, ``_migrate_action``,
+``_migrate_options``) and, grouped apart, the presentation hooks (``_action_label``,
 ``_action_group``, ``_event_text``, ``_prompt``, ``_summary``,
 ``_private_summary``), the AI hook (``_ai_action``) and the platform hooks
 (``_record``, ``_hidden_revealed``, ``_campaign_*``).  What the base does once
@@ -443,7 +444,10 @@ class Game(Generic[S]):
         return new
 
     def replay(self, seats: Sequence[str], options: Any, seed: int, log: Iterable[tuple[str, Any]]) -> S:
-        """The state a game reaches from its seed and action log."""
+        """The state a game reaches from its seed and action log (stored options
+        pass through ``_migrate_options``, stored actions through ``_migrate_action``)."""
+        if isinstance(options, dict):
+            options = self._migrate_options(dict(options))
         return self.apply_all(self.new(seats, options, seed), log)
 
     def apply_all(self, state: S, log: Iterable[tuple[str, Any]]) -> S:
@@ -490,7 +494,7 @@ class Game(Generic[S]):
     # ================================================================ parsing
     def seat_range(self, options: BaseModel | dict[str, Any] | None = None) -> tuple[int, int]:
         """How many seats these options allow (an extra crew may add a seat)."""
-        return self.min_seats, self.max_seats
+        return self._seat_range(self.parse_options(options))
 
     def parse_options(self, options: dict[str, Any] | BaseModel | None) -> BaseModel:
         if isinstance(options, self.Options):
@@ -507,6 +511,8 @@ class Game(Generic[S]):
     def parse_action(self, action: Any) -> Any:
         if isinstance(action, BaseModel):
             action = action.model_dump(mode="json")
+        elif isinstance(action, dict):
+            action = self._migrate_action(action)
         try:
             return self._action_adapter.validate_python(action)
         except ValidationError as exc:
@@ -525,8 +531,9 @@ class Game(Generic[S]):
         return [e.model_dump(mode="json") for e in events]
 
     def load_events(self, data: Iterable[dict[str, Any]]) -> list[AnyEvent]:
-        """Events back from the JSON ``dump_events`` wrote (the stored log)."""
-        return [self._event_adapter.validate_python(e) for e in data]
+        """Events back from the JSON ``dump_events`` wrote (the stored log; older
+        shapes pass through ``_migrate_event``)."""
+        return [self._event_adapter.validate_python(self._migrate_event(dict(e))) for e in data]
 
     def visible_events(self, events: Iterable[AnyEvent], seat: str | None) -> list[AnyEvent]:
         """The events ``seat`` may see (``None``: the public ones)."""
@@ -695,8 +702,27 @@ class Game(Generic[S]):
         game's) into the current shape.  Default: no older shapes exist."""
         raise _bad_state("schema_version", f"no migration from version {version}")
 
+    def _migrate_event(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A stored event (JSON data, a copy) in an older shape, in the current one.
+        Default: events never changed shape."""
+        return data
+
+    def _migrate_action(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A stored or sent action (JSON data) in an older shape, in the current one;
+        return a new dict, never change ``data``.  Default: unchanged."""
+        return data
+
+    def _migrate_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """A stored table's options (from its row or an export, a copy), as the
+        rules it was played under need them to replay.  Default: unchanged."""
+        return options
+
     def _rigs(self) -> dict[str, RigSpec] | None:
         return None
+
+    def _seat_range(self, options: Any) -> tuple[int, int]:
+        """The seat range the (parsed) options allow.  Default: min_seats..max_seats."""
+        return self.min_seats, self.max_seats
 
     # ================================================ hooks: presentation
     def _action_label(self, state: S, action: Any, locale: str | None, labels: SeatLabels | None) -> str:
