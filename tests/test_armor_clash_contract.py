@@ -131,13 +131,56 @@ def test_every_event_kind_is_typed_and_reads_in_both_languages_with_labels():
     assert len(seen & set(NOTE_EVENTS)) >= 30, sorted(set(NOTE_EVENTS) - seen)
 
 
-def test_schema_1_events_of_stored_logs_still_read():
+def test_schema_1_events_of_stored_logs_become_typed_events():
     old = [
-        {"kind": "note", "key": "armor_clash.shot", "params": {"unit": "a", "target": "b", "ammo": "AP"}},
-        {"kind": "order", "seat": "a", "key": "armor_clash.order.pass", "params": {}, "to": ["a"]},
+        {
+            "kind": "note",
+            "key": "armor_clash.shot",
+            "params": {"unit": "a", "target": "b", "ammo": "@armor_clash.ammo.HE"},
+        },
+        {"kind": "note", "key": "armor_clash.hull", "params": {"unit": "a", "facing": "@armor_clash.dir.SW"}},
+        {
+            "kind": "note",
+            "key": "armor_clash.moved",
+            "params": {"unit": "a", "cells": 2, "to": "C7", "left": 0, "turns": 0},
+        },
+        {
+            "kind": "note",
+            "key": "armor_clash.game_over",
+            "params": {"reason": "@armor_clash.outcome.victory", "winners": "a"},
+        },
+        {
+            "kind": "order",
+            "seat": "a",
+            "key": "armor_clash.order.reload",
+            "params": {"what": "reload", "ammo": "@armor_clash.ammo.AP"},
+            "to": ["a"],
+        },
+        {"kind": "order", "seat": "a", "key": "armor_clash.order.free_rotate", "params": {"cell": 3}, "to": ["a"]},
     ]
-    for e in GAME.load_events(old):
-        assert "{" not in GAME.event_text(e, "zh")
+    shot, hull, moved, over, order, free = GAME.load_events(old)
+    assert (shot.kind, shot.ammo, hull.facing, moved.cell, over.winners) == ("shot", "HE", 5, "C7", ["a"])
+    assert order.kind == "order_given" and order.order.ammo == "AP" and order.to == ["a"]
+    assert free.kind == "free_rotate" and free.cell == 3
+    assert GAME.event_text(shot, "en", {"a": SeatLabel(name="Alice")}) == "Alice fires HE at b."
+
+
+def test_every_stored_schema_1_event_converts():
+    import sqlite3
+    from pathlib import Path
+
+    db = Path(__file__).parent / "fixtures" / "stored_f4ba435.sqlite"
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    rows = con.execute(
+        "select events_json from actions a join games g on a.game_id = g.id where g.game = 'armor_clash'"
+    ).fetchall()
+    con.close()
+    kinds = set()
+    for (text,) in rows:
+        for e in GAME.load_events(json.loads(text)):
+            kinds.add(e.kind)
+            assert "{" not in GAME.event_text(e, "zh")
+    assert len(kinds) >= 20 and not kinds & {"note", "order"}
 
 
 def test_the_view_names_seats_by_their_labels_and_draws_them():

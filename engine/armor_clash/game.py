@@ -143,6 +143,29 @@ class ArmorClash(Game[M.State]):
             return data
         return super()._migrate(data, version)
 
+    def _migrate_event(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Schema-1 events (``note``/``order`` with a key and free-form parameters, the
+        parameters catalog references) as the typed events of schema 2."""
+        kind = data.get("kind")
+        if kind not in ("note", "order"):
+            return data
+        key = str(data.get("key", "")).removeprefix("armor_clash.")
+        params = {k: _code(v) for k, v in (data.get("params") or {}).items()}
+        to = data.get("to")
+        if kind == "order":
+            what = key.removeprefix("order.")
+            if what == "free_rotate":
+                return {"kind": "free_rotate", "to": to, "seat": data.get("seat"), "cell": params.get("cell")}
+            target = params.pop("target", None)
+            order = {"what": what, **{k: v for k, v in params.items() if k in Order.model_fields}}
+            return {"kind": "order_given", "to": to, "seat": data.get("seat"), "order": order, "target": target}
+        if key == "moved":
+            params["cell"] = params.pop("to", "")
+        if key == "game_over":
+            winners = str(params.get("winners", ""))
+            params["winners"] = [] if winners in ("", "-") else winners.split(", ")
+        return {"kind": key, "to": to, **params}
+
     def _rigs(self) -> dict[str, RigSpec]:
         faces = list(range(1, 7))
         return {
@@ -481,8 +504,6 @@ class ArmorClash(Game[M.State]):
                 return labels[label].name
             return t(label[1:], locale) if label.startswith("@") else label
 
-        if k in ("note", "order"):  # schema 1 events of stored logs
-            return t(event.key, locale, **event.params)
         if k == "roll":
             return t(
                 "armor_clash.event.roll",
@@ -497,7 +518,8 @@ class ArmorClash(Game[M.State]):
         if k == "free_rotate":
             return t("armor_clash.order.free_rotate", locale, cell=event.cell)
         if k == "order_given":
-            return t(f"armor_clash.order.{event.order.what}", locale, **_order_params(event.order, name(event.target)))
+            target = name(event.target) if event.target else None
+            return t(f"armor_clash.order.{event.order.what}", locale, **_order_params(event.order, target))
         p: dict[str, Any] = event.model_dump(mode="json", exclude={"kind", "to"})
         for field in ("unit", "target"):
             if field in p:
@@ -552,6 +574,18 @@ class ArmorClash(Game[M.State]):
         return Msg(key="armor_clash.summary.turn", params={"turn": state.turn, "waiting": len(self.to_act(state))})
 
 
+def _code(value: Any) -> Any:
+    """A schema-1 parameter back to its code: ``@armor_clash.ammo.HE`` -> ``HE``,
+    ``@armor_clash.dir.NE`` -> 1; anything else (a unit label, a number) unchanged."""
+    if isinstance(value, str) and value.startswith("@armor_clash."):
+        ns, _, code = value.removeprefix("@armor_clash.").partition(".")
+        if ns == "dir" and code in G.DIR_NAMES:
+            return G.DIR_NAMES.index(code)
+        if ns in ("ammo", "band", "reason", "rage_reason", "outcome", "crew", "pen", "turret", "dmg"):
+            return code
+    return value
+
+
 def _clone_unit(u: Unit) -> Unit:
     """An independent copy of a unit (its nested plans, card and counters copied too)."""
     return u.model_copy(
@@ -575,9 +609,9 @@ def _scenario_turns(scenario: str, mode: str) -> int:
     return int(content.tables()["max_turns_default"][mode])
 
 
-def _order_params(order: Order, target: str) -> dict[str, Any]:
+def _order_params(order: Order, target: str | None) -> dict[str, Any]:
     out: dict[str, Any] = {k: v for k, v in order.model_dump(mode="json").items() if v is not None}
-    if order.target:
+    if target:
         out["target"] = target
     if order.ammo:
         out["ammo"] = f"@armor_clash.ammo.{order.ammo}"

@@ -720,23 +720,6 @@ NOTE_EVENTS: dict[str, type[Event]] = {
 }
 
 
-class OrderEv(Event):
-    """Schema 1 (read from stored logs only): an order echo with free-form parameters."""
-
-    kind: Literal["order"] = "order"
-    seat: str
-    key: str
-    params: dict[str, Any] = Field(default_factory=dict)
-
-
-class Note(Event):
-    """Schema 1 (read from stored logs only): a rules note with free-form parameters."""
-
-    kind: Literal["note"] = "note"
-    key: str
-    params: dict[str, Any] = Field(default_factory=dict)
-
-
 AnyEvent = Annotated[
     Committed
     | OrderGiven
@@ -786,8 +769,6 @@ AnyEvent = Annotated[
     | AmmoEffectEv
     | DestroyedEv
     | IncapacitatedEv
-    | GameOverEv
-    | OrderEv
-    | Note,
+    | GameOverEv,
     Field(discriminator="kind"),
 ]
