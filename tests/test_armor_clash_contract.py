@@ -209,3 +209,22 @@ def test_a_resolved_turn_is_a_reveal_even_without_dice():
     s2, _ = GAME.apply(s1, "b", {"kind": "choose", "what": "pass"})
     assert s2.rng == s1.rng and s2.turn == s1.turn + 1  # everybody observed: no die was rolled
     assert GAME.hidden_revealed(s1, s2)  # but a's secret order is now known to b
+
+
+def test_the_ai_never_changes_the_state_it_looks_at():
+    from engine import canonical
+    from engine.armor_clash import ai as AI
+
+    for scenario, n in (("duel", 4), ("boss", 3)):
+        for seed in range(4):
+            s = GAME.new([f"p{i}" for i in range(n)], {"scenario": scenario}, seed)
+            for _ in range(80):
+                if GAME.outcome(s) is not None:
+                    break
+                before = canonical(GAME.dump(s))
+                for u in s.units:
+                    if u.seat is not None and u.active:
+                        for level in AI.LEVELS:
+                            AI.order_for(s, u, level)
+                assert canonical(GAME.dump(s)) == before
+                s, _ = GAME.ai_step(s)

@@ -193,12 +193,8 @@ def _share_the_fire(state: State, u: Unit) -> Order | None:
         return sum(o.pen.values())
 
     def nearest_if(x: int, y: int) -> bool:
-        ox, oy = u.x, u.y
-        u.x, u.y = x, y
-        try:
-            return boss_target(state, boss) is u
-        finally:
-            u.x, u.y = ox, oy
+        st, moved = _moved_to(state, u, x, y)
+        return boss_target(st, boss) is moved
 
     healthiest = min(crews, key=lambda o: (pen(o), position(state, o)))
     moves = _short_moves(state, u)
@@ -222,14 +218,16 @@ def _best_ammo(state: State) -> str:
     return "HE"
 
 
+def _moved_to(state: State, u: Unit, x: int, y: int) -> tuple[State, Unit]:
+    """A shallow what-if: ``state`` with ``u`` standing at (x, y) (nothing shared is changed)."""
+    moved = u.model_copy(update={"x": x, "y": y})
+    return state.model_copy(update={"units": [moved if o is u else o for o in state.units]}), moved
+
+
 def _exposure(state: State, u: Unit, x: int, y: int) -> int:
     """How many foes would pick ``u`` as their target if it stood at (x, y) (the easy AI's choice)."""
-    ox, oy = u.x, u.y
-    u.x, u.y = x, y
-    try:
-        return sum(1 for o in foes(state, u) if not o.boss and _aimed_at(state, o, u))
-    finally:
-        u.x, u.y = ox, oy
+    st, moved = _moved_to(state, u, x, y)
+    return sum(1 for o in foes(st, moved) if not o.boss and _aimed_at(st, o, moved))
 
 
 def _out_of_crossfire(state: State, u: Unit) -> Order | None:
