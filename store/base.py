@@ -26,6 +26,10 @@ class VersionConflict(StoreError):
     """Somebody else saved this game first (compare-and-swap lost)."""
 
 
+class StoreInUse(StoreError):
+    """The database cannot be opened by this process (SQLite file held by another bot process)."""
+
+
 class ChannelBusy(StoreError):
     """The channel already has a game in its lobby or running."""
 

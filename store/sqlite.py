@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
+import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,11 +24,12 @@ from .base import (
     Seat,
     StatRow,
     Store,
+    StoreInUse,
     VersionConflict,
     Vote,
     dumps,
 )
-from .migrations import MIGRATIONS
+from .migrations import migrate_sqlite
 
 _GAME_COLS = (
     "id, guild_id, channel_id, game, status, host_id, options_json, seed, state_json, version, "
@@ -42,6 +45,7 @@ class SqliteStore(Store):
         self.clock = clock
         self._db: aiosqlite.Connection | None = None
         self._write = asyncio.Lock()
+        self._claimed = False
 
     # ---------------------------------------------------------- lifecycle
     async def open(self) -> None:
@@ -49,17 +53,27 @@ class SqliteStore(Store):
             return
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        await self._db.execute("PRAGMA journal_mode=WAL")
-        await self._db.execute("PRAGMA foreign_keys=ON")
-        await self._db.execute("PRAGMA synchronous=NORMAL")
-        await self._db.execute("PRAGMA busy_timeout=5000")
-        await self._migrate()
+            _claim_file(self.path)
+            self._claimed = True
+        try:
+            self._db = await aiosqlite.connect(self.path, isolation_level=None)
+            await self._db.execute("PRAGMA busy_timeout=5000")
+            await self._db.execute("PRAGMA journal_mode=WAL")
+            await self._db.execute("PRAGMA foreign_keys=ON")
+            await self._db.execute("PRAGMA synchronous=NORMAL")
+            async with self._write:
+                await migrate_sqlite(self._db, self.clock())
+        except BaseException:
+            await self.close()
+            raise
 
     async def close(self) -> None:
         if self._db is not None:
             await self._db.close()
             self._db = None
+        if self._claimed:
+            self._claimed = False
+            _release_file(self.path)
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -72,26 +86,10 @@ class SqliteStore(Store):
             row = await cur.fetchone()
         return int(row[0])
 
-    async def _migrate(self) -> None:
-        await self.db.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
-        )
-        current = await self.schema_version()
-        for version, script in MIGRATIONS:
-            if version <= current:
-                continue
-            async with self._write:
-                await self.db.execute("BEGIN IMMEDIATE")
-                try:
-                    for stmt in _statements(script):
-                        await self.db.execute(stmt)
-                    await self.db.execute(
-                        "INSERT INTO schema_migrations(version, applied_at) VALUES (?, ?)", (version, self.clock())
-                    )
-                    await self.db.execute("COMMIT")
-                except BaseException:
-                    await self.db.execute("ROLLBACK")
-                    raise
+    async def sql(self, query: str, *args: Any) -> list[tuple]:
+        """Raw SQL for tests and tools (``?`` placeholders); autocommit."""
+        async with self.db.execute(query, args) as cur:
+            return [tuple(r) for r in await cur.fetchall()]
 
     async def _tx(self, fn):
         """Run ``fn`` inside one write transaction (serialised in-process)."""
@@ -566,5 +564,41 @@ class SqliteStore(Store):
         await self._tx(tx)
 
 
-def _statements(script: str) -> list[str]:
-    return [s.strip() for s in script.split("\n    --;\n") if s.strip()]
+# ------------------------------------------------------------ one process per file
+# SQLite serves one bot process: a second process on the same file is refused at
+# start (several writers on one file fail with "database is locked" under load).
+# The claim is an flock on ``<file>-lock``, so it is released by the kernel when the
+# process dies, even on SIGKILL.  Stores of the same process share the claim.
+_claims: dict[str, tuple[int, int]] = {}  # real path -> (fd, stores holding it)
+
+
+def _claim_file(path: str) -> None:
+    key = os.path.realpath(path)
+    if key in _claims:
+        fd, n = _claims[key]
+        _claims[key] = (fd, n + 1)
+        return
+    fd = os.open(key + "-lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+        os.close(fd)
+        raise StoreInUse(
+            f"{path} is in use by another bot process (pid {holder}); SQLite serves one process: "
+            "to run several, set TG_DATABASE=postgresql://user:pass@host/db (see the README)"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    _claims[key] = (fd, 1)
+
+
+def _release_file(path: str) -> None:
+    key = os.path.realpath(path)
+    if key not in _claims:
+        return
+    fd, n = _claims.pop(key)
+    if n > 1:
+        _claims[key] = (fd, n - 1)
+        return
+    os.close(fd)  # closing the descriptor drops the flock

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from backends import any_store, database_url, pg_database, pg_server, pytest_terminal_summary  # noqa: F401
 from fakediscord import FakeDiscord, FakeMessage
 
 from bot import Config, create_bot
