@@ -26,7 +26,7 @@ from discord.ext import commands
 from cogs.components import DYNAMIC_ITEMS
 from cogs.locale import CatalogTranslator
 from cogs.services import Services
-from store import Store, open_store
+from store import Store, StoreError, open_store
 
 log = logging.getLogger("tabletop")
 EXTENSIONS = ("cogs.tables", "cogs.scheduler", "cogs.community")
@@ -138,6 +138,15 @@ def create_bot(config: Config, store: Store | None = None, clock=time.time, **kw
     return TabletopBot(config, store, clock, **kwargs)
 
 
+async def serve(config: Config) -> None:
+    # the database first: a refused or unreachable one stops the start before logging in
+    store = open_store(config.database)
+    await store.open()
+    bot = create_bot(config, store)
+    assert config.token
+    await bot.start(config.token)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Run the Tabletop GM Discord bot.")
     ap.add_argument(
@@ -153,9 +162,11 @@ def main(argv: list[str] | None = None) -> int:
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    bot = create_bot(config)
     try:
-        asyncio.run(bot.start(config.token))
+        asyncio.run(serve(config))
+    except StoreError as exc:  # a database that cannot serve this process: one line, before any login
+        print(f"tabletop-gm: {exc}", file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print(
             "Discord refused the token (DISCORD_TOKEN). Reset it in the developer portal and try again.",
