@@ -572,8 +572,12 @@ class SqliteStore(Store):
 _claims: dict[str, tuple[int, int]] = {}  # real path -> (fd, stores holding it)
 
 
-def _claim_file(path: str) -> None:
+def _claim_file(path: str, exclusive: bool = False) -> None:
+    """Claim ``path`` for this process; ``exclusive``: also refuse when a store of this
+    process has it open (restoring a backup)."""
     key = os.path.realpath(path)
+    if key in _claims and exclusive:
+        raise StoreInUse(f"{path} is in use by this process (pid {os.getpid()}); stop the bot first")
     if key in _claims:
         fd, n = _claims[key]
         _claims[key] = (fd, n + 1)

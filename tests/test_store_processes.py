@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -82,15 +83,17 @@ async def test_a_second_process_is_refused_but_the_same_process_may_reopen(tmp_p
     again = SqliteStore(db)  # same process: allowed (tests, tools)
     await again.open()
     await again.close()
-    child = subprocess.run(
-        [sys.executable, "-c", CHILD, str(db), "0", "0"], capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
-    assert child.returncode == 2 and "pid %d" % os.getpid() in child.stderr
+    child = await asyncio.to_thread(run_child, db)
+    assert child.returncode == 2 and f"pid {os.getpid()}" in child.stderr
     await first.close()
-    child = subprocess.run(
+    child = await asyncio.to_thread(run_child, db)
+    assert child.returncode == 0, child.stderr
+
+
+def run_child(db: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
         [sys.executable, "-c", CHILD, str(db), "0", "0"], capture_output=True, text=True, cwd=ROOT, timeout=60
     )
-    assert child.returncode == 0, child.stderr
 
 
 def test_a_killed_process_leaves_no_claim(tmp_path):
@@ -107,8 +110,6 @@ def test_a_killed_process_leaves_no_claim(tmp_path):
 
 
 def _claim(db: Path) -> None:
-    import asyncio
-
     async def go():
         store = SqliteStore(db)
         await store.open()
