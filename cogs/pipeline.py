@@ -21,7 +21,7 @@ from engine.base import BaseState, Event, Game
 from engine.i18n import t
 from render import render
 from render.generic import draw as render_fallback
-from store import ActionRow, CorruptRow, GameRow, ResultRow, Seat, Store, VersionConflict
+from store import ActionRow, CampaignChange, ChangeSet, CorruptRow, GameRow, ResultRow, Seat, Store, VersionConflict
 
 log = logging.getLogger("tabletop.pipeline")
 
@@ -221,7 +221,7 @@ class Pipeline:
                 story = None
             if story is not None:
                 progress["story"] = story
-                await self.store.set_campaign_progress(campaign.id, progress)
+                await self.store.commit(ChangeSet(campaigns=[CampaignChange(campaign.id, campaign.version, progress)]))
 
     def run_ai(self, row: GameRow, game: Game, state: BaseState) -> tuple[BaseState, list[ActionRow], list[Event]]:
         """Let the seat-filler AI play every AI seat that is to act."""

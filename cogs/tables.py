@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from engine import GameError, available, get_game
 from engine.i18n import DATA, t
-from store import ChannelBusy, CorruptRow, GameRow, Seat, VersionConflict
+from store import CampaignChange, ChangeSet, ChannelBusy, CorruptRow, GameRow, Seat, VersionConflict, VoteChange
 
 from .locale import locale_of, ls
 from .pipeline import Pipeline, TurnRefused, TurnResult
@@ -373,7 +373,7 @@ class Tables(commands.Cog):
             raise TurnRefused("stale", "core.ui.stale") from None
         row.seats, row.options = seats, options
         progress["members"] = members
-        await self.store.set_campaign_progress(camp.id, progress)
+        await self.store.commit(ChangeSet(campaigns=[CampaignChange(camp.id, camp.version, progress)]))
 
     async def _start(self, interaction: discord.Interaction, row: GameRow, locale: str, channel=None) -> None:
         try:
@@ -744,7 +744,7 @@ class Tables(commands.Cog):
                 return await self.refuse(interaction, "core.ui.not_a_voter")
             row = await self.store.get_game(vote.game_id)
             if row is None or row.version != vote.base_version or row.status != "active":
-                await self.store.update_vote(vid, status="expired")
+                await self.store.commit(ChangeSet(votes=[VoteChange(vid, vote.version, status="expired")]))
                 await interaction.edit_original_response(view=None)
                 return await self.refuse(interaction, "core.ui.vote_expired")
             # undo needs every other human's consent; a hand-over a majority of the other players
@@ -753,8 +753,18 @@ class Tables(commands.Cog):
             nays = sorted((set(vote.no) - {me}) if yes else (set(vote.no) | {me}))
             failed = len(vote.voters) - len(nays) < needed  # cannot pass any more
             passed = not failed and len(ayes) >= needed
-            await self.store.update_vote(
-                vid, yes=ayes, no=nays, status="refused" if failed else "passed" if passed else None
+            await self.store.commit(
+                ChangeSet(
+                    votes=[
+                        VoteChange(
+                            vid,
+                            vote.version,
+                            yes=ayes,
+                            no=nays,
+                            status="refused" if failed else "passed" if passed else None,
+                        )
+                    ]
+                )
             )
         if failed:
             await interaction.edit_original_response(view=None)

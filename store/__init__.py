@@ -3,9 +3,15 @@
 from .base import (
     ActionRow,
     Campaign,
+    CampaignChange,
+    ChangeSet,
     ChannelBusy,
+    Committed,
     CorruptRow,
+    GameChange,
     GameRow,
+    InjectedCrash,
+    NewVote,
     ResultRow,
     Seat,
     StatRow,
@@ -14,6 +20,7 @@ from .base import (
     StoreInUse,
     VersionConflict,
     Vote,
+    VoteChange,
 )
 from .sqlite import SqliteStore
 
@@ -44,6 +51,13 @@ def open_store(url: str, clock=None) -> Store:
 __all__ = [
     "ActionRow",
     "Campaign",
+    "CampaignChange",
+    "ChangeSet",
+    "Committed",
+    "GameChange",
+    "InjectedCrash",
+    "NewVote",
+    "VoteChange",
     "ResultRow",
     "StatRow",
     "Vote",

@@ -1,14 +1,48 @@
-"""The storage interface the cogs use.  No SQL leaves this package.
+"""The storage interface the table service uses.  No SQL leaves this package.
 
-A backend (SQLite now; PostgreSQL for sharded bots later) implements
+A backend (SQLite now; PostgreSQL for several bot processes) implements
 :class:`Store`.  Rows come back as plain dataclasses holding JSON *text* for
-the state, so the cogs never depend on a driver's types.
+the state, so nothing above the store depends on a driver's types.
+
+Writing: one call, one transaction
+----------------------------------
+Every change the table service makes is one :class:`ChangeSet` passed to
+:meth:`Store.commit`.  A change set holds at most one table's changes
+(:class:`GameChange`), any campaign progress (:class:`CampaignChange`), vote
+ballots (:class:`VoteChange`) and new votes (:class:`NewVote`).  Each part that
+changes an existing row names the version it was decided on
+(``expected_version``); the backend applies the whole set in ONE database
+transaction and only if every one of those rows is still at its expected
+version (compare-and-swap), else it writes nothing and raises
+:class:`VersionConflict`.  So correctness never rests on an in-process lock:
+several processes may share one database.  :meth:`Store.lock` is only a
+courtesy that saves a process from racing itself.
+
+Every row kind that can be changed has an integer ``version`` that a
+successful change increments by one.
+
+Reading: one snapshot
+---------------------
+Each read method returns data from one consistent snapshot (a row's seats,
+state and version always belong together; a half-written change is never
+seen).
+
+Crash injection (tests)
+-----------------------
+A backend calls ``await self._step(name)`` between the steps of a write,
+inside its transaction: after the table's row is updated and before its
+``"seats"``, ``"revert"``, ``"actions"``, ``"results"``, then before each
+``"campaigns"`` and ``"votes"`` part, and last before ``"commit"``; :meth:`Store.inject_crash` makes the
+named step raise :class:`InjectedCrash` (or kill the process), which tests
+use to show that a change set lands whole or not at all.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import weakref
 from collections.abc import AsyncIterator, Hashable, Sequence
 from contextlib import asynccontextmanager
@@ -23,7 +57,11 @@ class StoreError(Exception):
 
 
 class VersionConflict(StoreError):
-    """Somebody else saved this game first (compare-and-swap lost)."""
+    """Somebody else changed one of the rows first (compare-and-swap lost); nothing was written."""
+
+
+class InjectedCrash(StoreError):
+    """Raised inside a transaction by :meth:`Store.inject_crash` (tests only)."""
 
 
 class StoreInUse(StoreError):
@@ -133,6 +171,7 @@ class Campaign:
     progress: dict[str, Any] | None
     created_by: int
     status: str = "open"
+    version: int = 1
 
 
 @dataclass
@@ -147,17 +186,104 @@ class Vote:
     status: str
     created_by: int | None
     no: list[int] = field(default_factory=list)
+    version: int = 1
+    created_at: float = 0.0
+
+
+@dataclass
+class GameChange:
+    """Changes to one table, applied only while it is at ``expected_version``.
+
+    ``None`` (or an empty sequence) leaves a field as it is.  ``seats`` replaces
+    the whole seat list; ``actions`` are appended to the log (stamped with the
+    new version); ``revert`` marks logged action ids as taken back (undo) by
+    ``by_user``; ``results`` records a finished game's placings; ``to_act``
+    (who must decide now) also restarts the decision's clock (timer and
+    reminders); ``status`` "active" stamps the start, "finished"/"abandoned" the end.
+    The new version is ``expected_version + 1``."""
+
+    game_id: int
+    expected_version: int
+    seats: Sequence[Seat] | None = None
+    status: str | None = None
+    state_json: str | None = None
+    options: dict[str, Any] | None = None
+    outcome: dict[str, Any] | None = None
+    actions: Sequence[ActionRow] = ()
+    to_act: Sequence[str] | None = None
+    results: Sequence[ResultRow] = ()
+    table: dict[str, Any] | None = None
+    revert: Sequence[int] = ()
+    by_user: int | None = None
+
+
+@dataclass
+class CampaignChange:
+    """Replace a campaign's progress, if the campaign is still at ``expected_version``."""
+
+    campaign_id: int
+    expected_version: int
+    progress: dict[str, Any]
+
+
+@dataclass
+class VoteChange:
+    """A ballot or the close of a vote, if the vote is still at ``expected_version``."""
+
+    vote_id: int
+    expected_version: int
+    yes: list[int] | None = None
+    no: list[int] | None = None
+    status: str | None = None  # open, passed, refused, expired
+
+
+@dataclass
+class NewVote:
+    game_id: int
+    kind: str
+    payload: dict[str, Any]
+    base_version: int  # the table version the vote is about; it expires when the table moves on
+    voters: list[int]
+    created_by: int | None
+
+
+@dataclass
+class ChangeSet:
+    """Everything one service call writes: all of it in one transaction, or nothing."""
+
+    game: GameChange | None = None
+    campaigns: Sequence[CampaignChange] = ()
+    votes: Sequence[VoteChange] = ()
+    new_votes: Sequence[NewVote] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.game or self.campaigns or self.votes or self.new_votes)
+
+
+@dataclass
+class Committed:
+    """What :meth:`Store.commit` wrote: the table's new version (if it changed)
+    and the ids of the new votes, in order."""
+
+    version: int | None = None
+    vote_ids: list[int] = field(default_factory=list)
 
 
 class Store:
-    """Abstract storage.  Every method is a coroutine; all writes are atomic."""
+    """Abstract storage.  Every method is a coroutine.
+
+    A backend implements :meth:`commit` (the only table/campaign/vote writer)
+    and the read methods; the convenience writers below are built on
+    :meth:`commit`."""
 
     def __init__(self) -> None:
         self._locks: weakref.WeakValueDictionary[Hashable, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._crash: tuple[str, str] | None = None
 
     @asynccontextmanager
     async def lock(self, key: Hashable) -> AsyncIterator[None]:
-        """Per-game (or per-vote) lock inside this process; the version CAS covers other processes."""
+        """Per-key lock inside this process (saves racing ourselves); the
+        compare-and-swap in :meth:`commit` is what keeps other processes right."""
         lock = self._locks.get(key)
         if lock is None:
             lock = asyncio.Lock()
@@ -165,11 +291,32 @@ class Store:
         async with lock:
             yield
 
+    # ------------------------------------------------- crash injection
+    def inject_crash(self, step: str | None, how: str = "raise") -> None:
+        """Tests: make the next commit fail at ``step`` (``how`` "raise": raise
+        :class:`InjectedCrash`; "kill": SIGKILL this process).  ``None`` clears it."""
+        self._crash = None if step is None else (step, how)
+
+    async def _step(self, name: str) -> None:
+        """Called by backends between the steps of a commit, inside its transaction."""
+        if self._crash is not None and self._crash[0] == name:
+            how = self._crash[1]
+            self._crash = None
+            if how == "kill":
+                os.kill(os.getpid(), signal.SIGKILL)
+            raise InjectedCrash(name)
+
     # lifecycle
     async def open(self) -> None: ...
     async def close(self) -> None: ...
 
-    # games
+    # ----------------------------------------------------------- writing
+    async def commit(self, changes: ChangeSet) -> Committed:
+        """Apply ``changes`` in one transaction, all or nothing (see the module
+        docstring).  Raises :class:`VersionConflict` when any expected version
+        no longer holds; then nothing was written."""
+        raise NotImplementedError
+
     async def create_game(
         self,
         *,
@@ -186,35 +333,57 @@ class Store:
         table: dict[str, Any] | None = None,
         campaign_id: int | None = None,
     ) -> GameRow:
+        """A new table with its seats, in one transaction.  Raises
+        :class:`ChannelBusy` when the channel already has a lobby or running
+        table (enforced by the database, so also across processes)."""
         raise NotImplementedError
 
+    async def update_game(self, game_id: int, expected_version: int, **changes: Any) -> int:
+        """One :class:`GameChange` on its own; returns the new version."""
+        done = await self.commit(ChangeSet(game=GameChange(game_id, expected_version, **changes)))
+        assert done.version is not None
+        return done.version
+
+    async def create_vote(
+        self,
+        *,
+        game_id: int,
+        kind: str,
+        payload: dict[str, Any],
+        base_version: int,
+        voters: list[int],
+        created_by: int | None,
+    ) -> Vote:
+        done = await self.commit(
+            ChangeSet(new_votes=[NewVote(game_id, kind, payload, base_version, voters, created_by)])
+        )
+        vote = await self.get_vote(done.vote_ids[0])
+        assert vote is not None
+        return vote
+
+    async def mark_reminded(self, game_id: int, at: float, *, expected_version: int | None = None) -> bool:
+        """Reminder bookkeeping (does not change the table's version).  With
+        ``expected_version`` it claims the reminder: True only for the one caller
+        that saw the table at that version and whose previous reminder is
+        older than ``at`` (so each reminder is sent once, also across processes)."""
+        raise NotImplementedError
+
+    async def quarantine(self, game_id: int, reason: str) -> None:
+        """Take a table out of play (status ``quarantined``; the channel is
+        free again) and keep its raw row for a developer."""
+        raise NotImplementedError
+
+    # ----------------------------------------------------------- reading
     async def get_game(self, game_id: int) -> GameRow | None:
+        """Raises :class:`CorruptRow` when the row cannot be read."""
         raise NotImplementedError
 
     async def active_game(self, channel_id: int) -> GameRow | None:
+        """The channel's lobby or running table."""
         raise NotImplementedError
 
-    async def update_game(
-        self,
-        game_id: int,
-        expected_version: int,
-        *,
-        seats: Sequence[Seat] | None = None,
-        status: str | None = None,
-        state_json: str | None = None,
-        options: dict[str, Any] | None = None,
-        outcome: dict[str, Any] | None = None,
-        actions: Sequence[ActionRow] = (),
-        to_act: Sequence[str] | None = None,
-        results: Sequence[ResultRow] = (),
-        table: dict[str, Any] | None = None,
-        revert: Sequence[int] = (),
-        by_user: int | None = None,
-    ) -> int:
-        """Compare-and-swap: apply the changes only if the row is still at
-        ``expected_version``; append ``actions`` to the log, mark the action ids
-        in ``revert`` as taken back (undo), record ``results`` (a finished
-        game); return the new version.  Raises :class:`VersionConflict` otherwise."""
+    async def latest_game(self, channel_id: int, statuses: Sequence[str]) -> GameRow | None:
+        """The channel's most recent table (highest id) with one of ``statuses``."""
         raise NotImplementedError
 
     async def actions(self, game_id: int, *, limit: int = 50, offset: int = 0) -> list[ActionRow]:
@@ -225,10 +394,12 @@ class Store:
         raise NotImplementedError
 
     async def waiting_tables(self) -> list[GameRow]:
-        """Running games with somebody to act (reminders and turn timers)."""
+        """Running games with somebody to act (reminders and turn timers);
+        quarantined, finished and unreadable tables are left out."""
         raise NotImplementedError
 
-    async def mark_reminded(self, game_id: int, at: float) -> None:
+    async def quarantined(self) -> list[tuple[int, str]]:
+        """(table id, reason) of every quarantined table, oldest first."""
         raise NotImplementedError
 
     # settings
@@ -262,6 +433,7 @@ class Store:
         created_by: int,
         progress: dict[str, Any] | None = None,
     ) -> Campaign:
+        """Raises :class:`ChannelBusy` when the server has a campaign of that name."""
         raise NotImplementedError
 
     async def campaign(self, guild_id: int, name: str) -> Campaign | None:
@@ -273,31 +445,8 @@ class Store:
     async def campaigns(self, guild_id: int) -> list[Campaign]:
         raise NotImplementedError
 
-    async def set_campaign_progress(self, campaign_id: int, progress: dict[str, Any]) -> None:
-        raise NotImplementedError
-
     # votes (undo consent, seat hand-over)
-    async def create_vote(
-        self,
-        *,
-        game_id: int,
-        kind: str,
-        payload: dict[str, Any],
-        base_version: int,
-        voters: list[int],
-        created_by: int | None,
-    ) -> Vote:
-        raise NotImplementedError
-
     async def get_vote(self, vote_id: int) -> Vote | None:
-        raise NotImplementedError
-
-    async def update_vote(
-        self, vote_id: int, *, yes: list[int] | None = None, no: list[int] | None = None, status: str | None = None
-    ) -> None:
-        raise NotImplementedError
-
-    async def quarantine(self, game_id: int, reason: str) -> None:
         raise NotImplementedError
 
     async def games_of_user(

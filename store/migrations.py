@@ -151,6 +151,16 @@ MIGRATIONS: list[tuple[int, str]] = [
     )
     """,
     ),
+    (
+        3,
+        """
+    ALTER TABLE campaigns ADD COLUMN version INTEGER NOT NULL DEFAULT 1
+    --;
+    ALTER TABLE votes ADD COLUMN version INTEGER NOT NULL DEFAULT 1
+    --;
+    CREATE INDEX games_channel_latest ON games(channel_id, status, id)
+    """,
+    ),
 ]
 
 #: The same schema for PostgreSQL: Discord ids and seeds are BIGINT, times DOUBLE PRECISION,
@@ -289,6 +299,16 @@ POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
         created_by BIGINT,
         created_at DOUBLE PRECISION NOT NULL
     )
+    """,
+    ),
+    (
+        3,
+        """
+    ALTER TABLE campaigns ADD COLUMN version BIGINT NOT NULL DEFAULT 1
+    --;
+    ALTER TABLE votes ADD COLUMN version BIGINT NOT NULL DEFAULT 1
+    --;
+    CREATE INDEX games_channel_latest ON games(channel_id, status, id)
     """,
     ),
 ]

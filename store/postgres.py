@@ -20,8 +20,11 @@ from .base import (
     ACTIVE_STATUSES,
     ActionRow,
     Campaign,
+    ChangeSet,
     ChannelBusy,
+    Committed,
     CorruptRow,
+    GameChange,
     GameRow,
     ResultRow,
     Seat,
@@ -138,7 +141,9 @@ class PostgresStore(Store):
                         dumps(table or {}),
                         campaign_id,
                     )
+                    await self._step("seats")
                     await self._write_seats(conn, gid, seats)
+                    await self._step("commit")
             except asyncpg.UniqueViolationError:  # games_one_open_per_channel
                 raise ChannelBusy(str(channel_id)) from None
         row = await self.get_game(gid)
@@ -198,91 +203,137 @@ class PostgresStore(Store):
         )
         return self._row(r) if r else None
 
-    async def update_game(
-        self,
-        game_id,
-        expected_version,
-        *,
-        seats=None,
-        status=None,
-        state_json=None,
-        options=None,
-        outcome=None,
-        actions=(),
-        to_act=None,
-        results=(),
-        table=None,
-        revert=(),
-        by_user=None,
-    ) -> int:
+    async def latest_game(self, channel_id: int, statuses: Sequence[str]) -> GameRow | None:
+        r = await self.pool.fetchrow(
+            _GAME + " WHERE g.channel_id=$1 AND g.status = ANY($2::text[]) ORDER BY g.id DESC LIMIT 1",
+            channel_id,
+            list(statuses),
+        )
+        return self._row(r) if r else None
+
+    # ------------------------------------------------------------ commit
+    async def commit(self, changes: ChangeSet) -> Committed:
         now = self.clock()
-        args: list[Any] = [game_id, expected_version, now]
+        done = Committed()
+        async with self.pool.acquire() as conn, conn.transaction():
+            if changes.game is not None:
+                done.version = await self._apply_game(conn, changes.game, now)
+            for c in changes.campaigns:
+                await self._step("campaigns")
+                found = await conn.fetchval(
+                    "UPDATE campaigns SET progress_json=$1, version=version+1 WHERE id=$2 AND version=$3 RETURNING id",
+                    dumps(c.progress),
+                    c.campaign_id,
+                    c.expected_version,
+                )
+                if found is None:
+                    raise VersionConflict(f"campaign {c.campaign_id}")
+            for v in changes.votes:
+                await self._step("votes")
+                args: list[Any] = [v.vote_id, v.expected_version]
+                sets = ["version=version+1"]
+                if v.yes is not None:
+                    args.append(dumps(sorted(set(v.yes))))
+                    sets.append(f"yes_json=${len(args)}")
+                if v.no is not None:
+                    args.append(dumps(sorted(set(v.no))))
+                    sets.append(f"no_json=${len(args)}")
+                if v.status is not None:
+                    args.append(v.status)
+                    sets.append(f"status=${len(args)}")
+                found = await conn.fetchval(
+                    f"UPDATE votes SET {', '.join(sets)} WHERE id=$1 AND version=$2 RETURNING id", *args
+                )
+                if found is None:
+                    raise VersionConflict(f"vote {v.vote_id}")
+            for nv in changes.new_votes:
+                await self._step("votes")
+                vid = await conn.fetchval(
+                    "INSERT INTO votes(game_id, kind, payload_json, base_version, voters_json, created_by, created_at)"
+                    " VALUES ($1,$2,$3,$4,$5,$6,$7) RETURNING id",
+                    nv.game_id,
+                    nv.kind,
+                    dumps(nv.payload),
+                    nv.base_version,
+                    dumps(nv.voters),
+                    nv.created_by,
+                    now,
+                )
+                done.vote_ids.append(int(vid))
+            await self._step("commit")
+        return done
+
+    async def _apply_game(self, conn, c: GameChange, now: float) -> int:
+        args: list[Any] = [c.game_id, c.expected_version, now]
         sets = ["version=version+1", "updated_at=$3"]
 
         def arg(value: Any) -> str:
             args.append(value)
             return f"${len(args)}"
 
-        if status is not None:
-            sets.append(f"status={arg(status)}")
-            if status == "active" and to_act is None:
+        if c.status is not None:
+            sets.append(f"status={arg(c.status)}")
+            if c.status == "active" and c.to_act is None:
                 sets.append("turn_started_at=COALESCE(turn_started_at, $3)")
-            if status in ("finished", "abandoned"):
+            if c.status in ("finished", "abandoned"):
                 sets.append("finished_at=$3")
-        if state_json is not None:
-            sets.append(f"state_json={arg(state_json)}")
-        if to_act is not None:
+        if c.state_json is not None:
+            sets.append(f"state_json={arg(c.state_json)}")
+        if c.to_act is not None:
             # a new decision is pending: its clock (timer, reminders) starts now
-            sets += [f"to_act_json={arg(dumps(list(to_act)))}", "turn_started_at=$3", "last_reminder_at=NULL"]
-        if table is not None:
-            sets.append(f"table_json={arg(dumps(table))}")
-        if options is not None:
-            sets.append(f"options_json={arg(dumps(options))}")
-        if outcome is not None:
-            sets.append(f"outcome_json={arg(dumps(outcome))}")
-        new_version = expected_version + 1
-        async with self.pool.acquire() as conn, conn.transaction():
-            found = await conn.fetchrow(
-                f"UPDATE games SET {', '.join(sets)} WHERE id=$1 AND version=$2 RETURNING guild_id, game", *args
+            sets += [f"to_act_json={arg(dumps(list(c.to_act)))}", "turn_started_at=$3", "last_reminder_at=NULL"]
+        if c.table is not None:
+            sets.append(f"table_json={arg(dumps(c.table))}")
+        if c.options is not None:
+            sets.append(f"options_json={arg(dumps(c.options))}")
+        if c.outcome is not None:
+            sets.append(f"outcome_json={arg(dumps(c.outcome))}")
+        found = await conn.fetchrow(
+            f"UPDATE games SET {', '.join(sets)} WHERE id=$1 AND version=$2 RETURNING guild_id, game", *args
+        )
+        if found is None:
+            raise VersionConflict(str(c.game_id))
+        new_version = c.expected_version + 1
+        if c.seats is not None:
+            await self._step("seats")
+            await self._write_seats(conn, c.game_id, c.seats)
+        if c.revert:
+            await self._step("revert")
+            await conn.executemany(
+                "INSERT INTO reverts(action_id, game_id, by_user, created_at) VALUES ($1,$2,$3,$4)",
+                [(aid, c.game_id, c.by_user, now) for aid in c.revert],
             )
-            if found is None:
-                raise VersionConflict(str(game_id))
-            if seats is not None:
-                await self._write_seats(conn, game_id, seats)
-            if revert:
-                await conn.executemany(
-                    "INSERT INTO reverts(action_id, game_id, by_user, created_at) VALUES ($1,$2,$3,$4)",
-                    [(aid, game_id, by_user, now) for aid in revert],
-                )
-            if results:
-                await conn.executemany(
-                    "INSERT INTO results(game_id, guild_id, game, seat, user_id, place, won, score, record,"
-                    " finished_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (game_id, seat) DO UPDATE SET"
-                    " guild_id=excluded.guild_id, game=excluded.game, user_id=excluded.user_id,"
-                    " place=excluded.place, won=excluded.won, score=excluded.score, record=excluded.record,"
-                    " finished_at=excluded.finished_at",
-                    [
-                        (
-                            game_id,
-                            found["guild_id"],
-                            found["game"],
-                            r.seat,
-                            r.user_id,
-                            r.place,
-                            int(r.won),
-                            _float(r.score),
-                            _float(r.record),
-                            now,
-                        )
-                        for r in results
-                    ],
-                )
-            if actions:
-                await conn.executemany(
-                    "INSERT INTO actions(game_id, seat, user_id, action_json, events_json, version, created_at)"
-                    " VALUES ($1,$2,$3,$4,$5,$6,$7)",
-                    [(game_id, a.seat, a.user_id, dumps(a.action), dumps(a.events), new_version, now) for a in actions],
-                )
+        if c.actions:
+            await self._step("actions")
+            await conn.executemany(
+                "INSERT INTO actions(game_id, seat, user_id, action_json, events_json, version, created_at)"
+                " VALUES ($1,$2,$3,$4,$5,$6,$7)",
+                [(c.game_id, a.seat, a.user_id, dumps(a.action), dumps(a.events), new_version, now) for a in c.actions],
+            )
+        if c.results:
+            await self._step("results")
+            await conn.executemany(
+                "INSERT INTO results(game_id, guild_id, game, seat, user_id, place, won, score, record,"
+                " finished_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (game_id, seat) DO UPDATE SET"
+                " guild_id=excluded.guild_id, game=excluded.game, user_id=excluded.user_id,"
+                " place=excluded.place, won=excluded.won, score=excluded.score, record=excluded.record,"
+                " finished_at=excluded.finished_at",
+                [
+                    (
+                        c.game_id,
+                        found["guild_id"],
+                        found["game"],
+                        r.seat,
+                        r.user_id,
+                        r.place,
+                        int(r.won),
+                        _float(r.score),
+                        _float(r.record),
+                        now,
+                    )
+                    for r in c.results
+                ],
+            )
         return new_version
 
     async def actions(self, game_id: int, *, limit: int = 50, offset: int = 0) -> list[ActionRow]:
@@ -328,8 +379,21 @@ class PostgresStore(Store):
                 continue
         return out
 
-    async def mark_reminded(self, game_id: int, at: float) -> None:
-        await self.pool.execute("UPDATE games SET last_reminder_at=$2 WHERE id=$1", game_id, at)
+    async def mark_reminded(self, game_id: int, at: float, *, expected_version=None, previous=None) -> bool:
+        if expected_version is None:
+            found = await self.pool.fetchval(
+                "UPDATE games SET last_reminder_at=$2 WHERE id=$1 RETURNING id", game_id, at
+            )
+        else:  # a claim: only for the caller that saw this version and this previous reminder
+            found = await self.pool.fetchval(
+                "UPDATE games SET last_reminder_at=$2 WHERE id=$1 AND version=$3"
+                " AND last_reminder_at IS NOT DISTINCT FROM $4 RETURNING id",
+                game_id,
+                at,
+                expected_version,
+                _float(previous),
+            )
+        return found is not None
 
     # ---------------------------------------------------------- settings
     async def _get_json(self, sql: str, key: int) -> dict[str, Any]:
@@ -395,10 +459,20 @@ class PostgresStore(Store):
         except ValueError as exc:
             raise CorruptRow(-int(r[0]), f"campaign {r[0]}: {exc}") from None
         return Campaign(
-            id=r[0], guild_id=r[1], game=r[2], name=r[3], points=points, progress=progress, created_by=r[6], status=r[7]
+            id=r[0],
+            guild_id=r[1],
+            game=r[2],
+            name=r[3],
+            points=points,
+            progress=progress,
+            created_by=r[6],
+            status=r[7],
+            version=r[8],
         )
 
-    _CAMPAIGN = "SELECT id, guild_id, game, name, points_json, progress_json, created_by, status FROM campaigns"
+    _CAMPAIGN = (
+        "SELECT id, guild_id, game, name, points_json, progress_json, created_by, status, version FROM campaigns"
+    )
 
     async def create_campaign(self, *, guild_id, game, name, points, created_by, progress=None) -> Campaign:
         try:
@@ -431,30 +505,11 @@ class PostgresStore(Store):
         rows = await self.pool.fetch(self._CAMPAIGN + " WHERE guild_id=$1 ORDER BY id", guild_id)
         return [self._campaign(r) for r in rows]
 
-    async def set_campaign_progress(self, campaign_id: int, progress: dict[str, Any]) -> None:
-        await self.pool.execute("UPDATE campaigns SET progress_json=$2 WHERE id=$1", campaign_id, dumps(progress))
-
     # ------------------------------------------------------------- votes
     _VOTE = (
-        "SELECT id, game_id, kind, payload_json, base_version, voters_json, yes_json, status, created_by, no_json"
-        " FROM votes"
+        "SELECT id, game_id, kind, payload_json, base_version, voters_json, yes_json, status, created_by, no_json,"
+        " version, created_at FROM votes"
     )
-
-    async def create_vote(self, *, game_id, kind, payload, base_version, voters, created_by) -> Vote:
-        vid = await self.pool.fetchval(
-            "INSERT INTO votes(game_id, kind, payload_json, base_version, voters_json, created_by, created_at)"
-            " VALUES ($1,$2,$3,$4,$5,$6,$7) RETURNING id",
-            game_id,
-            kind,
-            dumps(payload),
-            base_version,
-            dumps(voters),
-            created_by,
-            self.clock(),
-        )
-        vote = await self.get_vote(vid)
-        assert vote is not None
-        return vote
 
     async def get_vote(self, vote_id: int) -> Vote | None:
         r = await self.pool.fetchrow(self._VOTE + " WHERE id=$1", vote_id)
@@ -471,16 +526,9 @@ class PostgresStore(Store):
             status=r[7],
             created_by=r[8],
             no=json.loads(r[9]),
+            version=r[10],
+            created_at=r[11],
         )
-
-    async def update_vote(self, vote_id: int, *, yes=None, no=None, status=None) -> None:
-        async with self.pool.acquire() as conn, conn.transaction():
-            if yes is not None:
-                await conn.execute("UPDATE votes SET yes_json=$2 WHERE id=$1", vote_id, dumps(sorted(set(yes))))
-            if no is not None:
-                await conn.execute("UPDATE votes SET no_json=$2 WHERE id=$1", vote_id, dumps(sorted(set(no))))
-            if status is not None:
-                await conn.execute("UPDATE votes SET status=$2 WHERE id=$1", vote_id, status)
 
     async def quarantine(self, game_id: int, reason: str) -> None:
         now = self.clock()
@@ -488,13 +536,16 @@ class PostgresStore(Store):
             await conn.execute(
                 "INSERT INTO quarantine(game_id, reason, payload, created_at)"
                 " SELECT id, $2, COALESCE(state_json, '') || chr(10) || COALESCE(options_json, ''), $3"
-                " FROM games WHERE id=$1",
+                " FROM games WHERE id=$1 AND status != 'quarantined'",
                 game_id,
                 reason,
                 now,
             )
             await conn.execute(
-                "UPDATE games SET status='quarantined', version=version+1, updated_at=$2 WHERE id=$1", game_id, now
+                "UPDATE games SET status='quarantined', to_act_json='[]', version=version+1, updated_at=$2"
+                " WHERE id=$1 AND status != 'quarantined'",
+                game_id,
+                now,
             )
 
     async def quarantined(self) -> list[tuple[int, str]]:

@@ -1,4 +1,11 @@
-"""SQLite backend (aiosqlite, WAL, foreign keys, versioned migrations)."""
+"""SQLite backend (aiosqlite, WAL, foreign keys, versioned migrations).
+
+One write connection (every :meth:`SqliteStore.commit` is one ``BEGIN
+IMMEDIATE`` transaction) and one read connection: under WAL a reader sees only
+committed transactions, and each read runs inside its own read transaction, so
+a row, its seats and its version always come from one snapshot.  An in-memory
+database has a single connection; its reads then wait for the writer.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +14,8 @@ import fcntl
 import json
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +25,11 @@ from .base import (
     ACTIVE_STATUSES,
     ActionRow,
     Campaign,
+    ChangeSet,
     ChannelBusy,
+    Committed,
     CorruptRow,
+    GameChange,
     GameRow,
     ResultRow,
     Seat,
@@ -44,7 +55,9 @@ class SqliteStore(Store):
         self.path = str(path)
         self.clock = clock
         self._db: aiosqlite.Connection | None = None
+        self._reader: aiosqlite.Connection | None = None
         self._write = asyncio.Lock()
+        self._read_lock = asyncio.Lock()
         self._claimed = False
 
     # ---------------------------------------------------------- lifecycle
@@ -63,28 +76,69 @@ class SqliteStore(Store):
             await self._db.execute("PRAGMA synchronous=NORMAL")
             async with self._write:
                 await migrate_sqlite(self._db, self.clock())
+            if self.path != ":memory:":
+                self._reader = await aiosqlite.connect(self.path, isolation_level=None)
+                await self._reader.execute("PRAGMA busy_timeout=5000")
+                await self._reader.execute("PRAGMA query_only=ON")
         except BaseException:
             await self.close()
             raise
 
     async def close(self) -> None:
+        """Close the reader, checkpoint the WAL into the database file and close
+        the writer (the last connection: SQLite then removes the -wal file)."""
+        if self._reader is not None:
+            async with self._read_lock:
+                await self._reader.close()
+                self._reader = None
         if self._db is not None:
-            await self._db.close()
-            self._db = None
+            async with self._write:
+                try:
+                    await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                finally:
+                    await self._db.close()
+                    self._db = None
         if self._claimed:
             self._claimed = False
             _release_file(self.path)
 
     @property
     def db(self) -> aiosqlite.Connection:
+        """The write connection (tests use it to damage rows on purpose)."""
         if self._db is None:
             raise RuntimeError("store is not open")
         return self._db
 
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One read transaction: every query inside sees the same committed snapshot."""
+        if self._reader is None:
+            if self._db is None:
+                raise RuntimeError("store is not open")
+            async with self._write:  # :memory: has one connection: wait for the writer
+                yield self._db
+            return
+        async with self._read_lock:
+            await self._reader.execute("BEGIN")
+            try:
+                yield self._reader
+            finally:
+                await self._reader.execute("COMMIT")
+
+    async def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        async with self._read() as db:
+            async with db.execute(sql, args) as cur:
+                return await cur.fetchone()
+
+    async def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        async with self._read() as db:
+            async with db.execute(sql, args) as cur:
+                return list(await cur.fetchall())
+
     async def schema_version(self) -> int:
         async with self.db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
             row = await cur.fetchone()
-        return int(row[0])
+        return int(row[0]) if row else 0
 
     async def sql(self, query: str, *args: Any) -> list[tuple]:
         """Raw SQL for tests and tools (``?`` placeholders); autocommit."""
@@ -97,6 +151,7 @@ class SqliteStore(Store):
             await self.db.execute("BEGIN IMMEDIATE")
             try:
                 result = await fn(self.db)
+                await self._step("commit")
             except BaseException:
                 await self.db.execute("ROLLBACK")
                 raise
@@ -149,11 +204,15 @@ class SqliteStore(Store):
                     campaign_id,
                 ),
             )
-            gid = cur.lastrowid
+            gid = int(cur.lastrowid or 0)
+            await self._step("seats")
             await self._write_seats(db, gid, seats)
             return gid
 
-        gid = await self._tx(tx)
+        try:
+            gid = await self._tx(tx)
+        except aiosqlite.IntegrityError:  # the unique index: another process opened one first
+            raise ChannelBusy(str(channel_id)) from None
         row = await self.get_game(gid)
         assert row is not None
         return row
@@ -165,7 +224,7 @@ class SqliteStore(Store):
             [(game_id, i, s.seat, s.user_id) for i, s in enumerate(seats)],
         )
 
-    async def _row(self, r: tuple) -> GameRow:
+    async def _row(self, db: aiosqlite.Connection, r: tuple) -> GameRow:
         gid = r[0]
         try:
             options = json.loads(r[6]) if r[6] else {}
@@ -176,7 +235,7 @@ class SqliteStore(Store):
                 raise ValueError("options/table/to_act have the wrong shape")
         except (ValueError, TypeError) as exc:
             raise CorruptRow(gid, f"unreadable options/outcome: {exc}") from None
-        async with self.db.execute("SELECT seat, user_id FROM seats WHERE game_id=? ORDER BY position", (gid,)) as cur:
+        async with db.execute("SELECT seat, user_id FROM seats WHERE game_id=? ORDER BY position", (gid,)) as cur:
             seats = [Seat(seat=s, user_id=u) for s, u in await cur.fetchall()]
         return GameRow(
             id=gid,
@@ -203,107 +262,192 @@ class SqliteStore(Store):
         )
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        async with self.db.execute(f"SELECT {_GAME_COLS} FROM games WHERE id=?", (game_id,)) as cur:
-            r = await cur.fetchone()
-        return await self._row(r) if r else None
+        async with self._read() as db:
+            async with db.execute(f"SELECT {_GAME_COLS} FROM games WHERE id=?", (game_id,)) as cur:
+                r = await cur.fetchone()
+            return await self._row(db, r) if r else None
 
     async def active_game(self, channel_id: int) -> GameRow | None:
-        async with self.db.execute(
-            f"SELECT {_GAME_COLS} FROM games WHERE channel_id=? AND status IN ('lobby','active') ORDER BY id DESC LIMIT 1",
-            (channel_id,),
-        ) as cur:
-            r = await cur.fetchone()
-        return await self._row(r) if r else None
+        return await self.latest_game(channel_id, ACTIVE_STATUSES)
 
-    async def update_game(
-        self,
-        game_id,
-        expected_version,
-        *,
-        seats=None,
-        status=None,
-        state_json=None,
-        options=None,
-        outcome=None,
-        actions=(),
-        to_act=None,
-        results=(),
-        table=None,
-        revert=(),
-        by_user=None,
-    ) -> int:
+    async def latest_game(self, channel_id: int, statuses: Sequence[str]) -> GameRow | None:
+        marks = ",".join("?" for _ in statuses)
+        async with self._read() as db:
+            async with db.execute(
+                f"SELECT {_GAME_COLS} FROM games WHERE channel_id=? AND status IN ({marks}) ORDER BY id DESC LIMIT 1",
+                (channel_id, *statuses),
+            ) as cur:
+                r = await cur.fetchone()
+            return await self._row(db, r) if r else None
+
+    async def _game_rows(self, sql: str, args: Sequence[Any] = ()) -> list[GameRow]:
+        """Rows for listings, from one snapshot; an unreadable one is skipped
+        here (and quarantined when it is opened)."""
+        async with self._read() as db:
+            async with db.execute(sql, args) as cur:
+                rows = await cur.fetchall()
+            out = []
+            for r in rows:
+                try:
+                    out.append(await self._row(db, r))
+                except CorruptRow:
+                    continue
+            return out
+
+    # ------------------------------------------------------------ commit
+    async def commit(self, changes: ChangeSet) -> Committed:
         now = self.clock()
 
-        async def tx(db: aiosqlite.Connection) -> int:
-            sets = ["version=version+1", "updated_at=?"]
-            args: list[Any] = [now]
-            if status is not None:
-                sets.append("status=?")
-                args.append(status)
-                if status == "active":
-                    sets.append("turn_started_at=COALESCE(turn_started_at, ?)")
-                    args.append(now)
-                if status in ("finished", "abandoned"):
-                    sets.append("finished_at=?")
-                    args.append(now)
-            if state_json is not None:
-                sets.append("state_json=?")
-                args.append(state_json)
-            if to_act is not None:
-                # a new decision is pending: its clock (timer, reminders) starts now
-                sets += ["to_act_json=?", "turn_started_at=?", "last_reminder_at=NULL"]
-                args += [dumps(list(to_act)), now]
-            if table is not None:
-                sets.append("table_json=?")
-                args.append(dumps(table))
-            if options is not None:
-                sets.append("options_json=?")
-                args.append(dumps(options))
-            if outcome is not None:
-                sets.append("outcome_json=?")
-                args.append(dumps(outcome))
-            cur = await db.execute(
-                f"UPDATE games SET {', '.join(sets)} WHERE id=? AND version=?", (*args, game_id, expected_version)
-            )
-            if cur.rowcount != 1:
-                raise VersionConflict(str(game_id))
-            new_version = expected_version + 1
-            if seats is not None:
-                await self._write_seats(db, game_id, seats)
-            if revert:
-                await db.executemany(
-                    "INSERT INTO reverts(action_id, game_id, by_user, created_at) VALUES (?,?,?,?)",
-                    [(aid, game_id, by_user, now) for aid in revert],
+        async def tx(db: aiosqlite.Connection) -> Committed:
+            done = Committed()
+            if changes.game is not None:
+                done.version = await self._apply_game(db, changes.game, now)
+            for c in changes.campaigns:
+                await self._step("campaigns")
+                cur = await db.execute(
+                    "UPDATE campaigns SET progress_json=?, version=version+1 WHERE id=? AND version=?",
+                    (dumps(c.progress), c.campaign_id, c.expected_version),
                 )
-            if results:
-                async with db.execute("SELECT guild_id, game FROM games WHERE id=?", (game_id,)) as cur:
-                    guild_id, kind = await cur.fetchone()
-                await db.executemany(
-                    "INSERT OR REPLACE INTO results(game_id, guild_id, game, seat, user_id, place, won, score, record,"
-                    " finished_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                    [
-                        (game_id, guild_id, kind, r.seat, r.user_id, r.place, int(r.won), r.score, r.record, now)
-                        for r in results
-                    ],
+                if cur.rowcount != 1:
+                    raise VersionConflict(f"campaign {c.campaign_id}")
+            for v in changes.votes:
+                await self._step("votes")
+                sets, args = ["version=version+1"], []
+                if v.yes is not None:
+                    sets.append("yes_json=?")
+                    args.append(dumps(sorted(set(v.yes))))
+                if v.no is not None:
+                    sets.append("no_json=?")
+                    args.append(dumps(sorted(set(v.no))))
+                if v.status is not None:
+                    sets.append("status=?")
+                    args.append(v.status)
+                cur = await db.execute(
+                    f"UPDATE votes SET {', '.join(sets)} WHERE id=? AND version=?",
+                    (*args, v.vote_id, v.expected_version),
                 )
-            if actions:
-                await db.executemany(
-                    "INSERT INTO actions(game_id, seat, user_id, action_json, events_json, version, created_at)"
+                if cur.rowcount != 1:
+                    raise VersionConflict(f"vote {v.vote_id}")
+            for nv in changes.new_votes:
+                await self._step("votes")
+                cur = await db.execute(
+                    "INSERT INTO votes(game_id, kind, payload_json, base_version, voters_json, created_by, created_at)"
                     " VALUES (?,?,?,?,?,?,?)",
-                    [(game_id, a.seat, a.user_id, dumps(a.action), dumps(a.events), new_version, now) for a in actions],
+                    (nv.game_id, nv.kind, dumps(nv.payload), nv.base_version, dumps(nv.voters), nv.created_by, now),
                 )
-            return new_version
+                done.vote_ids.append(int(cur.lastrowid or 0))
+            return done
 
         return await self._tx(tx)
 
+    async def _apply_game(self, db: aiosqlite.Connection, c: GameChange, now: float) -> int:
+        sets = ["version=version+1", "updated_at=?"]
+        args: list[Any] = [now]
+        if c.status is not None:
+            sets.append("status=?")
+            args.append(c.status)
+            if c.status == "active":
+                sets.append("turn_started_at=COALESCE(turn_started_at, ?)")
+                args.append(now)
+            if c.status in ("finished", "abandoned"):
+                sets.append("finished_at=?")
+                args.append(now)
+        if c.state_json is not None:
+            sets.append("state_json=?")
+            args.append(c.state_json)
+        if c.to_act is not None:
+            # a new decision is pending: its clock (timer, reminders) starts now
+            sets += ["to_act_json=?", "turn_started_at=?", "last_reminder_at=NULL"]
+            args += [dumps(list(c.to_act)), now]
+        if c.table is not None:
+            sets.append("table_json=?")
+            args.append(dumps(c.table))
+        if c.options is not None:
+            sets.append("options_json=?")
+            args.append(dumps(c.options))
+        if c.outcome is not None:
+            sets.append("outcome_json=?")
+            args.append(dumps(c.outcome))
+        cur = await db.execute(
+            f"UPDATE games SET {', '.join(sets)} WHERE id=? AND version=?", (*args, c.game_id, c.expected_version)
+        )
+        if cur.rowcount != 1:
+            raise VersionConflict(str(c.game_id))
+        new_version = c.expected_version + 1
+        if c.seats is not None:
+            await self._step("seats")
+            await self._write_seats(db, c.game_id, c.seats)
+        if c.revert:
+            await self._step("revert")
+            await db.executemany(
+                "INSERT INTO reverts(action_id, game_id, by_user, created_at) VALUES (?,?,?,?)",
+                [(aid, c.game_id, c.by_user, now) for aid in c.revert],
+            )
+        if c.actions:
+            await self._step("actions")
+            await db.executemany(
+                "INSERT INTO actions(game_id, seat, user_id, action_json, events_json, version, created_at)"
+                " VALUES (?,?,?,?,?,?,?)",
+                [(c.game_id, a.seat, a.user_id, dumps(a.action), dumps(a.events), new_version, now) for a in c.actions],
+            )
+        if c.results:
+            await self._step("results")
+            async with db.execute("SELECT guild_id, game FROM games WHERE id=?", (c.game_id,)) as cur:
+                found = await cur.fetchone()
+            assert found is not None
+            guild_id, kind = found
+            await db.executemany(
+                "INSERT OR REPLACE INTO results(game_id, guild_id, game, seat, user_id, place, won, score, record,"
+                " finished_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                [
+                    (c.game_id, guild_id, kind, r.seat, r.user_id, r.place, int(r.won), r.score, r.record, now)
+                    for r in c.results
+                ],
+            )
+        return new_version
+
+    async def mark_reminded(self, game_id: int, at: float, *, expected_version=None, previous=None) -> bool:
+        async def tx(db):
+            if expected_version is None:
+                cur = await db.execute("UPDATE games SET last_reminder_at=? WHERE id=?", (at, game_id))
+            else:
+                cur = await db.execute(
+                    "UPDATE games SET last_reminder_at=? WHERE id=? AND version=? AND last_reminder_at IS ?",
+                    (at, game_id, expected_version, previous),
+                )
+            return cur.rowcount == 1
+
+        return await self._tx(tx)
+
+    async def quarantine(self, game_id: int, reason: str) -> None:
+        now = self.clock()
+
+        async def tx(db: aiosqlite.Connection) -> None:
+            await db.execute(
+                "INSERT INTO quarantine(game_id, reason, payload, created_at)"
+                " SELECT id, ?, COALESCE(state_json, '') || char(10) || COALESCE(options_json, ''), ? FROM games"
+                " WHERE id=? AND status != 'quarantined'",
+                (reason, now, game_id),
+            )
+            await db.execute(
+                "UPDATE games SET status='quarantined', to_act_json='[]', version=version+1, updated_at=?"
+                " WHERE id=? AND status != 'quarantined'",
+                (now, game_id),
+            )
+
+        await self._tx(tx)
+
+    async def quarantined(self) -> list[tuple[int, str]]:
+        return [(int(g), str(r)) for g, r in await self._all("SELECT game_id, reason FROM quarantine ORDER BY id")]
+
+    # ------------------------------------------------------------ reads
     async def actions(self, game_id: int, *, limit: int = 50, offset: int = 0) -> list[ActionRow]:
-        async with self.db.execute(
+        rows = await self._all(
             "SELECT id, seat, user_id, action_json, events_json, version, created_at FROM actions a"
             " WHERE game_id=? AND NOT EXISTS (SELECT 1 FROM reverts r WHERE r.action_id=a.id)"
             " ORDER BY id LIMIT ? OFFSET ?",
             (game_id, limit, offset),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         out = []
         for i, seat, uid, aj, ej, ver, at in rows:
             try:
@@ -316,39 +460,37 @@ class SqliteStore(Store):
         return out
 
     async def count_actions(self, game_id: int) -> int:
-        async with self.db.execute(
+        r = await self._one(
             "SELECT COUNT(*) FROM actions a WHERE game_id=? AND NOT EXISTS"
             " (SELECT 1 FROM reverts r WHERE r.action_id=a.id)",
             (game_id,),
-        ) as cur:
-            return int((await cur.fetchone())[0])
+        )
+        return int(r[0])
 
     async def waiting_tables(self) -> list[GameRow]:
-        async with self.db.execute(
+        return await self._game_rows(
             f"SELECT {_GAME_COLS} FROM games WHERE status='active' AND to_act_json != '[]' ORDER BY id"
-        ) as cur:
-            return await self._readable_rows(await cur.fetchall())
+        )
 
-    async def _readable_rows(self, rows: list[tuple]) -> list[GameRow]:
-        """Rows for listings; an unreadable one is skipped here (and quarantined when opened)."""
-        out = []
-        for r in rows:
-            try:
-                out.append(await self._row(r))
-            except CorruptRow:
-                continue
-        return out
+    async def games_of_user(self, user_id, guild_id=None, statuses=ACTIVE_STATUSES) -> list[GameRow]:
+        marks = ",".join("?" for _ in statuses)
+        sql = (
+            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))} FROM games g"
+            f" JOIN seats s ON s.game_id=g.id WHERE s.user_id=? AND g.status IN ({marks})"
+        )
+        args: list[Any] = [user_id, *statuses]
+        if guild_id is not None:
+            sql += " AND g.guild_id=?"
+            args.append(guild_id)
+        sql += " ORDER BY g.id"
+        return await self._game_rows(sql, args)
 
-    async def mark_reminded(self, game_id: int, at: float) -> None:
-        async def tx(db):
-            await db.execute("UPDATE games SET last_reminder_at=? WHERE id=?", (at, game_id))
-
-        await self._tx(tx)
+    async def count_games(self) -> int:
+        return int((await self._one("SELECT COUNT(*) FROM games"))[0])
 
     # ---------------------------------------------------------- settings
     async def _get_json(self, sql: str, key: int) -> dict[str, Any]:
-        async with self.db.execute(sql, (key,)) as cur:
-            r = await cur.fetchone()
+        r = await self._one(sql, (key,))
         if not r:
             return {}
         try:
@@ -394,19 +536,22 @@ class SqliteStore(Store):
             sql += " AND user_id=?"
             args.append(user_id)
         sql += " GROUP BY game, user_id ORDER BY game, user_id"
-        async with self.db.execute(sql, args) as cur:
-            rows = await cur.fetchall()
+        rows = await self._all(sql, args)
         return [StatRow(g, u, int(n), int(w or 0), lo, hi) for g, u, n, w, lo, hi in rows]
 
     async def results_of_campaign(self, campaign_id: int) -> list[ResultRow]:
-        async with self.db.execute(
+        rows = await self._all(
             "SELECT r.seat, r.user_id, r.place, r.won, r.score, r.record FROM results r JOIN games g ON g.id=r.game_id"
             " WHERE g.campaign_id=? ORDER BY r.game_id, r.place",
             (campaign_id,),
-        ) as cur:
-            return [ResultRow(s, u, p, bool(w), sc, rec) for s, u, p, w, sc, rec in await cur.fetchall()]
+        )
+        return [ResultRow(s, u, p, bool(w), sc, rec) for s, u, p, w, sc, rec in rows]
 
     # --------------------------------------------------------- campaigns
+    _CAMPAIGN = (
+        "SELECT id, guild_id, game, name, points_json, progress_json, created_by, status, version FROM campaigns"
+    )
+
     def _campaign(self, r: tuple) -> Campaign:
         try:
             points = json.loads(r[4])
@@ -414,10 +559,16 @@ class SqliteStore(Store):
         except ValueError as exc:
             raise CorruptRow(-int(r[0]), f"campaign {r[0]}: {exc}") from None
         return Campaign(
-            id=r[0], guild_id=r[1], game=r[2], name=r[3], points=points, progress=progress, created_by=r[6], status=r[7]
+            id=r[0],
+            guild_id=r[1],
+            game=r[2],
+            name=r[3],
+            points=points,
+            progress=progress,
+            created_by=r[6],
+            status=r[7],
+            version=r[8],
         )
-
-    _CAMPAIGN = "SELECT id, guild_id, game, name, points_json, progress_json, created_by, status FROM campaigns"
 
     async def create_campaign(self, *, guild_id, game, name, points, created_by, progress=None) -> Campaign:
         now = self.clock()
@@ -442,50 +593,30 @@ class SqliteStore(Store):
             cid = await self._tx(tx)
         except aiosqlite.IntegrityError:
             raise ChannelBusy(f"campaign {name}") from None
-        return await self.campaign_by_id(cid)
+        camp = await self.campaign_by_id(cid)
+        assert camp is not None
+        return camp
 
     async def campaign(self, guild_id: int, name: str) -> Campaign | None:
-        async with self.db.execute(self._CAMPAIGN + " WHERE guild_id=? AND name=?", (guild_id, name)) as cur:
-            r = await cur.fetchone()
+        r = await self._one(self._CAMPAIGN + " WHERE guild_id=? AND name=?", (guild_id, name))
         return self._campaign(r) if r else None
 
     async def campaign_by_id(self, campaign_id: int) -> Campaign | None:
-        async with self.db.execute(self._CAMPAIGN + " WHERE id=?", (campaign_id,)) as cur:
-            r = await cur.fetchone()
+        r = await self._one(self._CAMPAIGN + " WHERE id=?", (campaign_id,))
         return self._campaign(r) if r else None
 
     async def campaigns(self, guild_id: int) -> list[Campaign]:
-        async with self.db.execute(self._CAMPAIGN + " WHERE guild_id=? ORDER BY id", (guild_id,)) as cur:
-            return [self._campaign(r) for r in await cur.fetchall()]
-
-    async def set_campaign_progress(self, campaign_id: int, progress: dict[str, Any]) -> None:
-        async def tx(db):
-            await db.execute("UPDATE campaigns SET progress_json=? WHERE id=?", (dumps(progress), campaign_id))
-
-        await self._tx(tx)
+        rows = await self._all(self._CAMPAIGN + " WHERE guild_id=? ORDER BY id", (guild_id,))
+        return [self._campaign(r) for r in rows]
 
     # ------------------------------------------------------------- votes
     _VOTE = (
-        "SELECT id, game_id, kind, payload_json, base_version, voters_json, yes_json, status, created_by, no_json"
-        " FROM votes"
+        "SELECT id, game_id, kind, payload_json, base_version, voters_json, yes_json, status, created_by, no_json,"
+        " version, created_at FROM votes"
     )
 
-    async def create_vote(self, *, game_id, kind, payload, base_version, voters, created_by) -> Vote:
-        now = self.clock()
-
-        async def tx(db):
-            cur = await db.execute(
-                "INSERT INTO votes(game_id, kind, payload_json, base_version, voters_json, created_by, created_at)"
-                " VALUES (?,?,?,?,?,?,?)",
-                (game_id, kind, dumps(payload), base_version, dumps(voters), created_by, now),
-            )
-            return cur.lastrowid
-
-        return await self.get_vote(await self._tx(tx))
-
     async def get_vote(self, vote_id: int) -> Vote | None:
-        async with self.db.execute(self._VOTE + " WHERE id=?", (vote_id,)) as cur:
-            r = await cur.fetchone()
+        r = await self._one(self._VOTE + " WHERE id=?", (vote_id,))
         if not r:
             return None
         return Vote(
@@ -499,59 +630,13 @@ class SqliteStore(Store):
             status=r[7],
             created_by=r[8],
             no=json.loads(r[9]),
+            version=r[10],
+            created_at=r[11],
         )
 
-    async def update_vote(self, vote_id: int, *, yes=None, no=None, status=None) -> None:
-        async def tx(db):
-            if yes is not None:
-                await db.execute("UPDATE votes SET yes_json=? WHERE id=?", (dumps(sorted(set(yes))), vote_id))
-            if no is not None:
-                await db.execute("UPDATE votes SET no_json=? WHERE id=?", (dumps(sorted(set(no))), vote_id))
-            if status is not None:
-                await db.execute("UPDATE votes SET status=? WHERE id=?", (status, vote_id))
-
-        await self._tx(tx)
-
-    async def quarantine(self, game_id: int, reason: str) -> None:
-        now = self.clock()
-
-        async def tx(db: aiosqlite.Connection) -> None:
-            await db.execute(
-                "INSERT INTO quarantine(game_id, reason, payload, created_at)"
-                " SELECT id, ?, COALESCE(state_json, '') || char(10) || COALESCE(options_json, ''), ? FROM games WHERE id=?",
-                (reason, now, game_id),
-            )
-            await db.execute(
-                "UPDATE games SET status='quarantined', version=version+1, updated_at=? WHERE id=?", (now, game_id)
-            )
-
-        await self._tx(tx)
-
-    async def quarantined(self) -> list[tuple[int, str]]:
-        async with self.db.execute("SELECT game_id, reason FROM quarantine ORDER BY id") as cur:
-            return [(int(g), str(r)) for g, r in await cur.fetchall()]
-
-    async def games_of_user(self, user_id, guild_id=None, statuses=ACTIVE_STATUSES) -> list[GameRow]:
-        marks = ",".join("?" for _ in statuses)
-        sql = (
-            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))} FROM games g"
-            f" JOIN seats s ON s.game_id=g.id WHERE s.user_id=? AND g.status IN ({marks})"
-        )
-        args: list[Any] = [user_id, *statuses]
-        if guild_id is not None:
-            sql += " AND g.guild_id=?"
-            args.append(guild_id)
-        sql += " ORDER BY g.id"
-        async with self.db.execute(sql, args) as cur:
-            return await self._readable_rows(await cur.fetchall())
-
-    async def count_games(self) -> int:
-        async with self.db.execute("SELECT COUNT(*) FROM games") as cur:
-            return int((await cur.fetchone())[0])
-
+    # -------------------------------------------------------------- meta
     async def get_meta(self, key: str) -> str | None:
-        async with self.db.execute("SELECT value FROM meta WHERE key=?", (key,)) as cur:
-            r = await cur.fetchone()
+        r = await self._one("SELECT value FROM meta WHERE key=?", (key,))
         return r[0] if r else None
 
     async def set_meta(self, key: str, value: str) -> None:

@@ -1,5 +1,5 @@
-"""Both storage backends for the tests: ``database_url`` / ``any_store`` run a test on
-SQLite and on a real PostgreSQL.
+"""PostgreSQL for the tests: the ``store`` / ``store_backend`` fixtures (conftest) run a
+test on SQLite and on a real PostgreSQL.
 
 PostgreSQL comes from ``TEST_DATABASE_URL`` (``.ci/run`` starts a throwaway cluster and
 sets it); without it, when the PostgreSQL binaries are installed (Debian keeps them in
@@ -24,8 +24,6 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-
-from store import open_store
 
 ENV = "TEST_DATABASE_URL"
 
@@ -138,21 +136,15 @@ def pg_database(pg_server):
     asyncio.run(_admin(pg_server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request, tmp_path):
-    """A ``TG_DATABASE`` value for a fresh database, once per backend."""
-    if request.param == "sqlite":
-        return str(tmp_path / "store.db")
-    return request.getfixturevalue("pg_database")
+class Backend(str):
+    """A backend name ("sqlite", "postgresql") that also carries the URL of its fresh database."""
 
+    url: str
 
-@pytest.fixture
-async def any_store(database_url):
-    """An open store on a fresh database, once per backend."""
-    s = open_store(database_url)
-    await s.open()
-    yield s
-    await s.close()
+    def __new__(cls, name: str, url: str) -> Backend:
+        self = super().__new__(cls, name)
+        self.url = url
+        return self
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

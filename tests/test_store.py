@@ -1,18 +1,13 @@
-"""The store's behaviour, on SQLite and on a real PostgreSQL (``any_store`` runs each test
-once per backend; see tests/backends.py)."""
+"""The store's behaviour, on SQLite and on a real PostgreSQL (the ``store`` fixture runs
+each test once per backend; see tests/backends.py)."""
 
 import asyncio
 
 import pytest
 
 from store import ChannelBusy, CorruptRow, Seat, SqliteStore, VersionConflict, open_store
-from store.base import ActionRow, ResultRow
+from store.base import ActionRow, CampaignChange, ChangeSet, ResultRow, VoteChange
 from store.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
-
-
-@pytest.fixture
-def store(any_store):
-    return any_store
 
 
 def backend(store) -> str:
@@ -239,7 +234,7 @@ async def test_settings_prefs_campaigns_votes(store):
     camp = await store.create_campaign(guild_id=1, game="armor_clash", name="c", points=[10, 6], created_by=5)
     with pytest.raises(ChannelBusy):
         await store.create_campaign(guild_id=1, game="armor_clash", name="c", points=[1], created_by=5)
-    await store.set_campaign_progress(camp.id, {"story": {"n": 1}})
+    await store.commit(ChangeSet(campaigns=[CampaignChange(camp.id, camp.version, {"story": {"n": 1}})]))
     assert (await store.campaign(1, "c")).progress == {"story": {"n": 1}}
     assert [c.id for c in await store.campaigns(1)] == [camp.id]
     row = await _new(store, status="active", state_json="{}", campaign_id=camp.id)
@@ -249,7 +244,7 @@ async def test_settings_prefs_campaigns_votes(store):
     vote = await store.create_vote(
         game_id=row.id, kind="undo", payload={"a": 1}, base_version=3, voters=[5, 6], created_by=5
     )
-    await store.update_vote(vote.id, yes=[6, 5, 6], no=[], status="passed")
+    await store.commit(ChangeSet(votes=[VoteChange(vote.id, vote.version, yes=[6, 5, 6], no=[], status="passed")]))
     got = await store.get_vote(vote.id)
     assert (got.yes, got.no, got.status, got.payload, got.base_version) == ([5, 6], [], "passed", {"a": 1}, 3)
     assert await store.get_vote(vote.id + 1000) is None
