@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
+#: the first schema version with indexed due times (turn_clocks): opening an older
+#: database fills them in for its running tables (store backends, after migrating)
+CLOCKS_VERSION = 4
+
 #: pg_advisory_xact_lock key for the migration runner ("tgmigr" in ASCII)
 PG_MIGRATION_LOCK = 0x74676D696772
 
@@ -161,7 +165,26 @@ MIGRATIONS: list[tuple[int, str]] = [
     CREATE INDEX games_channel_latest ON games(channel_id, status, id)
     """,
     ),
+    (
+        4,
+        """
+    CREATE TABLE turn_clocks (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        since REAL NOT NULL,
+        remind_at REAL,
+        expire_at REAL,
+        PRIMARY KEY (game_id, seat)
+    )
+    --;
+    CREATE INDEX turn_clocks_remind ON turn_clocks(remind_at)
+    --;
+    CREATE INDEX turn_clocks_expire ON turn_clocks(expire_at)
+    """,
+    ),
 ]
+
 
 #: The same schema for PostgreSQL: Discord ids and seeds are BIGINT, times DOUBLE PRECISION,
 #: ids identity columns; JSON stays TEXT so a row copies between backends byte for byte.
@@ -311,6 +334,24 @@ POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
     CREATE INDEX games_channel_latest ON games(channel_id, status, id)
     """,
     ),
+    (
+        4,
+        """
+    CREATE TABLE turn_clocks (
+        game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        since DOUBLE PRECISION NOT NULL,
+        remind_at DOUBLE PRECISION,
+        expire_at DOUBLE PRECISION,
+        PRIMARY KEY (game_id, seat)
+    )
+    --;
+    CREATE INDEX turn_clocks_remind ON turn_clocks(remind_at)
+    --;
+    CREATE INDEX turn_clocks_expire ON turn_clocks(expire_at)
+    """,
+    ),
 ]
 
 
@@ -319,9 +360,9 @@ def statements(script: str) -> list[str]:
     return [s.strip() for s in script.split("\n    --;\n") if s.strip()]
 
 
-async def migrate_sqlite(db: Any, now: float) -> int:
+async def migrate_sqlite(db: Any, now: float) -> tuple[int, int]:
     """Apply the missing SQLite migrations on an aiosqlite connection in autocommit
-    mode; returns the schema version.  The version is read and every missing
+    mode; returns the schema version before and after.  The version is read and every missing
     migration applied inside one ``BEGIN IMMEDIATE`` transaction, so processes
     opening one fresh file at once wait for each other instead of failing."""
     await db.execute("BEGIN IMMEDIATE")
@@ -331,7 +372,7 @@ async def migrate_sqlite(db: Any, now: float) -> int:
         )
         async with db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
             row = await cur.fetchone()
-        current = int(row[0])
+        current = before = int(row[0])
         for version, script in MIGRATIONS:
             if version <= current:
                 continue
@@ -343,12 +384,12 @@ async def migrate_sqlite(db: Any, now: float) -> int:
     except BaseException:
         await db.execute("ROLLBACK")
         raise
-    return current
+    return before, current
 
 
-async def migrate_postgres(conn: Any, now: float) -> int:
+async def migrate_postgres(conn: Any, now: float) -> tuple[int, int]:
     """Apply the missing PostgreSQL migrations on one asyncpg connection; returns the
-    schema version.  One transaction under an advisory lock: concurrent first starts
+    schema version before and after.  One transaction under an advisory lock: concurrent first starts
     queue behind the lock, and DDL is transactional, so a failure leaves nothing half done."""
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock($1)", PG_MIGRATION_LOCK)
@@ -356,7 +397,7 @@ async def migrate_postgres(conn: Any, now: float) -> int:
             "CREATE TABLE IF NOT EXISTS schema_migrations"
             " (version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)"
         )
-        current = int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
+        current = before = int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
         for version, script in POSTGRES_MIGRATIONS:
             if version <= current:
                 continue
@@ -364,4 +405,4 @@ async def migrate_postgres(conn: Any, now: float) -> int:
                 await conn.execute(stmt)
             await conn.execute("INSERT INTO schema_migrations(version, applied_at) VALUES ($1, $2)", version, now)
             current = version
-    return current
+    return before, current

@@ -34,8 +34,11 @@ from .base import (
     VersionConflict,
     Vote,
     dumps,
+    json_dict,
+    json_list,
+    seat_clocks,
 )
-from .migrations import migrate_postgres
+from .migrations import CLOCKS_VERSION, migrate_postgres
 
 _COLS = (
     "id, guild_id, channel_id, game, status, host_id, options_json, seed, state_json, version, "
@@ -78,7 +81,10 @@ class PostgresStore(Store):
             raise StoreError(f"cannot connect to PostgreSQL: {exc}") from exc
         try:
             async with pool.acquire() as conn:
-                await migrate_postgres(conn, self.clock())
+                before, after = await migrate_postgres(conn, self.clock())
+                if before < CLOCKS_VERSION <= after:  # due times for the tables an older schema left running
+                    async with conn.transaction():
+                        await self._retime_all(conn)
         except BaseException:
             await pool.close()
             raise
@@ -218,6 +224,9 @@ class PostgresStore(Store):
         async with self.pool.acquire() as conn, conn.transaction():
             if changes.game is not None:
                 done.version = await self._apply_game(conn, changes.game, now)
+                g = changes.game
+                if g.to_act is not None or g.seats is not None or g.status is not None or g.table is not None:
+                    await self._retime(conn, [g.game_id])
             for c in changes.campaigns:
                 await self._step("campaigns")
                 found = await conn.fetchval(
@@ -380,20 +389,71 @@ class PostgresStore(Store):
         return out
 
     async def mark_reminded(self, game_id: int, at: float, *, expected_version=None, previous=None) -> bool:
-        if expected_version is None:
-            found = await self.pool.fetchval(
-                "UPDATE games SET last_reminder_at=$2 WHERE id=$1 RETURNING id", game_id, at
-            )
-        else:  # a claim: only for the caller that saw this version and this previous reminder
-            found = await self.pool.fetchval(
-                "UPDATE games SET last_reminder_at=$2 WHERE id=$1 AND version=$3"
-                " AND last_reminder_at IS NOT DISTINCT FROM $4 RETURNING id",
-                game_id,
-                at,
-                expected_version,
-                _float(previous),
-            )
+        async with self.pool.acquire() as conn, conn.transaction():
+            if expected_version is None:
+                found = await conn.fetchval(
+                    "UPDATE games SET last_reminder_at=$2 WHERE id=$1 RETURNING id", game_id, at
+                )
+            else:  # a claim: only for the caller that saw this version and this previous reminder
+                found = await conn.fetchval(
+                    "UPDATE games SET last_reminder_at=$2 WHERE id=$1 AND version=$3"
+                    " AND last_reminder_at IS NOT DISTINCT FROM $4 RETURNING id",
+                    game_id,
+                    _float(at),
+                    expected_version,
+                    _float(previous),
+                )
+            if found is not None:
+                await self._retime(conn, [game_id])  # the next reminder is due one interval later
         return found is not None
+
+    # ------------------------------------------------------- due times
+    async def _retime(self, conn, game_ids: Sequence[int]) -> None:
+        """Recompute the due times of these tables' waiting seats (inside the caller's transaction)."""
+        rows = await conn.fetch(
+            "SELECT g.id, g.status, g.to_act_json, g.table_json, g.turn_started_at, g.last_reminder_at,"
+            " (SELECT settings_json FROM guild_settings s WHERE s.guild_id=g.guild_id) AS guild,"
+            " ARRAY(SELECT s.seat FROM seats s WHERE s.game_id=g.id ORDER BY s.position) AS seat_names,"
+            " ARRAY(SELECT s.user_id FROM seats s WHERE s.game_id=g.id ORDER BY s.position) AS seat_users"
+            " FROM games g WHERE g.id = ANY($1::bigint[])",
+            list(game_ids),
+        )
+        await conn.execute("DELETE FROM turn_clocks WHERE game_id = ANY($1::bigint[])", list(game_ids))
+        clocks = []
+        for r in rows:
+            for c in seat_clocks(
+                status=r["status"],
+                to_act=json_list(r["to_act_json"]),
+                seats=list(zip(r["seat_names"], r["seat_users"])),
+                table=json_dict(r["table_json"]),
+                guild=json_dict(r["guild"]),
+                since=r["turn_started_at"],
+                last_reminder_at=r["last_reminder_at"],
+            ):
+                clocks.append((r["id"], *c))
+        if clocks:
+            await conn.executemany(
+                "INSERT INTO turn_clocks(game_id, seat, user_id, since, remind_at, expire_at)"
+                " VALUES ($1,$2,$3,$4,$5,$6)",
+                clocks,
+            )
+
+    async def _retime_all(self, conn, guild_id: int | None = None) -> None:
+        if guild_id is None:
+            ids = [r[0] for r in await conn.fetch("SELECT id FROM games WHERE status='active'")]
+        else:
+            ids = [
+                r[0] for r in await conn.fetch("SELECT id FROM games WHERE status='active' AND guild_id=$1", guild_id)
+            ]
+        await self._retime(conn, ids)
+
+    async def due_tables(self, now: float) -> list[GameRow]:
+        rows = await self.pool.fetch(
+            _GAME + " WHERE g.id IN (SELECT game_id FROM turn_clocks WHERE remind_at <= $1"
+            " UNION SELECT game_id FROM turn_clocks WHERE expire_at <= $1) AND g.status='active' ORDER BY g.id",
+            float(now),
+        )
+        return self._readable_rows(rows)
 
     # ---------------------------------------------------------- settings
     async def _get_json(self, sql: str, key: int) -> dict[str, Any]:
@@ -410,12 +470,14 @@ class PostgresStore(Store):
         return await self._get_json("SELECT settings_json FROM guild_settings WHERE guild_id=$1", guild_id)
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
-        await self.pool.execute(
-            "INSERT INTO guild_settings(guild_id, settings_json) VALUES ($1, $2) ON CONFLICT (guild_id)"
-            " DO UPDATE SET settings_json=excluded.settings_json",
-            guild_id,
-            dumps(settings),
-        )
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO guild_settings(guild_id, settings_json) VALUES ($1, $2) ON CONFLICT (guild_id)"
+                " DO UPDATE SET settings_json=excluded.settings_json",
+                guild_id,
+                dumps(settings),
+            )
+            await self._retime_all(conn, guild_id)  # the server's timers apply to its waiting seats now
 
     async def user_prefs(self, user_id: int) -> dict[str, Any]:
         return await self._get_json("SELECT prefs_json FROM user_prefs WHERE user_id=$1", user_id)
@@ -547,6 +609,7 @@ class PostgresStore(Store):
                 game_id,
                 now,
             )
+            await conn.execute("DELETE FROM turn_clocks WHERE game_id=$1", game_id)
 
     async def quarantined(self) -> list[tuple[int, str]]:
         rows = await self.pool.fetch("SELECT game_id, reason FROM quarantine ORDER BY id")

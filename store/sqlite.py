@@ -39,8 +39,11 @@ from .base import (
     VersionConflict,
     Vote,
     dumps,
+    json_dict,
+    json_list,
+    seat_clocks,
 )
-from .migrations import migrate_sqlite
+from .migrations import CLOCKS_VERSION, migrate_sqlite
 
 _GAME_COLS = (
     "id, guild_id, channel_id, game, status, host_id, options_json, seed, state_json, version, "
@@ -75,7 +78,9 @@ class SqliteStore(Store):
             await self._db.execute("PRAGMA foreign_keys=ON")
             await self._db.execute("PRAGMA synchronous=NORMAL")
             async with self._write:
-                await migrate_sqlite(self._db, self.clock())
+                before, after = await migrate_sqlite(self._db, self.clock())
+            if before < CLOCKS_VERSION <= after:  # due times for the tables an older schema left running
+                await self._tx(self._retime_all)
             if self.path != ":memory:":
                 self._reader = await aiosqlite.connect(self.path, isolation_level=None)
                 await self._reader.execute("PRAGMA busy_timeout=5000")
@@ -302,6 +307,9 @@ class SqliteStore(Store):
             done = Committed()
             if changes.game is not None:
                 done.version = await self._apply_game(db, changes.game, now)
+                g = changes.game
+                if g.to_act is not None or g.seats is not None or g.status is not None or g.table is not None:
+                    await self._retime(db, [g.game_id])
             for c in changes.campaigns:
                 await self._step("campaigns")
                 cur = await db.execute(
@@ -415,9 +423,55 @@ class SqliteStore(Store):
                     "UPDATE games SET last_reminder_at=? WHERE id=? AND version=? AND last_reminder_at IS ?",
                     (at, game_id, expected_version, previous),
                 )
+            if cur.rowcount == 1:
+                await self._retime(db, [game_id])  # the next reminder is due one interval later
             return cur.rowcount == 1
 
         return await self._tx(tx)
+
+    # ------------------------------------------------------- due times
+    async def _retime(self, db: aiosqlite.Connection, game_ids: Sequence[int]) -> None:
+        """Recompute the due times of these tables' waiting seats (inside the caller's transaction)."""
+        for gid in game_ids:
+            async with db.execute(
+                "SELECT g.status, g.to_act_json, g.table_json, g.turn_started_at, g.last_reminder_at,"
+                " (SELECT settings_json FROM guild_settings s WHERE s.guild_id=g.guild_id) FROM games g WHERE g.id=?",
+                (gid,),
+            ) as cur:
+                r = await cur.fetchone()
+            await db.execute("DELETE FROM turn_clocks WHERE game_id=?", (gid,))
+            if r is None or r[0] != "active":
+                continue
+            async with db.execute("SELECT seat, user_id FROM seats WHERE game_id=?", (gid,)) as cur:
+                seats = [(a, b) for a, b in await cur.fetchall()]
+            rows = seat_clocks(
+                status=r[0],
+                to_act=json_list(r[1]),
+                seats=seats,
+                table=json_dict(r[2]),
+                guild=json_dict(r[5]),
+                since=r[3],
+                last_reminder_at=r[4],
+            )
+            await db.executemany(
+                "INSERT INTO turn_clocks(game_id, seat, user_id, since, remind_at, expire_at) VALUES (?,?,?,?,?,?)",
+                [(gid, *c) for c in rows],
+            )
+
+    async def _retime_all(self, db: aiosqlite.Connection, guild_id: int | None = None) -> None:
+        sql, args = "SELECT id FROM games WHERE status='active'", ()
+        if guild_id is not None:
+            sql, args = sql + " AND guild_id=?", (guild_id,)
+        async with db.execute(sql, args) as cur:
+            ids = [r[0] for r in await cur.fetchall()]
+        await self._retime(db, ids)
+
+    async def due_tables(self, now: float) -> list[GameRow]:
+        return await self._game_rows(
+            f"SELECT {_GAME_COLS} FROM games WHERE id IN (SELECT game_id FROM turn_clocks WHERE remind_at <= ?"
+            " UNION SELECT game_id FROM turn_clocks WHERE expire_at <= ?) AND status='active' ORDER BY id",
+            (now, now),
+        )
 
     async def quarantine(self, game_id: int, reason: str) -> None:
         now = self.clock()
@@ -434,6 +488,7 @@ class SqliteStore(Store):
                 " WHERE id=? AND status != 'quarantined'",
                 (now, game_id),
             )
+            await db.execute("DELETE FROM turn_clocks WHERE game_id=?", (game_id,))
 
         await self._tx(tx)
 
@@ -509,6 +564,7 @@ class SqliteStore(Store):
                 " DO UPDATE SET settings_json=excluded.settings_json",
                 (guild_id, dumps(settings)),
             )
+            await self._retime_all(db, guild_id)  # the server's timers apply to its waiting seats now
 
         await self._tx(tx)
 

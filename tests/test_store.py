@@ -248,3 +248,78 @@ async def test_settings_prefs_campaigns_votes(store):
     got = await store.get_vote(vote.id)
     assert (got.yes, got.no, got.status, got.payload, got.base_version) == ([5, 6], [], "passed", {"a": 1}, 3)
     assert await store.get_vote(vote.id + 1000) is None
+
+
+# ------------------------------------------------------------ due times (scheduler)
+async def _waiting(store, channel, table=None, seats=(("p1", 5), ("p2", None)), to_act=("p1", "p2")):
+    row = await store.create_game(
+        guild_id=1,
+        channel_id=channel,
+        game="thunder_road",
+        host_id=5,
+        options={},
+        seed=1,
+        seats=[Seat(s, u) for s, u in seats],
+        status="active",
+        state_json="{}",
+        table=table,
+    )
+    await store.update_game(row.id, row.version, to_act=list(to_act))
+    return await store.get_game(row.id)
+
+
+async def due_ids(store, at):
+    return [g.id for g in await store.due_tables(at)]
+
+
+async def test_due_times_follow_the_table_then_the_server_then_the_default(store):
+    own = await _waiting(store, 1, table={"reminder": 60, "turn_timer": 120})
+    server = await _waiting(store, 2)
+    default = await _waiting(store, 3)
+    await store.set_guild_settings(1, {"reminder": 30})
+    t0 = own.turn_started_at
+    assert await due_ids(store, t0 + 29 * 60) == []
+    assert await due_ids(store, t0 + 31 * 60) == [server.id, default.id]  # the server's 30 min
+    await store.set_guild_settings(1, {})  # back to the platform default (12 hours): retimed at once
+    assert await due_ids(store, t0 + 61 * 60) == [own.id]
+    assert await due_ids(store, t0 + 719 * 60) == [own.id]
+    assert await due_ids(store, t0 + 721 * 60) == [own.id, server.id, default.id]
+    # the AI seat has no clock; the human seat has both
+    rows = await store.sql("SELECT seat, remind_at - since, expire_at - since FROM turn_clocks WHERE game_id=?", own.id)
+    assert rows == [("p1", 3600.0, 7200.0)]
+
+
+async def test_a_claimed_reminder_is_due_again_one_interval_later_and_a_move_restarts_the_clock(store):
+    now = [1_800_000_000.0]
+    store.clock = lambda: now[0]
+    row = await _waiting(store, 1, table={"reminder": 60})
+    t0 = row.turn_started_at
+    assert t0 == now[0]
+    assert await due_ids(store, t0 + 3601) == [row.id]
+    assert await store.mark_reminded(row.id, t0 + 3601, expected_version=row.version, previous=None)
+    assert await due_ids(store, t0 + 3601) == []
+    assert await due_ids(store, t0 + 7202) == [row.id]
+    now[0] = t0 + 5000
+    v = await store.update_game(row.id, row.version, to_act=["p1"])  # a new decision: its clock starts now
+    assert await due_ids(store, t0 + 7202) == [] and await due_ids(store, t0 + 5000 + 3601) == [row.id]
+    await store.update_game(row.id, v, status="finished", to_act=[])
+    assert await due_ids(store, t0 + 10**6) == []
+    other = await _waiting(store, 2)
+    await store.quarantine(other.id, "broken")
+    assert await due_ids(store, t0 + 10**6) == [] and await store.sql("SELECT COUNT(*) FROM turn_clocks") == [(0,)]
+
+
+async def test_opening_an_older_database_fills_in_the_due_times(store, database_url):
+    row = await _waiting(store, 1, table={"turn_timer": 5})
+    # back to schema 3, as a database written before due times existed
+    await store.sql("DROP TABLE turn_clocks")
+    await store.sql("DELETE FROM schema_migrations WHERE version >= 4")
+    await store.close()
+    again = open_store(database_url)
+    await again.open()
+    try:
+        assert await again.schema_version() == MIGRATIONS[-1][0]
+        assert await due_ids(again, row.turn_started_at + 301) == [row.id]
+    finally:
+        await again.close()
+        await store.open()  # the fixture closes it

@@ -48,6 +48,18 @@ async def fill(store) -> None:
         guild_id=1, channel_id=11, game="automobile", host_id=6, options={}, seed=1, seats=[Seat("p1", 6)]
     )
     await store.quarantine(other.id, "bad state")
+    waiting = await store.create_game(
+        guild_id=1,
+        channel_id=12,
+        game="thunder_road",
+        host_id=6,
+        options={},
+        seed=2,
+        seats=[Seat("p1", 6)],
+        status="active",
+        state_json="{}",
+    )
+    await store.update_game(waiting.id, waiting.version, to_act=["p1"])  # a seat waiting: its due times
     await store.create_vote(game_id=row.id, kind="undo", payload={"a": 1}, base_version=2, voters=[5], created_by=5)
     await store.set_guild_settings(1, {"reminder": 60})
     await store.set_user_prefs(5, {"quiet": [22, 7]})
@@ -132,7 +144,7 @@ def test_copy_command_line(tmp_path, pg_database):
         timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "games: 2 rows" in proc.stdout and proc.stdout.strip().splitlines()[-1].startswith("copied ")
+    assert "games: 3 rows" in proc.stdout and proc.stdout.strip().splitlines()[-1].startswith("copied ")
 
 
 async def test_after_copying_to_postgresql_the_bot_plays_on(table, pg_database):
