@@ -32,7 +32,7 @@ from cogs.services import Services
 from store import Store, StoreError, open_store
 
 log = logging.getLogger("tabletop")
-EXTENSIONS = ("cogs.tables", "cogs.scheduler", "cogs.community")
+EXTENSIONS = ("cogs.play", "cogs.scheduler", "cogs.community")
 ROOT = Path(__file__).resolve().parent
 
 NO_TOKEN = """\

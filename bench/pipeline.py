@@ -1,4 +1,4 @@
-"""Turns through the full pipeline (load, apply, save, render) with many games stored.
+"""Turns through the table service (load, apply, save, render) with many games stored.
 
     python bench/pipeline.py [--turns 300] [--games 1,10000] [--game city_of_fury]
 
@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cogs.pipeline import Pipeline  # noqa: E402
 from engine import get_game  # noqa: E402
 from store import Seat, SqliteStore  # noqa: E402
+from tables import TableService  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:
@@ -58,7 +58,7 @@ async def run(game_id: str, n_games: int, turns: int, path: Path) -> dict[str, l
     store = SqliteStore(path)
     await store.open()
     ids = await fill(store, game_id, n_games)
-    pipe = Pipeline(store)
+    pipe = TableService(store)
     game = get_game(game_id)
     totals: list[float] = []
     pipe.timings = {}

@@ -15,11 +15,12 @@ from discord.ext import commands
 from engine import GameError, available, get_game
 from engine.i18n import t
 from render.leaderboard import draw as draw_leaderboard
-from store import ChannelBusy, StatRow
+from store import StatRow
+from tables import TurnRefused
 
+from .inputs import GAME_CHOICES, parse_options
 from .locale import locale_of, ls
 from .services import Services
-from .tables import GAME_CHOICES, parse_options
 from .ui import clip, game_name
 
 Z = 1.96  # 95% confidence
@@ -287,20 +288,18 @@ class Community(commands.Cog):
         if not name:
             return await interaction.followup.send(t("core.campaign.bad_name", locale), ephemeral=True)
         try:
-            progress = {"members": {}, "story": get_game(game).campaign_init(parse_options(story))}
-        except GameError as exc:
-            return await interaction.followup.send(exc.message(locale), ephemeral=True)
-        try:
-            camp = await self.store.create_campaign(
+            camp = await self.services.tables.create_campaign(
                 guild_id=interaction.guild_id,
-                game=game,
+                game_id=game,
                 name=name,
                 points=table,
                 created_by=interaction.user.id,
-                progress=progress,
+                story=parse_options(story),
             )
-        except ChannelBusy:
-            return await interaction.followup.send(t("core.campaign.exists", locale, name=name), ephemeral=True)
+        except GameError as exc:
+            return await interaction.followup.send(exc.message(locale), ephemeral=True)
+        except TurnRefused as exc:
+            return await interaction.followup.send(exc.text(locale), ephemeral=True)
         await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
         await interaction.followup.send(
             t(
@@ -504,9 +503,9 @@ class Community(commands.Cog):
         locale = self.loc(interaction)
         if not (0 <= start <= 23 and 0 <= end <= 23 and -12 <= utc_offset <= 14):
             return await interaction.response.send_message(t("core.ui.bad_number", locale, lo=0, hi=23), ephemeral=True)
-        prefs = await self.store.user_prefs(interaction.user.id)
+        prefs = await self.services.settings.user(interaction.user.id)
         prefs.update({"quiet": [start, end], "utc_offset": utc_offset})
-        await self.store.set_user_prefs(interaction.user.id, prefs)
+        await self.services.settings.set_user(interaction.user.id, prefs)
         await interaction.response.send_message(
             t("core.remind.quiet_set", locale, start=start, end=end, offset=f"{utc_offset:+g}"), ephemeral=True
         )
@@ -516,9 +515,9 @@ class Community(commands.Cog):
         description=ls("Remind me at any hour", "discord.cmd.remind.always.desc"),
     )
     async def remind_always(self, interaction: discord.Interaction) -> None:
-        prefs = await self.store.user_prefs(interaction.user.id)
+        prefs = await self.services.settings.user(interaction.user.id)
         prefs.pop("quiet", None)
-        await self.store.set_user_prefs(interaction.user.id, prefs)
+        await self.services.settings.set_user(interaction.user.id, prefs)
         await interaction.response.send_message(t("core.remind.always", self.loc(interaction)), ephemeral=True)
 
 

@@ -12,11 +12,11 @@ import discord
 
 
 class _Guarded:
-    """Routes a component click to the Tables cog, with its error guard."""
+    """Routes a component click to the Play cog, with its error guard."""
 
     def __init__(self, interaction: discord.Interaction):
         self.interaction = interaction
-        self.cog = interaction.client.get_cog("Tables")
+        self.cog = interaction.client.get_cog("Play")
 
     def __getattr__(self, name: str):
         handler = getattr(self.cog, name)

@@ -424,11 +424,14 @@ class Store:
         assert vote is not None
         return vote
 
-    async def mark_reminded(self, game_id: int, at: float, *, expected_version: int | None = None) -> bool:
+    async def mark_reminded(
+        self, game_id: int, at: float | None, *, expected_version: int | None = None, previous: float | None = None
+    ) -> bool:
         """Reminder bookkeeping (does not change the table's version).  With
-        ``expected_version`` it claims the reminder: True only for the one caller
-        that saw the table at that version and whose previous reminder is
-        older than ``at`` (so each reminder is sent once, also across processes)."""
+        ``expected_version`` it claims the reminder: it writes, and returns True,
+        only while the table is at that version and its last reminder time is
+        still ``previous`` (the one the caller saw), so each reminder is sent
+        once, also across processes.  ``at=None`` clears the mark."""
         raise NotImplementedError
 
     async def quarantine(self, game_id: int, reason: str) -> None:

@@ -229,7 +229,7 @@ class SqliteStore(Store):
             [(game_id, i, s.seat, s.user_id) for i, s in enumerate(seats)],
         )
 
-    async def _row(self, db: aiosqlite.Connection, r: tuple) -> GameRow:
+    async def _row(self, db: aiosqlite.Connection, r: Any) -> GameRow:
         gid = r[0]
         try:
             options = json.loads(r[6]) if r[6] else {}
@@ -414,7 +414,9 @@ class SqliteStore(Store):
             )
         return new_version
 
-    async def mark_reminded(self, game_id: int, at: float, *, expected_version=None, previous=None) -> bool:
+    async def mark_reminded(
+        self, game_id: int, at: float | None, *, expected_version: int | None = None, previous: float | None = None
+    ) -> bool:
         async def tx(db):
             if expected_version is None:
                 cur = await db.execute("UPDATE games SET last_reminder_at=? WHERE id=?", (at, game_id))

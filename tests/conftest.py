@@ -91,8 +91,8 @@ class Table:
         return await self.bot.get_cog("Scheduler").tick(self.clock())
 
     async def play_ai(self, gid: int, steps: int = 10_000, until=None):
-        """Play through the bot's real pipeline (no Discord) with the AI's choices."""
-        pipeline = self.bot.get_cog("Tables").pipeline
+        """Play through the bot's real table service (no Discord) with the AI's choices."""
+        service = self.bot.services.tables
         for _ in range(steps):
             row = self.row(gid)
             if row["status"] != "active" or (until and until(self)):
@@ -101,7 +101,7 @@ class Table:
             game = get_game(row["game"])
             seat = game.to_act(state)[0]
             uid = self.seat_user(gid)[seat]
-            await pipeline.act(gid, uid, lambda g, st, s, legal: g.ai_action(st, s))
+            await service.act(gid, uid, lambda g, st, s, legal: g.ai_action(st, s))
 
     async def start(self):
         self.bot = self.make_bot()

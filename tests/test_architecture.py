@@ -1,4 +1,6 @@
-"""The import direction is a rule: bot -> cogs -> (engine, render, store); render -> engine."""
+"""The import direction is a rule: bot -> cogs -> tables (the table service)
+-> (engine, render, store); render -> engine.  The cogs only adapt: they never
+write to the store and never reach into each other."""
 
 import ast
 from pathlib import Path
@@ -8,10 +10,39 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 FORBIDDEN = {
-    "engine": {"discord", "asyncio", "aiosqlite", "PIL", "cogs", "render", "store", "bot", "driver", "sqlite3"},
-    "render": {"discord", "asyncio", "aiosqlite", "cogs", "store", "bot"},
-    "store": {"discord", "cogs", "render", "engine", "bot", "PIL"},
-    "cogs": {"bot"},
+    "engine": {
+        "discord",
+        "asyncio",
+        "aiosqlite",
+        "PIL",
+        "cogs",
+        "render",
+        "store",
+        "tables",
+        "bot",
+        "driver",
+        "sqlite3",
+    },
+    "render": {"discord", "asyncio", "aiosqlite", "cogs", "store", "tables", "bot"},
+    "store": {"discord", "cogs", "render", "engine", "tables", "bot", "PIL"},
+    "tables": {"discord", "cogs", "bot", "aiosqlite", "sqlite3", "asyncpg"},
+    "cogs": {"bot", "aiosqlite", "sqlite3", "asyncpg"},
+}
+
+#: every Store method that writes (a cog calling one bypasses the table service)
+STORE_WRITES = {
+    "commit",
+    "create_game",
+    "update_game",
+    "create_vote",
+    "create_campaign",
+    "mark_reminded",
+    "quarantine",
+    "set_guild_settings",
+    "set_user_prefs",
+    "set_meta",
+    "set_campaign_progress",
+    "update_vote",
 }
 
 
@@ -41,3 +72,60 @@ def test_engine_has_no_dynamic_import_of_edges():
         if f.name == "__main__.py":
             continue  # dispatches to the top-level driver (an edge adapter, like bot.py)
         assert 'import_module("render' not in text and "import_module('render" not in text, f
+
+
+def _store_writes(tree: ast.AST) -> list[str]:
+    """Calls of a store write method on anything named ``store`` (self.store.x, services.store.x, store.x)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in STORE_WRITES:
+            target = node.func.value
+            name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+            if "store" in name.lower():
+                found.append(f"{node.func.attr} (line {node.lineno})")
+    return found
+
+
+def test_no_cog_writes_to_the_store():
+    bad = {}
+    for f in sorted((ROOT / "cogs").rglob("*.py")):
+        writes = _store_writes(ast.parse(f.read_text(encoding="utf-8")))
+        if writes:
+            bad[f.name] = writes
+    assert not bad, f"cogs must change tables through the table service, not the store: {bad}"
+
+
+def _defines_cog(tree: ast.AST) -> bool:
+    return any(
+        isinstance(node, ast.ClassDef)
+        and any((isinstance(b, ast.Attribute) and b.attr == "Cog") or getattr(b, "id", "") == "Cog" for b in node.bases)
+        for node in ast.walk(tree)
+    )
+
+
+def test_cogs_never_reach_into_each_other():
+    trees = {f: ast.parse(f.read_text(encoding="utf-8")) for f in sorted((ROOT / "cogs").rglob("*.py"))}
+    cog_modules = {f.stem for f, tree in trees.items() if _defines_cog(tree)}
+    assert {"play", "scheduler", "community"} <= cog_modules
+    bad = {}
+    for f, tree in trees.items():
+        if f.stem not in cog_modules:
+            continue
+        problems = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                module = (node.module or "").split(".")[-1]
+                if node.level and module in cog_modules or (node.module or "").removeprefix("cogs.") in cog_modules:
+                    problems.append(f"imports {node.module}")
+            if isinstance(node, ast.Attribute) and node.attr == "get_cog":
+                problems.append(f"get_cog (line {node.lineno})")
+        if problems:
+            bad[f.name] = problems
+    assert not bad, f"a cog module must not import another cog module or look one up: {bad}"
+
+
+def test_the_checks_catch_what_they_forbid():
+    """The two checks above fail on the code they are meant to stop."""
+    assert _store_writes(ast.parse("await self.store.update_game(1, 2)")) == ["update_game (line 1)"]
+    assert _store_writes(ast.parse("await self.tables.act(1)")) == []
+    assert _defines_cog(ast.parse("class A(commands.Cog):\n    pass"))

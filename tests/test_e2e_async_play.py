@@ -221,7 +221,11 @@ async def test_resign_ends_a_solo_table_as_a_loss(table):
     assert await table.wait_board(ex), "the channel is free again"
 
 
-async def test_seat_handover_by_majority_vote_and_by_the_host(table):
+def _to_act(table, gid) -> list[str]:
+    return get_game(table.row(gid)["game"]).to_act(table.state(gid))
+
+
+async def test_a_present_players_seat_is_never_taken_by_another_player(table):
     host = table.fd.add_user(101, "host")
     bob = table.fd.add_user(102, "bob")
     carol = table.fd.add_user(103, "carol")
@@ -229,19 +233,52 @@ async def test_seat_handover_by_majority_vote_and_by_the_host(table):
     await table.start()
     gid, _ = await table.open_table(host, "thunder_road", [bob, carol])
     assert table.seat_user(gid) == {"p1": 101, "p2": 102, "p3": 103}
-    # bob (not the host) proposes to give carol's seat to dave: host and bob vote (carol does not)
+    # bob (not the host) cannot even open a vote on carol's seat while she keeps nobody waiting
+    ex = await table.fd.slash(bob, "game handover", {"seat": "p3", "member": dave})
+    assert "belongs to another player" in (await table.wait_ephemeral(ex)).content
+    # nor on the host's seat, which is the one the old rule let him take with his own vote
+    ex = await table.fd.slash(bob, "game handover", {"seat": "p1", "member": dave})
+    assert "belongs to another player" in (await table.wait_ephemeral(ex)).content
+    assert table.sql("SELECT COUNT(*) FROM votes")[0][0] == 0
+    # carol's turn comes and she keeps the table waiting past its reminder interval (12 h)
+    await table.play_ai(gid, until=lambda t: "p3" in _to_act(t, gid))
+    table.clock.advance(12 * 60 + 1)
     ex = await table.fd.slash(bob, "game handover", {"seat": "p3", "member": dave})
     vote = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 5, "vote")
-    assert {101, 102} <= set(vote.pinged) and 103 not in vote.pinged
+    assert {101, 102, 103} <= set(vote.pinged), "the voters and the seat's owner are pinged"
     yes = next(c for c in vote.custom_ids if c.endswith(":yes"))
-    ex = await table.fd.click(carol, vote, yes)
+    no = next(c for c in vote.custom_ids if c.endswith(":no"))
+    ex = await table.fd.click(dave, vote, yes)
     assert "not yours" in (await table.wait_ephemeral(ex)).content
+    ex = await table.fd.click(bob, vote, yes)
+    assert "1/2" in (await table.wait_ephemeral(ex)).content, "one other player alone is never enough"
+    # the owner is back in time and refuses: the vote ends, the seat stays hers
+    ex = await table.fd.click(carol, vote, no)
+    await ex.wait(lambda e: any("refused" in m.content for m in e.followups), 5, "the refusal")
+    assert table.seat_user(gid)["p3"] == 103
+    assert table.sql("SELECT status FROM votes")[0][0] == "refused"
+    assert not table.fd.message(vote.id).custom_ids, "a closed vote keeps no buttons"
+
+
+async def test_an_idle_seat_goes_by_majority_vote_and_the_host_hands_over_at_once(table):
+    host = table.fd.add_user(101, "host")
+    bob = table.fd.add_user(102, "bob")
+    carol = table.fd.add_user(103, "carol")
+    dave = table.fd.add_user(104, "dave")
+    await table.start()
+    gid, _ = await table.open_table(host, "thunder_road", [bob, carol])
+    await table.play_ai(gid, until=lambda t: "p3" in _to_act(t, gid))
+    table.clock.advance(12 * 60 + 1)
+    ex = await table.fd.slash(bob, "game handover", {"seat": "p3", "member": dave})
+    vote = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 5, "vote")
+    yes = next(c for c in vote.custom_ids if c.endswith(":yes"))
     ex = await table.fd.click(bob, vote, yes)
     assert "1/2" in (await table.wait_ephemeral(ex)).content
     assert table.seat_user(gid)["p3"] == 103
     ex = await table.fd.click(host, vote, yes)
     await table.wait_board(ex)
     assert table.seat_user(gid)["p3"] == 104
+    assert table.sql("SELECT status FROM votes")[0][0] == "passed"
     # the host hands dave's seat to the AI at once; the AI then plays it whenever it is to act
     ex = await table.fd.slash(host, "game handover", {"seat": "p3"})
     board = await table.wait_board(ex)
@@ -324,7 +361,10 @@ async def test_two_ballots_at_once_are_both_counted(table):
     users = [table.fd.add_user(101 + i, f"u{i}") for i in range(4)]
     await table.start()
     gid, _ = await table.open_table(users[0], "thunder_road", users[1:])
-    # p2 proposes handing p4 to the AI: p1, p2, p3 vote, 2 of 3 decide
+    # p4 keeps the table waiting past its reminder interval; p2 proposes handing p4 to the AI:
+    # p1, p2, p3 vote, 2 of 3 decide
+    await table.play_ai(gid, until=lambda t: "p4" in _to_act(t, gid))
+    table.clock.advance(12 * 60 + 1)
     ex = await table.fd.slash(users[1], "game handover", {"seat": "p4"})
     vote = await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 20, "vote")
     yes = next(c for c in vote.custom_ids if c.endswith(":yes"))

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from cogs.pipeline import Pipeline, TurnRefused, placings
 from engine import Outcome, get_game
 from engine.base import Msg
 from store import Seat, SqliteStore
+from tables import TableService, TurnRefused, placings
 
 
 class Fake:
@@ -67,11 +67,11 @@ async def test_undo_replays_the_log_and_refuses_when_nothing_is_left(tmp_path):
         status="active",
         state_json=state.model_dump_json(),
     )
-    pipe = Pipeline(store)
+    pipe = TableService(store)
     first = await pipe.act(row.id, 7, lambda g, st, s, legal: legal[0])
     assert first.state.step == 1
-    status, result = await pipe.undo(row.id, 7)
-    assert status == "done" and result.state.model_dump_json() == state.model_dump_json()
+    undone = await pipe.undo(row.id, 7)
+    assert undone.done is not None and undone.done.state.model_dump_json() == state.model_dump_json()
     try:
         await pipe.undo(row.id, 7)
     except TurnRefused as exc:
@@ -94,8 +94,8 @@ async def test_ai_seats_are_played_inside_the_same_save(tmp_path):
         seed=3,
         seats=[Seat("p1", 7), Seat("p2", None)],
     )
-    pipe = Pipeline(store)
-    started = await pipe.start(row)
+    pipe = TableService(store)
+    started = (await pipe.lobby(row.id, 7, "start")).started
     to_act = game.to_act(started.state)
     assert all(started.row.user_of(s) is not None for s in to_act), "after start only humans are waited for"
     fresh = await store.get_game(row.id)

@@ -1,8 +1,9 @@
 """The /game, /play and /rules commands and every component click.
 
-Thin adapters: each handler defers within Discord's 3-second deadline, then
-hands over to the shared :class:`~cogs.pipeline.Pipeline`.  Errors reach only
-the user who caused them (ephemeral), in their language.
+Thin adapters: each handler defers within Discord's 3-second deadline, turns
+the interaction into one call on the table service (:mod:`tables`) and its
+result into messages.  Errors reach only the user who caused them
+(ephemeral), in their language.  Nothing here writes to the store.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import io
 import json
 import logging
-import re
 import secrets
 from typing import Any
 
@@ -20,10 +20,12 @@ from discord.ext import commands
 
 from engine import GameError, available, get_game
 from engine.i18n import DATA, t
-from store import CampaignChange, ChangeSet, ChannelBusy, CorruptRow, GameRow, Seat, VersionConflict, VoteChange
+from store import GameRow
+from tables import TurnRefused, TurnResult, preview
 
+from .boards import Boards
+from .inputs import GAME_CHOICES, chain_value, parse_chain, parse_options
 from .locale import locale_of, ls
-from .pipeline import Pipeline, TurnRefused, TurnResult
 from .services import Services
 from .ui import (
     action_view,
@@ -38,45 +40,7 @@ from .ui import (
     next_mentions,
 )
 
-log = logging.getLogger("tabletop.tables")
-
-GAME_CHOICES = [
-    app_commands.Choice(name=ls(t(f"discord.game.{gid}", "en"), f"discord.game.{gid}"), value=gid)
-    for gid in available()
-]
-
-
-def parse_options(text: str | None) -> dict[str, Any]:
-    """``key=value key2=value2`` (values parsed as JSON where they can be)."""
-    out: dict[str, Any] = {}
-    for part in (text or "").replace(",", " ").split():
-        if "=" not in part:
-            raise GameError("bad_options", "core.error.bad_options", detail=part)
-        key, _, value = part.partition("=")
-        try:
-            out[key.strip()] = json.loads(value)
-        except ValueError:
-            out[key.strip()] = value
-    return out
-
-
-_CHAIN = re.compile(r"^\s*(\d+):(\d+):([\d.]*)\s*(.*)$", re.S)
-
-
-def parse_chain(text: str) -> tuple[int, int, list[int], str] | None:
-    """``"<table>:<version>:<i>.<j>..."`` (plus any text typed after it)."""
-    m = _CHAIN.match(text or "")
-    if not m:
-        return None
-    try:
-        chain = [int(x) for x in m[3].split(".") if x]
-    except ValueError:
-        return None
-    return int(m[1]), int(m[2]), chain, m[4]
-
-
-def chain_value(gid: int, version: int, chain: list[int]) -> str:
-    return f"{gid}:{version}:{'.'.join(map(str, chain))}"
+log = logging.getLogger("tabletop.play")
 
 
 def rules_topics(game_id: str, locale: str) -> list[tuple[str, str, str]]:
@@ -115,7 +79,7 @@ def find_topic(game_id: str, topics: list[tuple[str, str, str]], query: str):
     return None
 
 
-class Tables(commands.Cog):
+class Play(commands.Cog):
     game = app_commands.Group(
         name=ls("game", "discord.cmd.game"),
         description=ls("Play a table game", "discord.cmd.game.desc"),
@@ -125,8 +89,9 @@ class Tables(commands.Cog):
     def __init__(self, bot: commands.Bot, services: Services) -> None:
         self.bot = bot
         self.services = services
-        self.store = services.store
-        self.pipeline = Pipeline(services.store, services.executor, services.max_ai_steps)
+        self.store = services.store  # reads only
+        self.tables = services.tables
+        self.boards = Boards(bot, services)
 
     # ----------------------------------------------------------- helpers
     async def guard(self, interaction: discord.Interaction, coro) -> None:
@@ -160,43 +125,48 @@ class Tables(commands.Cog):
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
+    async def tell(self, interaction: discord.Interaction, exc: TurnRefused) -> None:
+        await self.refuse(interaction, exc.key, **exc.params)
+
     async def public_locale(self, interaction: discord.Interaction) -> str:
         """Public messages: the server's language setting, else the acting user's."""
         settings = await self.services.guild_settings(interaction.guild_id)
         return settings.get("language") or self.loc(interaction)
 
-    async def public_locale_of(self, row: GameRow) -> str:
-        settings = await self.services.guild_settings(row.guild_id)
-        return settings.get("language") or row.locale or self.services.default_locale
-
-    async def post_board_to(self, channel, result: TurnResult, locale: str, note: str | None = None) -> None:
-        """A board as an ordinary channel message (timers, votes: no interaction to answer)."""
-        png = await self.pipeline.render(result.game, result.state, None, locale)
-        content = " ".join(p for p in (note, next_mentions(result.row, result.game, result.state)) if p)
-        await channel.send(
-            content=content or None,
-            embed=board_embed(result.row, result.game, result.state, result.events, locale),
-            file=board_file(png),
-            view=board_components(result.row, result.game, result.state, locale) or discord.utils.MISSING,
-            allowed_mentions=allowed_mentions(),
-        )
-
     async def post_board(
         self, interaction: discord.Interaction, result: TurnResult, locale: str, note: str | None = None
     ) -> None:
-        png = await self.pipeline.render(result.game, result.state, None, locale)
-        content = " ".join(p for p in (note, next_mentions(result.row, result.game, result.state)) if p)
-        await interaction.followup.send(
-            content=content or None,
-            embed=board_embed(result.row, result.game, result.state, result.events, locale),
-            file=board_file(png),
-            view=board_components(result.row, result.game, result.state, locale) or discord.utils.MISSING,
-            allowed_mentions=allowed_mentions(),
+        await self.deliver(
+            interaction, result, lambda: self._followup_board(interaction, result, locale, note), note=note
         )
+
+    async def _followup_board(self, interaction, result: TurnResult, locale: str, note: str | None) -> None:
+        await interaction.followup.send(**await self.boards.message_kwargs(result, locale, note))
+
+    async def deliver(self, interaction: discord.Interaction, result: TurnResult, send, note: str | None = None):
+        """Show a saved change.  The change is already committed: when Discord
+        refuses the board (an expired token, a deleted message), the player is
+        told their move counts and the board is posted anew in the channel."""
+        try:
+            await send()
+        except discord.HTTPException as exc:
+            log.warning(
+                "table %s: saved at version %s, but the board could not be shown (%s); reposting",
+                result.row.id,
+                result.row.version,
+                exc,
+            )
+            try:
+                await interaction.followup.send(
+                    t("discord.table.saved_reposted", self.loc(interaction)), ephemeral=True
+                )
+            except discord.HTTPException:
+                pass
+            await self.boards.repost(result, note)
 
     async def redraw_board(self, interaction: discord.Interaction, result: TurnResult, locale: str) -> None:
         """Replace the clicked board with the new one (same message, new image and buttons)."""
-        png = await self.pipeline.render(result.game, result.state, None, locale)
+        png = await self.tables.render(result.game, result.state, None, locale)
         await interaction.edit_original_response(
             content=next_mentions(result.row, result.game, result.state) or None,
             embed=board_embed(result.row, result.game, result.state, result.events, locale),
@@ -249,23 +219,18 @@ class Tables(commands.Cog):
                 t("core.ui.channel_not_allowed", locale, channels=" ".join(f"<#{c}>" for c in allowed)), ephemeral=True
             )
             return
-        camp = None
-        if campaign:
-            camp = await self.store.campaign(interaction.guild_id, campaign)
-            if camp is None or camp.game != game:
-                await interaction.followup.send(t("core.ui.no_campaign", locale, name=campaign), ephemeral=True)
-                return
+        if game not in available():
+            return await interaction.followup.send(t("core.error.bad_options", locale, detail=game), ephemeral=True)
         try:
             g = get_game(game)
             merged = {**(settings.get("options") or {}).get(game, {}), **parse_options(options)}
-            opts = g.parse_options(merged).model_dump(mode="json")
+            g.parse_options(merged)  # refuse bad options before a thread is opened for them
         except GameError as exc:
             await interaction.followup.send(exc.message(locale), ephemeral=True)
             return
-        lo_seats, hi_seats = g.seat_range(opts)
-        for value, hi in ((ai, hi_seats - 1), (timer, 10080), (remind, 10080)):
-            if value is not None and not 0 <= value <= hi:  # Range is not enforced by discord.py at run time
-                await interaction.followup.send(t("core.ui.bad_number", locale, lo=0, hi=hi), ephemeral=True)
+        for value in (timer, remind):
+            if value is not None and not 0 <= value <= 10080:  # Range is not enforced by discord.py at run time
+                await interaction.followup.send(t("core.ui.bad_number", locale, lo=0, hi=10080), ephemeral=True)
                 return
         table = {
             "turn_timer": settings["turn_timer"] if timer is None else timer,
@@ -282,35 +247,40 @@ class Tables(commands.Cog):
             except discord.HTTPException:
                 await interaction.followup.send(t("core.ui.no_thread", locale), ephemeral=True)
                 return
-        seats = [Seat("p1", interaction.user.id)] + [Seat(f"p{i + 2}", None) for i in range(ai)]
+        assert channel is not None
         try:
-            row = await self.store.create_game(
+            opened = await self.tables.open_table(
                 guild_id=interaction.guild_id,
                 channel_id=channel.id,
-                game=game,
+                game_id=game,
                 host_id=interaction.user.id,
-                options=opts,
+                options=merged,
+                ai=int(ai),
                 seed=secrets.randbits(48),
-                seats=seats,
                 locale=plocale,
                 table=table,
-                campaign_id=camp.id if camp else None,
+                campaign=campaign,
             )
-        except ChannelBusy:
-            await interaction.followup.send(t("core.ui.channel_busy", locale), ephemeral=True)
-            return
-        except CorruptRow as exc:
-            await self.store.quarantine(exc.game_id, exc.reason)
-            await interaction.followup.send(t("core.ui.corrupt", locale, id=exc.game_id), ephemeral=True)
-            return
-        if hi_seats == 1 or len(seats) == hi_seats:
+        except TurnRefused as exc:
+            return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        if opened.started is not None:
             await interaction.followup.send(t("core.ui.started", locale, game=game_name(game, locale)), ephemeral=True)
-            await self._start(interaction, row, plocale, channel)
-            return
+            result = opened.started
+            return await self.deliver(
+                interaction,
+                result,
+                lambda: self._send_then(interaction, channel, result, plocale),
+            )
         await interaction.followup.send(t("core.ui.lobby_opened", locale), ephemeral=True)
         await self._send(
-            interaction, channel, embed=lobby_embed(row, g, plocale), view=lobby_components(row, g, plocale)
+            interaction,
+            channel,
+            embed=lobby_embed(opened.row, g, plocale),
+            view=lobby_components(opened.row, g, plocale),
         )
+
+    async def _send_then(self, interaction, channel, result: TurnResult, locale: str) -> None:
+        await self._send(interaction, channel, **await self.boards.message_kwargs(result, locale))
 
     @new.autocomplete("campaign")
     async def new_campaign_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -329,141 +299,24 @@ class Tables(commands.Cog):
         else:
             await interaction.followup.send(**kwargs)
 
-    async def prepare_campaign(self, row: GameRow) -> None:
-        """A campaign table: each member keeps one seat name across the campaign's
-        tables (a story crew follows its player), and a story mode sets the
-        scenario's options from the campaign's progress."""
-        if row.campaign_id is None:
-            return
-        async with self.store.lock(("campaign", row.campaign_id)):  # two tables starting at once
-            await self._prepare_campaign(row)
-
-    async def _prepare_campaign(self, row: GameRow) -> None:
-        camp = await self.store.campaign_by_id(row.campaign_id)
-        if camp is None:
-            return
-        progress = dict(camp.progress or {})
-        members: dict[str, str] = dict(progress.get("members") or {})
-        taken = set(members.values())
-        seats, n = [], 1
-        for s in row.seats:
-            if s.user_id is not None and str(s.user_id) not in members:
-                while f"p{n}" in taken:
-                    n += 1
-                members[str(s.user_id)] = f"p{n}"
-                taken.add(f"p{n}")
-        ai = 1
-        for s in row.seats:
-            if s.user_id is not None:
-                seats.append(Seat(members[str(s.user_id)], s.user_id))
-            else:
-                while f"ai{ai}" in taken:
-                    ai += 1
-                seats.append(Seat(f"ai{ai}", None))
-                taken.add(f"ai{ai}")
-        g = get_game(row.game)
-        try:
-            extra = g.campaign_options(progress.get("story"), [s.seat for s in seats])
-        except GameError as exc:
-            raise TurnRefused.from_game_error(exc) from None
-        options = {**row.options, **(extra or {})}
-        try:
-            row.version = await self.store.update_game(row.id, row.version, seats=seats, options=options)
-        except VersionConflict:
-            raise TurnRefused("stale", "core.ui.stale") from None
-        row.seats, row.options = seats, options
-        progress["members"] = members
-        await self.store.commit(ChangeSet(campaigns=[CampaignChange(camp.id, camp.version, progress)]))
-
-    async def _start(self, interaction: discord.Interaction, row: GameRow, locale: str, channel=None) -> None:
-        try:
-            await self.prepare_campaign(row)
-            result = await self.pipeline.start(row)
-        except TurnRefused as exc:
-            await interaction.followup.send(exc.text(locale), ephemeral=True)
-            return
-        png = await self.pipeline.render(result.game, result.state, None, locale)
-        await self._send(
-            interaction,
-            channel,
-            content=next_mentions(result.row, result.game, result.state) or None,
-            embed=board_embed(result.row, result.game, result.state, result.events, locale),
-            file=board_file(png),
-            view=board_components(result.row, result.game, result.state, locale) or discord.utils.MISSING,
-            allowed_mentions=allowed_mentions(),
-        )
-
     # ------------------------------------------------------------ lobby
     async def on_lobby(self, interaction: discord.Interaction, gid: int, op: str) -> None:
         await interaction.response.defer()
         locale = await self.public_locale(interaction)
-        async with self.store.lock(gid):
+        try:
+            res = await self.tables.lobby(gid, interaction.user.id, op, admin=self._is_admin(interaction))
+        except TurnRefused as exc:
+            return await self.tell(interaction, exc)
+        if res.started is not None:
             try:
-                row = await self.store.get_game(gid)
-            except CorruptRow as exc:
-                await self.store.quarantine(exc.game_id, exc.reason)
-                return await self.refuse(interaction, "core.ui.corrupt", id=gid)
-            if row is None or row.status != "lobby":
-                return await self.refuse(interaction, "core.ui.lobby_closed")
-            g = get_game(row.game)
-            uid = interaction.user.id
-            is_host = uid == row.host_id
-            seats = list(row.seats)
-            status = None
-            if op == "join":
-                if row.seat_of(uid):
-                    return await self.refuse(interaction, "core.ui.already_seated")
-                if len(seats) >= g.seat_range(row.options)[1]:
-                    return await self.refuse(interaction, "core.ui.table_full")
-                seats.append(Seat(self._free_seat(seats), uid))
-            elif op == "leave":
-                if not row.seat_of(uid):
-                    return await self.refuse(interaction, "core.ui.not_seated")
-                if is_host:
-                    return await self.refuse(interaction, "core.ui.host_cannot_leave")
-                seats = [s for s in seats if s.user_id != uid]
-            elif op == "ai":
-                if not is_host:
-                    return await self.refuse(interaction, "core.ui.host_only")
-                if len(seats) >= g.seat_range(row.options)[1]:
-                    return await self.refuse(interaction, "core.ui.table_full")
-                seats.append(Seat(self._free_seat(seats), None))
-            elif op == "cancel":
-                if not (is_host or self._is_admin(interaction)):
-                    return await self.refuse(interaction, "core.ui.host_only")
-                status = "abandoned"
-            elif op == "start":
-                if not is_host:
-                    return await self.refuse(interaction, "core.ui.host_only")
-                if len(seats) < g.seat_range(row.options)[0]:
-                    return await self.refuse(interaction, "core.ui.need_players", lo=g.seat_range(row.options)[0])
-                try:
-                    await self.prepare_campaign(row)
-                    result = await self.pipeline.start(row)
-                except TurnRefused as exc:
-                    return await self.refuse(interaction, exc.key, **exc.params)
                 await interaction.edit_original_response(view=None)
-            if op != "start":
-                try:
-                    row.version = await self.store.update_game(row.id, row.version, seats=seats, status=status)
-                except VersionConflict:
-                    return await self.refuse(interaction, "core.ui.stale")
-                row.seats = seats
-                if status:
-                    row.status = status
-        if op == "start":
-            return await self.post_board(interaction, result, locale)
+            except discord.HTTPException:
+                pass
+            return await self.post_board(interaction, res.started, locale)
+        g = get_game(res.row.game)
         await interaction.edit_original_response(
-            embed=lobby_embed(row, g, locale), view=lobby_components(row, g, locale)
+            embed=lobby_embed(res.row, g, locale), view=lobby_components(res.row, g, locale)
         )
-
-    @staticmethod
-    def _free_seat(seats: list[Seat]) -> str:
-        taken = {s.seat for s in seats}
-        n = 1
-        while f"p{n}" in taken:
-            n += 1
-        return f"p{n}"
 
     @staticmethod
     def _is_admin(interaction: discord.Interaction) -> bool:
@@ -490,7 +343,7 @@ class Tables(commands.Cog):
 
         chain = idx if isinstance(idx, list) else [idx]
         try:
-            result = await self.pipeline.act(
+            result = await self.tables.act(
                 gid, interaction.user.id, [picker(i) for i in chain], expected_version=version
             )
         except TurnRefused as exc:
@@ -498,6 +351,15 @@ class Tables(commands.Cog):
             if exc.code == "stale":
                 await self._fresh_panel(interaction, gid, locale)
             return
+        # the move is saved: from here on, a failure to show it must not say otherwise
+        plocale = await self.public_locale(interaction)
+        await self.deliver(
+            interaction, result, lambda: self._show_turn(interaction, result, locale, plocale, from_component)
+        )
+
+    async def _show_turn(
+        self, interaction: discord.Interaction, result: TurnResult, locale: str, plocale: str, from_component: bool
+    ) -> None:
         game, seat = result.game, (result.actors[0] if result.actors else None)
         same_turn = (
             not result.finished
@@ -509,7 +371,7 @@ class Tables(commands.Cog):
             # in place instead of posting a new message; a new message (and a ping) comes
             # when the turn passes on
             await self.private_feedback(interaction, result, locale)
-            return await self.redraw_board(interaction, result, await self.public_locale(interaction))
+            return await self.redraw_board(interaction, result, plocale)
         if from_component:
             try:
                 await interaction.edit_original_response(view=None)
@@ -525,12 +387,12 @@ class Tables(commands.Cog):
                 return await self.send_panel(interaction, result.row, game, result.state, seat, locale)
             if after < before:  # locked in; the others are still choosing
                 return await interaction.followup.send(t("core.ui.committed", locale), ephemeral=True)
-        await self.post_board(interaction, result, await self.public_locale(interaction))
+        await self._followup_board(interaction, result, plocale, None)
 
     async def _fresh_panel(self, interaction: discord.Interaction, gid: int, locale: str) -> None:
         """After a stale click, offer the clicker their current choices (if any)."""
         try:
-            loaded = await self.pipeline.load(gid)
+            loaded = await self.tables.load(gid)
         except TurnRefused:
             return
         seat = loaded.row.seat_of(interaction.user.id)
@@ -549,7 +411,7 @@ class Tables(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
         try:
-            loaded = await self.pipeline.load(gid)
+            loaded = await self.tables.load(gid)
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
         seat = loaded.row.seat_of(interaction.user.id)
@@ -566,13 +428,16 @@ class Tables(commands.Cog):
     async def _private_view(self, interaction: discord.Interaction, gid: int | None = None) -> None:
         locale = self.loc(interaction)
         try:
-            loaded = await self.pipeline.load(gid, channel_id=interaction.channel_id, statuses=("active", "finished"))
+            if gid is None:
+                loaded = await self.tables.load(channel_id=interaction.channel_id, statuses=("active",))
+            else:
+                loaded = await self.tables.load(gid, statuses=("active", "finished"))
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
         seat = loaded.row.seat_of(interaction.user.id)
         if seat is None:
             return await interaction.followup.send(t("core.ui.not_seated", locale), ephemeral=True)
-        png = await self.pipeline.render(loaded.game, loaded.state, seat, locale)
+        png = await self.tables.render(loaded.game, loaded.state, seat, locale)
         text = t("core.ui.your_view", locale, seat=seat)
         private = loaded.game.private_summary(loaded.state, seat)
         if private is not None:
@@ -590,22 +455,19 @@ class Tables(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
         try:
-            row = await self.store.active_game(interaction.channel_id)
-        except CorruptRow as exc:
-            await self.store.quarantine(exc.game_id, exc.reason)
-            return await interaction.followup.send(t("core.ui.corrupt", locale, id=exc.game_id), ephemeral=True)
-        if row is None:
-            return await interaction.followup.send(t("core.ui.no_game", locale), ephemeral=True)
-        g = get_game(row.game)
-        await interaction.followup.send(t("core.ui.reposted", locale), ephemeral=True)
-        if row.status == "lobby":
-            return await interaction.followup.send(
-                embed=lobby_embed(row, g, locale), view=lobby_components(row, g, locale)
-            )
-        try:
-            loaded = await self.pipeline.load(row.id)
+            row = await self.tables.row(channel_id=interaction.channel_id)
+            if row is None:
+                raise TurnRefused("no_game", "core.ui.no_game")
+            g = get_game(row.game)
+            if row.status == "lobby":
+                await interaction.followup.send(t("core.ui.reposted", locale), ephemeral=True)
+                return await interaction.followup.send(
+                    embed=lobby_embed(row, g, locale), view=lobby_components(row, g, locale)
+                )
+            loaded = await self.tables.load(row.id)
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        await interaction.followup.send(t("core.ui.reposted", locale), ephemeral=True)
         await self.post_board(interaction, TurnResult(loaded.row, loaded.game, loaded.state, []), locale)
 
     @game.command(
@@ -617,7 +479,7 @@ class Tables(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
         try:
-            loaded = await self.pipeline.load(channel_id=interaction.channel_id, statuses=("active",))
+            loaded = await self.tables.load(channel_id=interaction.channel_id, statuses=("active",))
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
         page = max(1, int(page))
@@ -646,16 +508,12 @@ class Tables(commands.Cog):
     async def abandon(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
-        row = await self.store.active_game(interaction.channel_id)
-        if row is None:
-            return await interaction.followup.send(t("core.ui.no_game", locale), ephemeral=True)
-        if interaction.user.id != row.host_id and not self._is_admin(interaction):
-            return await interaction.followup.send(t("core.ui.host_only", locale), ephemeral=True)
-        async with self.store.lock(row.id):
-            try:
-                await self.store.update_game(row.id, row.version, status="abandoned")
-            except VersionConflict:
-                return await interaction.followup.send(t("core.ui.stale", locale), ephemeral=True)
+        try:
+            row = await self.tables.abandon(
+                interaction.channel_id, interaction.user.id, admin=self._is_admin(interaction)
+            )
+        except TurnRefused as exc:
+            return await interaction.followup.send(exc.text(locale), ephemeral=True)
         await interaction.followup.send(t("core.ui.abandoned_ack", locale), ephemeral=True)
         await interaction.followup.send(
             t("core.ui.abandoned", locale, id=row.id, user=interaction.user.mention),
@@ -674,7 +532,7 @@ class Tables(commands.Cog):
     async def _my_table(self, interaction: discord.Interaction, locale: str):
         """This channel's running table, or a private refusal (and None)."""
         try:
-            return await self.pipeline.load(channel_id=interaction.channel_id)
+            return await self.tables.load(channel_id=interaction.channel_id)
         except TurnRefused as exc:
             await interaction.followup.send(exc.text(locale), ephemeral=True)
             return None
@@ -689,37 +547,26 @@ class Tables(commands.Cog):
         loaded = await self._my_table(interaction, locale)
         if loaded is None:
             return
-        if loaded.row.seat_of(interaction.user.id) is None:
-            return await interaction.followup.send(t("core.ui.not_seated", locale), ephemeral=True)
         try:
-            status, result = await self.pipeline.undo(loaded.row.id, interaction.user.id)
+            res = await self.tables.undo(loaded.row.id, interaction.user.id)
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
         plocale = await self.public_locale(interaction)
-        if status == "done":
+        if res.done is not None:
             await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
             return await self.post_board(
-                interaction, result, plocale, note=t("core.ui.undone", plocale, user=interaction.user.mention)
+                interaction, res.done, plocale, note=t("core.ui.undone", plocale, user=interaction.user.mention)
             )
-        voters = [u for u in loaded.row.humans if u != interaction.user.id]
-        if not voters:  # nobody to ask: the only human at the table decides
-            status, result = await self.pipeline.undo(loaded.row.id, interaction.user.id, consent=True)
-            await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
-            return await self.post_board(
-                interaction, result, plocale, note=t("core.ui.undone", plocale, user=interaction.user.mention)
-            )
-        vote = await self.store.create_vote(
-            game_id=loaded.row.id,
-            kind="undo",
-            payload={"user": interaction.user.id},
-            base_version=loaded.row.version,
-            voters=voters,
-            created_by=interaction.user.id,
-        )
+        assert res.vote is not None
         await interaction.followup.send(t("core.ui.vote_started", locale), ephemeral=True)
         await interaction.followup.send(
-            t("core.ui.undo_vote", plocale, user=interaction.user.mention, voters=" ".join(f"<@{u}>" for u in voters)),
-            view=self._vote_view(vote.id, plocale),
+            t(
+                "core.ui.undo_vote",
+                plocale,
+                user=interaction.user.mention,
+                voters=" ".join(f"<@{u}>" for u in res.vote.voters),
+            ),
+            view=self._vote_view(res.vote.vote.id, plocale),
             allowed_mentions=allowed_mentions(),
         )
 
@@ -735,62 +582,34 @@ class Tables(commands.Cog):
         await interaction.response.defer()
         locale = self.loc(interaction)
         plocale = await self.public_locale(interaction)
-        me = interaction.user.id
-        async with self.store.lock(("vote", vid)):  # two voters at once must not lose a ballot
-            vote = await self.store.get_vote(vid)
-            if vote is None or vote.status != "open":
-                return await self.refuse(interaction, "core.ui.vote_closed")
-            if me not in vote.voters:
-                return await self.refuse(interaction, "core.ui.not_a_voter")
-            row = await self.store.get_game(vote.game_id)
-            if row is None or row.version != vote.base_version or row.status != "active":
-                await self.store.commit(ChangeSet(votes=[VoteChange(vid, vote.version, status="expired")]))
-                await interaction.edit_original_response(view=None)
-                return await self.refuse(interaction, "core.ui.vote_expired")
-            # undo needs every other human's consent; a hand-over a majority of the other players
-            needed = len(vote.voters) if vote.kind == "undo" else len(vote.voters) // 2 + 1
-            ayes = sorted((set(vote.yes) | {me}) if yes else (set(vote.yes) - {me}))
-            nays = sorted((set(vote.no) - {me}) if yes else (set(vote.no) | {me}))
-            failed = len(vote.voters) - len(nays) < needed  # cannot pass any more
-            passed = not failed and len(ayes) >= needed
-            await self.store.commit(
-                ChangeSet(
-                    votes=[
-                        VoteChange(
-                            vid,
-                            vote.version,
-                            yes=ayes,
-                            no=nays,
-                            status="refused" if failed else "passed" if passed else None,
-                        )
-                    ]
-                )
-            )
-        if failed:
+        try:
+            res = await self.tables.ballot(vid, interaction.user.id, yes)
+        except TurnRefused as exc:
+            return await self.tell(interaction, exc)
+        if res.status == "expired":
+            await interaction.edit_original_response(view=None)
+            return await self.refuse(interaction, "core.ui.vote_expired")
+        if res.status == "refused":
             await interaction.edit_original_response(view=None)
             return await interaction.followup.send(
                 t("core.ui.vote_refused", plocale, user=interaction.user.mention),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-        if not passed:
+        if res.status == "counted":
             return await interaction.followup.send(
-                t("core.ui.vote_counted", locale, n=len(ayes), needed=needed), ephemeral=True
+                t("core.ui.vote_counted", locale, n=res.yes, needed=res.needed), ephemeral=True
             )
-        await interaction.edit_original_response(view=None)
+        assert res.result is not None
         try:
-            if vote.kind == "undo":
-                _, result = await self.pipeline.undo(
-                    vote.game_id, vote.payload["user"], consent=True, base_version=vote.base_version
-                )
-                note = t("core.ui.undone", plocale, user=f"<@{vote.payload['user']}>")
-            else:
-                result = await self.pipeline.handover(
-                    vote.game_id, vote.payload["seat"], vote.payload.get("to"), base_version=vote.base_version
-                )
-                note = self._handover_note(vote.payload["seat"], vote.payload.get("to"), plocale)
-        except TurnRefused as exc:
-            return await self.refuse(interaction, exc.key, **exc.params)
-        await self.post_board(interaction, result, plocale, note=note)
+            await interaction.edit_original_response(view=None)
+        except discord.HTTPException:
+            pass
+        vote = res.vote
+        if vote.kind == "undo":
+            note = t("core.ui.undone", plocale, user=f"<@{vote.payload['user']}>")
+        else:
+            note = self._handover_note(vote.payload["seat"], vote.payload.get("to"), plocale)
+        await self.post_board(interaction, res.result, plocale, note=note)
 
     @staticmethod
     def _handover_note(seat: str, to: int | None, locale: str) -> str:
@@ -811,45 +630,36 @@ class Tables(commands.Cog):
         loaded = await self._my_table(interaction, locale)
         if loaded is None:
             return
-        row = loaded.row
-        if seat not in [s.seat for s in row.seats]:
-            return await interaction.followup.send(t("core.error.unknown_seat", locale, seat=seat), ephemeral=True)
         to = member.id if member else None
-        if to is not None and (member.bot or row.seat_of(to) not in (None, seat)):
+        if member is not None and member.bot:
             return await interaction.followup.send(t("core.ui.already_seated", locale), ephemeral=True)
         plocale = await self.public_locale(interaction)
-        me = interaction.user.id
-        if me == row.host_id or self._is_admin(interaction):
-            try:
-                result = await self.pipeline.handover(row.id, seat, to)
-            except TurnRefused as exc:
-                return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        try:
+            res = await self.tables.handover(
+                loaded.row.id, interaction.user.id, seat, to, admin=self._is_admin(interaction)
+            )
+        except TurnRefused as exc:
+            return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        if res.done is not None:
             await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
-            return await self.post_board(interaction, result, plocale, note=self._handover_note(seat, to, plocale))
-        if row.seat_of(me) is None:
-            return await interaction.followup.send(t("core.ui.host_only", locale), ephemeral=True)
-        owner = row.user_of(seat)
-        voters = [u for u in row.humans if u != owner]
-        vote = await self.store.create_vote(
-            game_id=row.id,
-            kind="handover",
-            payload={"seat": seat, "to": to},
-            base_version=row.version,
-            voters=voters,
-            created_by=me,
+            return await self.post_board(interaction, res.done, plocale, note=self._handover_note(seat, to, plocale))
+        assert res.vote is not None
+        opened = res.vote
+        text = t(
+            "core.ui.handover_vote",
+            plocale,
+            user=interaction.user.mention,
+            seat=seat,
+            who=f"<@{to}>" if to else t("core.ui.ai", plocale),
+            voters=" ".join(f"<@{u}>" for u in opened.voters),
         )
+        if opened.owner is not None:  # the owner hears about a vote on their seat, and may refuse it
+            text += "\n" + t(
+                "discord.table.owner_may_refuse", plocale, owner=f"<@{opened.owner}>", needed=opened.needed
+            )
         await interaction.followup.send(t("core.ui.vote_started", locale), ephemeral=True)
         await interaction.followup.send(
-            t(
-                "core.ui.handover_vote",
-                plocale,
-                user=interaction.user.mention,
-                seat=seat,
-                who=f"<@{to}>" if to else t("core.ui.ai", plocale),
-                voters=" ".join(f"<@{u}>" for u in voters),
-            ),
-            view=self._vote_view(vote.id, plocale),
-            allowed_mentions=allowed_mentions(),
+            text, view=self._vote_view(opened.vote.id, plocale), allowed_mentions=allowed_mentions()
         )
 
     @game.command(
@@ -863,7 +673,7 @@ class Tables(commands.Cog):
         if loaded is None:
             return
         try:
-            result = await self.pipeline.resign(loaded.row.id, interaction.user.id)
+            result = await self.tables.resign(loaded.row.id, interaction.user.id)
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
         await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
@@ -900,37 +710,24 @@ class Tables(commands.Cog):
         await interaction.followup.send(clip(text, 2000), ephemeral=True)
 
     async def _finished_table(self, interaction: discord.Interaction, gid: int | None, locale: str):
-        if gid is None:
-            row = await self.store.active_game(interaction.channel_id)
-            if row is None:
-                await interaction.followup.send(t("core.ui.no_game", locale), ephemeral=True)
-                return None
-        else:
-            try:
-                row = await self.store.get_game(gid)
-            except CorruptRow:
-                row = None
-            if row is None or row.guild_id != interaction.guild_id:
-                await interaction.followup.send(t("core.ui.no_such_table", locale, id=gid), ephemeral=True)
-                return None
-        if row.status not in ("finished", "abandoned"):
-            # the seed predicts every future roll and hidden card: never hand it out mid-game
-            await interaction.followup.send(t("core.ui.export_when_finished", locale, id=row.id), ephemeral=True)
+        try:
+            return await self.tables.finished_table(interaction.guild_id, interaction.channel_id, gid)
+        except TurnRefused as exc:
+            await interaction.followup.send(exc.text(locale), ephemeral=True)
             return None
-        return row
 
     @game.command(
         name=ls("export", "discord.cmd.game.export"),
         description=ls("Seed and action log of a finished table, as JSON", "discord.cmd.game.export.desc"),
     )
-    @app_commands.describe(table=ls("Table number (default: this channel's)", "discord.arg.table"))
+    @app_commands.describe(table=ls("Table number (default: this channel's latest)", "discord.arg.table"))
     async def export(self, interaction: discord.Interaction, table: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
         row = await self._finished_table(interaction, table, locale)
         if row is None:
             return
-        data = await self.export_data(row)
+        data = await self.tables.export_data(row)
         blob = json.dumps(data, ensure_ascii=False, indent=1).encode()
         await interaction.followup.send(
             t("core.ui.export_ready", locale, id=row.id),
@@ -938,47 +735,27 @@ class Tables(commands.Cog):
             file=discord.File(io.BytesIO(blob), filename=f"table-{row.id}.json"),
         )
 
-    async def export_data(self, row: GameRow) -> dict[str, Any]:
-        log_rows = await self.store.actions(row.id, limit=1_000_000)
-        return {
-            "format": "tabletop-gm/export@1",
-            "table": row.id,
-            "game": row.game,
-            "seats": [s.seat for s in row.seats],
-            "options": row.options,
-            "seed": row.seed,
-            "log": [{"seat": a.seat, "action": a.action} for a in log_rows],
-            "outcome": row.outcome,
-        }
-
     @game.command(
         name=ls("replay", "discord.cmd.game.replay"),
         description=ls("The board of a finished table at any turn", "discord.cmd.game.replay.desc"),
     )
     @app_commands.describe(
-        table=ls("Table number", "discord.arg.table"),
+        table=ls("Table number (default: this channel's latest)", "discord.arg.table"),
         turn=ls("Turn (0 = the start; default: the end)", "discord.arg.turn"),
     )
-    async def replay(self, interaction: discord.Interaction, table: int, turn: int | None = None) -> None:
+    async def replay(self, interaction: discord.Interaction, table: int | None = None, turn: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
         row = await self._finished_table(interaction, table, locale)
         if row is None:
             return
-        g = get_game(row.game)
-        log_rows = await self.store.actions(row.id, limit=1_000_000)
-        n = len(log_rows) if turn is None else max(0, min(int(turn), len(log_rows)))
         try:
-            state = await self.pipeline.off_loop(
-                g.replay, [s.seat for s in row.seats], row.options, row.seed, [(a.seat, a.action) for a in log_rows[:n]]
-            )
-        except GameError:
-            return await interaction.followup.send(t("core.ui.undo_impossible", locale), ephemeral=True)
-        png = await self.pipeline.render(g, state, None, locale)
+            g, state, n, total = await self.tables.replay_state(row, turn)
+        except TurnRefused as exc:
+            return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        png = await self.tables.render(g, state, None, locale)
         embed = discord.Embed(
-            title=t(
-                "core.ui.replay_title", locale, game=game_name(row.game, locale), id=row.id, turn=n, turns=len(log_rows)
-            ),
+            title=t("core.ui.replay_title", locale, game=game_name(row.game, locale), id=row.id, turn=n, turns=total),
             description=g.summary(state).text(locale),
         )
         embed.set_image(url="attachment://board.png")
@@ -1011,7 +788,10 @@ class Tables(commands.Cog):
         if parsed is None or not parsed[2]:
             return await interaction.followup.send(t("core.ui.bad_play", locale), ephemeral=True)
         gid, version, chain, _ = parsed
-        row = await self.store.active_game(interaction.channel_id)
+        try:
+            row = await self.tables.row(channel_id=interaction.channel_id)
+        except TurnRefused as exc:
+            return await interaction.followup.send(exc.text(locale), ephemeral=True)
         if row is None or row.id != gid:
             return await interaction.followup.send(t("core.ui.stale", locale), ephemeral=True)
         await self._act(interaction, gid, version, chain, from_component=False)
@@ -1021,10 +801,10 @@ class Tables(commands.Cog):
         """Legal choices only.  Picking one and going on typing extends a chain
         of this seat's decisions (e.g. a whole Thunder Road turn: die, car,
         command, each step of the path), simulated on a copy -- but never past
-        a die roll or a shuffle, which would show the future."""
+        a die roll, a shuffle or a reveal, which would show what is hidden."""
         locale = self.loc(interaction)
         try:
-            loaded = await self.pipeline.load(channel_id=interaction.channel_id)
+            loaded = await self.tables.load(channel_id=interaction.channel_id)
         except TurnRefused:
             return []
         game, state, row = loaded.game, loaded.state, loaded.row
@@ -1035,27 +815,20 @@ class Tables(commands.Cog):
         chain, needle = [], current.lower().strip()
         if parsed and parsed[0] == row.id and parsed[1] == row.version:
             chain, needle = parsed[2], parsed[3].lower().strip()
-        labels: list[str] = []
-        for idx in chain:
-            legal = game.legal_actions(state, seat)
-            if not 0 <= idx < len(legal):
-                return []
-            labels.append(game.action_label(state, legal[idx], locale))
-            before = state.rng
-            state, _ = game.apply(state, seat, legal[idx])
-            if state.rng != before or seat not in game.to_act(state) or game.outcome(state) is not None:
-                # the chain ends here: offer it as it stands
-                name = " → ".join(labels)
-                return [
-                    app_commands.Choice(
-                        name=clip("✔ " + name, 100) if len(name) < 98 else clip("✔ …" + name[-96:], 100),
-                        value=chain_value(row.id, row.version, chain),
-                    )
-                ]
-        prefix = " → ".join(labels)
+        shown = preview(game, state, seat, chain, locale)
+        if not shown.valid:
+            return []
+        if shown.complete:  # the chain ends here: offer it as it stands
+            name = " → ".join(shown.labels)
+            return [
+                app_commands.Choice(
+                    name=clip("✔ " + name, 100) if len(name) < 98 else clip("✔ …" + name[-96:], 100),
+                    value=chain_value(row.id, row.version, chain),
+                )
+            ]
+        prefix = " → ".join(shown.labels)
         out = []
-        for i, a in enumerate(game.legal_actions(state, seat)):
-            label = game.action_label(state, a, locale)
+        for i, label in shown.options:
             if needle and needle not in label.lower():
                 continue
             name = f"{prefix} → {label}" if prefix else label
@@ -1115,4 +888,4 @@ class Tables(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:  # discord.py extension entry point
-    await bot.add_cog(Tables(bot, bot.services))
+    await bot.add_cog(Play(bot, bot.services))

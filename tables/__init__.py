@@ -1,0 +1,44 @@
+"""The table service: Discord-free, the only code that changes a table.
+
+``bot -> cogs -> tables -> (engine, render, store)``.  The cogs turn
+interactions into calls on :class:`TableService` and its results into
+messages; every call here is one store transaction (see store/base.py).
+"""
+
+from .preview import Preview, preview, step_ends_chain
+from .service import (
+    BallotResult,
+    Due,
+    HandoverResult,
+    Loaded,
+    LobbyResult,
+    TableService,
+    TurnRefused,
+    TurnResult,
+    UndoResult,
+    VoteOpened,
+    log_entry,
+    placings,
+)
+from .settings import DEFAULT_SETTINGS, Settings, in_quiet_hours
+
+__all__ = [
+    "DEFAULT_SETTINGS",
+    "BallotResult",
+    "Due",
+    "HandoverResult",
+    "Loaded",
+    "LobbyResult",
+    "Preview",
+    "Settings",
+    "TableService",
+    "TurnRefused",
+    "TurnResult",
+    "UndoResult",
+    "VoteOpened",
+    "in_quiet_hours",
+    "log_entry",
+    "placings",
+    "preview",
+    "step_ends_chain",
+]

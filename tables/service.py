@@ -1,0 +1,1021 @@
+"""The table service: the only code that changes a table.
+
+Every public coroutine here is one service call and writes at most one
+:class:`~store.ChangeSet`, decided on the versions it read (compare-and-swap),
+so a call lands whole or not at all and two processes can never both win.
+The per-table in-process lock only spares this process from racing itself.
+
+Flow of a turn (``act``): load -> authorise -> apply (+ seat-filler AI for AI
+seats, off the event loop) -> one commit (state, log, who acts next and, when
+the game ends, results and campaign progress).  Nothing here knows Discord or
+a particular game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine import GameError, available, get_game
+from engine.base import BaseState, Event, Game
+from engine.i18n import t
+from render import render
+from render.generic import draw as render_fallback
+from store import (
+    ActionRow,
+    Campaign,
+    CampaignChange,
+    ChangeSet,
+    ChannelBusy,
+    CorruptRow,
+    GameChange,
+    GameRow,
+    NewVote,
+    ResultRow,
+    Seat,
+    Store,
+    VersionConflict,
+    Vote,
+    VoteChange,
+)
+
+from .preview import step_ends_chain
+from .settings import Settings, in_quiet_hours
+
+log = logging.getLogger("tabletop.tables")
+
+Picker = Callable[[Game, BaseState, str, list[Any]], Any]
+FINISHED = ("finished", "abandoned")
+#: how long a seat must have waited before other players may vote it away,
+#: when the table reminds nobody (minutes)
+IDLE_DEFAULT_MINUTES = 720
+
+
+class TurnRefused(Exception):
+    """A player-facing refusal: ``key``/``params`` are a catalog message; nothing was changed."""
+
+    def __init__(self, code: str, key: str, **params: Any):
+        self.code, self.key, self.params = code, key, params
+        super().__init__(code)
+
+    def text(self, locale: str) -> str:
+        return t(self.key, locale, **self.params)
+
+    @classmethod
+    def from_game_error(cls, exc: GameError) -> TurnRefused:
+        return cls(exc.code, exc.key, **exc.params)
+
+
+@dataclass
+class TurnResult:
+    row: GameRow
+    game: Game
+    state: BaseState
+    events: list[Event]
+    actors: list[str] = field(default_factory=list)
+    waiting_before: list[str] = field(default_factory=list)  # to_act before this action
+
+    @property
+    def finished(self) -> bool:
+        return self.game.outcome(self.state) is not None
+
+
+@dataclass
+class Loaded:
+    row: GameRow
+    game: Game
+    state: BaseState
+
+
+@dataclass
+class LobbyResult:
+    row: GameRow
+    started: TurnResult | None = None  # set when the call started the game
+
+
+@dataclass
+class VoteOpened:
+    vote: Vote
+    voters: list[int]
+    needed: int
+    owner: int | None = None  # the member whose seat the vote is about (to be pinged)
+
+
+@dataclass
+class UndoResult:
+    done: TurnResult | None = None
+    vote: VoteOpened | None = None
+
+
+@dataclass
+class HandoverResult:
+    done: TurnResult | None = None
+    vote: VoteOpened | None = None
+
+
+@dataclass
+class BallotResult:
+    status: str  # counted, passed, refused, expired
+    vote: Vote
+    yes: int = 0
+    needed: int = 0
+    result: TurnResult | None = None  # the undo or hand-over the passed vote made
+
+
+@dataclass
+class Due:
+    """Scheduler work for one table: a turn timer ran out, or a reminder is due."""
+
+    row: GameRow
+    kind: str  # "timeout" or "remind"
+    seats: list[tuple[str, int]]  # (seat, member) waiting
+    users: list[int] = field(default_factory=list)  # reminders: the members awake now
+
+
+class _Raced(Exception):
+    """A commit lost only on a row other than the table (a campaign): decide again."""
+
+
+class TableService:
+    def __init__(
+        self,
+        store: Store,
+        executor=None,
+        max_ai_steps: int = 2000,
+        *,
+        settings: Settings | None = None,
+        clock: Callable[[], float] = time.time,
+    ):
+        self.store = store
+        self.executor = executor
+        self.max_ai_steps = max_ai_steps
+        self.settings = settings or Settings(store)
+        self.clock = clock
+        #: when a dict, each stage's wall time (seconds) is appended under its name (bench/)
+        self.timings: dict[str, list[float]] | None = None
+
+    @contextmanager
+    def stage(self, name: str):
+        if self.timings is None:
+            yield
+            return
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.timings.setdefault(name, []).append(time.perf_counter() - start)
+
+    async def off_loop(self, fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+
+    # ============================================================ reading
+    async def _quarantine(self, game_id: int, reason: str) -> TurnRefused:
+        await self.store.quarantine(game_id, reason)
+        log.error("table %s quarantined: %s", game_id, reason)
+        return TurnRefused("corrupt", "core.ui.corrupt", id=game_id)
+
+    async def row(self, game_id: int | None = None, *, channel_id: int | None = None) -> GameRow | None:
+        """A table's row (by id, or the channel's lobby/running one); an
+        unreadable row is quarantined and refused."""
+        try:
+            if game_id is not None:
+                return await self.store.get_game(game_id)
+            assert channel_id is not None
+            return await self.store.active_game(channel_id)
+        except CorruptRow as exc:
+            raise await self._quarantine(exc.game_id, exc.reason) from None
+
+    async def open_state(self, row: GameRow) -> tuple[Game, BaseState]:
+        """The game and its state of a stored row; a row the engine cannot load
+        or that fails validation is quarantined (whatever the exception)."""
+        try:
+            game = get_game(row.game)
+            state = game.load(row.state_json or "")
+            problem = _validate(game, state)
+        except Exception as exc:  # noqa: BLE001 -- any failure to load is a bad row
+            raise await self._quarantine(row.id, f"unreadable state: {type(exc).__name__}: {exc}") from None
+        if problem:
+            raise await self._quarantine(row.id, f"invalid state: {problem}")
+        return game, state
+
+    async def load(
+        self, game_id: int | None = None, *, channel_id: int | None = None, statuses: Sequence[str] = ("active",)
+    ) -> Loaded:
+        row = await self.row(game_id, channel_id=channel_id)
+        if row is None:
+            raise TurnRefused("no_game", "core.ui.no_game")
+        if row.status not in statuses:
+            raise TurnRefused("not_running", "core.ui.not_running", id=row.id)
+        if row.state_json is None:
+            raise TurnRefused("not_started", "core.ui.not_started", id=row.id)
+        game, state = await self.open_state(row)
+        return Loaded(row, game, state)
+
+    async def finished_table(self, guild_id: int | None, channel_id: int, game_id: int | None) -> GameRow:
+        """A finished (or abandoned) table: the one named, else this channel's most recent."""
+        if game_id is None:
+            try:
+                row = await self.store.latest_game(channel_id, FINISHED)
+            except CorruptRow as exc:
+                raise await self._quarantine(exc.game_id, exc.reason) from None
+            if row is None:
+                running = await self.row(channel_id=channel_id)
+                if running is not None:
+                    raise TurnRefused("running", "core.ui.export_when_finished", id=running.id)
+                raise TurnRefused("no_game", "core.ui.no_game")
+        else:
+            try:
+                row = await self.store.get_game(game_id)
+            except CorruptRow:
+                row = None
+            if row is None or row.guild_id != guild_id:
+                raise TurnRefused("no_such_table", "core.ui.no_such_table", id=game_id)
+        if row.status not in FINISHED:
+            # the seed predicts every future roll and hidden card: never hand it out mid-game
+            raise TurnRefused("running", "core.ui.export_when_finished", id=row.id)
+        return row
+
+    async def export_data(self, row: GameRow) -> dict[str, Any]:
+        log_rows = await self.store.actions(row.id, limit=1_000_000)
+        return {
+            "format": "tabletop-gm/export@1",
+            "table": row.id,
+            "game": row.game,
+            "seats": [s.seat for s in row.seats],
+            "options": row.options,
+            "seed": row.seed,
+            "log": [{"seat": a.seat, "action": a.action} for a in log_rows],
+            "outcome": row.outcome,
+        }
+
+    async def replay_state(self, row: GameRow, turn: int | None) -> tuple[Game, BaseState, int, int]:
+        """(game, state after ``turn`` actions, that turn, number of actions) of a finished table."""
+        game = get_game(row.game)
+        log_rows = await self.store.actions(row.id, limit=1_000_000)
+        n = len(log_rows) if turn is None else max(0, min(int(turn), len(log_rows)))
+        try:
+            state = await self.off_loop(
+                game.replay,
+                [s.seat for s in row.seats],
+                row.options,
+                row.seed,
+                [(a.seat, a.action) for a in log_rows[:n]],
+            )
+        except GameError:
+            raise TurnRefused("undo_impossible", "core.ui.undo_impossible") from None
+        return game, state, n, len(log_rows)
+
+    # ============================================================ writing
+    async def _commit(self, row: GameRow, build: Callable[[], Awaitable[ChangeSet]]) -> int | None:
+        """Commit what ``build`` decides; when only a campaign row moved on under
+        us (another table of the campaign), decide again on fresh data."""
+        for attempt in range(5):
+            changes = await build()
+            try:
+                return (await self.store.commit(changes)).version
+            except VersionConflict:
+                fresh = await self.store.get_game(row.id)
+                if attempt < 4 and fresh is not None and fresh.version == row.version and changes.campaigns:
+                    continue
+                raise TurnRefused("stale", "core.ui.stale") from None
+        raise TurnRefused("stale", "core.ui.stale")
+
+    async def _campaign(self, row: GameRow) -> Campaign | None:
+        return await self.store.campaign_by_id(row.campaign_id) if row.campaign_id is not None else None
+
+    def _turn_change(
+        self,
+        row: GameRow,
+        game: Game,
+        state: BaseState,
+        entries: Sequence[ActionRow],
+        *,
+        status: str | None = None,
+        revert: Sequence[int] = (),
+        by_user: int | None = None,
+        seats: Sequence[Seat] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> GameChange:
+        """The table's part of a turn: state, log, who acts next and, when the
+        game just ended, its outcome and the placings for the leaderboards."""
+        outcome = game.outcome(state)
+        if outcome is not None:
+            status = "finished"
+        return GameChange(
+            row.id,
+            row.version,
+            state_json=state.model_dump_json(),
+            actions=entries,
+            status=status,
+            outcome=outcome.model_dump(mode="json") if outcome else None,
+            to_act=[] if outcome else game.to_act(state),
+            results=placings(row, game, state) if outcome else (),
+            revert=revert,
+            by_user=by_user,
+            seats=seats,
+            options=options,
+        )
+
+    async def _finish_campaign(
+        self, row: GameRow, game: Game, state: BaseState, base: CampaignChange | None = None
+    ) -> list[CampaignChange]:
+        """A finished table's story progress for its campaign (read now, so a retry sees the latest)."""
+        if game.outcome(state) is None or row.campaign_id is None:
+            return [base] if base else []
+        if base is not None:
+            progress, cid, version = dict(base.progress), base.campaign_id, base.expected_version
+        else:
+            camp = await self._campaign(row)
+            if camp is None:
+                return []
+            progress, cid, version = dict(camp.progress or {}), camp.id, camp.version
+        try:
+            story = game.campaign_progress(progress.get("story"), state)
+        except GameError:
+            log.exception("campaign %s: result of table %s not recorded", cid, row.id)
+            story = None
+        if story is None:
+            return [base] if base else []
+        progress["story"] = story
+        return [CampaignChange(cid, version, progress)]
+
+    async def _save_turn(
+        self, row: GameRow, game: Game, state: BaseState, entries: Sequence[ActionRow], *, votes=(), **kw: Any
+    ) -> int:
+        async def build() -> ChangeSet:
+            change = self._turn_change(row, game, state, entries, **kw)
+            return ChangeSet(game=change, campaigns=await self._finish_campaign(row, game, state), votes=votes)
+
+        version = await self._commit(row, build)
+        assert version is not None
+        if game.outcome(state) is not None:
+            row.status = "finished"
+        elif kw.get("status"):
+            row.status = kw["status"]
+        return version
+
+    # =============================================================== AI
+    def run_ai(self, row: GameRow, game: Game, state: BaseState) -> tuple[BaseState, list[ActionRow], list[Event]]:
+        """Let the seat-filler AI play every AI seat that is to act."""
+        entries: list[ActionRow] = []
+        events: list[Event] = []
+        for _ in range(self.max_ai_steps):
+            if game.outcome(state) is not None:
+                break
+            ai = [s for s in game.to_act(state) if row.user_of(s) is None]
+            if not ai:
+                break
+            seat = ai[0]
+            action = game.ai_action(state, seat)
+            state, evs = game.apply(state, seat, action)
+            entries.append(log_entry(game, seat, None, action, evs))
+            events += evs
+        return state, entries, events
+
+    async def _run_ai(self, row: GameRow, game: Game, state: BaseState):
+        try:
+            return await self.off_loop(self.run_ai, row, game, state)
+        except Exception as exc:  # noqa: BLE001
+            raise await self._action_failed(row, None, exc) from None
+
+    async def _action_failed(self, row: GameRow, seat: str | None, exc: BaseException) -> TurnRefused:
+        """An unexpected error while applying one action: refuse that action;
+        quarantine the table only if its stored state is itself bad."""
+        log.error("table %s: an action of seat %s failed", row.id, seat or "AI", exc_info=exc)
+        await self.open_state(row)  # raises (quarantined) when the stored state is bad
+        return TurnRefused("action_failed", "discord.table.action_failed", id=row.id)
+
+    # ============================================================ lobby
+    async def open_table(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game_id: str,
+        host_id: int,
+        options: dict[str, Any],
+        ai: int,
+        seed: int,
+        locale: str | None,
+        table: dict[str, Any],
+        campaign: str | None = None,
+    ) -> LobbyResult:
+        """A new table with the host seated (and ``ai`` AI seats); a game that
+        needs nobody else starts at once."""
+        if game_id not in available():
+            raise TurnRefused("unknown_game", "core.error.bad_options", detail=game_id)
+        game = get_game(game_id)
+        camp = None
+        if campaign:
+            camp = await self.store.campaign(guild_id, campaign) if guild_id is not None else None
+            if camp is None or camp.game != game_id:
+                raise TurnRefused("no_campaign", "core.ui.no_campaign", name=campaign)
+        try:
+            opts = game.parse_options(options).model_dump(mode="json")
+        except GameError as exc:
+            raise TurnRefused.from_game_error(exc) from None
+        lo, hi = game.seat_range(opts)
+        if not 0 <= ai <= hi - 1:
+            raise TurnRefused("bad_number", "core.ui.bad_number", lo=0, hi=hi - 1)
+        seats = [Seat("p1", host_id)] + [Seat(f"p{i + 2}", None) for i in range(ai)]
+        try:
+            row = await self.store.create_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game_id,
+                host_id=host_id,
+                options=opts,
+                seed=seed,
+                seats=seats,
+                locale=locale,
+                table=table,
+                campaign_id=camp.id if camp else None,
+            )
+        except ChannelBusy:
+            raise TurnRefused("channel_busy", "core.ui.channel_busy") from None
+        if hi == 1 or len(seats) == hi:
+            async with self.store.lock(row.id):
+                return LobbyResult(row, await self._start(row))
+        return LobbyResult(row)
+
+    async def lobby(self, game_id: int, user_id: int, op: str, *, admin: bool = False) -> LobbyResult:
+        """join, leave, ai (add an AI seat), start, cancel."""
+        async with self.store.lock(game_id):
+            row = await self.row(game_id)
+            if row is None or row.status != "lobby":
+                raise TurnRefused("lobby_closed", "core.ui.lobby_closed")
+            game = get_game(row.game)
+            lo, hi = game.seat_range(row.options)
+            is_host = user_id == row.host_id
+            seats, status = list(row.seats), None
+            if op == "join":
+                if row.seat_of(user_id):
+                    raise TurnRefused("already_seated", "core.ui.already_seated")
+                if len(seats) >= hi:
+                    raise TurnRefused("table_full", "core.ui.table_full")
+                seats.append(Seat(_free_seat(seats), user_id))
+            elif op == "leave":
+                if not row.seat_of(user_id):
+                    raise TurnRefused("not_seated", "core.ui.not_seated")
+                if is_host:
+                    raise TurnRefused("host_cannot_leave", "core.ui.host_cannot_leave")
+                seats = [s for s in seats if s.user_id != user_id]
+            elif op == "ai":
+                if not is_host:
+                    raise TurnRefused("host_only", "core.ui.host_only")
+                if len(seats) >= hi:
+                    raise TurnRefused("table_full", "core.ui.table_full")
+                seats.append(Seat(_free_seat(seats), None))
+            elif op == "cancel":
+                if not (is_host or admin):
+                    raise TurnRefused("host_only", "core.ui.host_only")
+                status = "abandoned"
+            elif op == "start":
+                if not is_host:
+                    raise TurnRefused("host_only", "core.ui.host_only")
+                if len(seats) < lo:
+                    raise TurnRefused("need_players", "core.ui.need_players", lo=lo)
+                return LobbyResult(row, await self._start(row))
+            else:
+                raise TurnRefused("stale", "core.ui.stale")
+            try:
+                row.version = await self.store.update_game(row.id, row.version, seats=seats, status=status)
+            except VersionConflict:
+                raise TurnRefused("stale", "core.ui.stale") from None
+            row.seats = seats
+            if status:
+                row.status = status
+            return LobbyResult(row)
+
+    async def _start(self, row: GameRow) -> TurnResult:
+        """Lobby -> running game in one commit: the campaign's seat names and
+        story options, the first state, the AI seats' opening moves."""
+        game = get_game(row.game)
+        decided: dict[str, Any] = {}
+
+        async def build() -> ChangeSet:
+            seats, options, setup = list(row.seats), dict(row.options), None
+            camp = await self._campaign(row)
+            if camp is not None:
+                seats, options, setup = self._campaign_setup(row, game, camp)
+            started = replace(row, seats=seats, options=options)
+            try:
+                state = game.new([s.seat for s in seats], options, row.seed)
+            except GameError as exc:
+                raise TurnRefused.from_game_error(exc) from None
+            state, entries, events = await self._run_ai(started, game, state)
+            decided.update(row=started, state=state, entries=entries, events=events)
+            change = self._turn_change(started, game, state, entries, status="active", seats=seats, options=options)
+            return ChangeSet(game=change, campaigns=await self._finish_campaign(started, game, state, setup))
+
+        version = await self._commit(row, build)
+        started: GameRow = decided["row"]
+        started.version = version or row.version
+        started.status = "finished" if game.outcome(decided["state"]) is not None else "active"
+        return TurnResult(started, game, decided["state"], decided["events"], [e.seat for e in decided["entries"]])
+
+    @staticmethod
+    def _campaign_setup(row: GameRow, game: Game, camp: Campaign) -> tuple[list[Seat], dict[str, Any], CampaignChange]:
+        """A campaign table: each member keeps one seat name across the campaign's
+        tables (a story crew follows its player); a story mode sets the
+        scenario's options from the campaign's progress."""
+        progress = dict(camp.progress or {})
+        members: dict[str, str] = dict(progress.get("members") or {})
+        taken = set(members.values())
+        n = 1
+        for s in row.seats:
+            if s.user_id is not None and str(s.user_id) not in members:
+                while f"p{n}" in taken:
+                    n += 1
+                members[str(s.user_id)] = f"p{n}"
+                taken.add(f"p{n}")
+        seats, ai = [], 1
+        for s in row.seats:
+            if s.user_id is not None:
+                seats.append(Seat(members[str(s.user_id)], s.user_id))
+            else:
+                while f"ai{ai}" in taken:
+                    ai += 1
+                seats.append(Seat(f"ai{ai}", None))
+                taken.add(f"ai{ai}")
+        try:
+            extra = game.campaign_options(progress.get("story"), [s.seat for s in seats])
+        except GameError as exc:
+            raise TurnRefused.from_game_error(exc) from None
+        progress["members"] = members
+        return seats, {**row.options, **(extra or {})}, CampaignChange(camp.id, camp.version, progress)
+
+    async def create_campaign(
+        self,
+        *,
+        guild_id: int,
+        game_id: str,
+        name: str,
+        points: list[int],
+        created_by: int,
+        story: dict[str, Any],
+    ) -> Campaign:
+        """A new campaign (story modes start from ``story`` options); raises
+        GameError for bad story options."""
+        progress = {"members": {}, "story": get_game(game_id).campaign_init(story)}
+        try:
+            return await self.store.create_campaign(
+                guild_id=guild_id, game=game_id, name=name, points=points, created_by=created_by, progress=progress
+            )
+        except ChannelBusy:
+            raise TurnRefused("exists", "core.campaign.exists", name=name) from None
+
+    async def abandon(self, channel_id: int, user_id: int, *, admin: bool = False) -> GameRow:
+        row = await self.row(channel_id=channel_id)
+        if row is None:
+            raise TurnRefused("no_game", "core.ui.no_game")
+        if user_id != row.host_id and not admin:
+            raise TurnRefused("host_only", "core.ui.host_only")
+        async with self.store.lock(row.id):
+            try:
+                row.version = await self.store.update_game(row.id, row.version, status="abandoned", to_act=[])
+            except VersionConflict:
+                raise TurnRefused("stale", "core.ui.stale") from None
+        row.status = "abandoned"
+        return row
+
+    # ============================================================ turns
+    async def act(
+        self,
+        game_id: int,
+        user_id: int | None,
+        pick: Picker | Sequence[Picker],
+        *,
+        expected_version: int | None = None,
+        seat: str | None = None,
+    ) -> TurnResult:
+        """Apply the action ``pick`` chooses for ``user_id``'s seat (or ``seat``
+        for a system actor, ``user_id=None``).  A list of pickers applies several
+        decisions of that seat in a row (``/play`` chains), saved together: all
+        of them or none; a chain never runs past a roll or a reveal."""
+        picks = list(pick) if isinstance(pick, (list, tuple)) else [pick]
+        async with self.store.lock(game_id):
+            with self.stage("load"):
+                loaded = await self.load(game_id)
+            row, game, state = loaded.row, loaded.game, loaded.state
+            if expected_version is not None and row.version != expected_version:
+                raise TurnRefused("stale", "core.ui.stale")
+            if seat is None:
+                seat = row.seat_of(user_id) if user_id is not None else None
+                if seat is None:
+                    raise TurnRefused("not_seated", "core.ui.not_seated")
+            waiting_before = game.to_act(state)
+            with self.stage("apply"):
+                # the engine and the seat-filler AI run off the event loop, so a long AI turn
+                # at one table never delays another interaction's 3-second acknowledgement
+                try:
+                    state, entries, events = await self.off_loop(self._advance, row, game, state, seat, user_id, picks)
+                except TurnRefused:
+                    raise
+                except Exception as exc:  # noqa: BLE001
+                    raise await self._action_failed(row, seat, exc) from None
+            with self.stage("save"):
+                row.version = await self._save_turn(row, game, state, entries)
+            row.state_json = None  # the caller has ``state``; avoid keeping two copies
+            return TurnResult(row, game, state, events, [e.seat for e in entries], waiting_before)
+
+    def _advance(
+        self, row: GameRow, game: Game, state: BaseState, seat: str, user_id: int | None, picks: Sequence[Picker]
+    ) -> tuple[BaseState, list[ActionRow], list[Event]]:
+        """Apply the picked actions (and the AI seats after each): pure, synchronous."""
+        entries: list[ActionRow] = []
+        events: list[Event] = []
+        ended = False
+        for n, chooser in enumerate(picks):
+            if ended or seat not in game.to_act(state) or game.outcome(state) is not None:
+                if n == 0:
+                    raise TurnRefused("not_your_turn", "core.error.not_your_turn")
+                raise TurnRefused("chain_broken", "core.ui.chain_broken", step=n)
+            legal = game.legal_actions(state, seat)
+            before = state
+            try:
+                action = chooser(game, state, seat, legal)
+                state, evs = game.apply(state, seat, action)
+            except GameError as exc:
+                raise TurnRefused.from_game_error(exc) from None
+            ended = len(picks) > 1 and step_ends_chain(game, before, state, seat)
+            entries.append(log_entry(game, seat, user_id, action, evs))
+            events += evs
+            state, ai_entries, ai_events = self.run_ai(row, game, state)
+            entries += ai_entries
+            events += ai_events
+        return state, entries, events
+
+    async def timeout(self, game_id: int, expected_version: int) -> tuple[TurnResult, list[tuple[str, int]]]:
+        """The turn timer of the decision at ``expected_version`` ran out: the
+        game's default action (the seat-filler AI's choice unless the game says
+        otherwise) for every human seat waiting, in one commit.  Refused as
+        stale when anything happened at the table since."""
+        async with self.store.lock(game_id):
+            loaded = await self.load(game_id)
+            row, game, state = loaded.row, loaded.game, loaded.state
+            if row.version != expected_version:
+                raise TurnRefused("stale", "core.ui.stale")
+            waiting = [(s, u) for s in game.to_act(state) if (u := row.user_of(s)) is not None]
+            if not waiting:
+                raise TurnRefused("not_your_turn", "core.error.not_your_turn")
+            waiting_before = game.to_act(state)
+
+            def advance():
+                st, entries, events = state, [], []
+                for s, _ in waiting:
+                    if s not in game.to_act(st) or game.outcome(st) is not None:
+                        continue
+                    action = game.default_action(st, s)
+                    st, evs = game.apply(st, s, action)
+                    entries.append(log_entry(game, s, None, action, evs))
+                    events += evs
+                    st, more, more_events = self.run_ai(row, game, st)
+                    entries += more
+                    events += more_events
+                return st, entries, events
+
+            try:
+                state, entries, events = await self.off_loop(advance)
+            except Exception as exc:  # noqa: BLE001
+                raise await self._action_failed(row, waiting[0][0], exc) from None
+            row.version = await self._save_turn(row, game, state, entries)
+            return TurnResult(row, game, state, events, [e.seat for e in entries], waiting_before), waiting
+
+    # ============================================================= undo
+    async def _undo_plan(self, loaded: Loaded, user_id: int) -> tuple[BaseState, list[int], bool]:
+        """(state before ``user_id``'s last action, log ids to take back, free?):
+        free when no die was rolled, nothing hidden revealed and no other human acted since."""
+        row, game, state = loaded.row, loaded.game, loaded.state
+        log_rows = await self.store.actions(row.id, limit=1_000_000)
+        mine = [i for i, e in enumerate(log_rows) if e.user_id == user_id]
+        if not mine:
+            raise TurnRefused("nothing_to_undo", "core.ui.nothing_to_undo")
+        cut = mine[-1]
+        seats = [s.seat for s in row.seats]
+        try:
+            before = await self.off_loop(
+                game.replay, seats, row.options, row.seed, [(e.seat, e.action) for e in log_rows[:cut]]
+            )
+            check = await self.off_loop(game.apply_all, before, [(e.seat, e.action) for e in log_rows[cut:]])
+        except GameError:
+            raise TurnRefused("undo_impossible", "core.ui.undo_impossible") from None
+        if check.model_dump_json() != state.model_dump_json():
+            raise TurnRefused("undo_impossible", "core.ui.undo_impossible")
+        tail = log_rows[cut:]
+        others = any(e.user_id not in (None, user_id) for e in tail)
+        free = not others and before.rng == state.rng and not game.hidden_revealed(before, state)
+        return before, [e.id for e in tail], free
+
+    async def undo(self, game_id: int, user_id: int) -> UndoResult:
+        """Take back ``user_id``'s last action by replaying the log without it;
+        when a die was rolled, something hidden revealed or another human acted
+        since, every other human must agree first (a vote is opened)."""
+        async with self.store.lock(game_id):
+            loaded = await self.load(game_id)
+            row, game = loaded.row, loaded.game
+            if row.seat_of(user_id) is None:
+                raise TurnRefused("not_seated", "core.ui.not_seated")
+            before, revert, free = await self._undo_plan(loaded, user_id)
+            voters = [u for u in row.humans if u != user_id]
+            if free or not voters:  # nobody to ask: the only human at the table decides
+                row.version = await self._save_turn(row, game, before, [], revert=revert, by_user=user_id)
+                return UndoResult(done=TurnResult(row, game, before, [], []))
+            vote = await self._open_vote(row, "undo", {"user": user_id}, voters, len(voters), user_id)
+            return UndoResult(vote=VoteOpened(vote, voters, len(voters)))
+
+    async def _open_vote(
+        self, row: GameRow, kind: str, payload: dict[str, Any], voters: list[int], needed: int, by: int
+    ) -> Vote:
+        done = await self.store.commit(
+            ChangeSet(new_votes=[NewVote(row.id, kind, {**payload, "needed": needed}, row.version, voters, by)])
+        )
+        vote = await self.store.get_vote(done.vote_ids[0])
+        assert vote is not None
+        return vote
+
+    # ======================================================== hand-over
+    def idle_minutes(self, row: GameRow, settings: dict[str, Any]) -> float:
+        """How long a seat must have waited before others may vote it away: the
+        table's reminder interval (else the server's, else 12 hours)."""
+        remind = float(row.table.get("reminder", settings.get("reminder")) or 0)
+        return remind or IDLE_DEFAULT_MINUTES
+
+    async def handover(
+        self,
+        game_id: int,
+        user_id: int,
+        seat: str,
+        to: int | None,
+        *,
+        admin: bool = False,
+        now: float | None = None,
+    ) -> HandoverResult:
+        """Give ``seat`` to member ``to`` (None: the AI).
+
+        Seat safety: the host, a server admin, or the seat's owner hands it over
+        at once.  Anyone else seated may open a vote: on an AI seat, a majority
+        of the human players decides; on a human's seat, only after that seat
+        has been waiting for its decision longer than the table's reminder
+        interval, and then a majority of the *other* humans (at least two when
+        there are three or more humans); the owner is pinged and may refuse."""
+        now = self.clock() if now is None else now
+        async with self.store.lock(game_id):
+            loaded = await self.load(game_id)
+            row = loaded.row
+            if seat not in [s.seat for s in row.seats]:
+                raise TurnRefused("unknown_seat", "core.error.unknown_seat", seat=seat)
+            if to is not None and row.seat_of(to) not in (None, seat):
+                raise TurnRefused("already_seated", "core.ui.already_seated")
+            owner = row.user_of(seat)
+            if user_id == row.host_id or admin or (owner is not None and user_id == owner):
+                return HandoverResult(done=await self._hand_over(loaded, seat, to))
+            if row.seat_of(user_id) is None:
+                raise TurnRefused("host_only", "core.ui.host_only")
+            if owner is None:
+                voters = list(row.humans)
+                needed = len(voters) // 2 + 1
+            else:
+                settings = await self.settings.guild(row.guild_id)
+                idle = self.idle_minutes(row, settings)
+                waited = now - (row.turn_started_at or row.updated_at)
+                if seat not in row.to_act or waited < idle * 60:
+                    raise TurnRefused("seat_not_idle", "discord.table.seat_not_idle", seat=seat, hours=f"{idle / 60:g}")
+                voters = [u for u in row.humans if u != owner]
+                needed = max(len(voters) // 2 + 1, 2 if len(row.humans) >= 3 else 1)
+            vote = await self._open_vote(
+                row, "handover", {"seat": seat, "to": to, "owner": owner}, voters, needed, user_id
+            )
+            return HandoverResult(vote=VoteOpened(vote, voters, needed, owner))
+
+    def _handover_state(self, row: GameRow, game: Game, state: BaseState, seat: str, to: int | None):
+        seats = [Seat(s.seat, to if s.seat == seat else s.user_id) for s in row.seats]
+        moved = replace(row, seats=seats)
+        return seats, moved
+
+    async def _hand_over(self, loaded: Loaded, seat: str, to: int | None, votes=()) -> TurnResult:
+        """The seat changes hands and, when it went to the AI and is to act, the
+        AI plays at once: one commit."""
+        row, game, state = loaded.row, loaded.game, loaded.state
+        seats, moved = self._handover_state(row, game, state, seat, to)
+        state, entries, events = await self._run_ai(moved, game, state)
+        moved.version = await self._save_turn(moved, game, state, entries, seats=seats, votes=votes)
+        return TurnResult(moved, game, state, events, [e.seat for e in entries])
+
+    async def resign(self, game_id: int, user_id: int) -> TurnResult:
+        """The user leaves: their seat goes to the AI; with no human left the
+        table ends and the resigner is recorded as beaten.  One call, one commit."""
+        async with self.store.lock(game_id):
+            loaded = await self.load(game_id)
+            row, game, state = loaded.row, loaded.game, loaded.state
+            seat = row.seat_of(user_id)
+            if seat is None:
+                raise TurnRefused("not_seated", "core.ui.not_seated")
+            if [u for u in row.humans if u != user_id]:
+                return await self._hand_over(loaded, seat, None)
+            outcome = {
+                "winners": [],
+                "scores": {},
+                "reason": {"key": "core.ui.resigned_outcome", "params": {"seat": seat}},
+            }
+            results = [ResultRow(seat=seat, user_id=user_id, place=len(row.seats) + 1, won=False)]
+            try:
+                row.version = await self.store.update_game(
+                    row.id, row.version, status="finished", outcome=outcome, to_act=[], results=results
+                )
+            except VersionConflict:
+                raise TurnRefused("stale", "core.ui.stale") from None
+            row.status = "finished"
+            return TurnResult(row, game, state, [], [])
+
+    # ============================================================ votes
+    async def ballot(self, vote_id: int, user_id: int, yes: bool) -> BallotResult:
+        """One member's answer to a vote.  The ballot, and when it decides the
+        vote the undo or hand-over it carries, are one commit on the vote's and
+        the table's versions.  A ballot that lost the race to another ballot
+        is counted again on the fresh vote (both count)."""
+        for _ in range(10):
+            vote = await self.store.get_vote(vote_id)
+            if vote is None or vote.status != "open":
+                raise TurnRefused("vote_closed", "core.ui.vote_closed")
+            try:
+                return await self._ballot(vote, user_id, yes)
+            except _Raced:
+                continue
+        raise TurnRefused("stale", "core.ui.stale")
+
+    async def _ballot(self, vote: Vote, user_id: int, yes: bool) -> BallotResult:
+        owner = vote.payload.get("owner") if vote.kind == "handover" else None
+        if user_id not in vote.voters and user_id != owner:
+            raise TurnRefused("not_a_voter", "core.ui.not_a_voter")
+        async with self.store.lock(vote.game_id):
+            try:
+                row = await self.row(vote.game_id)
+            except TurnRefused:
+                row = None
+            if row is None or row.version != vote.base_version or row.status != "active":
+                await self._close_vote(vote, "expired")
+                return BallotResult("expired", vote)
+            needed = int(vote.payload.get("needed") or (len(vote.voters) // 2 + 1))
+            if owner is not None and user_id == owner:
+                # the owner answers for their own seat: a yes hands it over, a no ends the vote
+                ayes, nays, passed, failed = list(vote.yes), list(vote.no), yes, not yes
+            else:
+                ayes = sorted((set(vote.yes) | {user_id}) if yes else (set(vote.yes) - {user_id}))
+                nays = sorted((set(vote.no) - {user_id}) if yes else (set(vote.no) | {user_id}))
+                failed = len(vote.voters) - len(nays) < needed  # cannot pass any more
+                passed = not failed and len(ayes) >= needed
+            if not passed:
+                status = "refused" if failed else None
+                try:
+                    await self.store.commit(
+                        ChangeSet(votes=[VoteChange(vote.id, vote.version, yes=ayes, no=nays, status=status)])
+                    )
+                except VersionConflict:
+                    raise _Raced() from None
+                return BallotResult("refused" if failed else "counted", vote, len(ayes), needed)
+            closing = [VoteChange(vote.id, vote.version, yes=ayes, no=nays, status="passed")]
+            game, state = await self.open_state(row)
+            loaded = Loaded(row, game, state)
+            try:
+                if vote.kind == "undo":
+                    before, revert, _ = await self._undo_plan(loaded, int(vote.payload["user"]))
+                    row.version = await self._save_turn(
+                        row, game, before, [], revert=revert, by_user=int(vote.payload["user"]), votes=closing
+                    )
+                    result = TurnResult(row, game, before, [], [])
+                else:
+                    result = await self._hand_over(loaded, vote.payload["seat"], vote.payload.get("to"), votes=closing)
+            except TurnRefused as exc:
+                if exc.code == "stale":
+                    fresh = await self.store.get_vote(vote.id)
+                    if fresh is not None and fresh.version != vote.version:
+                        raise _Raced() from None
+                raise
+            return BallotResult("passed", vote, len(ayes), needed, result)
+
+    async def _close_vote(self, vote: Vote, status: str) -> None:
+        try:
+            await self.store.commit(ChangeSet(votes=[VoteChange(vote.id, vote.version, status=status)]))
+        except VersionConflict:
+            pass  # somebody else closed it first
+
+    # ======================================================== scheduler
+    async def due(self, now: float) -> list[Due]:
+        """Work for one scheduler pass: every running table whose turn timer ran
+        out (that beats a reminder) or whose waiting members are due a reminder
+        (members in their quiet hours are left for a later pass)."""
+        out: list[Due] = []
+        for row in await self.store.waiting_tables():
+            humans = [(seat, uid) for seat in row.to_act if (uid := row.user_of(seat)) is not None]
+            if not humans:
+                continue
+            settings = await self.settings.guild(row.guild_id)
+            timer = float(row.table.get("turn_timer", settings["turn_timer"]) or 0)
+            remind = float(row.table.get("reminder", settings["reminder"]) or 0)
+            started = row.turn_started_at or row.updated_at
+            if timer and now >= started + timer * 60:
+                out.append(Due(row, "timeout", humans))
+            elif (
+                remind
+                and now >= started + remind * 60
+                and (row.last_reminder_at is None or now >= row.last_reminder_at + remind * 60)
+            ):
+                awake = [uid for _, uid in humans if not in_quiet_hours(await self.settings.user(uid), now)]
+                if awake:
+                    out.append(Due(row, "remind", humans, awake))
+        return out
+
+    async def claim_reminder(self, row: GameRow, now: float) -> bool:
+        """Book the reminder for the decision ``row`` shows; False when the
+        table moved on or somebody (another pass or process) reminded already."""
+        return await self.store.mark_reminded(row.id, now, expected_version=row.version, previous=row.last_reminder_at)
+
+    async def release_reminder(self, row: GameRow, now: float) -> None:
+        """Undo :meth:`claim_reminder` when the reminder could not be sent (it stays due)."""
+        await self.store.mark_reminded(row.id, row.last_reminder_at, expected_version=row.version, previous=now)
+
+    # ============================================================ render
+    async def render(self, game: Game, state: BaseState, seat: str | None, locale: str) -> bytes:
+        with self.stage("render"):
+            view = game.view(state, seat)
+            loop = asyncio.get_running_loop()
+            try:
+                return await loop.run_in_executor(self.executor, render, game.id, view, locale)
+            except Exception:  # a broken picture must not lose the turn: draw the fallback board
+                log.exception("renderer for %s failed; using the fallback image", game.id)
+                lines = [game.summary(state).text(locale)] + [
+                    f"{s}: {game.prompt(state, s).text(locale)}" for s in game.to_act(state)
+                ]
+                return await loop.run_in_executor(
+                    self.executor, render_fallback, view, locale, t(f"discord.game.{game.id}", locale), lines
+                )
+
+
+def _validate(game: Game, state: BaseState) -> str | None:
+    """The game's own check of what a state means, when the engine offers one
+    (``validate(state)``: raises, or returns the first problem)."""
+    check = getattr(game, "validate", None)
+    if check is None:
+        return None
+    problem = check(state)
+    if problem is None or problem is True:
+        return None
+    if problem is False:
+        return "validation failed"
+    if isinstance(problem, (list, tuple)):
+        return str(problem[0]) if problem else None
+    return str(problem)
+
+
+def _free_seat(seats: list[Seat]) -> str:
+    taken = {s.seat for s in seats}
+    n = 1
+    while f"p{n}" in taken:
+        n += 1
+    return f"p{n}"
+
+
+def log_entry(game: Game, seat: str, user_id: int | None, action: Any, events: Sequence[Event]) -> ActionRow:
+    """One row of the action log: who acted, the action and what it caused (all JSON)."""
+    return ActionRow(
+        seat=seat,
+        user_id=user_id,
+        action=game.parse_action(action).model_dump(mode="json"),
+        events=game.dump_events(events),
+    )
+
+
+def placings(row: GameRow, game: Game, state: BaseState) -> list[ResultRow]:
+    """Places for the human seats of a finished game: winners 1st, the rest from
+    2nd by score (highest first) when the game scores, else all 2nd."""
+    out = game.outcome(state)
+    assert out is not None
+    ranked: dict[str, int] = {s: 1 for s in out.winners}
+    others = [s.seat for s in row.seats if s.seat not in ranked]
+    scores = out.scores
+    # a table nobody won (a lost solo or co-operative game) ranks everyone behind a winner
+    if scores:
+        values = sorted({scores.get(s, float("-inf")) for s in others}, reverse=True)
+        for seat in others:
+            ranked[seat] = 2 + values.index(scores.get(seat, float("-inf")))
+    else:
+        for seat in others:
+            ranked[seat] = 2
+    return [
+        ResultRow(
+            seat=s.seat,
+            user_id=s.user_id,
+            place=ranked[s.seat],
+            won=s.seat in out.winners,
+            score=scores.get(s.seat),
+            record=game.record(state, s.seat),
+        )
+        for s in row.seats
+        if s.user_id is not None
+    ]

@@ -1,0 +1,59 @@
+"""Server settings and each member's reminder preferences (Discord-free)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from store import Store
+
+#: server-settings defaults; every key is documented in the README (/settings)
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "channels": [],  # allowed channel ids; empty = every channel
+    "threads": {},  # game id -> open each new table in a thread
+    "language": None,  # language of public messages; None = the acting user's
+    "reminder": 720,  # minutes a seat may wait before the bot pings it (0 = never)
+    "turn_timer": 0,  # minutes before the AI takes an absent seat's decision (0 = never)
+    "options": {},  # game id -> default house-rule options
+}
+
+
+class Settings:
+    """Server settings (cached: this process writes them through here) and user preferences."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._cache: dict[int, dict[str, Any]] = {}
+
+    async def guild(self, guild_id: int | None) -> dict[str, Any]:
+        if guild_id is None:
+            return dict(DEFAULT_SETTINGS)
+        if guild_id not in self._cache:
+            stored = await self.store.guild_settings(guild_id)
+            self._cache[guild_id] = {**DEFAULT_SETTINGS, **stored}
+        return dict(self._cache[guild_id])
+
+    async def set_guild(self, guild_id: int, settings: dict[str, Any]) -> None:
+        clean = {k: v for k, v in settings.items() if k in DEFAULT_SETTINGS}
+        await self.store.set_guild_settings(guild_id, clean)
+        self._cache[guild_id] = {**DEFAULT_SETTINGS, **clean}
+
+    async def user(self, user_id: int) -> dict[str, Any]:
+        return await self.store.user_prefs(user_id)
+
+    async def set_user(self, user_id: int, prefs: dict[str, Any]) -> None:
+        await self.store.set_user_prefs(user_id, prefs)
+
+
+def in_quiet_hours(prefs: dict[str, Any], now: float) -> bool:
+    """``prefs["quiet"] = [start_hour, end_hour]`` in the user's local time
+    (``prefs["utc_offset"]`` hours); the range may wrap past midnight."""
+    quiet = prefs.get("quiet")
+    if not quiet or len(quiet) != 2:
+        return False
+    start, end = int(quiet[0]) % 24, int(quiet[1]) % 24
+    if start == end:
+        return False
+    local = datetime.fromtimestamp(now, UTC) + timedelta(hours=float(prefs.get("utc_offset", 0)))
+    h = local.hour
+    return start <= h < end if start < end else (h >= start or h < end)
