@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import Outcome, get_game
 from engine.base import Msg
-from store import Seat, SqliteStore
+from store import Seat
 from tables import TableService, TurnRefused, placings
 
 
@@ -51,9 +51,7 @@ def test_placings_winners_scores_and_nobody_won():
     assert {r.place for r in placings(row, Fake(lost), None)} == {2}, "nobody takes 1st in a lost table"
 
 
-async def test_undo_replays_the_log_and_refuses_when_nothing_is_left(tmp_path):
-    store = SqliteStore(tmp_path / "p.db")
-    await store.open()
+async def test_undo_replays_the_log_and_refuses_when_nothing_is_left(store):
     game = get_game("city_of_fury")
     state = game.new(["p1"], {}, 9)
     row = await store.create_game(
@@ -78,12 +76,9 @@ async def test_undo_replays_the_log_and_refuses_when_nothing_is_left(tmp_path):
         assert exc.code == "nothing_to_undo"
     else:
         raise AssertionError("a second undo has nothing to take back")
-    await store.close()
 
 
-async def test_ai_seats_are_played_inside_the_same_save(tmp_path):
-    store = SqliteStore(tmp_path / "p.db")
-    await store.open()
+async def test_ai_seats_are_played_inside_the_same_save(store):
     game = get_game("thunder_road")
     row = await store.create_game(
         guild_id=1,
@@ -100,4 +95,3 @@ async def test_ai_seats_are_played_inside_the_same_save(tmp_path):
     assert all(started.row.user_of(s) is not None for s in to_act), "after start only humans are waited for"
     fresh = await store.get_game(row.id)
     assert fresh.to_act == to_act and fresh.status == "active"
-    await store.close()

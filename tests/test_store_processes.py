@@ -135,3 +135,85 @@ def test_bot_refuses_a_database_in_use_with_one_line_before_logging_in(tmp_path)
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert proc.returncode == 2 and len(lines) == 1, proc.stderr
     assert "in use by another bot process" in lines[0] and "TG_DATABASE=postgresql://" in lines[0]
+
+
+# ------------------------------------------- two processes' services on one PostgreSQL
+async def _two_services(pg_database):
+    from store import open_store
+    from tables import TableService
+
+    stores = [open_store(pg_database), open_store(pg_database)]
+    for s in stores:
+        await s.open()
+    return stores, [TableService(s) for s in stores]
+
+
+async def test_two_processes_racing_one_click_apply_it_once(pg_database):
+    from engine import get_game
+    from store import Seat
+    from tables import TurnRefused
+
+    stores, services = await _two_services(pg_database)
+    try:
+        game = get_game("thunder_road")
+        row = await stores[0].create_game(
+            guild_id=1,
+            channel_id=1,
+            game="thunder_road",
+            host_id=7,
+            options={},
+            seed=5,
+            seats=[Seat("p1", 7), Seat("p2", 8)],
+            status="active",
+            state_json=game.new(["p1", "p2"], {}, 5).model_dump_json(),
+        )
+        for _ in range(15):
+            fresh = await stores[0].get_game(row.id)
+            state = game.load(fresh.state_json)
+            seat = game.to_act(state)[0]
+            uid = fresh.user_of(seat)
+            results = await asyncio.gather(
+                *[
+                    svc.act(row.id, uid, lambda g, st, s, legal: g.ai_action(st, s), expected_version=fresh.version)
+                    for svc in services
+                ],
+                return_exceptions=True,
+            )
+            applied = [r for r in results if not isinstance(r, BaseException)]
+            refused = [r for r in results if isinstance(r, TurnRefused)]
+            assert len(applied) == 1 and len(refused) == 1 and refused[0].code == "stale", results
+        log = await stores[1].actions(row.id, limit=1000)
+        assert len(log) == 15 and len({a.version for a in log}) == 15
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_two_processes_claim_one_reminder_once(pg_database):
+    from store import Seat
+
+    stores, services = await _two_services(pg_database)
+    try:
+        row = await stores[0].create_game(
+            guild_id=1,
+            channel_id=1,
+            game="thunder_road",
+            host_id=7,
+            options={},
+            seed=5,
+            seats=[Seat("p1", 7), Seat("p2", 8)],
+            status="active",
+            state_json="{}",
+            table={"reminder": 1},
+        )
+        await stores[0].update_game(row.id, row.version, to_act=["p1"])
+        row = await stores[0].get_game(row.id)
+        now = row.turn_started_at + 61
+        dues = [await svc.due(now) for svc in services]
+        assert [[d.row.id for d in due] for due in dues] == [[row.id], [row.id]]
+        claims = await asyncio.gather(*[svc.claim_reminder(due[0].row, now) for svc, due in zip(services, dues)])
+        assert sorted(claims) == [False, True]
+        assert [await svc.due(now) for svc in services] == [[], []]
+    finally:
+        for s in stores:
+            await s.close()
