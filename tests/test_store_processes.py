@@ -217,3 +217,41 @@ async def test_two_processes_claim_one_reminder_once(pg_database):
     finally:
         for s in stores:
             await s.close()
+
+
+async def test_two_processes_fire_one_turn_timer_once(pg_database):
+    from engine import get_game
+    from store import Seat
+    from tables import TurnRefused
+
+    stores, services = await _two_services(pg_database)
+    try:
+        game = get_game("thunder_road")
+        row = await stores[0].create_game(
+            guild_id=1,
+            channel_id=1,
+            game="thunder_road",
+            host_id=7,
+            options={},
+            seed=5,
+            seats=[Seat("p1", 7), Seat("p2", 8)],
+            status="active",
+            state_json=game.new(["p1", "p2"], {}, 5).model_dump_json(),
+            table={"turn_timer": 1},
+        )
+        state = game.new(["p1", "p2"], {}, 5)
+        await stores[0].update_game(row.id, row.version, to_act=game.to_act(state))
+        row = await stores[0].get_game(row.id)
+        now = row.turn_started_at + 61
+        dues = [await svc.due(now) for svc in services]
+        assert [[(d.row.id, d.kind) for d in due] for due in dues] == [[(row.id, "timeout")]] * 2
+        results = await asyncio.gather(
+            *[svc.timeout(due[0].row.id, due[0].row.version) for svc, due in zip(services, dues)],
+            return_exceptions=True,
+        )
+        assert sum(not isinstance(r, BaseException) for r in results) == 1
+        assert [r.code for r in results if isinstance(r, TurnRefused)] == ["stale"]
+        assert (await stores[1].get_game(row.id)).version == row.version + 1
+    finally:
+        for s in stores:
+            await s.close()
