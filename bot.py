@@ -196,7 +196,8 @@ async def serve(config: Config) -> None:
     await store.open()
     bot = create_bot(config, store)
     assert config.token
-    await bot.start(config.token)
+    async with bot:  # closes the gateway and the store however the start ends
+        await bot.start(config.token)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -235,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    except OSError as exc:  # no route to Discord (DNS, network): one line, the supervisor retries
+        print(f"tabletop-gm: cannot reach Discord: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         pass
     return 0

@@ -3,7 +3,7 @@
     python bench/scale.py --database postgresql://... --processes 4 --tables 8 --seconds 20 [--kill-one]
 
 Each worker process opens its own store and plays every running table through the
-turn service (load, apply, compare-and-swap save), choosing the seat-filler AI's
+table service (``TableService.act``: load, apply, compare-and-swap commit), choosing the seat-filler AI's
 action for whichever human seat is to act, so the processes race each other on
 every turn.  A refusal because another process moved first (stale version, not
 your turn, table just finished) is a legitimate race loss; anything else is an
@@ -36,9 +36,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cogs.pipeline import Pipeline, TurnRefused  # noqa: E402
 from engine import get_game  # noqa: E402
 from store import ChannelBusy, Seat, StoreError, backend_of, open_store  # noqa: E402
+from tables import TableService, TurnRefused  # noqa: E402
 
 GAME = "thunder_road"
 SEATS = ["p1", "p2"]
@@ -76,7 +76,7 @@ async def work(url: str, base: int, slots: int, until: float, ack_path: str, wid
     except StoreError as exc:
         print(f"worker {wid}: {exc}", file=sys.stderr)
         return 3
-    pipe = Pipeline(store)
+    service = TableService(store)
     game = get_game(GAME)
     rng = random.Random(os.getpid())
     errors = 0
@@ -105,7 +105,7 @@ async def work(url: str, base: int, slots: int, until: float, ack_path: str, wid
                         picked.append(g.parse_action(action).model_dump(mode="json"))
                         return action
 
-                    result = await pipe.act(row.id, uid, pick, expected_version=row.version)
+                    result = await service.act(row.id, uid, pick, expected_version=row.version)
                     acks.write(json.dumps([row.id, result.row.version, seat, uid, picked[0]]) + "\n")
                     acks.flush()
                 except TurnRefused as exc:
