@@ -729,10 +729,10 @@ def _claim_file(path: str, exclusive: bool = False) -> None:
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
         os.close(fd)
         raise StoreInUse(
-            f"{path} is in use by another bot process (pid {holder}); SQLite serves one process: "
+            f"{path} is in use by another bot process{f' (pid {holder})' if holder else ''}; SQLite serves one process: "
             "to run several, set TG_DATABASE=postgresql://user:pass@host/db (see the README)"
         ) from None
     os.ftruncate(fd, 0)
