@@ -8,6 +8,10 @@
 
 Configuration comes from the environment (or a ``.env`` file beside this
 script); see the README's configuration table.
+
+SIGINT (Ctrl-C) or SIGTERM stops the bot cleanly: the gateway is closed, the
+database closed (SQLite: WAL checkpointed, no ``-wal`` file left), the render
+pool shut down, exit code 0.
 """
 
 from __future__ import annotations
@@ -18,12 +22,15 @@ import hashlib
 import json
 import logging
 import os
+import signal
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import aiohttp
 import discord
+import yarl
 from discord.ext import commands
 
 from cogs.components import DYNAMIC_ITEMS
@@ -58,6 +65,7 @@ class Config:
     locale: str = "en"
     sync: str = "auto"  # auto: sync when the command tree changed; always; never
     scheduler: bool = True  # run reminders/timers in the background (tests drive Scheduler.tick themselves)
+    api_base: str | None = None  # TEST ONLY: a Discord stand-in at this http base URL (TG_API_BASE)
     shards: list[int] | None = None  # shard ids this process runs (None: all of shard_count, or unsharded)
     shard_count: int | None = None  # total shards across every process (None: unsharded)
 
@@ -79,6 +87,7 @@ class Config:
             locale=values.get("TG_LOCALE", "en"),
             sync=values.get("TG_SYNC", "auto").lower(),
             **shard_config(values.get("TG_SHARDS") or None, values.get("TG_SHARD_COUNT") or None),
+            api_base=values.get("TG_API_BASE") or None,
         )
 
 
@@ -127,6 +136,9 @@ def read_dotenv(path: Path) -> dict[str, str]:
 
 class TabletopBot(commands.Bot):
     def __init__(self, config: Config, store: Store | None = None, clock=time.time, **kwargs) -> None:
+        # a game bot has no voice: do not warn at every start that the voice libraries are missing
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # slash commands and components need no privileged intents
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs)
@@ -158,6 +170,7 @@ class TabletopBot(commands.Bot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         translator = self.tree.translator
+        assert translator is not None  # set in setup_hook
         payload = [await c.get_translated_payload(self.tree, translator) for c in self.tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
         key = f"command_hash:{guild.id if guild else 'global'}"
@@ -170,9 +183,14 @@ class TabletopBot(commands.Bot):
         return True
 
     async def close(self) -> None:
-        await super().close()
-        await self.services.store.close()
-        self.services.executor.shutdown(wait=False, cancel_futures=True)
+        """Gateway and HTTP session first, then the database, then the render pool."""
+        try:
+            await super().close()
+        finally:
+            try:
+                await self.services.store.close()
+            finally:
+                self.services.executor.shutdown(wait=False, cancel_futures=True)
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guild(s)", self.user, len(self.guilds))
@@ -190,14 +208,77 @@ def create_bot(config: Config, store: Store | None = None, clock=time.time, **kw
     return TabletopBot(config, store, clock, **kwargs)
 
 
-async def serve(config: Config) -> None:
-    # the database first: a refused or unreachable one stops the start before logging in
+def use_api_base(base: str) -> None:
+    """TEST ONLY (``TG_API_BASE``): talk to a Discord stand-in at ``base``
+    (REST under ``/api/v10``, the gateway at ``/gateway``) instead of Discord."""
+    url = yarl.URL(base)
+    discord.http.Route.BASE = str(url / "api" / "v10")
+    ws = url.with_scheme("wss" if url.scheme == "https" else "ws")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = ws / "gateway"
+
+
+TOKEN_REFUSED = "Discord refused the token (DISCORD_TOKEN). Reset it in the developer portal and try again."
+UNREACHABLE = "Cannot reach Discord ({detail}). Check this machine's network connection, DNS and proxy, then try again."
+
+
+async def run(bot: TabletopBot, token: str) -> int:
+    """Run until the bot ends or SIGINT/SIGTERM arrives; always close cleanly.
+    Returns the exit code (0 after a signal; 2 for a refused token, 3 when
+    Discord cannot be reached), printing one line for a failure."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    runner = asyncio.create_task(bot.start(token), name="discord")
+    stopper = asyncio.create_task(stop.wait(), name="signals")
+    code = 0
+    try:
+        await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        failure = runner.exception() if runner.done() and not runner.cancelled() else None
+        if failure is not None:
+            code = explain(failure)
+    finally:
+        stopper.cancel()
+        try:
+            await asyncio.wait_for(bot.close(), 4)
+        except (TimeoutError, Exception):  # a hung close must not keep the process alive
+            log.warning("closing did not finish cleanly", exc_info=True)
+        if not runner.done():
+            runner.cancel()
+        await asyncio.gather(runner, return_exceptions=True)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+    if stop.is_set():
+        log.info("stopped by signal")
+    return code
+
+
+def explain(exc: BaseException) -> int:
+    """One friendly line for why the bot could not run (no traceback)."""
+    if isinstance(exc, discord.LoginFailure):
+        print(TOKEN_REFUSED, file=sys.stderr)
+        return 2
+    if isinstance(exc, (aiohttp.ClientConnectionError, OSError, TimeoutError, discord.GatewayNotFound)):
+        print(UNREACHABLE.format(detail=type(exc).__name__), file=sys.stderr)
+        return 3
+    if isinstance(exc, discord.HTTPException) and exc.status >= 500:
+        print(UNREACHABLE.format(detail=f"HTTP {exc.status}"), file=sys.stderr)
+        return 3
+    log.error("the bot stopped on an unexpected error", exc_info=exc)
+    return 1
+
+
+async def serve(config: Config) -> int:
+    """Open the database first (a refused or unreachable one stops the start with one
+    line, before logging in), then run the bot on it."""
     store = open_store(config.database)
-    await store.open()
-    bot = create_bot(config, store)
+    try:
+        await store.open()
+    except StoreError as exc:
+        print(f"tabletop-gm: {exc}", file=sys.stderr)
+        return 2
     assert config.token
-    async with bot:  # closes the gateway and the store however the start ends
-        await bot.start(config.token)
+    return await run(create_bot(config, store), config.token)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -225,23 +306,9 @@ def main(argv: list[str] | None = None) -> int:
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    try:
-        asyncio.run(serve(config))
-    except StoreError as exc:  # a database that cannot serve this process: one line, before any login
-        print(f"tabletop-gm: {exc}", file=sys.stderr)
-        return 2
-    except discord.LoginFailure:
-        print(
-            "Discord refused the token (DISCORD_TOKEN). Reset it in the developer portal and try again.",
-            file=sys.stderr,
-        )
-        return 2
-    except OSError as exc:  # no route to Discord (DNS, network): one line, the supervisor retries
-        print(f"tabletop-gm: cannot reach Discord: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        pass
-    return 0
+    if config.api_base:
+        use_api_base(config.api_base)
+    return asyncio.run(serve(config))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,12 @@
 """Turns through the table service (load, apply, save, render) with many games stored.
 
     python bench/pipeline.py [--turns 300] [--games 1,10000] [--game city_of_fury]
+    python bench/pipeline.py --race 1000
+
+``--race N`` instead races N reads of one table against a writer changing its
+seats and state, once with the separate WAL read connection and once with
+reads waiting for the write lock, and prints per mode:
+``reads racing writes: mode=<reader|write_lock> tried=<n> inconsistent=<n> writes=<n> read_p50_ms=<f> read_p99_ms=<f>``.
 
 Prints median and p99 per stage and for the whole turn, for each database size.
 The whole-turn figure is what a click costs between Discord's interaction and
@@ -12,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import platform
 import statistics
@@ -101,12 +108,61 @@ async def run(game_id: str, n_games: int, turns: int, path: Path) -> dict[str, l
     return timings
 
 
+async def race(path: Path, reads: int, mode: str) -> str:
+    store = SqliteStore(path)
+    await store.open()
+    if mode == "write_lock":  # the alternative design: reads wait for the writer on its connection
+        assert store._reader is not None
+        await store._reader.close()
+        store._reader = None
+    row = await store.create_game(
+        guild_id=1, channel_id=1, game="city_of_fury", host_id=1, options={}, seed=1, seats=[Seat("p1", 1)]
+    )
+    version, stop, bad, times = row.version, False, 0, []
+
+    async def writer() -> None:
+        nonlocal version
+        n = 0
+        while not stop:
+            n += 1
+            seats = [Seat(f"p{i + 1}", 100 + i) for i in range(1 + n % 4)]
+            state = json.dumps({"seats": len(seats), "version": version + 1})
+            version = await store.update_game(row.id, version, seats=seats, state_json=state)
+
+    async def reader(k: int) -> None:
+        nonlocal bad
+        for _ in range(k):
+            t0 = time.perf_counter()
+            got = await store.get_game(row.id)
+            times.append(time.perf_counter() - t0)
+            if got.version != row.version:
+                state = json.loads(got.state_json)
+                bad += state != {"seats": len(got.seats), "version": got.version}
+            await asyncio.sleep(0)
+
+    w = asyncio.create_task(writer())
+    await asyncio.gather(*[reader(reads // 4) for _ in range(4)])
+    stop = True
+    await w
+    await store.close()
+    return (
+        f"reads racing writes: mode={mode} tried={len(times)} inconsistent={bad} writes={version - row.version}"
+        f" read_p50_ms={statistics.median(times) * 1000:.2f} read_p99_ms={pct(times, 0.99) * 1000:.2f}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--turns", type=int, default=300)
     ap.add_argument("--games", default="1,10000")
     ap.add_argument("--game", default="city_of_fury")
+    ap.add_argument("--race", type=int, default=0, help="race this many reads against writes instead")
     args = ap.parse_args()
+    if args.race:
+        for mode in ("reader", "write_lock"):
+            with tempfile.TemporaryDirectory() as tmp:
+                print(asyncio.run(race(Path(tmp) / "race.db", args.race, mode)))
+        return
     print(
         f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} · {platform.machine()} · {os.cpu_count()} cores · "
         f"Python {platform.python_version()} · game {args.game}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import math
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -18,12 +18,13 @@ from render.leaderboard import draw as draw_leaderboard
 from store import StatRow
 from tables import TurnRefused
 
-from .inputs import GAME_CHOICES, parse_options
+from .inputs import game_choices, parse_options
 from .locale import locale_of, ls
 from .services import Services
 from .ui import clip, game_name
 
 Z = 1.96  # 95% confidence
+GAME_CHOICES = game_choices()  # at load time: see game_choices()
 
 
 def wilson_lower(wins: int, played: int) -> float:
@@ -48,6 +49,11 @@ def parse_points(text: str | None) -> list[int]:
     if not points or len(points) > 10 or any(p < 0 or p > 1000 for p in points):
         raise ValueError("points")
     return points
+
+
+def _guild_id(interaction: discord.Interaction) -> int:
+    assert interaction.guild_id is not None  # the commands are guild_only
+    return interaction.guild_id
 
 
 class Community(commands.Cog):
@@ -125,7 +131,7 @@ class Community(commands.Cog):
     async def _user_stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
-        rows = await self.store.stats(interaction.guild_id, user_id=user.id)
+        rows = await self.store.stats(_guild_id(interaction), user_id=user.id)
         title = t("core.stats.title_user", locale, user=user.display_name)
         embed = discord.Embed(title=title, description=self._stat_lines(rows, locale), colour=0x9B59B6)
         if not rows:
@@ -169,7 +175,7 @@ class Community(commands.Cog):
     async def stats_server(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
-        rows = await self.store.stats(interaction.guild_id)
+        rows = await self.store.stats(_guild_id(interaction))
         lines, table = [], []
         for gid in available():
             mine = [r for r in rows if r.game == gid]
@@ -223,7 +229,7 @@ class Community(commands.Cog):
         await interaction.response.defer(thinking=True)
         locale = self.loc(interaction)
         g = get_game(game)
-        rows = rank(await self.store.stats(interaction.guild_id, game=game))[:10]
+        rows = rank(await self.store.stats(_guild_id(interaction), game=game))[:10]
         names = [await self.name_of(interaction.guild, r.user_id) for r in rows]
         headers = [
             t("core.board.rank", locale),
@@ -289,7 +295,7 @@ class Community(commands.Cog):
             return await interaction.followup.send(t("core.campaign.bad_name", locale), ephemeral=True)
         try:
             camp = await self.services.tables.create_campaign(
-                guild_id=interaction.guild_id,
+                guild_id=_guild_id(interaction),
                 game_id=game,
                 name=name,
                 points=table,
@@ -316,6 +322,8 @@ class Community(commands.Cog):
     async def standings(self, campaign_id: int) -> list[tuple[int, int, int, int]]:
         """(user, points, tables, wins), best first."""
         camp = await self.store.campaign_by_id(campaign_id)
+        if camp is None:
+            return []
         totals: dict[int, list[int]] = {}
         for r in await self.store.results_of_campaign(campaign_id):
             entry = totals.setdefault(r.user_id, [0, 0, 0])
@@ -332,7 +340,7 @@ class Community(commands.Cog):
     async def campaign_standings(self, interaction: discord.Interaction, name: str) -> None:
         await interaction.response.defer(thinking=True)
         locale = self.loc(interaction)
-        camp = await self.store.campaign(interaction.guild_id, name)
+        camp = await self.store.campaign(_guild_id(interaction), name)
         if camp is None:
             return await interaction.followup.send(t("core.ui.no_campaign", locale, name=name))
         rows = await self.standings(camp.id)
@@ -369,7 +377,7 @@ class Community(commands.Cog):
         return False
 
     async def _save(self, interaction: discord.Interaction, settings: dict[str, Any]) -> None:
-        await self.services.set_guild_settings(interaction.guild_id, settings)
+        await self.services.set_guild_settings(_guild_id(interaction), settings)
         await interaction.response.send_message(self._describe(settings, self.loc(interaction)), ephemeral=True)
 
     def _describe(self, s: dict[str, Any], locale: str) -> str:
@@ -459,9 +467,10 @@ class Community(commands.Cog):
         if not await self._admin(interaction):
             return
         if not (0 <= reminder <= 10080 and 0 <= turn_timer <= 10080):
-            return await interaction.response.send_message(
+            await interaction.response.send_message(
                 t("core.ui.bad_number", self.loc(interaction), lo=0, hi=10080), ephemeral=True
             )
+            return
         s = await self.services.guild_settings(interaction.guild_id)
         await self._save(interaction, {**s, "reminder": reminder, "turn_timer": turn_timer})
 
@@ -479,7 +488,8 @@ class Community(commands.Cog):
             parsed = parse_options(options)
             get_game(game).parse_options(parsed)  # validate now, not when a table opens
         except GameError as exc:
-            return await interaction.response.send_message(exc.message(locale), ephemeral=True)
+            await interaction.response.send_message(exc.message(locale), ephemeral=True)
+            return
         s = await self.services.guild_settings(interaction.guild_id)
         await self._save(interaction, {**s, "options": {**(s.get("options") or {}), game: parsed}})
 
@@ -502,7 +512,8 @@ class Community(commands.Cog):
     ) -> None:
         locale = self.loc(interaction)
         if not (0 <= start <= 23 and 0 <= end <= 23 and -12 <= utc_offset <= 14):
-            return await interaction.response.send_message(t("core.ui.bad_number", locale, lo=0, hi=23), ephemeral=True)
+            await interaction.response.send_message(t("core.ui.bad_number", locale, lo=0, hi=23), ephemeral=True)
+            return
         prefs = await self.services.settings.user(interaction.user.id)
         prefs.update({"quiet": [start, end], "utc_offset": utc_offset})
         await self.services.settings.set_user(interaction.user.id, prefs)
@@ -522,4 +533,4 @@ class Community(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(Community(bot, bot.services))
+    await bot.add_cog(Community(bot, cast(Any, bot).services))

@@ -7,8 +7,10 @@ bot ever sent (also before a restart) reaches the right handler.
 from __future__ import annotations
 
 import re
+from typing import Any, cast
 
 import discord
+from discord.ext import commands
 
 
 class _Guarded:
@@ -16,7 +18,7 @@ class _Guarded:
 
     def __init__(self, interaction: discord.Interaction):
         self.interaction = interaction
-        self.cog = interaction.client.get_cog("Play")
+        self.cog: Any = cast(commands.Bot, interaction.client).get_cog("Play")
 
     def __getattr__(self, name: str):
         handler = getattr(self.cog, name)
@@ -79,7 +81,8 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tg:s:(?
         return cls(int(match["gid"]), int(match["ver"]), int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or []
+        data: Any = interaction.data or {}
+        values = data.get("values") or []
         try:
             idx = int(values[0])
         except (IndexError, ValueError):

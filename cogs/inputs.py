@@ -13,10 +13,15 @@ from engine.i18n import t
 
 from .locale import ls
 
-GAME_CHOICES = [
-    app_commands.Choice(name=ls(t(f"discord.game.{gid}", "en"), f"discord.game.{gid}"), value=gid)
-    for gid in available()
-]
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    """The registered games as command choices.  Each cog module calls it when
+    it is loaded (discord.py executes an extension afresh at every load), so a
+    game registered at run time is offered by the next bot that starts."""
+    return [
+        app_commands.Choice(name=ls(t(f"discord.game.{gid}", "en"), f"discord.game.{gid}"), value=gid)
+        for gid in available()
+    ]
 
 
 def parse_options(text: str | None) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import io
 import json
 import logging
 import secrets
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -24,7 +24,7 @@ from store import GameRow
 from tables import TurnRefused, TurnResult, preview
 
 from .boards import Boards
-from .inputs import GAME_CHOICES, chain_value, parse_chain, parse_options
+from .inputs import chain_value, game_choices, parse_chain, parse_options
 from .locale import locale_of, ls
 from .services import Services
 from .ui import (
@@ -41,6 +41,7 @@ from .ui import (
 )
 
 log = logging.getLogger("tabletop.play")
+GAME_CHOICES = game_choices()  # at load time: see game_choices()
 
 
 def rules_topics(game_id: str, locale: str) -> list[tuple[str, str, str]]:
@@ -52,7 +53,8 @@ def rules_topics(game_id: str, locale: str) -> list[tuple[str, str, str]]:
     if not path.exists():
         return []
     topics: list[tuple[str, str, str]] = []
-    title, body = None, []
+    title: str | None = None
+    body: list[str] = []
     for line in path.read_text(encoding="utf-8").splitlines() + ["## "]:
         if line.startswith("## "):
             if title is not None:
@@ -77,6 +79,16 @@ def find_topic(game_id: str, topics: list[tuple[str, str, str]], query: str):
                 if pick(title) and i < len(topics):
                     return topics[i]
     return None
+
+
+def _channel_id(interaction: discord.Interaction) -> int:
+    assert interaction.channel_id is not None  # every command and component here is in a guild channel
+    return interaction.channel_id
+
+
+def _guild_id(interaction: discord.Interaction) -> int:
+    assert interaction.guild_id is not None  # the commands are guild_only
+    return interaction.guild_id
 
 
 class Play(commands.Cog):
@@ -366,7 +378,8 @@ class Play(commands.Cog):
             and not game.private_actions
             and game.to_act(result.state) == result.waiting_before == [seat]
         )
-        if from_component and same_turn and not interaction.message.flags.ephemeral:
+        clicked = interaction.message
+        if from_component and same_turn and clicked is not None and not clicked.flags.ephemeral:
             # the same player decides again (the next step of one turn): redraw this board
             # in place instead of posting a new message; a new message (and a ping) comes
             # when the turn passes on
@@ -404,7 +417,9 @@ class Play(commands.Cog):
     ) -> None:
         """The seat's current choices, privately to the clicker."""
         await interaction.followup.send(
-            game.prompt(state, seat).text(locale), ephemeral=True, view=action_view(row, game, state, seat, locale)
+            game.prompt(state, seat).text(locale),
+            ephemeral=True,
+            view=action_view(row, game, state, seat, locale) or discord.utils.MISSING,
         )
 
     async def on_panel(self, interaction: discord.Interaction, gid: int) -> None:
@@ -461,9 +476,9 @@ class Play(commands.Cog):
             g = get_game(row.game)
             if row.status == "lobby":
                 await interaction.followup.send(t("core.ui.reposted", locale), ephemeral=True)
-                return await interaction.followup.send(
-                    embed=lobby_embed(row, g, locale), view=lobby_components(row, g, locale)
-                )
+                view = lobby_components(row, g, locale)
+                await interaction.followup.send(embed=lobby_embed(row, g, locale), view=view or discord.utils.MISSING)
+                return
             loaded = await self.tables.load(row.id)
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
@@ -479,7 +494,7 @@ class Play(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
         try:
-            loaded = await self.tables.load(channel_id=interaction.channel_id, statuses=("active",))
+            loaded = await self.tables.log_table(_channel_id(interaction))
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
         page = max(1, int(page))
@@ -510,7 +525,7 @@ class Play(commands.Cog):
         locale = self.loc(interaction)
         try:
             row = await self.tables.abandon(
-                interaction.channel_id, interaction.user.id, admin=self._is_admin(interaction)
+                _channel_id(interaction), interaction.user.id, admin=self._is_admin(interaction)
             )
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
@@ -711,7 +726,7 @@ class Play(commands.Cog):
 
     async def _finished_table(self, interaction: discord.Interaction, gid: int | None, locale: str):
         try:
-            return await self.tables.finished_table(interaction.guild_id, interaction.channel_id, gid)
+            return await self.tables.finished_table(interaction.guild_id, _channel_id(interaction), gid)
         except TurnRefused as exc:
             await interaction.followup.send(exc.text(locale), ephemeral=True)
             return None
@@ -854,14 +869,14 @@ class Play(commands.Cog):
         locale = self.loc(interaction)
         topics = rules_topics(game, locale)
         if not topics:
-            return await interaction.response.send_message(t("core.ui.no_rules", locale), ephemeral=True)
+            await interaction.response.send_message(t("core.ui.no_rules", locale), ephemeral=True)
+            return
         chosen = None
         if topic:
             chosen = find_topic(game, topics, topic)
             if chosen is None:
-                return await interaction.response.send_message(
-                    t("core.ui.no_topic", locale, topic=topic), ephemeral=True
-                )
+                await interaction.response.send_message(t("core.ui.no_topic", locale, topic=topic), ephemeral=True)
+                return
         embed = discord.Embed(title=game_name(game, locale), colour=0x3498DB)
         if chosen:
             embed.add_field(name=chosen[0], value=clip(chosen[2], 1024), inline=False)
@@ -888,4 +903,4 @@ class Play(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:  # discord.py extension entry point
-    await bot.add_cog(Play(bot, bot.services))
+    await bot.add_cog(Play(bot, cast(Any, bot).services))

@@ -10,6 +10,7 @@ and tests call it directly with a clock they control.
 from __future__ import annotations
 
 import logging
+from typing import Any, cast
 
 import discord
 from discord.ext import commands, tasks
@@ -35,7 +36,7 @@ class Scheduler(commands.Cog):
         self.loop_task = tasks.loop(seconds=INTERVAL)(self._loop)
 
     async def cog_load(self) -> None:
-        if getattr(self.bot.config, "scheduler", True):
+        if getattr(cast(Any, self.bot).config, "scheduler", True):
             self.loop_task.start()
 
     async def cog_unload(self) -> None:
@@ -99,4 +100,4 @@ class Scheduler(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(Scheduler(bot, bot.services))
+    await bot.add_cog(Scheduler(bot, cast(Any, bot).services))

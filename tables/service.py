@@ -216,6 +216,23 @@ class TableService:
         game, state = await self.open_state(row)
         return Loaded(row, game, state)
 
+    async def log_table(self, channel_id: int) -> Loaded:
+        """The table whose log ``/game log`` shows: the channel's running one,
+        else its most recent finished (or abandoned) one."""
+        try:
+            return await self.load(channel_id=channel_id)
+        except TurnRefused as exc:
+            if exc.code != "no_game":
+                raise
+        try:
+            row = await self.store.latest_game(channel_id, FINISHED)
+        except CorruptRow as exc:
+            raise await self._quarantine(exc.game_id, exc.reason) from None
+        if row is None or row.state_json is None:
+            raise TurnRefused("no_game", "core.ui.no_game")
+        game, state = await self.open_state(row)
+        return Loaded(row, game, state)
+
     async def finished_table(self, guild_id: int | None, channel_id: int, game_id: int | None) -> GameRow:
         """A finished (or abandoned) table: the one named, else this channel's most recent."""
         if game_id is None:

@@ -90,6 +90,10 @@ spec violations and errors the bot logged (e.g. the traceback text of a failing 
   channel the bot opened with ``user.send``, or None);
   ``fd.all_messages``; ``fd.threads`` (thread payloads the bot created) and
   ``fd.thread_members``; ``fd.commands`` (synced: ``{guild id or None: {id: command}}``).
+* ``fd.fail_requests(method, path_regex, status=404, code=10008, message="Unknown Message",
+  times=1)``: the next ``times`` requests whose path (below /api/v10) matches answer that
+  error instead of being served (a board deleted under the bot, Discord failing); the
+  matched requests are still recorded and validated. ``fd.injected`` lists what was failed.
 * ``await fd.say(user, "text", channel=None)`` posts a user message (MESSAGE_CREATE);
   ``await fd.reconnect(resume=True)`` makes the bot reconnect (op 7, RESUME) or re-identify
   (``resume=False``, op 9); ``await fd.dispatch(event, data)`` sends any gateway event.
@@ -947,6 +951,8 @@ class FakeDiscord:
         self._unchecked: list[tuple[str, str, Any, bool]] = []  # validated lazily, off the request path
         self.unhandled: list[Request] = []
         self.server_errors: list[str] = []
+        self._faults: list[list] = []  # [method, compiled regex, status, code, message, times left]
+        self.injected: list[str] = []  # "METHOD path -> status" of every request failed on purpose
         self._int_snowflakes: list[str] = []  # integer ids accepted where the spec says string
         self.identifies = 0  # gateway IDENTIFYs answered (one per bot start)
         self.resumes = 0  # gateway RESUMEs answered
@@ -968,6 +974,27 @@ class FakeDiscord:
         self._log_catcher = _LogCatcher(self.bot_errors)
         self.add_user(self.owner.id, self.owner.name, manage_guild=True, _user=self.owner)
         self.channel_id = self.add_channel("general")
+
+    def fail_requests(
+        self,
+        method: str,
+        path_regex: str,
+        status: int = 404,
+        code: int = 10008,
+        message: str = "Unknown Message",
+        times: int = 1,
+    ) -> None:
+        """Answer the next ``times`` matching requests with an error (see the module docstring)."""
+        self._faults.append([method.upper(), re.compile(path_regex), status, code, message, times])
+
+    def _injected_fault(self, rec: Request) -> web.Response | None:
+        for fault in self._faults:
+            method, regex, status, code, message, left = fault
+            if left > 0 and method == rec.method and regex.search(rec.path):
+                fault[5] -= 1
+                self.injected.append(f"{rec.method} {rec.path} -> {status}")
+                return _error(status, code, message)
+        return None
 
     def _bot_perms(self) -> int:
         perms = self.bot_permissions
@@ -2076,7 +2103,7 @@ class FakeDiscord:
             rec.route = self._spec.match(path)
             self._unchecked.append((rec.method, rec.path, copy.deepcopy(body), multipart))
         try:
-            response = await self._route(rec)
+            response = self._injected_fault(rec) or await self._route(rec)
         except _HTTPError as err:
             response = _error(err.status, err.code, err.message)
             if err.exchange is not None:

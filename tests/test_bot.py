@@ -40,3 +40,87 @@ async def test_commands_are_synced_only_when_they_change(table):
     table.bot.config.sync = "always"
     assert await table.bot.sync_commands(force=True)
     assert len(puts()) == 2
+
+
+# ------------------------------------------------------------------ lifecycle
+import asyncio  # noqa: E402
+import signal  # noqa: E402
+import time  # noqa: E402
+
+import pytest  # noqa: E402
+from fakediscord import FakeDiscord  # noqa: E402
+
+
+async def _spawn(tmp_path, base: str, token: str = "fake-token"):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TG_"))}
+    env.update(DISCORD_TOKEN=token, TG_API_BASE=base, TG_DATABASE=str(tmp_path / "bot.db"), PYTHONUNBUFFERED="1")
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(ROOT / "bot.py"),
+        cwd=tmp_path,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def _wait_ready(fd: FakeDiscord, proc, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if fd.identifies and any(r.method == "PUT" and "/commands" in r.path for r in fd.requests):
+            await asyncio.sleep(0.3)  # READY and GUILD_CREATE are being handled
+            return
+        if proc.returncode is not None:
+            break
+        await asyncio.sleep(0.05)
+    proc.kill()
+    out, err = await proc.communicate()
+    raise AssertionError(f"bot not ready: rc={proc.returncode}\n{err.decode()[-3000:]}")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+async def test_a_signal_stops_the_bot_cleanly_within_5_seconds(tmp_path, sig):
+    async with FakeDiscord() as fd:
+        proc = await _spawn(tmp_path, fd.base_url)
+        await _wait_ready(fd, proc)
+        assert (tmp_path / "bot.db-wal").exists(), "the bot runs on the database in WAL mode"
+        sent = time.monotonic()
+        proc.send_signal(sig)
+        try:
+            out, err = await asyncio.wait_for(proc.communicate(), 5)
+        except TimeoutError:
+            proc.kill()
+            raise AssertionError("the bot did not stop within 5 s of the signal") from None
+        took = time.monotonic() - sent
+    text = err.decode()
+    assert proc.returncode == 0, text[-3000:]
+    assert "Traceback" not in text and "Unclosed" not in text and "Task was destroyed" not in text, text[-3000:]
+    assert not (tmp_path / "bot.db-wal").exists(), "a clean stop checkpoints the WAL"
+    assert took < 5
+
+
+async def test_a_refused_token_is_one_line_and_a_non_zero_exit(tmp_path):
+    async with FakeDiscord() as fd:
+        fd.fail_requests("GET", r"^/users/@me$", status=401, code=0, message="401: Unauthorized", times=10)
+        proc = await _spawn(tmp_path, fd.base_url, token="garbage")
+        out, err = await asyncio.wait_for(proc.communicate(), 30)
+    text = err.decode()
+    assert proc.returncode == 2
+    assert "Discord refused the token" in text
+    assert "Traceback" not in text and "Unclosed" not in text, text
+
+
+async def test_discord_unreachable_is_one_line_and_a_non_zero_exit(tmp_path):
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = await _spawn(tmp_path, f"http://127.0.0.1:{port}")
+    out, err = await asyncio.wait_for(proc.communicate(), 30)
+    text = err.decode()
+    assert proc.returncode == 3
+    assert "Cannot reach Discord" in text
+    assert "Traceback" not in text and "Unclosed" not in text, text
+    lines = [line for line in text.splitlines() if line.strip() and " INFO " not in line]
+    assert len(lines) == 1, text

@@ -76,6 +76,26 @@ async def test_turn_timer_hands_the_decision_to_the_ai(table):
     assert (await table.tick())["timeouts"] == 0, "the new decision has a fresh clock"
 
 
+async def test_a_last_moment_click_beats_the_timer_which_then_does_nothing(table):
+    """The scheduler found the timer ran out; before it acts, the player clicks.
+    The timer must not take the player's next decision (it used to, every time)."""
+    alice = table.fd.add_user(101, "alice")
+    await table.start()
+    gid, board = await open_cof(table, alice, timer=30)
+    v = table.row(gid)["version"]
+    table.clock.advance(31)
+    scheduler = table.bot.get_cog("Scheduler")
+    due = await table.bot.services.tables.due(table.clock())
+    assert [d.kind for d in due] == ["timeout"]
+    ex = await table.choose(alice, board, gid, table.ai_index(gid, "p1"), v)
+    await table.next_board(ex, gid, v)
+    assert table.row(gid)["version"] == v + 1
+    assert await scheduler.expire(due[0]) == 0, "the timer was for a decision already taken"
+    assert table.row(gid)["version"] == v + 1
+    assert table.sql("SELECT COUNT(*) FROM actions WHERE game_id=? AND user_id IS NULL", gid) == [(0,)]
+    assert not [m for m in table.fd.messages() if "Time ran out" in m.content]
+
+
 async def test_free_undo_of_a_move_without_dice(table):
     alice = table.fd.add_user(101, "alice")
     await table.start()

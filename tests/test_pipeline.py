@@ -1,4 +1,4 @@
-"""The shared turn pipeline without Discord: placings, undo by replay, AI seats."""
+"""The table service's turn path without Discord: placings, undo by replay, AI seats."""
 
 from __future__ import annotations
 
