@@ -388,7 +388,9 @@ class PostgresStore(Store):
                 continue
         return out
 
-    async def mark_reminded(self, game_id: int, at: float, *, expected_version=None, previous=None) -> bool:
+    async def mark_reminded(
+        self, game_id: int, at: float | None, *, expected_version: int | None = None, previous: float | None = None
+    ) -> bool:
         async with self.pool.acquire() as conn, conn.transaction():
             if expected_version is None:
                 found = await conn.fetchval(

@@ -461,9 +461,9 @@ class SqliteStore(Store):
             )
 
     async def _retime_all(self, db: aiosqlite.Connection, guild_id: int | None = None) -> None:
-        sql, args = "SELECT id FROM games WHERE status='active'", ()
+        sql, args = "SELECT id FROM games WHERE status='active'", []
         if guild_id is not None:
-            sql, args = sql + " AND guild_id=?", (guild_id,)
+            sql, args = sql + " AND guild_id=?", [guild_id]
         async with db.execute(sql, args) as cur:
             ids = [r[0] for r in await cur.fetchall()]
         await self._retime(db, ids)
