@@ -7,7 +7,7 @@ from hypothesis import strategies as st_
 
 from engine import GameError, canonical
 from engine.automobile import GAME
-from engine.automobile.game import MONEY_KINDS
+from engine.automobile.models import MONEY_KINDS
 from render.automobile import draw
 
 SEATS = ["ann", "bo", "cy", "di", "ed"]
@@ -51,7 +51,7 @@ def _no_leak(old, new, events):
         if e.kind == "demand_drawn":
             assert e.to == [e.seat] and e.cards == new.players[e.seat].hand
         elif e.kind != "demand_revealed":
-            assert e.to is None and not e.cards and not e.detail
+            assert e.to is None and not hasattr(e, "cards") and not hasattr(e, "hands")
 
 
 @settings(max_examples=8, deadline=None)

@@ -13,7 +13,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from . import data as D
+from ..errors import GameError
+from . import content as C
+from . import rules as R
 from .models import (
     Act,
     AutoState,
@@ -35,8 +37,8 @@ E_ONE, E_HIGH, E_LOW = 3.5, 4.1, 2.9  # expected single card, larger (4.17) and 
 
 
 def expected_demand(state: AutoState, seat: str) -> dict[str, float]:
-    sched = D.rules()["demand_schedule"][str(state.round)]
-    est = {c: 0.0 for c in D.CLASSES}
+    sched = C.rules()["demand_schedule"][str(state.round)]
+    est = {c: 0.0 for c in C.CLASSES}
     for s in state.seats:
         if s == seat:
             for value, cls in zip(state.players[seat].hand, sched["assign"]):
@@ -51,15 +53,15 @@ def expected_demand(state: AutoState, seat: str) -> dict[str, float]:
 
 
 def _active(state: AutoState, cls: str) -> list[int]:
-    return [i for i in D.class_spaces(cls) if state.spaces[i].factories > 0]
+    return [i for i in C.class_spaces(cls) if state.spaces[i].factories > 0]
 
 
 def _reserve(state: AutoState, seat: str) -> int:
     """Cash kept back for this round's loss fee and interest."""
-    R = D.rules()
+    Rl = C.rules()
     p = state.players[seat]
-    rate = R["loss_fee"][str(state.round)]
-    return (p.losses + 3) * rate + p.loans * R["loan"]["interest"]
+    rate = Rl["loss_fee"][str(state.round)]
+    return (p.losses + 3) * rate + p.loans * Rl["loan"]["interest"]
 
 
 def _my_spaces(state: AutoState, seat: str) -> list[int]:
@@ -70,25 +72,25 @@ def _produced(state: AutoState, seat: str) -> bool:
     return any(sp.cars > 0 for sp in state.spaces if sp.owner == seat)
 
 
-def build_plan(game: Any, state: AutoState, seat: str, cap: int) -> tuple[str, int, int] | None:
+def build_plan(state: AutoState, seat: str, cap: int) -> tuple[str, int, int] | None:
     """(class, space, count) of the build worth doing, or None."""
-    R = D.rules()
-    if state.round >= R["rounds"]:
+    Rl = C.rules()
+    if state.round >= Rl["rounds"]:
         return None
     p = state.players[seat]
     est = expected_demand(state, seat)
     future = {"low": 1.0 + 0.4 * state.round, "mid": 1.4 - 0.15 * state.round, "high": 0.3 + 0.2 * state.round}
     best: tuple[float, str, int, int] | None = None
     budget = p.money - _reserve(state, seat) - 150
-    for cls in D.CLASSES:
-        spaces = list(reversed(D.class_spaces(cls)))
+    for cls in C.CLASSES:
+        spaces = list(reversed(C.class_spaces(cls)))
         others = sum(1 for i in _active(state, cls) if state.spaces[i].owner != seat)
         mine = [i for i in _active(state, cls) if state.spaces[i].owner == seat]
         for i in spaces:
-            counts = game._build_counts(state, seat, i, cap)
+            counts = R.build_counts(state, seat, i, cap)
             if not counts:
                 continue
-            cost = D.board()[i]["cost"]
+            cost = C.board()[i]["cost"]
             counts = [n for n in counts if n * cost <= budget]
             if not counts:
                 continue
@@ -100,12 +102,12 @@ def build_plan(game: Any, state: AutoState, seat: str, cap: int) -> tuple[str, i
             n = min(n, 2)
             if fac + n > 3:
                 n = 3 - fac
-            lo, hi = D.production_range(cls, fac + n)
+            lo, hi = C.production_range(cls, fac + n)
             share = (est[cls] * future[cls]) / (1 + others + (0 if fac else len(mine)))
-            margin = R["price"][cls] - D.car_cost(cls, sp.parts)
-            rounds_left = R["rounds"] - state.round + 1
+            margin = Rl["price"][cls] - C.car_cost(cls, sp.parts)
+            rounds_left = Rl["rounds"] - state.round + 1
             # a factory can be closed later for its cost less $100, so it really costs about $100 + risk
-            value = min(share, hi) * margin * rounds_left * 0.7 - n * (R["close_refund_less"] + 0.3 * cost)
+            value = min(share, hi) * margin * rounds_left * 0.7 - n * (Rl["close_refund_less"] + 0.3 * cost)
             if lo > share + 2:
                 value -= 200
             value -= _future_loss_cost(state, i)
@@ -118,25 +120,25 @@ def build_plan(game: Any, state: AutoState, seat: str, cap: int) -> tuple[str, i
     return best[1], best[2], best[3]
 
 
-def produce_target(game: Any, state: AutoState, seat: str, space: int) -> int:
-    counts = game._produce_counts(state, seat, space)
+def produce_target(state: AutoState, seat: str, space: int) -> int:
+    counts = R.produce_counts(state, seat, space)
     if len(counts) <= 1:
         return 0
-    cls = D.board()[space]["cls"]
+    cls = C.board()[space]["cls"]
     sp = state.spaces[space]
     est = expected_demand(state, seat)
     active = [i for i in _active(state, cls)]
     k = max(1, len(active))
     share = est[cls] / k * (1 + 0.5 * (int(sp.bonus) + int(sp.discount)))
     p = state.players[seat]
-    moves = D.rules()["distributor_moves"]
-    dist = sum(p.dist[src] for src in D.CLASSES if cls in moves[src])
-    howard = 2 if p.character == "howard" and cls in D.rules()["howard_price"] else 0
+    moves = C.rules()["distributor_moves"]
+    dist = sum(p.dist[src] for src in C.CLASSES if cls in moves[src])
+    howard = 2 if p.character == "howard" and cls in C.rules()["howard_price"] else 0
     target = math.floor(share + 0.5 * dist + howard)
     lo = counts[1]
     hi = counts[-1]
     cash = p.money - _reserve(state, seat)
-    cost = D.car_cost(cls, sp.parts)
+    cost = C.car_cost(cls, sp.parts)
     affordable = max(0, cash // max(cost, 1))
     target = min(target, hi, affordable)
     if target < lo:
@@ -144,24 +146,25 @@ def produce_target(game: Any, state: AutoState, seat: str, space: int) -> int:
     return target
 
 
-def choose(game: Any, state: AutoState, seat: str) -> Any:
-    legal = game.legal_actions(state, seat)
+def choose(state: AutoState, seat: str) -> Any:
+    """The easy level (the seat-filler AI as it was before levels existed)."""
+    legal = R.legal(state, seat) if seat in R.to_act(state) else []
     if not legal:
-        raise ValueError("nothing to do")
+        raise GameError("nothing_to_do", "core.error.nothing_to_do", seat=seat)
     if len(legal) == 1:
         return legal[0]
     pend = state.pending
     state.players[seat]
-    R = D.rules()
+    Rl = C.rules()
     kinds = {a.kind for a in legal}
 
     if "pick" in kinds:
-        return _pick(game, state, seat, legal)
+        return _pick(state, seat, legal)
 
     if pend is not None:
-        cap = game._build_cap(state, pend)
+        cap = R.build_cap(state, pend)
         if pend.kind in ("build_class", "build_space", "build_count"):
-            plan = build_plan(game, state, seat, cap)
+            plan = build_plan(state, seat, cap)
             if plan is None:
                 return Cancel() if Cancel() in legal else legal[0]
             cls, space, n = plan
@@ -179,11 +182,12 @@ def choose(game: Any, state: AutoState, seat: str) -> Any:
                     return PlaceDist(cls="mid")
             return Done() if Done() in legal else legal[0]
         if pend.kind == "produce":
-            n = produce_target(game, state, seat, pend.queue[0])
+            n = produce_target(state, seat, pend.queue[0])
             cand = Produce(space=pend.queue[0], count=n)
             return cand if cand in legal else legal[0]
         if pend.kind == "close":
-            return max(legal, key=lambda a: _close_value(state, a.space) if isinstance(a, Close) else -1e9)
+            best = max(legal, key=lambda a: _close_value(state, a.space) if isinstance(a, Close) else 0.0)
+            return best
         if pend.kind == "howard":
             return max(legal, key=lambda a: (state.spaces[a.space].cars, -a.space))
         if pend.kind == "dist_sell":
@@ -193,22 +197,22 @@ def choose(game: Any, state: AutoState, seat: str) -> Any:
         return legal[0]
 
     if state.phase == 3:
-        return _action(game, state, seat, legal)
+        return _action(state, seat, legal)
     if state.phase == 5:
         moves = [a for a in legal if isinstance(a, DistMove)]
         if not moves:
             return DistStop()
-        price = R["price"]
+        price = Rl["price"]
         return max(moves, key=lambda a: (price[a.lane], a.src == a.lane, a.src != "mid"))
     if state.phase == 6:
-        return _exec(game, state, seat, legal)
+        return _exec(state, seat, legal)
     return legal[0]
 
 
-def _pick(game: Any, state: AutoState, seat: str, legal: list[Any]) -> Any:
+def _pick(state: AutoState, seat: str, legal: list[Any]) -> Any:
     p = state.players[seat]
     r = state.round
-    has_lm = any(D.board()[i]["cls"] in ("low", "mid") for i in _my_spaces(state, seat))
+    has_lm = any(C.board()[i]["cls"] in ("low", "mid") for i in _my_spaces(state, seat))
     score = {
         "ford": 3.0 if r <= 2 else 1.2,
         "kettering": 1.5,
@@ -217,13 +221,13 @@ def _pick(game: Any, state: AutoState, seat: str, legal: list[Any]) -> Any:
         "durant": 2.8 if r <= 3 and p.money >= 600 else 0.3,
         "chrysler": 1.0 + 0.15 * p.losses,
     }
-    chars = D.characters()
+    chars = C.characters()
     return max(
         legal, key=lambda a: (score[a.character] + 0.3 * state.char_rd.get(a.character, 0), -chars.index(a.character))
     )
 
 
-def _action(game: Any, state: AutoState, seat: str, legal: list[Any]) -> Any:
+def _action(state: AutoState, seat: str, legal: list[Any]) -> Any:
     p = state.players[seat]
     k = state.turn // len(state.seats)
     mine = _my_spaces(state, seat)
@@ -233,22 +237,23 @@ def _action(game: Any, state: AutoState, seat: str, legal: list[Any]) -> Any:
         and p.loans == 0
         and state.round <= 2
         and Loan() in legal
-        and p.money < min(b["cost"] for b in D.board() if b["era"] <= state.round)
+        and p.money < min(b["cost"] for b in C.board() if b["era"] <= state.round)
     ):
         return Loan()
     can_build = Act(what="build") in legal and not produced
-    plan = build_plan(game, state, seat, game._build_cap(state, game_pending(seat))) if can_build else None
+    plan = build_plan(state, seat, R.build_cap(state, game_pending(seat))) if can_build else None
     if plan is not None and (k == 0 or not mine):
         return Act(what="build")
     if Act(what="produce") in legal and not produced:
-        if any(produce_target(game, state, seat, i) > 0 for i in game._produce_spaces(state, seat)):
+        if any(produce_target(state, seat, i) > 0 for i in R.produce_spaces(state, seat)):
             return Act(what="produce")
     if Act(what="distributors") in legal and _dist_wanted(state, seat) > 0:
         return Act(what="distributors")
     if plan is not None and k == 1:
         return Act(what="build")
-    if state.round == D.rules()["rounds"] and produced and Act(what="close") in legal:
-        return Act(what="close")  # last round: the cars are made, a factory is now worth only its refund
+    if state.round == C.rules()["rounds"] and produced and Act(what="close") in legal:
+        if any(_close_value(state, i) > 0 for i in R.closable(state, seat)):
+            return Act(what="close")  # last round: a factory not producing any more is worth only its refund
     return Act(what="rd")
 
 
@@ -259,7 +264,7 @@ def _dist_wanted(state: AutoState, seat: str) -> int:
     surplus = 0.0
     for i, sp in enumerate(state.spaces):
         if sp.owner == seat and sp.cars > 0:
-            cls = D.board()[i]["cls"]
+            cls = C.board()[i]["cls"]
             k = max(1, len(_active(state, cls)))
             surplus += max(0.0, sp.cars - est[cls] / k)
     have = sum(p.dist.values())
@@ -274,33 +279,34 @@ def game_pending(seat: str) -> Any:
 
 def _point_cost(state: AutoState, k: int) -> int:
     """What one loss point held from round k costs until the end (fees are paid every round)."""
-    fee = D.rules()["loss_fee"]
-    return sum(fee[str(j)] for j in range(k, D.rules()["rounds"] + 1))
+    fee = C.rules()["loss_fee"]
+    return sum(fee[str(j)] for j in range(k, C.rules()["rounds"] + 1))
 
 
 def _future_loss_cost(state: AutoState, space: int) -> float:
     """Expected loss fees of holding a factory at ``space`` from now on."""
-    cls = D.board()[space]["cls"]
+    cls = C.board()[space]["cls"]
     newer = sum(
-        1 for i in D.class_spaces(cls) if i > space and (state.spaces[i].factories > 0 or state.spaces[i].closed)
+        1 for i in C.class_spaces(cls) if i > space and (state.spaces[i].factories > 0 or state.spaces[i].closed)
     )
     total = 0.0
-    for k in range(state.round, D.rules()["rounds"] + 1):
+    for k in range(state.round, C.rules()["rounds"] + 1):
         total += (newer + 0.6 * (k - state.round)) * _point_cost(state, k)
     return total
 
 
 def _close_value(state: AutoState, space: int) -> float:
-    R = D.rules()
-    sp = state.spaces[space]
-    refund = sp.factories * (D.board()[space]["cost"] - R["close_refund_less"]) + (R["parts_refund"] if sp.parts else 0)
-    return refund + 100 * _loss_rank(state, space)
+    """What closing ``space`` is worth: the refund and the loss points it stops; (ruleset 2) never
+    a space with cars on it, which would leave unsold."""
+    if state.ruleset >= 2 and state.spaces[space].cars:
+        return -1e6  # its cars would leave unsold
+    return R.close_refund(state, space) + 100 * _loss_rank(state, space)
 
 
 def _loss_rank(state: AutoState, space: int) -> int:
-    cls = D.board()[space]["cls"]
+    cls = C.board()[space]["cls"]
     rank = 0
-    for i in reversed(D.class_spaces(cls)):
+    for i in reversed(C.class_spaces(cls)):
         if i == space:
             return rank
         if state.spaces[i].factories > 0 or state.spaces[i].closed:
@@ -308,12 +314,12 @@ def _loss_rank(state: AutoState, space: int) -> int:
     return rank
 
 
-def _exec(game: Any, state: AutoState, seat: str, legal: list[Any]) -> Any:
+def _exec(state: AutoState, seat: str, legal: list[Any]) -> Any:
     p = state.players[seat]
-    R = D.rules()
-    if Exec(choice="close") in legal:
+    Rl = C.rules()
+    if Exec(choice="close") in legal and any(_close_value(state, i) > 0 for i in R.closable(state, seat)):
         spaces = _my_spaces(state, seat)
-        if state.round == R["rounds"]:
+        if state.round == Rl["rounds"]:
             return Exec(choice="close")  # factories are worth nothing after the last round
         if any(_loss_rank(state, i) >= 3 for i in spaces) or (p.losses >= 10 and len(spaces) > 1):
             return Exec(choice="close")
@@ -321,12 +327,12 @@ def _exec(game: Any, state: AutoState, seat: str, legal: list[Any]) -> Any:
     surplus = {}
     for i, sp in enumerate(state.spaces):
         if sp.owner == seat and sp.cars > 0 and not sp.closed:
-            cls = D.board()[i]["cls"]
-            k = max(1, len([j for j in D.class_spaces(cls) if state.spaces[j].cars > 0]))
+            cls = C.board()[i]["cls"]
+            k = max(1, len([j for j in C.class_spaces(cls) if state.spaces[j].cars > 0]))
             surplus[i] = sp.cars - est[cls] / k
     if Exec(choice="bonus") in legal and any(v >= 1 for v in surplus.values()):
         return Exec(choice="bonus")
-    cheap = [i for i, v in surplus.items() if v >= 2 and D.board()[i]["cls"] != "high"]
+    cheap = [i for i, v in surplus.items() if v >= 2 and C.board()[i]["cls"] != "high"]
     if len(cheap) >= 2 and Exec(choice="discount2") in legal:
         return Exec(choice="discount2")
     if cheap and Exec(choice="discount1") in legal:
