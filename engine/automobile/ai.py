@@ -11,6 +11,7 @@ players' cards stands in for them).  Deterministic for a given state.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import GameError
@@ -72,7 +73,21 @@ def _produced(state: AutoState, seat: str) -> bool:
     return any(sp.cars > 0 for sp in state.spaces if sp.owner == seat)
 
 
-def build_plan(state: AutoState, seat: str, cap: int) -> tuple[str, int, int] | None:
+@dataclass(frozen=True)
+class Style:
+    """The knobs of the building plan (the easy level uses the defaults)."""
+
+    margin: float = 0.7  # share of the expected margin a factory is credited with
+    keep: int = 150  # cash kept back beyond the round's fees when building
+    most: int = 2  # most factories built in one action
+    idle: float = -150.0  # plan threshold without a factory
+    busy: float = 0.0  # plan threshold with one
+
+
+EASY = Style()
+
+
+def build_plan(state: AutoState, seat: str, cap: int, style: Style = EASY) -> tuple[str, int, int] | None:
     """(class, space, count) of the build worth doing, or None."""
     Rl = C.rules()
     if state.round >= Rl["rounds"]:
@@ -81,7 +96,7 @@ def build_plan(state: AutoState, seat: str, cap: int) -> tuple[str, int, int] | 
     est = expected_demand(state, seat)
     future = {"low": 1.0 + 0.4 * state.round, "mid": 1.4 - 0.15 * state.round, "high": 0.3 + 0.2 * state.round}
     best: tuple[float, str, int, int] | None = None
-    budget = p.money - _reserve(state, seat) - 150
+    budget = p.money - _reserve(state, seat) - style.keep
     for cls in C.CLASSES:
         spaces = list(reversed(C.class_spaces(cls)))
         others = sum(1 for i in _active(state, cls) if state.spaces[i].owner != seat)
@@ -99,7 +114,7 @@ def build_plan(state: AutoState, seat: str, cap: int) -> tuple[str, int, int] | 
             if fac and fac >= 2 and state.round >= 3:
                 continue
             n = max(counts) if (fac == 0 and est[cls] >= 8 and len(counts) > 1) else 1
-            n = min(n, 2)
+            n = min(n, style.most)
             if fac + n > 3:
                 n = 3 - fac
             lo, hi = C.production_range(cls, fac + n)
@@ -107,7 +122,7 @@ def build_plan(state: AutoState, seat: str, cap: int) -> tuple[str, int, int] | 
             margin = Rl["price"][cls] - C.car_cost(cls, sp.parts)
             rounds_left = Rl["rounds"] - state.round + 1
             # a factory can be closed later for its cost less $100, so it really costs about $100 + risk
-            value = min(share, hi) * margin * rounds_left * 0.7 - n * (Rl["close_refund_less"] + 0.3 * cost)
+            value = min(share, hi) * margin * rounds_left * style.margin - n * (Rl["close_refund_less"] + 0.3 * cost)
             if lo > share + 2:
                 value -= 200
             value -= _future_loss_cost(state, i)
@@ -115,7 +130,7 @@ def build_plan(state: AutoState, seat: str, cap: int) -> tuple[str, int, int] | 
                 best = (value, cls, i, n)
             break  # only the newest buildable space of each class is considered
     idle = not _my_spaces(state, seat)
-    if best is None or best[0] <= (-150 if idle else 0):
+    if best is None or best[0] <= (style.idle if idle else style.busy):
         return None
     return best[1], best[2], best[3]
 
@@ -146,7 +161,7 @@ def produce_target(state: AutoState, seat: str, space: int) -> int:
     return target
 
 
-def choose(state: AutoState, seat: str) -> Any:
+def choose(state: AutoState, seat: str, style: Style = EASY) -> Any:
     """The easy level (the seat-filler AI as it was before levels existed)."""
     legal = R.legal(state, seat) if seat in R.to_act(state) else []
     if not legal:
@@ -164,7 +179,7 @@ def choose(state: AutoState, seat: str) -> Any:
     if pend is not None:
         cap = R.build_cap(state, pend)
         if pend.kind in ("build_class", "build_space", "build_count"):
-            plan = build_plan(state, seat, cap)
+            plan = build_plan(state, seat, cap, style)
             if plan is None:
                 return Cancel() if Cancel() in legal else legal[0]
             cls, space, n = plan
@@ -197,7 +212,7 @@ def choose(state: AutoState, seat: str) -> Any:
         return legal[0]
 
     if state.phase == 3:
-        return _action(state, seat, legal)
+        return _action(state, seat, legal, style)
     if state.phase == 5:
         moves = [a for a in legal if isinstance(a, DistMove)]
         if not moves:
@@ -227,7 +242,7 @@ def _pick(state: AutoState, seat: str, legal: list[Any]) -> Any:
     )
 
 
-def _action(state: AutoState, seat: str, legal: list[Any]) -> Any:
+def _action(state: AutoState, seat: str, legal: list[Any], style: Style = EASY) -> Any:
     p = state.players[seat]
     k = state.turn // len(state.seats)
     mine = _my_spaces(state, seat)
@@ -241,7 +256,7 @@ def _action(state: AutoState, seat: str, legal: list[Any]) -> Any:
     ):
         return Loan()
     can_build = Act(what="build") in legal and not produced
-    plan = build_plan(state, seat, R.build_cap(state, game_pending(seat))) if can_build else None
+    plan = build_plan(state, seat, R.build_cap(state, game_pending(seat)), style) if can_build else None
     if plan is not None and (k == 0 or not mine):
         return Act(what="build")
     if Act(what="produce") in legal and not produced:
@@ -338,3 +353,284 @@ def _exec(state: AutoState, seat: str, legal: list[Any]) -> Any:
     if cheap and Exec(choice="discount1") in legal:
         return Exec(choice="discount1")
     return Exec(choice="pass")
+
+
+# =========================================================== the hard level
+# The hard AI plays the easy AI's plan but decides the money questions by forecast:
+# how many cars to make, where its distributors and markers go, which characters
+# to take and when to build are judged by simulating this round's sales
+# (phases 4, 5 and 7) over sampled deals of the cards it cannot see (never the real
+# hidden cards: only the bag and the other hands, shuffled by the AI's own RNG).
+SAMPLES = 16
+#: the hard AI's character preference (+0.3 per R&D cube on the space): Ford builds one factory more
+#: and acts first in every phase, phase 6 included, so the Ford player can pass first and choose first
+#: again next round (docs/rulings.md, Automobile, "Ford lock")
+HARD_PICK: dict[str, float] = {
+    "ford": 5.0,
+    "durant": 3.0,
+    "howard": 2.0,
+    "kettering": 1.5,
+    "chrysler": 1.0,
+    "sloan": 0.0,
+}
+#: what choosing first next round is worth to the hard AI (in money), against a marker or a close
+PASS_VALUE = 0.0
+HARD = Style(idle=-400.0, busy=-100.0)  # builds a little more readily than the easy level
+
+
+def _point_cost_now(state: AutoState) -> float:
+    """What one more loss point costs from this round on (the fee is paid every round it is kept;
+    closing or Sloan halve it now and then, hence the 0.8)."""
+    return 0.8 * _point_cost(state, state.round)
+
+
+def _demand_samples(state: AutoState, seat: str) -> list[dict[str, int]]:
+    """Demand totals per class for SAMPLES deals consistent with what ``seat`` knows."""
+    import random
+
+    sched = C.rules()["demand_schedule"][str(state.round)]
+    pool = list(state.bag) + [c for s in state.seats if s != seat for c in state.players[s].hand]
+    pool.sort()
+    rnd = random.Random(f"{state.seed}:{state.round}:{seat}:hard")
+    out = []
+    mine = state.players[seat].hand
+    others = [s for s in state.seats if s != seat]
+    for _ in range(SAMPLES):
+        deck = list(pool)
+        rnd.shuffle(deck)
+        demand = {c: 0 for c in C.CLASSES}
+        for value, cls in zip(mine, sched["assign"]):
+            demand[cls] += value
+        for _s in others:
+            hand = sorted(deck[: sched["draw"]], reverse=True)
+            deck = deck[sched["draw"] :]
+            for value, cls in zip(hand, sched["assign"]):
+                demand[cls] += value
+        for cls in sched["extra"]:
+            demand[cls] += deck.pop()
+        out.append(demand)
+    return out
+
+
+def _expected_cars(state: AutoState, seat: str) -> list[int]:
+    """Cars expected on each space at phase 7: what is there, plus (phase 3) the middle of the
+    range for other players' factories that have not produced yet."""
+    cars = [sp.cars for sp in state.spaces]
+    if state.phase == 3:
+        board = C.board()
+        for i, sp in enumerate(state.spaces):
+            if sp.owner not in (None, seat) and sp.factories and not sp.closed and not sp.cars:
+                if any(state.spaces[j].cars for j in range(len(state.spaces)) if state.spaces[j].owner == sp.owner):
+                    continue  # that player produced already this round
+                lo, hi = C.production_range(board[i]["cls"], sp.factories)
+                cars[i] = (lo + hi) // 2
+    return cars
+
+
+def _class_sales(state: AutoState, cars: list[int], cls: str, demand: int, marks: dict[int, int]) -> dict[int, int]:
+    """Phase 7 for one class: newest model first, 1 car per pass (+1 per marker)."""
+    sold: dict[int, int] = {}
+    left = demand
+    spaces = [i for i in reversed(C.class_spaces(cls)) if cars[i] > 0 and state.spaces[i].owner is not None]
+    stock = {i: cars[i] for i in spaces}
+    while left > 0:
+        any_ = False
+        for i in spaces:
+            if left <= 0:
+                break
+            if stock[i] <= 0:
+                continue
+            sp = state.spaces[i]
+            k = min(1 + int(sp.bonus) + int(sp.discount) + marks.get(i, 0), stock[i], left)
+            stock[i] -= k
+            left -= k
+            sold[i] = sold.get(i, 0) + k
+            any_ = True
+        if not any_:
+            break
+    return sold
+
+
+def _my_presales(state: AutoState, seat: str, cars: list[int]) -> list[int]:
+    """Cars left on ``seat``'s spaces after its Howard (phase 4) and distributor (phase 5) sales."""
+    left = list(cars)
+    p = state.players[seat]
+    board = C.board()
+    if state.phase <= 4 and p.character == "howard":
+        k = C.rules()["howard_sales"]
+        for i in sorted(range(len(left)), key=lambda j: -left[j]):
+            if k <= 0:
+                break
+            if state.spaces[i].owner == seat and board[i]["cls"] in C.rules()["howard_price"]:
+                n = min(k, left[i])
+                left[i] -= n
+                k -= n
+    if state.phase <= 5:
+        moves = C.rules()["distributor_moves"]
+        cap = R.lane_capacity(state) // len(state.seats) + 1
+        used = {c: 0 for c in C.CLASSES}
+        for src in ("high", "mid", "low"):
+            for _ in range(p.dist[src] - p.dist_used[src]):
+                best = None
+                for lane in moves[src]:
+                    if used[lane] >= cap:
+                        continue
+                    for i in C.class_spaces(lane):
+                        if state.spaces[i].owner == seat and left[i] > 0:
+                            price = C.rules()["price"][lane]
+                            if best is None or price > best[0]:
+                                best = (price, lane, i)
+                if best is not None:
+                    left[best[2]] -= 1
+                    used[best[1]] += 1
+    return left
+
+
+def _money_of(
+    state: AutoState,
+    seat: str,
+    cars: list[int],
+    samples: list[dict[str, int]],
+    marks: dict[int, int],
+    disc: frozenset[int] = frozenset(),
+) -> float:
+    """Expected phase-7 revenue less the loss points of unsold cars, for ``seat``; ``marks``:
+    extra markers per space to be placed, ``disc``: of them, the discount markers."""
+    left = _my_presales(state, seat, cars)
+    Rl = C.rules()
+    pc = _point_cost_now(state)
+    classes = {C.board()[i]["cls"] for i, sp in enumerate(state.spaces) if sp.owner == seat and left[i] > 0}
+    total = 0.0
+    for demand in samples:
+        for cls in classes:
+            sold = _class_sales(state, left, cls, demand[cls], marks)
+            for i in C.class_spaces(cls):
+                if state.spaces[i].owner != seat or left[i] <= 0:
+                    continue
+                k = sold.get(i, 0)
+                cut = state.spaces[i].discount or i in disc
+                price = Rl["discount_price"][cls] if cut else Rl["price"][cls]
+                total += k * price - (left[i] - k) * pc
+    return total / len(samples)
+
+
+def _presale_revenue(state: AutoState, seat: str, cars: list[int]) -> float:
+    left = _my_presales(state, seat, cars)
+    Rl = C.rules()
+    board = C.board()
+    rev = 0.0
+    for i, sp in enumerate(state.spaces):
+        if sp.owner == seat and cars[i] > left[i]:
+            rev += (cars[i] - left[i]) * Rl["price"][board[i]["cls"]]
+    return rev
+
+
+def hard_produce(state: AutoState, seat: str, space: int, counts: list[int]) -> int:
+    samples = _demand_samples(state, seat)
+    cls = C.board()[space]["cls"]
+    cost = C.car_cost(cls, state.spaces[space].parts)
+    base = _expected_cars(state, seat)
+    reserve = _reserve(state, seat)
+    money = state.players[seat].money
+    best, best_n = -1e9, 0
+    for n in counts:
+        if n and money - n * cost < reserve * 0.5:
+            continue
+        cars = list(base)
+        cars[space] = state.spaces[space].cars + n
+        value = _money_of(state, seat, cars, samples, {}) + _presale_revenue(state, seat, cars) - n * cost
+        if value > best + 1e-9:
+            best, best_n = value, n
+    return best_n
+
+
+def _hard_exec(state: AutoState, seat: str, legal: list[Any]) -> Any:
+    """Markers where the forecast says they sell more than they cost; the close the easy AI would make."""
+    samples = _demand_samples(state, seat)
+    cars = _expected_cars(state, seat)
+    now = _money_of(state, seat, cars, samples, {})
+    best: tuple[float, Any] = (0.0, Exec(choice="pass"))
+    rd_value = 0.0 if state.round == C.rules()["rounds"] else 25.0  # a cube saves a jump fee later
+    if Exec(choice="bonus") in legal:
+        for i in R.marker_spaces(state, seat, "bonus"):
+            if cars[i] > 0:
+                gain = _money_of(state, seat, cars, samples, {i: 1}) - now - rd_value * state.bonus_left[0]
+                if gain > best[0]:
+                    best = (gain, Exec(choice="bonus"))
+    for choice, size in (("discount2", 2), ("discount1", 1)):
+        if Exec(choice=choice) not in legal:
+            continue
+        spaces = [i for i in R.marker_spaces(state, seat, "discount") if cars[i] > 0]
+        if len(spaces) < size:
+            continue
+        gains = sorted((_discount_gain(state, seat, cars, samples, i, now) for i in spaces), reverse=True)
+        gain = sum(gains[:size])
+        if gain > best[0] and all(g > 0 for g in gains[:size]):
+            best = (gain, Exec(choice=choice))
+    if state.round < C.rules()["rounds"] and not state.pass_order:
+        best = (PASS_VALUE, Exec(choice="pass"))  # the first to pass chooses first next round
+    if Exec(choice="close") in legal:
+        last = state.round == C.rules()["rounds"]
+        for i in R.closable(state, seat):
+            if last:
+                # a factory is worth only its refund now; its remaining cars would leave unsold
+                without = list(cars)
+                without[i] = 0
+                gain = R.close_refund(state, i) - (now - _money_of(state, seat, without, samples, {}))
+            else:
+                gain = _close_value(state, i) - 400.0 * state.spaces[i].factories * (C.rules()["rounds"] - state.round)
+            if gain > best[0]:
+                best = (gain, Exec(choice="close"))
+    return best[1]
+
+
+def _discount_gain(
+    state: AutoState, seat: str, cars: list[int], samples: list[dict[str, int]], space: int, now: float
+) -> float:
+    return _money_of(state, seat, cars, samples, {space: 1}, frozenset({space})) - now
+
+
+def _hard_marker(state: AutoState, seat: str, legal: list[Any], kind: str) -> Any:
+    samples = _demand_samples(state, seat)
+    cars = _expected_cars(state, seat)
+    if kind == "bonus":
+        return max(legal, key=lambda a: (_money_of(state, seat, cars, samples, {a.space: 1}), a.space))
+    now = _money_of(state, seat, cars, samples, {})
+    return max(legal, key=lambda a: (_discount_gain(state, seat, cars, samples, a.space, now), a.space))
+
+
+def choose_hard(state: AutoState, seat: str) -> Any:
+    """The hard level: the easy AI's plan, with production, markers and distributors by forecast."""
+    legal = R.legal(state, seat) if seat in R.to_act(state) else []
+    if not legal:
+        raise GameError("nothing_to_do", "core.error.nothing_to_do", seat=seat)
+    if len(legal) == 1:
+        return legal[0]
+    pend = state.pending
+    if pend is not None:
+        if pend.kind == "produce":
+            counts = [a.count for a in legal if isinstance(a, Produce)]
+            return Produce(space=pend.queue[0], count=hard_produce(state, seat, pend.queue[0], counts))
+        if pend.kind in ("bonus", "discount"):
+            return _hard_marker(state, seat, legal, pend.kind)
+        if pend.kind == "close" and pend.origin == "exec":
+            return max(legal, key=lambda a: _hard_close_gain(state, seat, a.space))
+        return choose(state, seat, HARD)
+    if state.phase == 6:
+        return _hard_exec(state, seat, legal)
+    if state.phase == 2 and pend is None:
+        chars = C.characters()
+        return max(
+            legal,
+            key=lambda a: (HARD_PICK[a.character] + 0.3 * state.char_rd.get(a.character, 0), -chars.index(a.character)),
+        )
+    return choose(state, seat, HARD)
+
+
+def _hard_close_gain(state: AutoState, seat: str, space: int) -> float:
+    samples = _demand_samples(state, seat)
+    cars = _expected_cars(state, seat)
+    without = list(cars)
+    without[space] = 0
+    lost = _money_of(state, seat, cars, samples, {}) - _money_of(state, seat, without, samples, {})
+    return R.close_refund(state, space) + 100 * _loss_rank(state, space) - lost

@@ -252,14 +252,32 @@ class Automobile(Game):
 
 
 # ====================================================================== helpers
+_new_object = object.__new__
+_set = object.__setattr__
+
+
+def _clone(m: Any) -> Any:
+    """A shallow copy of a pydantic model without pydantic's copy machinery (the fields'
+    containers are shared: callers replace the mutable ones)."""
+    new = _new_object(type(m))
+    _set(new, "__dict__", m.__dict__.copy())
+    _set(new, "__pydantic_fields_set__", set(m.__pydantic_fields_set__))
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_private__", None)
+    return new
+
+
 def copy_auto(s: AutoState) -> AutoState:
-    new = s.model_copy()
+    """A deep copy of an Automobile state: every list, dict and model in it is fresh."""
+    new = _clone(s)
     d = new.__dict__
     d["seats"] = list(s.seats)
-    d["rng"] = Rng.model_construct(state=s.rng.state, rig={k: list(v) for k, v in s.rng.rig.items()})
+    rng = _clone(s.rng)
+    rng.__dict__["rig"] = {k: list(v) for k, v in s.rng.rig.items()}
+    d["rng"] = rng
     players = {}
     for k, p in s.players.items():
-        q = p.model_copy()
+        q = _clone(p)
         qd = q.__dict__
         qd["hand"] = list(p.hand)
         qd["dist"] = dict(p.dist)
@@ -267,17 +285,17 @@ def copy_auto(s: AutoState) -> AutoState:
         qd["dist_lane"] = dict(p.dist_lane)
         players[k] = q
     d["players"] = players
-    d["spaces"] = [sp.model_copy() for sp in s.spaces]
+    d["spaces"] = [_clone(sp) for sp in s.spaces]
     if s.pending is not None:
-        pend = s.pending.model_copy()
+        pend = _clone(s.pending)
         pend.__dict__["queue"] = list(s.pending.queue)
         d["pending"] = pend
     for name in ("selection_order", "action_order", "bag", "bonus_left", "discount_left", "pass_order"):
-        d[name] = list(getattr(s, name))
+        d[name] = list(d[name])
     for name in ("char_rd", "taken", "demand", "scores"):
-        d[name] = dict(getattr(s, name))
+        d[name] = dict(d[name])
     for name in ("lanes", "revealed", "extra"):
-        d[name] = {k: list(v) for k, v in getattr(s, name).items()}
+        d[name] = {k: list(v) for k, v in d[name].items()}
     return new
 
 
