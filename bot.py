@@ -29,7 +29,7 @@ from cogs.services import Services
 from store import Store, open_store
 
 log = logging.getLogger("tabletop")
-EXTENSIONS = ("cogs.tables", "cogs.scheduler", "cogs.community")
+EXTENSIONS = ("cogs.tables", "cogs.scheduler", "cogs.community", "cogs.game_commands")
 ROOT = Path(__file__).resolve().parent
 
 NO_TOKEN = """\
