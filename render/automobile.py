@@ -137,7 +137,7 @@ def _base(loc: str, round_: int, spaces_key: tuple[tuple[int, str, int, str, str
 def draw(view: PublicView | dict[str, Any], locale: str = "en") -> bytes:
     """The board as PNG bytes, from the typed view (a dict is read as one)."""
     if isinstance(view, dict):
-        view = SeatView.model_validate(view) if "you" in view else PublicView.model_validate(view)
+        view = SeatView.model_validate(view) if "hand" in view else PublicView.model_validate(view)
     loc = normalise(locale)
     spaces = view.spaces
     key = tuple((sp.id, sp.cls, sp.year, sp.name, sp.name_zh, sp.cost) for sp in spaces)

@@ -75,9 +75,9 @@ def test_round_one_each_player_draws_one_private_card():
     assert all(len(st.players[s].hand) == 1 for s in "abc")
     assert len(st.bag) == 13
     v = GAME.view(st, "a")
-    assert v["hand"] == st.players["a"].hand
-    assert "hand" not in GAME.view(st, None)
-    assert all(v["players"][s]["hand_count"] == 1 for s in "abc")
+    assert v.hand == st.players["a"].hand and v.viewer == "a"
+    assert "hand" not in GAME.view(st, None).model_dump()
+    assert all(v.players[s].hand_count == 1 for s in "abc")
 
 
 def test_demand_cards_are_values_two_to_five_four_of_each():
@@ -673,7 +673,7 @@ def test_clean_up_returns_cards_markers_and_restocks():
     assert len(st.bag) == 16 - 6
     # round 1's revealed cards stay public (labelled with their round) until round 2's phase 7
     assert st.revealed == {"a": [3], "b": [4], "c": [5]} and st.revealed_round == 1
-    assert GAME.view(st, None)["revealed_round"] == 1
+    assert GAME.view(st, None).revealed_round == 1
 
 
 def test_end_of_game_repays_600_per_loan_and_most_money_wins():

@@ -6,11 +6,10 @@ rig names), the typed views and the presentation hooks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, ClassVar
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from ..base import BaseState, Game, Msg, Outcome
-from ..errors import GameError
+from ..base import BaseState, Game, GameCommand, Msg, Outcome, RigSpec, SeatLabels, bad_state
 from ..i18n import t
 from ..rng import Rng
 from . import content as C
@@ -22,21 +21,14 @@ from .models import (
     AutoState,
     CharacterView,
     ExecView,
-    Pending,
+    Options,
     PlayerView,
     PublicView,
-    SeatLabel,
     SeatView,
     SpaceView,
 )
 
 CLASSES = C.CLASSES
-#: every name ``rig`` accepts, with the values it may force (docs/driver.md)
-RIG_NAMES: dict[str, str] = {
-    "seat_order": "seat ids (a permutation's first places)",
-    "deck.demand": "demand card values 2-5 from the bag (the next deal, in selection order)",
-    "demand.extra": "demand card values 2-5 still in the bag (phase 7's extra cards: high, then low in round 4)",
-}
 
 
 class Automobile(Game):
@@ -47,14 +39,23 @@ class Automobile(Game):
     State = AutoState
     Action = Action
     Event = AutoEv
+    Options = Options
+    View = PublicView
+    SeatView = SeatView
     private_view = True  # demand cards: each seat sees its own hand ("My view", /game view, /auto hand)
     record_key = "core.record.best_fortune"
     record_lower_is_better = False
-    ai_levels: ClassVar[tuple[str, ...]] = ("easy", "hard")
+    ai_levels = ("easy", "hard")
+    command_group = "auto"
+    commands = (
+        GameCommand(
+            name="hand", key="automobile.cmd.hand.desc", hook="hand_command", description="Your demand cards, privately"
+        ),
+    )
 
-    # ============================================================ contract
+    # ============================================================== rules
     def _new(self, seats: list[str], options: Any, seed: int, rng: Rng) -> AutoState:
-        return R.new_state(seats, seed, rng, self.schema_version)
+        return R.new_state(seats, seed, rng, self.schema_version, options.ruleset)
 
     def _legal(self, state: AutoState, seat: str) -> list[Any]:  # type: ignore[override]
         return R.legal(state, seat)
@@ -65,10 +66,16 @@ class Automobile(Game):
     def _apply(self, state: AutoState, seat: str, action: Any) -> list[Any]:  # type: ignore[override]
         return R.apply(state, seat, action)
 
-    def to_act(self, state: AutoState) -> list[str]:  # type: ignore[override]
+    def _copy(self, state: BaseState) -> BaseState:
+        """Field by field: every container fresh, nothing re-validated, several times
+        faster than a JSON round trip."""
+        assert isinstance(state, AutoState)
+        return copy_auto(state)
+
+    def _to_act(self, state: AutoState) -> list[str]:  # type: ignore[override]
         return R.to_act(state)
 
-    def outcome(self, state: AutoState) -> Outcome | None:  # type: ignore[override]
+    def _outcome(self, state: AutoState) -> Outcome | None:  # type: ignore[override]
         if not state.finished:
             return None
         best = max(state.scores.values())
@@ -79,123 +86,69 @@ class Automobile(Game):
             reason=Msg(key="automobile.outcome.money", params={"money": best}),
         )
 
-    def copy_state(self, state: BaseState) -> BaseState:
-        """A deep copy written out field by field: every container of the state is
-        fresh, nothing is re-validated (the state was valid), several times faster
-        than a JSON round trip."""
-        assert isinstance(state, AutoState)
-        return copy_auto(state)
+    def replay(self, seats: Sequence[str], options: Any, seed: int, log: Iterable[tuple[str, Any]]) -> BaseState:
+        """The state reached from the seed and log.  Tables store their options with every
+        default filled in, so stored options (a dict) that name no ``ruleset`` belong to a
+        table created before rules 2: its log is replayed under ruleset 1, the rules it was
+        played under.  ``None`` (no stored options) means the current rules."""
+        if isinstance(options, dict) and "ruleset" not in options:
+            options = {**options, "ruleset": 1}
+        return super().replay(seats, options, seed, log)
 
-    # ================================================= loading and checking
-    def load(self, data: dict[str, Any] | str) -> BaseState:
-        """A stored state: older schemas are migrated, newer ones refused, and what the
-        state means is checked (``validate``)."""
-        import json
+    # ===================================================== stored states
+    def _migrate(self, data: dict[str, Any], version: int) -> dict[str, Any]:
+        if version == 1:
+            # schema 2: phase 6 goes round until everyone passed, closing removes a space's cars;
+            # a game begun under schema 1 keeps its rules (ruleset 1) so its stored log replays
+            data.pop("exec_done", None)
+            data["ruleset"] = 1
+        return data
 
-        if isinstance(data, str):
-            try:
-                data = json.loads(data)
-            except ValueError as exc:
-                raise GameError("bad_state", "core.error.bad_state", detail=str(exc)) from None
-        if not isinstance(data, dict):
-            raise GameError("bad_state", "core.error.bad_state", detail="a state is a JSON object")
-        data = migrate(dict(data), self.schema_version)
-        state = super().load(data)
-        self.validate(state)  # type: ignore[arg-type]
-        return state
-
-    def validate(self, state: AutoState) -> None:
-        """Raise GameError('bad_state') naming the first thing that cannot happen."""
-        problem = validate_problem(state, self.schema_version)
+    def _validate(self, state: AutoState) -> None:  # type: ignore[override]
+        problem = validate_problem(state)
         if problem:
-            raise GameError("bad_state", "core.error.bad_state", detail=problem)
+            field, _, detail = problem.partition(": ")
+            raise bad_state(field, detail)
 
-    _validate = validate
-
-    def rig(self, state: BaseState, name: str, values: Iterable[Any]) -> BaseState:
-        """Force named draws; unknown names and impossible values are refused."""
-        assert isinstance(state, AutoState)
-        vals = list(values)
-        check_rig(state, name, vals)
-        return super().rig(state, name, vals)
+    def _rigs(self) -> dict[str, RigSpec]:
+        tiles = sorted(set(C.rules()["demand_tiles"]))
+        return {
+            "seat_order": RigSpec(
+                kind="deck",
+                values=[f"p{i}" for i in range(1, 6)],
+                doc="seat ids (as tables name them, p1-p5) first in round 1's selection order",
+            ),
+            "deck.demand": RigSpec(
+                kind="choice",
+                values=tiles,
+                doc="demand card values (2-5) of the next deal, in selection order, from the bag",
+            ),
+            "demand.extra": RigSpec(
+                kind="choice",
+                values=tiles,
+                doc="phase 7's extra demand cards from the bag (round 3: high; round 4: high, then low)",
+            ),
+        }
 
     def load_events(self, data: Iterable[dict[str, Any]]) -> list[Any]:
         """Events from the stored log; schema-1 events (one catch-all model) are converted."""
         return [self._event_adapter.validate_python(legacy_event(dict(e))) for e in data]
 
-    # ================================================================ views
-    def view_model(self, state: AutoState, seat: str | None, labels: dict[str, SeatLabel] | None = None) -> PublicView:
-        """The typed view: public (``seat`` None or not a player) or a seat's own."""
-        return make_view(state, seat, labels)
+    # ============================================================== views
+    def _view(self, state: AutoState, seat: str | None) -> dict[str, Any]:  # type: ignore[override]
+        return view_fields(state, seat)
 
-    def view(self, state: AutoState, seat: str | None) -> dict[str, Any]:  # type: ignore[override]
-        return self.view_model(state, seat).model_dump(mode="json")
-
-    def private_summary(self, state: AutoState, seat: str) -> Msg | None:  # type: ignore[override]
-        hand = state.players[seat].hand if seat in state.players else []
-        return Msg(key="automobile.private.hand", params={"cards": ", ".join(map(str, hand)) or "-"})
-
-    def hidden_revealed(self, before: AutoState, after: AutoState) -> bool:  # type: ignore[override]
-        """Phase 7 turns the demand cards face up (no die involved): an undo past
-        the reveal, or past a new deal, needs the other players' consent."""
-        return (
-            before.revealed_round != after.revealed_round
-            or before.revealed != after.revealed
-            or any(before.players[s].hand != after.players[s].hand for s in after.seats)
-        )
-
-    def record(self, state: AutoState, seat: str) -> float | None:  # type: ignore[override]
-        return float(state.scores[seat]) if state.finished and seat in state.scores else None
-
-    # --------------------------------------------------------- presentation
-    def action_label(self, state: AutoState, action: Any, locale: str | None = None) -> str:  # type: ignore[override]
-        params: dict[str, Any] = action.model_dump(mode="json")
-        params.pop("kind", None)
-        board = C.board()
-        if "space" in params:
-            i = params["space"]
-            params["name"] = C.space_name(i, locale)
-            params["cls_name"] = t(f"automobile.cls.{board[i]['cls']}", locale)
-            params["cost"] = board[i]["cost"]
-            params["fee"] = R.jump_fee(state, i)
-            if action.kind == "produce":
-                params["money"] = action.count * C.car_cost(board[i]["cls"], state.spaces[i].parts)
-                if action.count == 0:
-                    return t("automobile.action.produce_none", locale, **params)
-            if action.kind == "close":
-                params["refund"] = R.close_refund(state, i)
-                params["cars"] = state.spaces[i].cars
-                if state.spaces[i].cars and state.ruleset >= 2:
-                    return t("automobile.action.close_with_cars", locale, **params)
-        if action.kind == "dist_move":
-            params["price"] = C.rules()["price"][action.lane]
-        for key in ("cls", "src", "lane"):
-            if key in params:
-                params[key] = t(f"automobile.cls.{params[key]}", locale)
-        if action.kind == "pick":
-            params["character"] = t(f"automobile.char.{action.character}", locale)
-            params["rd"] = state.char_rd.get(action.character, 0)
-        if action.kind in ("act", "exec"):
-            return t(
-                f"automobile.action.{action.kind}.{params.get('what') or params.get('choice')}",
-                locale,
-                price=state.bonus_left[0] if state.bonus_left else 0,
-            )
-        if action.kind == "build_count" and state.pending and state.pending.space is not None:
-            params["money"] = action.count * board[state.pending.space]["cost"]
-            params["rd"] = action.count * R.jump_fee(state, state.pending.space)
-        return t(f"automobile.action.{action.kind}", locale, **params)
-
-    def action_group(self, state: AutoState, action: Any) -> str:  # type: ignore[override]
-        return str(action.kind)
-
-    def event_text(  # type: ignore[override]
-        self, event: AutoEvent, locale: str | None = None, labels: dict[str, SeatLabel] | None = None
+    # ======================================================= presentation
+    def _action_label(  # type: ignore[override]
+        self, state: AutoState, action: Any, locale: str | None, labels: SeatLabels | None
     ) -> str:
+        return action_label(state, action, locale)
+
+    def _event_text(self, event: Any, locale: str | None, labels: SeatLabels | None) -> str:
         return event_text(event, locale, labels)
 
-    def prompt(self, state: AutoState, seat: str) -> Msg:  # type: ignore[override]
-        if seat not in self.to_act(state):
+    def _prompt(self, state: AutoState, seat: str) -> Msg:  # type: ignore[override]
+        if seat not in R.to_act(state):
             return Msg(key="automobile.prompt.wait")
         p = state.pending
         if p is not None:
@@ -218,37 +171,44 @@ class Automobile(Game):
             },
         )
 
-    def summary(self, state: AutoState) -> Msg:  # type: ignore[override]
+    def _summary(self, state: AutoState) -> Msg:  # type: ignore[override]
         if state.finished:
             return Msg(key="automobile.summary.over")
         return Msg(
             key="automobile.summary.round", params={"round": state.round, "phase": f"@automobile.phase.{state.phase}"}
         )
 
-    # ------------------------------------------------------------------ AI
-    def ai_action(self, state: AutoState, seat: str, level: str = "easy") -> Any:  # type: ignore[override]
+    def _private_summary(self, state: AutoState, seat: str) -> Msg | None:  # type: ignore[override]
+        hand = state.players[seat].hand if seat in state.players else []
+        return Msg(key="automobile.private.hand", params={"cards": ", ".join(map(str, hand)) or "-"})
+
+    def hand_command(self, state: AutoState, seat: str | None, locale: str | None, labels: SeatLabels | None) -> Msg:
+        """/auto hand: the caller's demand cards, privately (the same line as the private view's)."""
+        assert seat is not None  # the command needs a seat (GameCommand.needs_seat)
+        return self._private_summary(state, seat) or Msg(key="automobile.private.hand", params={"cards": "-"})
+
+    # ============================================================ platform
+    def _hidden_revealed(self, before: AutoState, after: AutoState) -> bool:  # type: ignore[override]
+        """Phase 7 turns the demand cards face up (no die involved): an undo past
+        the reveal, or past a new deal, needs the other players' consent."""
+        return (
+            before.revealed_round != after.revealed_round
+            or before.revealed != after.revealed
+            or any(before.players[s].hand != after.players[s].hand for s in after.seats)
+        )
+
+    def _record(self, state: AutoState, seat: str) -> float | None:  # type: ignore[override]
+        return float(state.scores[seat]) if state.finished and seat in state.scores else None
+
+    # ================================================================== AI
+    def _ai_action(self, state: AutoState, seat: str, level: str, legal: list[Any]) -> Any:  # type: ignore[override]
         from . import ai
 
-        if level not in self.ai_levels:
-            raise GameError("bad_ai_level", "core.error.bad_options", detail=f"ai level {level!r}")
-        return ai.choose_hard(state, seat) if level == "hard" else ai.choose(state, seat)
-
-    # ----------------------------------------------------- game commands
-    #: extra slash commands (name, catalog key of the description, hook); one generic cog registers them
-    commands: ClassVar[tuple[dict[str, str], ...]] = (
-        {
-            "name": "hand",
-            "name_key": "automobile.cmd.hand",
-            "description_key": "automobile.cmd.hand.desc",
-            "hook": "command_hand",
-        },
-    )
-
-    def command_hand(self, state: AutoState, seat: str | None, locale: str | None = None) -> Msg:
-        """/auto hand: the caller's demand cards (privately)."""
-        if seat is None or seat not in state.players:
-            return Msg(key="automobile.cmd.hand.not_seated")
-        return self.private_summary(state, seat) or Msg(key="automobile.cmd.hand.not_seated")
+        choice = ai.choose_hard(state, seat) if level == "hard" else ai.choose(state, seat)
+        for a in legal:  # the object from the legal list: apply then does not recompute it
+            if a == choice:
+                return a
+        return choice
 
 
 # ====================================================================== helpers
@@ -299,33 +259,11 @@ def copy_auto(s: AutoState) -> AutoState:
     return new
 
 
-def migrate(data: dict[str, Any], current: int) -> dict[str, Any]:
-    """A stored state's JSON brought to schema ``current``; a newer schema is refused."""
-    version = data.get("schema_version")
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise GameError("bad_state", "core.error.bad_state", detail="schema_version: missing or not an integer")
-    if version > current:
-        raise GameError("bad_state", "core.error.bad_state", detail=f"schema_version {version} is newer than {current}")
-    if version < 1:
-        raise GameError("bad_state", "core.error.bad_state", detail=f"schema_version {version} is unknown")
-    if version == 1:
-        # schema 2: phase 6 goes round until everyone passed, closing removes a space's cars;
-        # a game begun under schema 1 keeps its rules (ruleset 1) so its stored log replays
-        data.pop("exec_done", None)
-        data["ruleset"] = 1
-        data["schema_version"] = 2
-    return data
-
-
-def validate_problem(s: AutoState, schema_version: int) -> str | None:
-    """The first thing in ``s`` that no game of Automobile can reach, or None."""
+def validate_problem(s: AutoState) -> str | None:
+    """The first thing in ``s`` that no game of Automobile can reach, as "field: detail", or None."""
     Rl = C.rules()
     board = C.board()
     seats = s.seats
-    if s.schema_version != schema_version:
-        return f"schema_version {s.schema_version} (expected {schema_version})"
-    if not 3 <= len(seats) <= 5 or len(set(seats)) != len(seats):
-        return "seats: 3-5 distinct seats"
     if s.ruleset not in (1, 2):
         return f"ruleset {s.ruleset}"
     if set(s.players) != set(seats):
@@ -468,27 +406,6 @@ def _validate_pending(s: AutoState) -> str | None:
     return None
 
 
-def check_rig(state: AutoState, name: str, values: list[Any]) -> None:
-    if name not in RIG_NAMES:
-        raise GameError("bad_rig", "automobile.error.bad_rig", name=name, names=", ".join(RIG_NAMES))
-    tiles = C.rules()["demand_tiles"]
-    for v in values:
-        if name == "seat_order":
-            ok = isinstance(v, str) and v in state.seats
-        else:
-            ok = isinstance(v, int) and not isinstance(v, bool) and v in tiles
-        if not ok:
-            raise GameError("bad_rig", "automobile.error.bad_rig_value", name=name, value=str(v)[:40])
-    if name == "seat_order" and len(set(values)) != len(values):
-        raise GameError("bad_rig", "automobile.error.bad_rig_value", name=name, value="repeated seat")
-    if name in ("deck.demand", "demand.extra"):
-        pool = list(state.bag) + ([] if name == "demand.extra" else [c for p in state.players.values() for c in p.hand])
-        for v in [*state.rng.rig.get(name, []), *values]:
-            if v not in pool:
-                raise GameError("bad_rig", "automobile.error.bad_rig_value", name=name, value=f"{v} (not in the bag)")
-            pool.remove(v)
-
-
 _LEGACY_RENAMES: dict[str, dict[str, str]] = {
     "round_start": {"n": "round"},
     "round_end": {"n": "round"},
@@ -546,7 +463,8 @@ def _event_fields() -> dict[str, set[str]]:
 _EVENT_FIELDS = _event_fields()
 
 
-def make_view(s: AutoState, seat: str | None, labels: dict[str, SeatLabel] | None = None) -> PublicView:
+def view_fields(s: AutoState, seat: str | None) -> dict[str, Any]:
+    """The game's fields of the view (the base adds game, viewer, step, seats, to_act, labels)."""
     board = C.board()
     Rl = C.rules()
     pieces = Rl["pieces"]
@@ -591,8 +509,6 @@ def make_view(s: AutoState, seat: str | None, labels: dict[str, SeatLabel] | Non
         round=s.round,
         phase=s.phase,
         current=s.current,
-        seats=list(s.seats),
-        labels=dict(labels or {}),
         selection_order=list(s.selection_order),
         action_order=list(s.action_order),
         turn=s.turn,
@@ -605,28 +521,66 @@ def make_view(s: AutoState, seat: str | None, labels: dict[str, SeatLabel] | Non
         exec=ExecView(
             close=s.exec_close, bonus=list(s.bonus_left), discount=list(s.discount_left), passed=list(s.pass_order)
         ),
-        pending=Pending.model_validate(s.pending.model_dump()) if s.pending else None,
+        pending=s.pending.model_copy(deep=True) if s.pending else None,
         revealed={k: list(v) for k, v in s.revealed.items()},
         extra={k: list(v) for k, v in s.extra.items()},
         demand=dict(s.demand),
         revealed_round=s.revealed_round,
         finished=s.finished,
         scores=dict(s.scores),
-        to_act=R.to_act(s),
     )
     if seat is not None and seat in s.players:
-        return SeatView(**fields, you=seat, hand=list(s.players[seat].hand))
-    return PublicView(**fields)
+        fields["hand"] = list(s.players[seat].hand)
+    return fields
 
 
-def _name(seat: str | None, labels: dict[str, SeatLabel] | None) -> str | None:
+def action_label(state: AutoState, action: Any, locale: str | None) -> str:
+    params: dict[str, Any] = action.model_dump(mode="json")
+    params.pop("kind", None)
+    board = C.board()
+    if "space" in params:
+        i = params["space"]
+        params["name"] = C.space_name(i, locale)
+        params["cls_name"] = t(f"automobile.cls.{board[i]['cls']}", locale)
+        params["cost"] = board[i]["cost"]
+        params["fee"] = R.jump_fee(state, i)
+        if action.kind == "produce":
+            params["money"] = action.count * C.car_cost(board[i]["cls"], state.spaces[i].parts)
+            if action.count == 0:
+                return t("automobile.action.produce_none", locale, **params)
+        if action.kind == "close":
+            params["refund"] = R.close_refund(state, i)
+            params["cars"] = state.spaces[i].cars
+            if state.spaces[i].cars and state.ruleset >= 2:
+                return t("automobile.action.close_with_cars", locale, **params)
+    if action.kind == "dist_move":
+        params["price"] = C.rules()["price"][action.lane]
+    for key in ("cls", "src", "lane"):
+        if key in params:
+            params[key] = t(f"automobile.cls.{params[key]}", locale)
+    if action.kind == "pick":
+        params["character"] = t(f"automobile.char.{action.character}", locale)
+        params["rd"] = state.char_rd.get(action.character, 0)
+    if action.kind in ("act", "exec"):
+        return t(
+            f"automobile.action.{action.kind}.{params.get('what') or params.get('choice')}",
+            locale,
+            price=state.bonus_left[0] if state.bonus_left else 0,
+        )
+    if action.kind == "build_count" and state.pending and state.pending.space is not None:
+        params["money"] = action.count * board[state.pending.space]["cost"]
+        params["rd"] = action.count * R.jump_fee(state, state.pending.space)
+    return t(f"automobile.action.{action.kind}", locale, **params)
+
+
+def _name(seat: str | None, labels: SeatLabels | None) -> str | None:
     if seat is None:
         return None
     lab = (labels or {}).get(seat)
     return lab.name if lab else seat
 
 
-def event_text(event: AutoEvent, locale: str | None = None, labels: dict[str, SeatLabel] | None = None) -> str:
+def event_text(event: AutoEvent, locale: str | None = None, labels: SeatLabels | None = None) -> str:
     """The log line of a typed event, in ``locale``; seats named through ``labels``."""
     params: dict[str, Any] = event.model_dump(mode="json", exclude={"kind", "to"})
     params["seat"] = _name(event.seat, labels)

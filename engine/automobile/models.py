@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from ..base import BaseState, Event, Model
+from ..base import BaseState, Event, Model, OptSeatId, SeatId, View
 
 Cls = Literal["low", "mid", "high"]
 Character = Literal["ford", "kettering", "sloan", "howard", "durant", "chrysler"]
@@ -214,7 +214,7 @@ class AutoEvent(Event):
     """Fields every Automobile event has: the seat it concerns (None: the table) and
     ``delta``, that seat's money change (0 if none)."""
 
-    seat: str | None = None
+    seat: OptSeatId = None
     delta: int = 0
 
 
@@ -237,7 +237,7 @@ class DemandCount(AutoEvent):
 
 class ActionOrder(AutoEvent):
     kind: Literal["action_order"] = "action_order"
-    order: list[str]
+    order: list[SeatId]
 
 
 class Picked(AutoEvent):
@@ -415,7 +415,7 @@ class Repay(AutoEvent):
 class GameEnd(AutoEvent):
     kind: Literal["game_end"] = "game_end"
     best: int
-    winners: list[str]
+    winners: list[SeatId]
 
 
 AnyEvent = (
@@ -523,22 +523,13 @@ class ExecView(Model):
     passed: list[str]
 
 
-class SeatLabel(Model):
-    """How a seat is shown (a Discord display name and a colour), supplied by the caller."""
+class PublicView(View):
+    """Everything the table may see; the only input of render/automobile.py (the base adds
+    game, viewer, step, seats, to_act and the seat labels)."""
 
-    name: str
-    colour: str | None = None
-
-
-class PublicView(Model):
-    """Everything the table may see; the only input of render/automobile.py."""
-
-    game: Literal["automobile"] = "automobile"
     round: int
     phase: int
     current: str | None
-    seats: list[str]
-    labels: dict[str, SeatLabel] = Field(default_factory=dict)
     selection_order: list[str]
     action_order: list[str]
     turn: int
@@ -556,18 +547,22 @@ class PublicView(Model):
     revealed_round: int
     finished: bool
     scores: dict[str, int]
-    to_act: list[str]
-
-    def label(self, seat: str) -> str:
-        lab = self.labels.get(seat)
-        return lab.name if lab else seat
 
 
 class SeatView(PublicView):
     """A seat's view: the public one plus its own demand cards."""
 
-    you: str
     hand: list[int]
+
+
+class Options(Model):
+    """Automobile table options."""
+
+    ruleset: Literal[1, 2] = Field(
+        default=2,
+        description="rules version: 2 = current; 1 = before 2026-12 (one executive decision each, "
+        "a closed space keeps its cars), for games stored before",
+    )
 
 
 AutoView = SeatView | PublicView

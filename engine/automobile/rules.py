@@ -84,11 +84,12 @@ Evs = list[AutoEvent]
 
 
 # ================================================================ setup
-def new_state(seats: list[str], seed: int, rng: Rng, schema_version: int) -> AutoState:
+def new_state(seats: list[str], seed: int, rng: Rng, schema_version: int, ruleset: int = 2) -> AutoState:
     R = C.rules()
     order = rng.shuffle("seat_order", seats)
     state = AutoState(
         schema_version=schema_version,
+        ruleset=ruleset,
         seats=seats,
         seed=seed,
         rng=rng,
