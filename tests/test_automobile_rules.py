@@ -275,6 +275,34 @@ def test_close_refunds_cost_less_100_parts_400_and_halves_losses_rounding_up():
     assert sp.closed and sp.factories == 0 and not sp.parts and st.closed_used == 1
 
 
+def test_closing_removes_the_cars_still_on_the_space():
+    """Ruling (docs/rulings.md, Automobile D, 关闭停产车型位): the discontinued model's cars leave
+    with its factories, unsold and without loss points; produce-then-close no longer pays."""
+    st = actions_phase()
+    st.round = 4
+    own(st, 3, "a", factories=2)
+    st, _ = do(st, Act(what="produce"), Produce(space=3, count=7))
+    assert st.spaces[3].cars == 7
+    st, _ = do(st, Act(what="rd"), Act(what="rd"))  # b, c
+    label = GAME.action_label(GAME.apply(st, "a", Act(what="close"))[0], Close(space=3), "en")
+    assert "7 car(s) leave unsold" in label
+    st, ev = do(st, Act(what="close"), Close(space=3))
+    close = next(e for e in ev if e.kind == "close")
+    assert close.cars == 7 and st.spaces[3].cars == 0 and st.players["a"].losses == 0
+    assert "withdrawn" in GAME.event_text(close, "en") and "撤回" in GAME.event_text(close, "zh")
+    assert R.cars_on_board(st, "a") == 0  # the cars are back in a's supply
+
+
+def test_ruleset_1_closing_kept_the_cars():
+    st = GAME.new(["a", "b", "c"], {"ruleset": 1}, seed=1)
+    st.selection_order = ["a", "b", "c"]
+    st.current = "a"
+    st = pick_all(st, ("ford", "kettering", "sloan"))
+    own(st, 3, "a", factories=2, cars=5)
+    st, ev = do(st, Act(what="close"), Close(space=3))
+    assert st.spaces[3].cars == 5 and next(e for e in ev if e.kind == "close").cars == 0
+
+
 def test_loans_at_most_two_of_500():
     st = actions_phase()
     st, ev = do(st, Loan())

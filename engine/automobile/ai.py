@@ -373,9 +373,13 @@ HARD_PICK: dict[str, float] = {
     "chrysler": 1.0,
     "sloan": 0.0,
 }
-#: what choosing first next round is worth to the hard AI (in money), against a marker or a close
-PASS_VALUE = 0.0
-HARD = Style(idle=-400.0, busy=-100.0)  # builds a little more readily than the easy level
+#: the hard AI's building knobs by seat count (tuned with bench/ai_levels_automobile.py: with more
+#: rivals a factory is credited with more of its margin)
+HARD_BY_SEATS: dict[int, Style] = {
+    3: Style(idle=-400.0, busy=-100.0),
+    4: Style(idle=-400.0, busy=-100.0, margin=0.9),
+    5: Style(idle=-400.0, busy=-100.0, margin=0.9),
+}
 
 
 def _point_cost_now(state: AutoState) -> float:
@@ -568,7 +572,9 @@ def _hard_exec(state: AutoState, seat: str, legal: list[Any]) -> Any:
         if gain > best[0] and all(g > 0 for g in gains[:size]):
             best = (gain, Exec(choice=choice))
     if state.round < C.rules()["rounds"] and not state.pass_order:
-        best = (PASS_VALUE, Exec(choice="pass"))  # the first to pass chooses first next round
+        # the first to pass chooses first next round (Ford again, decisive in self-play): that
+        # beats any marker; only a close that pays is worth giving it up
+        best = (0.0, Exec(choice="pass"))
     if Exec(choice="close") in legal:
         last = state.round == C.rules()["rounds"]
         for i in R.closable(state, seat):
@@ -615,7 +621,7 @@ def choose_hard(state: AutoState, seat: str) -> Any:
             return _hard_marker(state, seat, legal, pend.kind)
         if pend.kind == "close" and pend.origin == "exec":
             return max(legal, key=lambda a: _hard_close_gain(state, seat, a.space))
-        return choose(state, seat, HARD)
+        return choose(state, seat, HARD_BY_SEATS[len(state.seats)])
     if state.phase == 6:
         return _hard_exec(state, seat, legal)
     if state.phase == 2 and pend is None:
@@ -624,7 +630,7 @@ def choose_hard(state: AutoState, seat: str) -> Any:
             legal,
             key=lambda a: (HARD_PICK[a.character] + 0.3 * state.char_rd.get(a.character, 0), -chars.index(a.character)),
         )
-    return choose(state, seat, HARD)
+    return choose(state, seat, HARD_BY_SEATS[len(state.seats)])
 
 
 def _hard_close_gain(state: AutoState, seat: str, space: int) -> float:
