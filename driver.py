@@ -264,10 +264,7 @@ class Session:
 
     def rig(self, req: dict[str, Any]) -> dict[str, Any]:
         game, state = self._need()
-        if "name" in req:
-            forced = {_str(req, "name"): req.get("values")}
-        else:
-            forced = req.get("rig")
+        forced: Any = {_str(req, "name"): req.get("values")} if "name" in req else req.get("rig")
         if not isinstance(forced, dict) or not all(isinstance(v, list) for v in forced.values()):
             raise _bad("rig takes name + values (a list), or rig: {name: [values]}")
         for name, values in forced.items():

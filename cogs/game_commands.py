@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -72,7 +72,7 @@ class GameCommands(commands.Cog):
             groups.append(group)
         return groups
 
-    def _callback(self, game_id: str, name: str) -> Callable[[discord.Interaction], Awaitable[None]]:
+    def _callback(self, game_id: str, name: str) -> Callable[[discord.Interaction], Coroutine[Any, Any, None]]:
         async def callback(interaction: discord.Interaction) -> None:
             await self.run(interaction, game_id, name)
 

@@ -21,8 +21,9 @@ methods of the base class; a game never overrides them:
 
 **One hook convention**: each public method is the base class's; the game
 implements the protected hook of the same name (``_new``, ``_legal``,
-``_apply``, ``_view``, ``_to_act``, ``_outcome``, ``_validate``, ``_migrate``,
-``_rigs``) and, grouped apart, the presentation hooks (``_action_label``,
+``_apply``, ``_view``, ``_to_act``, ``_outcome``, ``_validate``, ``_rigs``; for
+stored data ``_migrate`` (states), ``_migrate_event``, ``_migrate_action``,
+``_migrate_options``) and, grouped apart, the presentation hooks (``_action_label``,
 ``_action_group``, ``_event_text``, ``_prompt``, ``_summary``,
 ``_private_summary``), the AI hook (``_ai_action``) and the platform hooks
 (``_record``, ``_hidden_revealed``, ``_campaign_*``).  What the base does once
@@ -41,7 +42,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, cast, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError
 
@@ -135,8 +136,8 @@ class NoOptions(Model):
 class SeatLabel(Model):
     """How the caller names a seat (a Discord display name and colour)."""
 
-    name: str
-    colour: str | None = None  # "#rrggbb"
+    name: str = Field(min_length=1, max_length=100)
+    colour: str | None = Field(default=None, pattern=r"^#[0-9a-fA-F]{6}$")  # "#rrggbb"
 
 
 SeatLabels = Mapping[str, SeatLabel]
@@ -196,12 +197,18 @@ class GameCommand(Model):
 
 
 # ======================================================================= game
+#: the names of the base models, for annotations inside ``Game`` (whose ClassVars
+#: ``Event`` and ``View`` are each game's own)
+AnyEvent = Event
+ViewModel = View
+S = TypeVar("S", bound=BaseState)
+
 #: legacy public overrides the base still wraps (games not converted yet)
 _WRAPPED = ("view", "event_text", "action_label", "ai_action")
 _CONTRACT = ("new", "legal_actions", "apply", "validate", "load", "rig", "ai_step")
 
 
-class Game:
+class Game(Generic[S]):
     """Base class: subclasses set the ClassVars and implement the ``_`` hooks."""
 
     id: ClassVar[str]
@@ -213,9 +220,9 @@ class Game:
     Event: ClassVar[Any] = Event
     Options: ClassVar[type[BaseModel]] = NoOptions
     #: the typed public view; ``None`` only for a game not converted yet (dict views)
-    View: ClassVar[type[View] | None] = None
+    View: ClassVar[type[ViewModel] | None] = None
     #: the typed per-seat view (default: the public view model)
-    SeatView: ClassVar[type[View] | None] = None
+    SeatView: ClassVar[type[ViewModel] | None] = None
     #: the game has per-seat hidden information (a hand): offer a private view
     private_view: ClassVar[bool] = False
     #: actions are committed in secret (simultaneous turns): never show them on the public board
@@ -258,7 +265,7 @@ class Game:
         options: dict[str, Any] | BaseModel | None = None,
         seed: int = 0,
         rig: Mapping[str, Sequence[Any]] | None = None,
-    ) -> BaseState:
+    ) -> S:
         """A new game.  ``rig`` forces named outcomes from the very first draw
         (set-up shuffles included) -- for tests and the driver, never live play."""
         if isinstance(seats, (str, bytes)) or not all(isinstance(s, str) for s in seats):
@@ -281,7 +288,7 @@ class Game:
         except RigError as exc:
             raise GameError("bad_rig", "core.error.bad_rig", detail=str(exc)) from None
 
-    def legal_actions(self, state: BaseState, seat: str) -> list[Any]:
+    def legal_actions(self, state: S, seat: str) -> list[Any]:
         """Every action ``seat`` may take now (empty when it is not to act); an
         unknown seat is an error.  The list is remembered on the state object, so
         ``apply`` accepts one of its actions without computing them again."""
@@ -294,7 +301,7 @@ class Game:
         _memo(state)[seat] = legal
         return list(legal)
 
-    def apply(self, state: BaseState, seat: str, action: Any) -> tuple[BaseState, list[Event]]:
+    def apply(self, state: S, seat: str, action: Any) -> tuple[S, list[AnyEvent]]:
         """The state after ``seat`` takes ``action``, and what happened.  Pure."""
         legal = _memo(state).get(seat)
         if not (legal and any(a is action for a in legal)):
@@ -317,7 +324,7 @@ class Game:
         new.__dict__["step"] = state.step + 1
         return new, events
 
-    def view(self, state: BaseState, seat: str | None = None, labels: SeatLabels | None = None) -> Any:
+    def view(self, state: S, seat: str | None = None, labels: SeatLabels | None = None) -> Any:
         """What ``seat`` may see (``None``: the public), as the game's view model.
 
         ``labels`` names seats (``{seat: SeatLabel}``); seats it leaves out are
@@ -341,15 +348,15 @@ class Game:
             **fields,
         )
 
-    def to_act(self, state: BaseState) -> list[str]:
+    def to_act(self, state: S) -> list[str]:
         """The seats that owe a decision now (several: simultaneous turns)."""
         return self._to_act(state)
 
-    def outcome(self, state: BaseState) -> Outcome | None:
+    def outcome(self, state: S) -> Outcome | None:
         """The result once the game is over, else None."""
         return self._outcome(state)
 
-    def validate(self, state: BaseState) -> None:
+    def validate(self, state: S) -> None:
         """Raise ``GameError("bad_state")`` naming the first thing about ``state``
         that cannot happen in this game; return None for a good state."""
         if state.game != self.id:
@@ -393,7 +400,7 @@ class Game:
             raise _bad_state("state", f"inconsistent ({type(exc).__name__}: {exc})") from None
 
     # ============================================================= state I/O
-    def load(self, data: dict[str, Any] | str | bytes) -> BaseState:
+    def load(self, data: dict[str, Any] | str | bytes) -> S:
         """A state from JSON (dict or text): older ``schema_version`` migrated by
         the game, newer refused, then validated.  Raises ``GameError("bad_state")``."""
         if isinstance(data, (str, bytes)):
@@ -419,28 +426,31 @@ class Game:
                 raise _bad_state("schema_version", f"migration from {version} failed: {exc}") from None
             data["schema_version"] = self.schema_version
         try:
-            state = self.State.model_validate(data)
+            state = cast(S, self.State.model_validate(data))
         except (ValidationError, RecursionError) as exc:
             detail = _first_error(exc) if isinstance(exc, ValidationError) else "nested too deeply"
             raise _bad_state("", detail) from None
         self.validate(state)
         return state
 
-    def dump(self, state: BaseState) -> dict[str, Any]:
+    def dump(self, state: S) -> dict[str, Any]:
         """The complete state as JSON data (RNG and seed included: never show it to players)."""
         return state.model_dump(mode="json")
 
-    def copy_state(self, state: BaseState) -> BaseState:
+    def copy_state(self, state: S) -> S:
         """An independent copy (``_copy``), with no legal actions remembered."""
         new = self._copy(state)
         new.__pydantic_private__ = {**(new.__pydantic_private__ or {}), "_memo_legal": {}}
         return new
 
-    def replay(self, seats: Sequence[str], options: Any, seed: int, log: Iterable[tuple[str, Any]]) -> BaseState:
-        """The state a game reaches from its seed and action log."""
+    def replay(self, seats: Sequence[str], options: Any, seed: int, log: Iterable[tuple[str, Any]]) -> S:
+        """The state a game reaches from its seed and action log (stored options
+        pass through ``_migrate_options``, stored actions through ``_migrate_action``)."""
+        if isinstance(options, dict):
+            options = self._migrate_options(dict(options))
         return self.apply_all(self.new(seats, options, seed), log)
 
-    def apply_all(self, state: BaseState, log: Iterable[tuple[str, Any]]) -> BaseState:
+    def apply_all(self, state: S, log: Iterable[tuple[str, Any]]) -> S:
         """``state`` with every ``(seat, action)`` of ``log`` applied in order."""
         for seat, action in log:
             state, _ = self.apply(state, seat, action)
@@ -470,7 +480,7 @@ class Game:
         if spec.kind == "deck" and len({json.dumps(v, sort_keys=True) for v in values}) != len(values):
             raise GameError("bad_rig", "core.error.bad_rig", detail=f"{name}: a card appears twice")
 
-    def rig(self, state: BaseState, name: str, values: Sequence[Any]) -> BaseState:
+    def rig(self, state: S, name: str, values: Sequence[Any]) -> S:
         """A copy of ``state`` whose next ``name`` draws give ``values`` (an empty
         list clears what was forced for ``name``)."""
         self.check_rig(name, values)
@@ -484,7 +494,7 @@ class Game:
     # ================================================================ parsing
     def seat_range(self, options: BaseModel | dict[str, Any] | None = None) -> tuple[int, int]:
         """How many seats these options allow (an extra crew may add a seat)."""
-        return self.min_seats, self.max_seats
+        return self._seat_range(self.parse_options(options))
 
     def parse_options(self, options: dict[str, Any] | BaseModel | None) -> BaseModel:
         if isinstance(options, self.Options):
@@ -501,6 +511,8 @@ class Game:
     def parse_action(self, action: Any) -> Any:
         if isinstance(action, BaseModel):
             action = action.model_dump(mode="json")
+        elif isinstance(action, dict):
+            action = self._migrate_action(action)
         try:
             return self._action_adapter.validate_python(action)
         except ValidationError as exc:
@@ -515,19 +527,20 @@ class Game:
         return self.State.model_json_schema()
 
     # ================================================================= events
-    def dump_events(self, events: Iterable[Event]) -> list[dict[str, Any]]:
+    def dump_events(self, events: Iterable[AnyEvent]) -> list[dict[str, Any]]:
         return [e.model_dump(mode="json") for e in events]
 
-    def load_events(self, data: Iterable[dict[str, Any]]) -> list[Event]:
-        """Events back from the JSON ``dump_events`` wrote (the stored log)."""
-        return [self._event_adapter.validate_python(e) for e in data]
+    def load_events(self, data: Iterable[dict[str, Any]]) -> list[AnyEvent]:
+        """Events back from the JSON ``dump_events`` wrote (the stored log; older
+        shapes pass through ``_migrate_event``)."""
+        return [self._event_adapter.validate_python(self._migrate_event(dict(e))) for e in data]
 
-    def visible_events(self, events: Iterable[Event], seat: str | None) -> list[Event]:
+    def visible_events(self, events: Iterable[AnyEvent], seat: str | None) -> list[AnyEvent]:
         """The events ``seat`` may see (``None``: the public ones)."""
         return [e for e in events if e.to is None or (seat is not None and seat in e.to)]
 
     # =========================================================== presentation
-    def seat_labels(self, state: BaseState, labels: SeatLabels | None = None) -> dict[str, SeatLabel]:
+    def seat_labels(self, state: S, labels: SeatLabels | None = None) -> dict[str, SeatLabel]:
         """A label for every seat: the caller's, else the seat id."""
         labels = labels or {}
         return {s: labels.get(s) or SeatLabel(name=s) for s in state.seats}
@@ -539,34 +552,32 @@ class Game:
         lab = (labels or {}).get(seat)
         return lab.name if lab is not None else seat
 
-    def action_label(
-        self, state: BaseState, action: Any, locale: str | None = None, labels: SeatLabels | None = None
-    ) -> str:
+    def action_label(self, state: S, action: Any, locale: str | None = None, labels: SeatLabels | None = None) -> str:
         """Short button/select text."""
         return self._action_label(state, action, locale, labels)
 
-    def action_group(self, state: BaseState, action: Any) -> str:
+    def action_group(self, state: S, action: Any) -> str:
         """Actions of one group share a select menu when there are many."""
         return self._action_group(state, action)
 
-    def event_text(self, event: Event, locale: str | None = None, labels: SeatLabels | None = None) -> str:
+    def event_text(self, event: AnyEvent, locale: str | None = None, labels: SeatLabels | None = None) -> str:
         """One log line for ``event`` (seat fields shown by their labels)."""
         return self._event_text(event, locale, labels)
 
-    def prompt(self, state: BaseState, seat: str) -> Msg:
+    def prompt(self, state: S, seat: str) -> Msg:
         """What ``seat`` is asked to decide now."""
         return self._prompt(state, seat)
 
-    def private_summary(self, state: BaseState, seat: str) -> Msg | None:
+    def private_summary(self, state: S, seat: str) -> Msg | None:
         """A line of what only ``seat`` knows (its hand), for its private view."""
         return self._private_summary(state, seat)
 
-    def summary(self, state: BaseState) -> Msg:
+    def summary(self, state: S) -> Msg:
         """One line describing the table (round, phase...)."""
         return self._summary(state)
 
     # ====================================================================== AI
-    def ai_action(self, state: BaseState, seat: str, level: str | None = None) -> Any:
+    def ai_action(self, state: S, seat: str, level: str | None = None) -> Any:
         """The seat-filler AI's choice at ``level`` (default: the first of
         ``ai_levels``).  Deterministic for a given state; one of ``legal_actions``."""
         level = self._level(level)
@@ -575,17 +586,17 @@ class Game:
             raise GameError("nothing_to_do", "core.error.nothing_to_do", seat=seat)
         return self._ai_action(state, seat, level, legal)
 
-    def ai_step(self, state: BaseState, level: str | None = None) -> tuple[BaseState, list[Event]]:
+    def ai_step(self, state: S, level: str | None = None) -> tuple[S, list[AnyEvent]]:
         """One decision of self-play: the first seat to act plays the AI's choice."""
         seat = self.to_act(state)[0]
         return self.apply(state, seat, self.ai_action(state, seat, level))
 
-    def default_action(self, state: BaseState, seat: str) -> Any:
+    def default_action(self, state: S, seat: str) -> Any:
         """What a turn timer takes for an absent seat (default: the AI's choice)."""
         return self._default_action(state, seat)
 
     @staticmethod
-    def ai_rng(state: BaseState, seat: str) -> random.Random:
+    def ai_rng(state: S, seat: str) -> random.Random:
         return random.Random(f"{state.seed}:{state.step}:{seat}")
 
     def _level(self, level: str | None) -> str:
@@ -598,11 +609,11 @@ class Game:
         return level
 
     # ========================================================= platform hooks
-    def record(self, state: BaseState, seat: str) -> float | None:
+    def record(self, state: S, seat: str) -> float | None:
         """A finished game's record for ``seat`` for the leaderboards (or None)."""
         return self._record(state, seat)
 
-    def hidden_revealed(self, before: BaseState, after: BaseState) -> bool:
+    def hidden_revealed(self, before: S, after: S) -> bool:
         """Whether going from ``before`` to ``after`` revealed hidden information
         (undo then needs everyone's consent; previews stop there).  Dice and
         shuffles are caught by the RNG comparison; the hook covers reveals that
@@ -622,13 +633,13 @@ class Game:
         """Options for the next game of a campaign (story modes); None: no story."""
         return self._campaign_options(progress, seats)
 
-    def campaign_progress(self, progress: dict[str, Any] | None, state: BaseState) -> dict[str, Any] | None:
+    def campaign_progress(self, progress: dict[str, Any] | None, state: S) -> dict[str, Any] | None:
         """Campaign progress after a finished game (story modes); None: unchanged."""
         return self._campaign_progress(progress, state)
 
     def command(
-        self, name: str, state: BaseState, seat: str | None, locale: str | None = None, labels: SeatLabels | None = None
-    ) -> Msg | View:
+        self, name: str, state: S, seat: str | None, locale: str | None = None, labels: SeatLabels | None = None
+    ) -> Msg | ViewModel:
         """Run the game-declared command ``name`` (see :class:`GameCommand`)."""
         for cmd in self.commands:
             if cmd.name == name:
@@ -638,13 +649,13 @@ class Game:
         raise GameError("unknown_command", "core.error.unknown_command", name=str(name)[:40])
 
     # ======================================================= hooks: the rules
-    def _new(self, seats: list[str], options: Any, seed: int, rng: Rng) -> BaseState:
+    def _new(self, seats: list[str], options: Any, seed: int, rng: Rng) -> S:
         raise NotImplementedError
 
-    def _legal(self, state: BaseState, seat: str) -> list[Any]:
+    def _legal(self, state: S, seat: str) -> list[Any]:
         raise NotImplementedError
 
-    def _check(self, state: BaseState, seat: str, action: Any) -> None:
+    def _check(self, state: S, seat: str, action: Any) -> None:
         """Raise GameError if ``action`` (not one of the objects ``legal_actions``
         returned) is illegal.  Default: it must equal one of the legal actions.
         Override to give a more precise error."""
@@ -654,34 +665,34 @@ class Game:
         if action not in legal:
             raise GameError("illegal_action", "core.error.illegal_action", seat=seat)
 
-    def _transition(self, state: BaseState, seat: str, action: Any) -> tuple[BaseState, list[Event]]:
+    def _transition(self, state: S, seat: str, action: Any) -> tuple[S, list[AnyEvent]]:
         """The new state and events of a checked action; never mutates ``state``.
         Default: copy the state, then let ``_apply`` change the copy."""
         new = self.copy_state(state)
         return new, self._apply(new, seat, action)
 
-    def _copy(self, state: BaseState) -> BaseState:
+    def _copy(self, state: S) -> S:
         """An independent copy of ``state``.  Default: a JSON round trip (states
         round-trip exactly, every game tests it; pydantic-core does it 1-3x faster
         than ``copy.deepcopy``).  A game may copy its own fields faster."""
         return type(state).model_validate_json(state.model_dump_json())
 
-    def _apply(self, state: BaseState, seat: str, action: Any) -> list[Event]:
+    def _apply(self, state: S, seat: str, action: Any) -> list[AnyEvent]:
         """Carry out a checked action on ``state`` (a private copy) in place."""
         raise NotImplementedError
 
-    def _to_act(self, state: BaseState) -> list[str]:
+    def _to_act(self, state: S) -> list[str]:
         raise NotImplementedError
 
-    def _outcome(self, state: BaseState) -> Outcome | None:
+    def _outcome(self, state: S) -> Outcome | None:
         raise NotImplementedError
 
-    def _view(self, state: BaseState, seat: str | None) -> dict[str, Any]:
+    def _view(self, state: S, seat: str | None) -> dict[str, Any]:
         """The game's fields of the view model for ``seat`` (the base adds the
         common ones and strips per-seat fields of other seats)."""
         raise NotImplementedError
 
-    def _validate(self, state: BaseState) -> None:
+    def _validate(self, state: S) -> None:
         """Check what the state means (ids against data/, counters in range, the
         pending decision against the phase); raise ``GameError('bad_state')``
         (use :func:`bad_state`) naming the first problem."""
@@ -691,11 +702,30 @@ class Game:
         game's) into the current shape.  Default: no older shapes exist."""
         raise _bad_state("schema_version", f"no migration from version {version}")
 
+    def _migrate_event(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A stored event (JSON data, a copy) in an older shape, in the current one.
+        Default: events never changed shape."""
+        return data
+
+    def _migrate_action(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A stored or sent action (JSON data) in an older shape, in the current one;
+        return a new dict, never change ``data``.  Default: unchanged."""
+        return data
+
+    def _migrate_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """A stored table's options (from its row or an export, a copy), as the
+        rules it was played under need them to replay.  Default: unchanged."""
+        return options
+
     def _rigs(self) -> dict[str, RigSpec] | None:
         return None
 
+    def _seat_range(self, options: Any) -> tuple[int, int]:
+        """The seat range the (parsed) options allow.  Default: min_seats..max_seats."""
+        return self.min_seats, self.max_seats
+
     # ================================================ hooks: presentation
-    def _action_label(self, state: BaseState, action: Any, locale: str | None, labels: SeatLabels | None) -> str:
+    def _action_label(self, state: S, action: Any, locale: str | None, labels: SeatLabels | None) -> str:
         """Default: catalog key ``<game>.action.<kind>`` with the action's fields."""
         params = action.model_dump(mode="json")
         params.pop("kind", None)
@@ -703,10 +733,10 @@ class Game:
             params[name] = self.seat_name(params.get(name), labels)
         return t(f"{self.id}.action.{action.kind}", locale, **params)
 
-    def _action_group(self, state: BaseState, action: Any) -> str:
+    def _action_group(self, state: S, action: Any) -> str:
         return str(action.kind)
 
-    def _event_text(self, event: Event, locale: str | None, labels: SeatLabels | None) -> str:
+    def _event_text(self, event: AnyEvent, locale: str | None, labels: SeatLabels | None) -> str:
         """Default: catalog key ``<game>.event.<kind>`` with the event's fields
         (seat fields by their labels)."""
         params = event.model_dump(mode="json", exclude={"kind", "to"})
@@ -714,28 +744,28 @@ class Game:
             params[name] = self.seat_name(params.get(name), labels)
         return t(f"{self.id}.event.{event.kind}", locale, **params)
 
-    def _prompt(self, state: BaseState, seat: str) -> Msg:
+    def _prompt(self, state: S, seat: str) -> Msg:
         return Msg(key="core.prompt.your_move")
 
-    def _private_summary(self, state: BaseState, seat: str) -> Msg | None:
+    def _private_summary(self, state: S, seat: str) -> Msg | None:
         return None
 
-    def _summary(self, state: BaseState) -> Msg:
+    def _summary(self, state: S) -> Msg:
         return Msg(key="core.summary.step", params={"step": state.step})
 
     # ========================================================== hooks: AI
-    def _ai_action(self, state: BaseState, seat: str, level: str, legal: list[Any]) -> Any:
+    def _ai_action(self, state: S, seat: str, level: str, legal: list[Any]) -> Any:
         """Default: a random legal action (from a per-state RNG, so deterministic)."""
         return self.ai_rng(state, seat).choice(legal)
 
-    def _default_action(self, state: BaseState, seat: str) -> Any:
+    def _default_action(self, state: S, seat: str) -> Any:
         return self.ai_action(state, seat)
 
     # ==================================================== hooks: platform
-    def _record(self, state: BaseState, seat: str) -> float | None:
+    def _record(self, state: S, seat: str) -> float | None:
         return None
 
-    def _hidden_revealed(self, before: BaseState, after: BaseState) -> bool:
+    def _hidden_revealed(self, before: S, after: S) -> bool:
         return False
 
     def _campaign_init(self, options: dict[str, Any]) -> dict[str, Any] | None:
@@ -747,7 +777,7 @@ class Game:
     def _campaign_options(self, progress: dict[str, Any] | None, seats: Sequence[str]) -> dict[str, Any] | None:
         return None
 
-    def _campaign_progress(self, progress: dict[str, Any] | None, state: BaseState) -> dict[str, Any] | None:
+    def _campaign_progress(self, progress: dict[str, Any] | None, state: S) -> dict[str, Any] | None:
         return None
 
 
@@ -767,7 +797,8 @@ def _memo(state: BaseState) -> dict[str, list[Any]]:
     private = state.__pydantic_private__
     if private is None or "_memo_legal" not in private:
         private = state.__pydantic_private__ = {**(private or {}), "_memo_legal": {}}
-    return private["_memo_legal"]  # type: ignore[no-any-return]
+    memo: dict[str, list[Any]] = private["_memo_legal"]
+    return memo
 
 
 def _legacy_wrapper(name: str, fn: Any) -> Any:
@@ -842,6 +873,24 @@ def _first_error(exc: ValidationError) -> str:
     return (f"{loc}: {msg}" if loc else msg)[:300]
 
 
+_object_new = object.__new__
+_object_set = object.__setattr__
+M = TypeVar("M", bound=BaseModel)
+
+
+def rebuilt(model: M, fields: dict[str, Any]) -> M:
+    """A new instance of ``model``'s class holding ``fields`` as they are, without
+    validating them: the caller passes copies of a valid instance's fields (a
+    game's fast ``_copy``).  About twice as fast as ``model_copy``, which goes
+    through ``copy.copy``."""
+    new = _object_new(type(model))
+    _object_set(new, "__dict__", fields)
+    _object_set(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    _object_set(new, "__pydantic_extra__", None)
+    _object_set(new, "__pydantic_private__", None)
+    return new
+
+
 def canonical(obj: Any) -> str:
     """Canonical JSON text (sorted keys) used to compare states bit for bit."""
     if isinstance(obj, BaseModel):
@@ -868,4 +917,5 @@ __all__ = [
     "View",
     "bad_state",
     "canonical",
+    "rebuilt",
 ]

@@ -57,7 +57,8 @@ def unregister(game_id: str) -> None:
 
 def game_data_dir(game: Game) -> Path:
     """Where ``game`` keeps its content and catalogs (``data/<id>`` by default)."""
-    return Path(type(game).data_dir) if type(game).data_dir is not None else DATA / type(game).id
+    folder = type(game).data_dir
+    return Path(folder) if folder is not None else DATA / type(game).id
 
 
 def _discover() -> None:

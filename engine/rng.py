@@ -86,7 +86,7 @@ class Rng(BaseModel):
         if forced:
             if value not in seq:
                 raise RigError(f"rigged {name}={value!r} is not one of the options")
-            return value  # type: ignore[return-value]
+            return value
         return seq[self._below(len(seq))]
 
     def shuffle(self, name: str, seq: Sequence[T]) -> list[T]:

@@ -22,4 +22,5 @@ def renderer_module(game_id: str) -> str:
 
 def render(game_id: str, view: Any, locale: str = "en") -> bytes:
     module = importlib.import_module(renderer_module(game_id))
-    return module.draw(view, locale)  # type: ignore[no-any-return]
+    png: bytes = module.draw(view, locale)
+    return png

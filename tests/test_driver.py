@@ -180,3 +180,15 @@ def test_new_can_rig_the_set_up_shuffle():
     assert ok["state"]["screen"][:4] == ["rash", "krupp", "glitch", "knuckles"]
     assert impossible["error"]["code"] == "bad_rig" and "nobody" in impossible["error"]["message"]
     assert malformed["error"]["code"] == "bad_request"
+
+
+def test_docs_list_every_declared_rig_name_of_every_game():
+    import re
+
+    from engine import available
+
+    doc = (ROOT / "docs" / "driver.md").read_text(encoding="utf-8")
+    rows = {(m[0], n) for m in re.findall(r"^\| (\w+) \| (.+?) \|", doc, re.M) for n in re.findall(r"`([^`]+)`", m[1])}
+    for gid in available():
+        for name in get_game(gid).rigs() or {}:
+            assert (gid, name) in rows, f"docs/driver.md does not list {gid} rig {name!r}"

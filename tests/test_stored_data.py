@@ -102,3 +102,18 @@ def test_old_exports_replay_and_play_on(game_id):
                 break
             state, _ = game.ai_step(state)
         assert game.outcome(state) is not None
+
+
+async def test_a_row_whose_state_cannot_happen_is_quarantined_not_played(store):
+    """Issue 13 item 2: the table service validates on every load (the store never parses state)."""
+    from cogs.pipeline import TurnRefused
+
+    pipe = Pipeline(store)
+    row = await store.get_game(1)
+    data = json.loads(row.state_json)
+    data["hero_hp"] = -5  # well-formed JSON of the right shape, but impossible
+    await store.db.execute("UPDATE games SET state_json=? WHERE id=1", (json.dumps(data),))
+    with pytest.raises(TurnRefused) as exc:
+        await pipe.load(1)
+    assert exc.value.code == "corrupt"
+    assert (await store.get_game(1)).status == "quarantined"

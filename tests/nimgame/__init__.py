@@ -23,14 +23,14 @@ from engine.base import SeatLabels
 from engine.rng import Rng
 
 
-class Options(Model):
+class NimOptions(Model):
     heaps: list[Annotated[int, Field(ge=1, le=7)]] = Field(
         default=[3, 4, 5], min_length=1, max_length=4, description="Counters in each heap."
     )
     random_start: bool = Field(default=False, description="Draw who starts (else the first seat).")
 
 
-class State(BaseState):
+class NimState(BaseState):
     game: Literal["nim"] = "nim"
     heaps: list[int]
     current: int = 0  # index into seats of the player to move
@@ -64,23 +64,23 @@ class NimView(View):
     winner: str | None
 
 
-class Nim(Game):
+class Nim(Game[NimState]):
     id = "nim"
     schema_version = 2  # version 1 called the heaps "piles"
     min_seats = max_seats = 2
-    State = State
+    State = NimState
     Action = Take
     Event = NimEvent
-    Options = Options
+    Options = NimOptions
     View = NimView
     ai_levels = ("easy", "hard")
     data_dir = Path(__file__).resolve().parent / "data"
     renderer = "nimgame.board"
     commands = (GameCommand(name="heaps", key="nim.cmd.heaps", hook="heaps_command", description="The heaps, as text"),)
 
-    def _new(self, seats: list[str], options: Options, seed: int, rng: Rng) -> State:
+    def _new(self, seats: list[str], options: NimOptions, seed: int, rng: Rng) -> NimState:
         first = rng.choice("first", [0, 1]) if options.random_start else 0
-        return State(
+        return NimState(
             schema_version=self.schema_version,
             seats=seats,
             seed=seed,
@@ -89,10 +89,10 @@ class Nim(Game):
             current=first,
         )
 
-    def _to_act(self, state: State) -> list[str]:
+    def _to_act(self, state: NimState) -> list[str]:
         return [] if state.winner is not None else [state.seats[state.current]]
 
-    def _outcome(self, state: State) -> Outcome | None:
+    def _outcome(self, state: NimState) -> Outcome | None:
         if state.winner is None:
             return None
         return Outcome(
@@ -101,10 +101,10 @@ class Nim(Game):
             reason=Msg(key="nim.outcome", params={"seat": state.winner}),
         )
 
-    def _legal(self, state: State, seat: str) -> list[Any]:
+    def _legal(self, state: NimState, seat: str) -> list[Any]:
         return [Take(heap=h, n=n) for h, size in enumerate(state.heaps) for n in range(1, size + 1)]
 
-    def _apply(self, state: State, seat: str, action: Any) -> list[Any]:
+    def _apply(self, state: NimState, seat: str, action: Any) -> list[Any]:
         state.heaps[action.heap] -= action.n
         events: list[Any] = [Took(seat=seat, heap=action.heap + 1, n=action.n, left=state.heaps[action.heap])]
         if not any(state.heaps):
@@ -114,10 +114,10 @@ class Nim(Game):
             state.current = 1 - state.current
         return events
 
-    def _view(self, state: State, seat: str | None) -> dict[str, Any]:
+    def _view(self, state: NimState, seat: str | None) -> dict[str, Any]:
         return {"heaps": list(state.heaps), "winner": state.winner}
 
-    def _validate(self, state: State) -> None:
+    def _validate(self, state: NimState) -> None:
         if not 1 <= len(state.heaps) <= 4 or any(not 0 <= h <= 7 for h in state.heaps):
             raise bad_state("heaps", "one to four heaps of 0..7 counters")
         if state.current not in (0, 1):
@@ -134,7 +134,7 @@ class Nim(Game):
     def _rigs(self) -> dict[str, RigSpec]:
         return {"first": RigSpec(kind="choice", values=[0, 1], doc="who starts (random_start): the seat's index")}
 
-    def _ai_action(self, state: State, seat: str, level: str, legal: list[Any]) -> Any:
+    def _ai_action(self, state: NimState, seat: str, level: str, legal: list[Any]) -> Any:
         if level == "hard":  # leave a nim-sum of zero when possible
             total = 0
             for h in state.heaps:
@@ -144,10 +144,10 @@ class Nim(Game):
                     return a
         return self.ai_rng(state, seat).choice(legal)
 
-    def _prompt(self, state: State, seat: str) -> Msg:
+    def _prompt(self, state: NimState, seat: str) -> Msg:
         return Msg(key="nim.prompt", params={"heaps": ", ".join(map(str, state.heaps))})
 
-    def _summary(self, state: State) -> Msg:
+    def _summary(self, state: NimState) -> Msg:
         return Msg(key="nim.summary", params={"heaps": ", ".join(map(str, state.heaps))})
 
     def _action_label(self, state: Any, action: Any, locale: str | None, labels: SeatLabels | None) -> str:
@@ -155,7 +155,7 @@ class Nim(Game):
 
         return t("nim.action.take", locale, n=action.n, heap=action.heap + 1)
 
-    def heaps_command(self, state: State, seat: str | None, locale: str | None, labels: SeatLabels | None) -> Msg:
+    def heaps_command(self, state: NimState, seat: str | None, locale: str | None, labels: SeatLabels | None) -> Msg:
         return Msg(key="nim.heaps", params={"heaps": ", ".join(map(str, state.heaps))})
 
 
