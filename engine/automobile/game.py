@@ -6,7 +6,6 @@ rig names), the typed views and the presentation hooks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..base import BaseState, Game, GameCommand, Msg, Outcome, RigSpec, SeatLabels, bad_state
@@ -86,14 +85,11 @@ class Automobile(Game):
             reason=Msg(key="automobile.outcome.money", params={"money": best}),
         )
 
-    def replay(self, seats: Sequence[str], options: Any, seed: int, log: Iterable[tuple[str, Any]]) -> BaseState:
-        """The state reached from the seed and log.  Tables store their options with every
-        default filled in, so stored options (a dict) that name no ``ruleset`` belong to a
-        table created before rules 2: its log is replayed under ruleset 1, the rules it was
-        played under.  ``None`` (no stored options) means the current rules."""
-        if isinstance(options, dict) and "ruleset" not in options:
-            options = {**options, "ruleset": 1}
-        return super().replay(seats, options, seed, log)
+    def _migrate_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Tables store their options with every default filled in, so stored options that
+        name no ``ruleset`` belong to a table created before rules 2: it replays under
+        ruleset 1, the rules it was played under."""
+        return options if "ruleset" in options else {**options, "ruleset": 1}
 
     # ===================================================== stored states
     def _migrate(self, data: dict[str, Any], version: int) -> dict[str, Any]:
@@ -130,9 +126,9 @@ class Automobile(Game):
             ),
         }
 
-    def load_events(self, data: Iterable[dict[str, Any]]) -> list[Any]:
-        """Events from the stored log; schema-1 events (one catch-all model) are converted."""
-        return [self._event_adapter.validate_python(legacy_event(dict(e))) for e in data]
+    def _migrate_event(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Schema-1 events (one catch-all model with every field) as their typed models."""
+        return legacy_event(data)
 
     # ============================================================== views
     def _view(self, state: AutoState, seat: str | None) -> dict[str, Any]:  # type: ignore[override]
