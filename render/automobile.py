@@ -243,12 +243,12 @@ def draw(view: PublicView | dict[str, Any], locale: str = "en") -> bytes:
         info = view.characters.get(c)
         x = cx + (k % 3) * 170
         y = ey + 22 + (k // 3) * 40
-        seat = info.seat if info else None
-        d.rectangle((x, y, x + 162, y + 34), fill=_color(view, seat) if seat else "#2c3038", outline="#111111")
+        holder = info.seat if info else None
+        d.rectangle((x, y, x + 162, y + 34), fill=_color(view, holder) if holder else "#2c3038", outline="#111111")
         label = t(f"automobile.char.{c}", loc) + (f"  R&D {info.rd}" if info and info.rd else "")
-        text(d, (x + 6, y + 4), label, 13, "#000000" if seat else "#dddddd")
-        if seat:
-            text(d, (x + 6, y + 19), _fit(view.label(seat), 11, 150), 11, "#000000")
+        text(d, (x + 6, y + 4), label, 13, "#000000" if holder else "#dddddd")
+        if holder:
+            text(d, (x + 6, y + 19), _fit(view.label(holder), 11, 150), 11, "#000000")
 
     # demand
     yy = ey + 99

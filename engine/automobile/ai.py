@@ -46,8 +46,8 @@ def expected_demand(state: AutoState, seat: str) -> dict[str, float]:
                 est[cls] += value
         else:
             exp = [E_ONE] if sched["draw"] == 1 else [E_HIGH, E_LOW]
-            for value, cls in zip(exp, sched["assign"]):
-                est[cls] += value
+            for guess, cls in zip(exp, sched["assign"]):
+                est[cls] += guess
     for cls in sched["extra"]:
         est[cls] += E_ONE
     return est
@@ -198,8 +198,8 @@ def choose(state: AutoState, seat: str, style: Style = EASY) -> Any:
             return Done() if Done() in legal else legal[0]
         if pend.kind == "produce":
             n = produce_target(state, seat, pend.queue[0])
-            cand = Produce(space=pend.queue[0], count=n)
-            return cand if cand in legal else legal[0]
+            made = Produce(space=pend.queue[0], count=n)
+            return made if made in legal else legal[0]
         if pend.kind == "close":
             best = max(legal, key=lambda a: _close_value(state, a.space) if isinstance(a, Close) else 0.0)
             return best

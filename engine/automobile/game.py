@@ -56,13 +56,13 @@ class Automobile(Game):
     def _new(self, seats: list[str], options: Any, seed: int, rng: Rng) -> AutoState:
         return R.new_state(seats, seed, rng, self.schema_version, options.ruleset)
 
-    def _legal(self, state: AutoState, seat: str) -> list[Any]:  # type: ignore[override]
+    def _legal(self, state: AutoState, seat: str) -> list[Any]:
         return R.legal(state, seat)
 
-    def _check(self, state: AutoState, seat: str, action: Any) -> None:  # type: ignore[override]
+    def _check(self, state: AutoState, seat: str, action: Any) -> None:
         R.check(state, seat, action, R.legal(state, seat))
 
-    def _apply(self, state: AutoState, seat: str, action: Any) -> list[Any]:  # type: ignore[override]
+    def _apply(self, state: AutoState, seat: str, action: Any) -> list[Any]:
         return R.apply(state, seat, action)
 
     def _copy(self, state: BaseState) -> BaseState:
@@ -71,10 +71,10 @@ class Automobile(Game):
         assert isinstance(state, AutoState)
         return copy_auto(state)
 
-    def _to_act(self, state: AutoState) -> list[str]:  # type: ignore[override]
+    def _to_act(self, state: AutoState) -> list[str]:
         return R.to_act(state)
 
-    def _outcome(self, state: AutoState) -> Outcome | None:  # type: ignore[override]
+    def _outcome(self, state: AutoState) -> Outcome | None:
         if not state.finished:
             return None
         best = max(state.scores.values())
@@ -100,7 +100,7 @@ class Automobile(Game):
             data["ruleset"] = 1
         return data
 
-    def _validate(self, state: AutoState) -> None:  # type: ignore[override]
+    def _validate(self, state: AutoState) -> None:
         problem = validate_problem(state)
         if problem:
             field, _, detail = problem.partition(": ")
@@ -131,19 +131,17 @@ class Automobile(Game):
         return legacy_event(data)
 
     # ============================================================== views
-    def _view(self, state: AutoState, seat: str | None) -> dict[str, Any]:  # type: ignore[override]
+    def _view(self, state: AutoState, seat: str | None) -> dict[str, Any]:
         return view_fields(state, seat)
 
     # ======================================================= presentation
-    def _action_label(  # type: ignore[override]
-        self, state: AutoState, action: Any, locale: str | None, labels: SeatLabels | None
-    ) -> str:
+    def _action_label(self, state: AutoState, action: Any, locale: str | None, labels: SeatLabels | None) -> str:
         return action_label(state, action, locale)
 
     def _event_text(self, event: Any, locale: str | None, labels: SeatLabels | None) -> str:
         return event_text(event, locale, labels)
 
-    def _prompt(self, state: AutoState, seat: str) -> Msg:  # type: ignore[override]
+    def _prompt(self, state: AutoState, seat: str) -> Msg:
         if seat not in R.to_act(state):
             return Msg(key="automobile.prompt.wait")
         p = state.pending
@@ -167,14 +165,14 @@ class Automobile(Game):
             },
         )
 
-    def _summary(self, state: AutoState) -> Msg:  # type: ignore[override]
+    def _summary(self, state: AutoState) -> Msg:
         if state.finished:
             return Msg(key="automobile.summary.over")
         return Msg(
             key="automobile.summary.round", params={"round": state.round, "phase": f"@automobile.phase.{state.phase}"}
         )
 
-    def _private_summary(self, state: AutoState, seat: str) -> Msg | None:  # type: ignore[override]
+    def _private_summary(self, state: AutoState, seat: str) -> Msg | None:
         hand = state.players[seat].hand if seat in state.players else []
         return Msg(key="automobile.private.hand", params={"cards": ", ".join(map(str, hand)) or "-"})
 
@@ -184,7 +182,7 @@ class Automobile(Game):
         return self._private_summary(state, seat) or Msg(key="automobile.private.hand", params={"cards": "-"})
 
     # ============================================================ platform
-    def _hidden_revealed(self, before: AutoState, after: AutoState) -> bool:  # type: ignore[override]
+    def _hidden_revealed(self, before: AutoState, after: AutoState) -> bool:
         """Phase 7 turns the demand cards face up (no die involved): an undo past
         the reveal, or past a new deal, needs the other players' consent."""
         return (
@@ -193,11 +191,11 @@ class Automobile(Game):
             or any(before.players[s].hand != after.players[s].hand for s in after.seats)
         )
 
-    def _record(self, state: AutoState, seat: str) -> float | None:  # type: ignore[override]
+    def _record(self, state: AutoState, seat: str) -> float | None:
         return float(state.scores[seat]) if state.finished and seat in state.scores else None
 
     # ================================================================== AI
-    def _ai_action(self, state: AutoState, seat: str, level: str, legal: list[Any]) -> Any:  # type: ignore[override]
+    def _ai_action(self, state: AutoState, seat: str, level: str, legal: list[Any]) -> Any:
         from . import ai
 
         choice = ai.choose_hard(state, seat) if level == "hard" else ai.choose(state, seat)

@@ -83,7 +83,7 @@ class AutoState(BaseState):
     char_rd: dict[str, int]
     taken: dict[str, str] = Field(default_factory=dict)  # character -> seat
     pending: Pending | None = None
-    lanes: dict[str, list[str]] = Field(default_factory=lambda: {"low": [], "mid": [], "high": []})
+    lanes: dict[str, list[str]] = Field(default_factory=lambda: {c: list[str]() for c in ("low", "mid", "high")})
     exec_close: int = 1
     bonus_left: list[int] = Field(default_factory=list)
     discount_left: list[int] = Field(default_factory=list)

@@ -485,7 +485,7 @@ def legal(state: AutoState, seat: str) -> list[Any]:
     if pend is not None:
         return legal_pending(state, seat, pend)
     if state.phase == PHASE_SELECT:
-        return [Pick(character=c) for c in C.characters() if c not in state.taken]  # type: ignore[arg-type]
+        return [Pick(character=c) for c in C.characters() if c not in state.taken]
     if state.phase == PHASE_ACTIONS:
         R = C.rules()
         p = state.players[seat]
@@ -514,7 +514,7 @@ def legal_pending(state: AutoState, seat: str, pend: Pending) -> list[Any]:
     can_cancel = pend.origin in ("action", "durant")
     out: list[Any]
     if k == "build_class":
-        out = [BuildClass(cls=c) for c in build_classes(state, seat, build_cap(state, pend))]  # type: ignore[arg-type]
+        out = [BuildClass(cls=c) for c in build_classes(state, seat, build_cap(state, pend))]
         return out + [Cancel()] if can_cancel else out
     if k == "build_space":
         out = [BuildSpace(space=i) for i in build_spaces(state, seat, pend.cls or "", build_cap(state, pend))]
@@ -527,7 +527,7 @@ def legal_pending(state: AutoState, seat: str, pend: Pending) -> list[Any]:
         return out + [Cancel()]
     if k == "dist_place":
         p = state.players[seat]
-        out = [PlaceDist(cls=c) for c in CLASSES] if p.dist_supply > 0 and pend.left > 0 else []  # type: ignore[arg-type]
+        out = [PlaceDist(cls=c) for c in CLASSES] if p.dist_supply > 0 and pend.left > 0 else []
         out.append(Done() if pend.done_any else Cancel())
         return out
     if k == "produce":
