@@ -195,3 +195,58 @@ def test_round_trip_and_replay_under_the_current_rules():
     assert canonical(GAME.replay(["a", "b", "c"], {"ruleset": 2}, 3, log)) == canonical(st)
     assert canonical(GAME.load(GAME.dump(st))) == canonical(st)
     assert R.to_act(st) == []
+
+
+def _mutate(data, rnd):
+    """One random change somewhere in the JSON of a state (a number, a string, a list entry)."""
+    paths = []
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k not in ("rng", "seed", "game", "schema_version"):
+                    walk(v, (*path, k))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, (*path, i))
+            paths.append((path, "list"))
+        else:
+            paths.append((path, "leaf"))
+
+    walk(data, ())
+    path, kind = rnd.choice(paths)
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    last = path[-1]
+    if kind == "list":
+        parent[last] = rnd.choice([[], [rnd.randint(-3, 40)], ["zz"], parent[last][::-1] + parent[last][:1]])
+    else:
+        parent[last] = rnd.choice([-1000, -1, 0, 1, 3, 7, 99, "zz", None, True, "s0"])
+    return data
+
+
+def test_randomly_mutated_states_are_refused_or_play_on():
+    """issue 13: a state ``load`` accepts never breaks a later call (only GameErrors)."""
+    import random
+
+    rnd = random.Random(13)
+    bases = [GAME.dump(_mid_game(seed=s, n=3 + s % 3, steps=20 + 37 * s)) for s in range(6)]
+    accepted = 0
+    for k in range(600):
+        data = _mutate(json.loads(json.dumps(bases[k % len(bases)])), rnd)
+        try:
+            st = GAME.load(data)
+        except GameError:
+            continue
+        accepted += 1
+        for _ in range(40):
+            if GAME.outcome(st) is not None:
+                break
+            seat = GAME.to_act(st)[0]
+            for level in ("easy", "hard"):
+                GAME.ai_action(st, seat, level)
+            GAME.view(st, seat)
+            GAME.view(st, None)
+            st, _ = GAME.ai_step(st)
+    assert 50 < accepted < 600, accepted  # harmless changes (a count within range) load and play on
