@@ -471,6 +471,154 @@ def finish(state: AutoState, ev: Evs) -> None:
     ev.append(GameEnd(best=best, winners=[s for s in state.seats if state.scores[s] == best]))
 
 
+# ================================================ what a state may be
+def first_problem(s: AutoState) -> str | None:
+    """The first thing in ``s`` that no game of Automobile can reach, as "field: detail", or None."""
+    Rl = C.rules()
+    board = C.board()
+    seats = s.seats
+    if s.ruleset not in (1, 2):
+        return f"ruleset {s.ruleset}"
+    if set(s.players) != set(seats):
+        return "players: one per seat"
+    if not 1 <= s.round <= Rl["rounds"] or not 1 <= s.phase <= 9:
+        return f"round {s.round} / phase {s.phase} out of range"
+    if s.current is not None and s.current not in seats:
+        return f"current: {s.current!r} is not a seat"
+    if not s.finished and s.current is None:
+        return "current: nobody can act in an unfinished game"
+    if s.finished and (s.current is not None or set(s.scores) != set(seats)):
+        return "finished game: nobody acts, every seat scored"
+    if not s.finished and s.phase not in (PHASE_SELECT, PHASE_ACTIONS, PHASE_HOWARD, PHASE_DIST, PHASE_EXEC):
+        return f"phase {s.phase}: phases 1 and 7-9 resolve without a decision"
+    for name in ("selection_order", "action_order"):
+        order = getattr(s, name)
+        if order and sorted(order) != sorted(seats):
+            return f"{name}: must be the seats in some order"
+    if s.phase >= PHASE_ACTIONS and not s.finished and sorted(s.action_order) != sorted(seats):
+        return "action_order: set once everyone chose"
+    if len(s.spaces) != len(board):
+        return f"spaces: {len(board)} model spaces"
+    tiles = list(Rl["demand_tiles"])
+    cards = list(s.bag) + [c for p in s.players.values() for c in p.hand]
+    if not s.finished and s.phase < PHASE_DEMAND:
+        pool = list(tiles)
+        for c in cards:
+            if c not in pool:
+                return f"demand cards: {c!r} is not a demand tile left (bag + hands must come from data/)"
+            pool.remove(c)
+        if pool:
+            return "demand cards: bag + hands must be the 16 tiles"
+    draw = Rl["demand_schedule"][str(s.round)]["draw"]
+    pieces = Rl["pieces"]
+    chars = C.characters()
+    for seat in seats:
+        p = s.players[seat]
+        if p.money < 0:
+            return f"players.{seat}.money: {p.money} < 0"
+        if p.rd < 0 or p.losses < 0 or p.arrears < 0:
+            return f"players.{seat}: R&D, losses and arrears are never negative"
+        if not 0 <= p.loans <= Rl["loan"]["max"]:
+            return f"players.{seat}.loans: {p.loans} (0-{Rl['loan']['max']})"
+        if not s.finished and len(p.hand) != draw:
+            return f"players.{seat}.hand: {len(p.hand)} cards in round {s.round} (expected {draw})"
+        if p.character is not None and s.taken.get(p.character) != seat:
+            return f"players.{seat}.character: not recorded as taken"
+        if set(p.dist) != set(CLASSES) or min(p.dist.values()) < 0 or p.dist_supply < 0:
+            return f"players.{seat}.dist: counts per class, never negative"
+        if (
+            sum(p.dist.values()) + p.dist_supply + sum(p.dist_lane.values()) - sum(p.dist_used.values())
+            != pieces["distributors_per_player"]
+        ):
+            return f"players.{seat}: {pieces['distributors_per_player']} distributors in all"
+        owned = factories_owned(s, seat)
+        if owned > pieces["factories_per_player"]:
+            return f"players.{seat}: {owned} factories (at most {pieces['factories_per_player']})"
+        if cars_on_board(s, seat) > pieces["cars_per_player"]:
+            return f"players.{seat}: more than {pieces['cars_per_player']} cars"
+    for ch, seat in s.taken.items():
+        if ch not in chars or seat not in seats or s.players[seat].character != ch:
+            return f"taken.{ch}: {seat!r}"
+    for ch, rd in s.char_rd.items():
+        if ch not in chars or rd < 0:
+            return f"char_rd.{ch}: {rd}"
+    for i, sp in enumerate(s.spaces):
+        if sp.owner is not None and sp.owner not in seats:
+            return f"spaces.{i}.owner: {sp.owner!r} is not a seat"
+        if not 0 <= sp.factories <= Rl["max_factories_per_space"] or sp.cars < 0:
+            return f"spaces.{i}: factories 0-{Rl['max_factories_per_space']}, cars >= 0"
+        if (sp.factories or sp.parts or sp.cars) and sp.owner is None:
+            return f"spaces.{i}: factories or cars without an owner"
+        if sp.closed and (sp.factories or sp.parts):
+            return f"spaces.{i}: a closed space has no factories"
+        if sp.parts and not sp.factories:
+            return f"spaces.{i}: a parts factory needs a factory"
+        if sp.discount and board[i]["cls"] == "high":
+            return f"spaces.{i}: no discount marker on a high-price space"
+    if sum(1 for sp in s.spaces if sp.closed) != s.closed_used or s.closed_used > pieces["closed_tiles"]:
+        return "closed_used: must count the closed-factory tiles"
+    if sum(1 for sp in s.spaces if sp.parts) > pieces["parts_factories"]:
+        return f"spaces: at most {pieces['parts_factories']} parts factories"
+    ex = Rl["exec"]
+    if not 0 <= s.exec_close <= ex["close"]:
+        return f"exec_close: {s.exec_close}"
+    prices = list(ex["bonus_prices"])
+    if s.bonus_left != prices[len(prices) - len(s.bonus_left) :]:
+        return f"bonus_left: {s.bonus_left} (the rest of {prices})"
+    groups = list(ex["discount_groups"])
+    for g in s.discount_left:
+        if g not in groups:
+            return f"discount_left: {s.discount_left} (a subset of {ex['discount_groups']})"
+        groups.remove(g)
+    if len(set(s.pass_order)) != len(s.pass_order) or any(x not in seats for x in s.pass_order):
+        return "pass_order: distinct seats"
+    if s.phase == PHASE_EXEC and not s.finished and s.ruleset >= 2 and s.current in s.pass_order:
+        return f"current: {s.current} has passed"
+    return pending_problem(s)
+
+
+def pending_problem(s: AutoState) -> str | None:
+    p = s.pending
+    if p is None:
+        if s.phase == PHASE_HOWARD and not s.finished:
+            return "phase 4 waits on Howard's pending sale"
+        return None
+    if s.finished:
+        return "pending: a finished game decides nothing"
+    if p.seat != s.current:
+        return f"pending.seat: {p.seat!r} is not the seat to act ({s.current!r})"
+    phase_of = {
+        "build_class": (PHASE_SELECT, PHASE_ACTIONS),
+        "build_space": (PHASE_SELECT, PHASE_ACTIONS),
+        "build_count": (PHASE_ACTIONS,),
+        "dist_place": (PHASE_ACTIONS,),
+        "produce": (PHASE_ACTIONS,),
+        "close": (PHASE_ACTIONS, PHASE_EXEC),
+        "howard": (PHASE_HOWARD,),
+        "dist_sell": (PHASE_DIST,),
+        "bonus": (PHASE_EXEC,),
+        "discount": (PHASE_EXEC,),
+    }
+    if s.phase not in phase_of[p.kind]:
+        return f"pending.kind {p.kind!r} cannot wait in phase {s.phase}"
+    if (p.origin == "durant") != (s.phase == PHASE_SELECT) or (p.origin == "exec") != (s.phase == PHASE_EXEC):
+        return f"pending.origin {p.origin!r} does not fit phase {s.phase}"
+    n = len(C.board())
+    if p.space is not None and not 0 <= p.space < n:
+        return f"pending.space: {p.space}"
+    if p.kind == "build_count" and p.space is None:
+        return "pending: build_count needs a space"
+    if p.kind == "build_space" and p.cls is None:
+        return "pending: build_space needs a class"
+    if p.kind == "produce" and (not p.queue or any(not 0 <= i < n for i in p.queue)):
+        return "pending.queue: the spaces still to produce at"
+    if p.kind == "dist_sell" and (p.src is None or p.lane is None):
+        return "pending: dist_sell needs a source square and a lane"
+    if not legal_pending(s, p.seat, p):
+        return f"pending {p.kind!r}: no possible choice"
+    return None
+
+
 # ==================================================== legal actions
 def check(state: AutoState, seat: str, action: Any, legal: list[Any]) -> None:
     if action in legal:
