@@ -250,3 +250,12 @@ def test_randomly_mutated_states_are_refused_or_play_on():
             GAME.view(st, None)
             st, _ = GAME.ai_step(st)
     assert 50 < accepted < 600, accepted  # harmless changes (a count within range) load and play on
+
+
+def test_the_board_names_and_colours_seats_by_the_callers_labels():
+    from render.automobile import draw
+
+    st = _mid_game()
+    plain = draw(GAME.view(st, None), "en")
+    named = draw(GAME.view(st, None, {"s0": SeatLabel(name="Ada Lovelace", colour="#00ff00")}), "en")
+    assert plain[:4] == named[:4] == b"\x89PNG" and plain != named
