@@ -24,9 +24,9 @@ from engine.base import Game
 from engine.i18n import t
 from render import render
 from store import GameRow
+from tables import TurnRefused
 
 from .locale import locale_of, ls
-from .pipeline import Pipeline, TurnRefused
 from .services import Services
 
 log = logging.getLogger("tabletop.game_commands")
@@ -41,7 +41,7 @@ class GameCommands(commands.Cog):
     def __init__(self, bot: commands.Bot, services: Services) -> None:
         self.bot = bot
         self.services = services
-        self.pipeline = Pipeline(services.store, services.executor, services.max_ai_steps)
+        self.tables = services.tables
         self.groups: list[app_commands.Group] = []
 
     # ------------------------------------------------------- registration
@@ -102,7 +102,7 @@ class GameCommands(commands.Cog):
 
     async def _run(self, interaction: discord.Interaction, game_id: str, name: str, locale: str) -> None:
         try:
-            loaded = await self.pipeline.load(channel_id=interaction.channel_id, statuses=("active", "finished"))
+            loaded = await self.tables.load(channel_id=interaction.channel_id, statuses=("active", "finished"))
         except TurnRefused as exc:
             await interaction.followup.send(exc.text(locale), ephemeral=True)
             return
@@ -116,14 +116,14 @@ class GameCommands(commands.Cog):
         seat = loaded.row.seat_of(interaction.user.id)
         labels = seat_labels(loaded.row)
         try:
-            answer: Any = await self.pipeline.off_loop(game.command, name, loaded.state, seat, locale, labels)
+            answer: Any = await self.tables.off_loop(game.command, name, loaded.state, seat, locale, labels)
         except GameError as exc:
             await interaction.followup.send(exc.message(locale), ephemeral=True)
             return
         if isinstance(answer, Msg):
             await interaction.followup.send(answer.text(locale)[:2000], ephemeral=True)
         elif isinstance(answer, View):
-            png = await self.pipeline.off_loop(render, game.id, answer, locale)
+            png = await self.tables.off_loop(render, game.id, answer, locale)
             await interaction.followup.send(file=discord.File(io.BytesIO(png), filename="view.png"), ephemeral=True)
         else:
             raise TypeError(f"{game.id}.{name} returned {type(answer).__name__}, not a Msg or a View")

@@ -494,7 +494,7 @@ class Game(Generic[S]):
     # ================================================================ parsing
     def seat_range(self, options: BaseModel | dict[str, Any] | None = None) -> tuple[int, int]:
         """How many seats these options allow (an extra crew may add a seat)."""
-        return self.min_seats, self.max_seats
+        return self._seat_range(self.parse_options(options))
 
     def parse_options(self, options: dict[str, Any] | BaseModel | None) -> BaseModel:
         if isinstance(options, self.Options):
@@ -719,6 +719,10 @@ class Game(Generic[S]):
 
     def _rigs(self) -> dict[str, RigSpec] | None:
         return None
+
+    def _seat_range(self, options: Any) -> tuple[int, int]:
+        """The seat range the (parsed) options allow.  Default: min_seats..max_seats."""
+        return self.min_seats, self.max_seats
 
     # ================================================ hooks: presentation
     def _action_label(self, state: S, action: Any, locale: str | None, labels: SeatLabels | None) -> str:

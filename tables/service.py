@@ -574,11 +574,14 @@ class TableService:
             camp = await self._campaign(row)
             if camp is not None:
                 seats, options, setup = self._campaign_setup(row, game, camp)
-            started = replace(row, seats=seats, options=options)
             try:
+                # stored complete (every default filled in), so a replay never depends on the
+                # defaults of a later release: a lobby opened before a rules change starts on today's
+                options = game.parse_options(options).model_dump(mode="json")
                 state = game.new([s.seat for s in seats], options, row.seed)
             except GameError as exc:
                 raise TurnRefused.from_game_error(exc) from None
+            started = replace(row, seats=seats, options=options)
             state, entries, events = await self._run_ai(started, game, state)
             decided.update(row=started, state=state, entries=entries, events=events)
             change = self._turn_change(started, game, state, entries, status="active", seats=seats, options=options)
@@ -997,9 +1000,10 @@ class TableService:
     async def due(self, now: float) -> list[Due]:
         """Work for one scheduler pass: every running table whose turn timer ran
         out (that beats a reminder) or whose waiting members are due a reminder
-        (members in their quiet hours are left for a later pass)."""
+        (members in their quiet hours are left for a later pass).  The store reads
+        only the tables with a seat due at ``now`` (indexed due times)."""
         out: list[Due] = []
-        for row in await self.store.waiting_tables():
+        for row in await self.store.due_tables(now):
             humans = [(seat, uid) for seat in row.to_act if (uid := row.user_of(seat)) is not None]
             if not humans:
                 continue

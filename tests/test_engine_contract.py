@@ -199,18 +199,19 @@ def test_a_rigged_value_impossible_at_the_draw_refuses_the_action_and_changes_no
     from engine import get_game
 
     game = get_game("thunder_road")
-    state = game.rig(game.new(["a", "b"], {}, 1), "direction", ["no such face"])
+    # an ON FIRE! damage token is a declared value, but without the on_fire option none is in the pile
+    state = game.rig(game.new(["a", "b"], {}, 1), "damage", ["on_fire"])
     refused = None
     for _ in range(300):
         seat = game.to_act(state)[0]
         before = canonical(game.dump(state))
         try:
-            state, _ = game.apply(state, seat, game.legal_actions(state, seat)[0])
+            state, _ = game.apply(state, seat, game.ai_action(state, seat))
         except GameError as exc:
             refused = exc
             break
-    assert refused is not None and refused.code == "bad_rig", "the direction die was never rolled"
+    assert refused is not None and refused.code == "bad_rig", "no damage token was ever drawn"
     assert canonical(game.dump(state)) == before
-    cleared = game.rig(state, "direction", [])
-    assert "direction" not in cleared.rng.rig
+    cleared = game.rig(state, "damage", [])
+    assert "damage" not in cleared.rng.rig
     game.apply(cleared, seat, game.legal_actions(cleared, seat)[0])  # and play goes on

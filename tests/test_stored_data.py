@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from cogs.pipeline import Pipeline
 from driver import replay_export
 from engine import canonical, get_game
 from store import SqliteStore
+from tables import TableService, TurnRefused
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GAMES = ("city_of_fury", "thunder_road", "automobile", "armor_clash")
@@ -44,7 +44,7 @@ async def _rows(store):
 
 
 async def test_every_stored_table_loads_validates_and_replays(store):
-    pipe = Pipeline(store)
+    pipe = TableService(store)
     for row in await _rows(store):
         loaded = await pipe.load(row.id, statuses=("active", "finished"))
         game, state = loaded.game, loaded.state
@@ -64,7 +64,7 @@ async def test_every_stored_table_loads_validates_and_replays(store):
 
 
 async def test_stored_tables_in_mid_play_play_on_to_the_end(store):
-    pipe = Pipeline(store)
+    pipe = TableService(store)
     for row in (await _rows(store))[:4]:
         assert row.status == "active"
         game = get_game(row.game)
@@ -106,9 +106,7 @@ def test_old_exports_replay_and_play_on(game_id):
 
 async def test_a_row_whose_state_cannot_happen_is_quarantined_not_played(store):
     """Issue 13 item 2: the table service validates on every load (the store never parses state)."""
-    from cogs.pipeline import TurnRefused
-
-    pipe = Pipeline(store)
+    pipe = TableService(store)
     row = await store.get_game(1)
     data = json.loads(row.state_json)
     data["hero_hp"] = -5  # well-formed JSON of the right shape, but impossible
