@@ -240,6 +240,9 @@ def board_view(
         winners = ", ".join(seat_tag(row, labels, s) for s in outcome.winners) or t("core.ui.nobody", locale)
         turn.append(f"**{t('core.ui.game_over', locale)}** — {msg_text(outcome.reason, locale, labels)}")
         turn.append(f"{t('core.ui.winners', locale)}: {winners}")
+        if live and row.humans:  # the final board tells every player
+            who = " ".join(mention(u) for u in row.humans)
+            turn.append(t("discord.ping.game_over", locale, users=who, where=where(row, game, None, locale, labels)))
     elif row.status in ("abandoned", "finished"):
         turn.append(
             t("discord.board.abandoned", locale) if row.status == "abandoned" else t("core.ui.game_over", locale)

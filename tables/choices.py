@@ -8,7 +8,10 @@ those runs whole, saved as a chain of single steps (all or nothing, see
 * **runs** -- a decision whose actions are all of one kind (a car's steps, hex
   by hex) is offered as its *destinations*: every state reachable through a
   run of decisions of that kind; paths to the same result are one choice (the
-  first path is taken), so a path is asked for only when it matters;
+  first path is taken), so a path is asked for only when it matters; when
+  there are more than :data:`MAX_CHOICES` (a long move), the farthest complete
+  breadth-first level that fits is offered (its results and its waypoints),
+  and the run goes on from the waypoint picked;
 * **compound decisions** -- otherwise, when every way through the seat's next
   decisions (until its turn passes) has at most :data:`MAX_CHOICES` distinct
   results, they are offered as one select (an Automobile build: class, model
@@ -45,7 +48,12 @@ class Choice:
 
 
 class _Spent(Exception):
-    pass
+    """The expansion outgrew its budget or :data:`MAX_CHOICES`; ``best`` is the
+    last complete breadth-first level that fitted (results and waypoints)."""
+
+    def __init__(self, best: list[tuple[int, ...]] | None = None):
+        super().__init__("spent")
+        self.best = best or []
 
 
 def _fingerprint(state: BaseState) -> str:
@@ -62,13 +70,14 @@ def _expand(
     leaves: list[tuple[int, ...]] = []
     visited = {_fingerprint(state)}
     frontier: list[tuple[tuple[int, ...], BaseState]] = [((), state)]
+    best: list[tuple[int, ...]] = []  # a complete level that fits: its results and its waypoints
     while frontier:
         nxt_frontier: list[tuple[tuple[int, ...], BaseState]] = []
         for chain, st in frontier:
             for i, action in enumerate(game.legal_actions(st, seat)):
                 budget[0] -= 1
                 if budget[0] < 0:
-                    raise _Spent
+                    raise _Spent(best)
                 try:
                     after, _ = game.apply(st, seat, action)
                 except GameError:
@@ -87,8 +96,11 @@ def _expand(
                     continue
                 nxt_frontier.append((here, after))
             if len(leaves) > MAX_CHOICES:
-                raise _Spent
+                raise _Spent(best)
         frontier = nxt_frontier
+        level = leaves + [c for c, _ in frontier]
+        if len(level) <= MAX_CHOICES:
+            best = level
     return leaves
 
 
@@ -102,7 +114,11 @@ def choices(game: Game, state: BaseState, seat: str) -> list[Choice]:
     kinds = {getattr(a, "kind", None) for a in legal}
     try:
         if len(kinds) == 1 and None not in kinds:
-            chains = _expand(game, state, seat, same_kind=next(iter(kinds)), budget=budget)
+            try:
+                chains = _expand(game, state, seat, same_kind=next(iter(kinds)), budget=budget)
+            except _Spent as spent:
+                # too many results: the farthest waypoints that fit, from which the run goes on
+                chains = spent.best
             if any(len(c) > 1 for c in chains) and len(chains) <= MAX_CHOICES:
                 return [Choice(c, "run") for c in chains]
         if budget[0] <= 0:
@@ -137,8 +153,24 @@ def describe(
             parts.append(game.action_label(st, action, locale, labels))
             if n < len(choice.chain) - 1:
                 st, _ = game.apply(st, seat, action)
-        out.append((_join(parts), group))
+        out.append((_run_label(parts) if choice.kind == "run" else _join(parts), group))
     return out
+
+
+def _run_label(parts: list[str]) -> str:
+    """A run's steps, short: each step's head (a label's text before " · "),
+    repeats counted, and only the last step's detail ("front-left ×2 → forward ·
+    face-down hazard!")."""
+    heads = [p.split(" · ", 1)[0] for p in parts]
+    tail = parts[-1].split(" · ", 1)[1] if " · " in parts[-1] else ""
+    grouped: list[list] = []
+    for h in heads:
+        if grouped and grouped[-1][0] == h:
+            grouped[-1][1] += 1
+        else:
+            grouped.append([h, 1])
+    path = " → ".join(h if n == 1 else f"{h} ×{n}" for h, n in grouped)
+    return _join([f"{path} · {tail}" if tail else path])
 
 
 def _join(parts: list[str], limit: int = 100) -> str:
