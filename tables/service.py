@@ -408,8 +408,11 @@ class TableService:
     async def _save_turn(
         self, row: GameRow, game: Game, state: BaseState, entries: Sequence[ActionRow], *, votes=(), **kw: Any
     ) -> int:
+        made: list[GameChange] = []
+
         async def build() -> ChangeSet:
             change = await self._banked(row, self._turn_change(row, game, state, entries, **kw))
+            made[:] = [change]
             return ChangeSet(
                 game=change,
                 campaigns=await self._finish_campaign(row, game, state),
@@ -419,6 +422,7 @@ class TableService:
 
         version = await self._commit(row, build)
         assert version is not None
+        _written(row, made[0])
         if game.outcome(state) is not None:
             row.status = "finished"
         elif kw.get("status"):
@@ -489,6 +493,7 @@ class TableService:
         if not 0 <= ai <= hi - 1:
             raise TurnRefused("bad_number", "core.ui.bad_number", lo=0, hi=hi - 1)
         seats = [Seat("p1", host_id)] + [Seat(f"p{i + 2}", None) for i in range(ai)]
+        table = _with_clock(table)
         try:
             row = await self.store.create_game(
                 guild_id=guild_id,
@@ -578,6 +583,7 @@ class TableService:
             decided.update(row=started, state=state, entries=entries, events=events)
             change = self._turn_change(started, game, state, entries, status="active", seats=seats, options=options)
             change = await self._banked(started, change)
+            decided["change"] = change
             return ChangeSet(
                 game=change,
                 campaigns=await self._finish_campaign(started, game, state, setup),
@@ -586,6 +592,7 @@ class TableService:
 
         version = await self._commit(row, build)
         started: GameRow = decided["row"]
+        _written(started, decided["change"])
         started.version = version or row.version
         started.status = "finished" if game.outcome(decided["state"]) is not None else "active"
         return TurnResult(started, game, decided["state"], decided["events"], [e.seat for e in decided["entries"]])
@@ -1019,7 +1026,10 @@ class TableService:
                     if (end := clocks.runs_out(clock, s, away_periods(prefs[u]))) is not None and now >= end
                 ]
                 if expired:
-                    out.append(Due(row, "timeout", expired, policy=str(clock.get("policy") or "ai")))
+                    policy = str(clock.get("policy") or "ai")
+                    if policy == "vote" and len(row.humans) < 2:  # nobody else to vote: the AI moves
+                        policy = "ai"
+                    out.append(Due(row, "timeout", expired, policy=policy))
                     continue
             elif timer:
                 expired = [
@@ -1234,6 +1244,33 @@ def _validate(game: Game, state: BaseState) -> str | None:
     if isinstance(problem, (list, tuple)):
         return str(problem[0]) if problem else None
     return str(problem)
+
+
+def _with_clock(table: dict[str, Any]) -> dict[str, Any]:
+    """A new table's settings with its clock profile (``"clock"``: a profile name,
+    ``"clock_policy"``: what happens when a bank runs out) made concrete; a clock
+    profile takes the place of the turn timer."""
+    table = dict(table)
+    policy = str(table.pop("clock_policy", None) or "ai")
+    name = table.get("clock")
+    if isinstance(name, str):
+        if name not in clocks.PROFILES:
+            raise TurnRefused("bad_clock", "asyncplay.bad_clock", name=name)
+        made = clocks.new_clock(name, policy)
+        if made is None:
+            table.pop("clock")
+        else:
+            table["clock"] = made
+            table["turn_timer"] = 0
+    return table
+
+
+def _written(row: GameRow, change: GameChange) -> None:
+    """Keep ``row`` in step with what ``change`` wrote (who waits now, the settled time banks)."""
+    if change.to_act is not None:
+        row.to_act = list(change.to_act)
+    if change.table is not None:
+        row.table = change.table
 
 
 def _free_seat(seats: list[Seat]) -> str:
