@@ -634,9 +634,7 @@ class Community(commands.Cog):
             return interaction.user.id, None
         perms = getattr(interaction.user, "guild_permissions", None)
         if interaction.guild_id is None or not (perms and perms.manage_guild):
-            await interaction.response.send_message(
-                t("core.settings.admin_only", self.loc(interaction)), ephemeral=True
-            )
+            await interaction.response.send_message(t("asyncplay.admin_only", self.loc(interaction)), ephemeral=True)
             return None
         return member.id, interaction.guild_id
 
