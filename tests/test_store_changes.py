@@ -195,3 +195,12 @@ async def test_quarantine_frees_the_channel_and_leaves_the_scheduler(store):
     assert await store.active_game(10) is None
     assert await store.quarantined() == [(row.id, "bad state")]
     assert (await _table(store)).id != row.id
+
+
+async def test_a_lobby_is_created_with_its_seats_or_not_at_all(store):
+    store.inject_crash("seats")
+    with pytest.raises(InjectedCrash):
+        await _table(store, channel=5, status="lobby")
+    assert await store.count_games() == 0 and await store.active_game(5) is None
+    row = await _table(store, channel=5, status="lobby")
+    assert [s.seat for s in row.seats] == ["p1", "p2"]
