@@ -32,7 +32,7 @@ Crash injection (tests)
 A backend calls ``await self._step(name)`` between the steps of a write,
 inside its transaction: after the table's row is updated and before its
 ``"seats"``, ``"revert"``, ``"actions"``, ``"results"``, then before each
-``"campaigns"`` and ``"votes"`` part, and last before ``"commit"``; :meth:`Store.inject_crash` makes the
+``"campaigns"``, ``"votes"`` and ``"ratings"`` part, and last before ``"commit"``; :meth:`Store.inject_crash` makes the
 named step raise :class:`InjectedCrash` (or kill the process), which tests
 use to show that a change set lands whole or not at all.
 """
@@ -177,6 +177,34 @@ def seat_clocks(
             expire_at = runs_out_at(since, timer * 60, periods) if timer else None
         out.append((seat, uid, since, remind_at, expire_at))
     return out
+
+
+def replace_member(value: Any, user_id: int, anon_id: int) -> Any:
+    """``value`` (parsed JSON) with every occurrence of a member's id, as a number
+    or as an object key, replaced by ``anon_id`` (privacy: vote ballots, campaign members)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return anon_id if value == user_id else value
+    if isinstance(value, list):
+        return [replace_member(v, user_id, anon_id) for v in value]
+    if isinstance(value, dict):
+        return {
+            (str(anon_id) if k == str(user_id) else k): replace_member(v, user_id, anon_id) for k, v in value.items()
+        }
+    return value
+
+
+def anonymised(raw: str | None, user_id: int, anon_id: int) -> str | None:
+    """Stored JSON text with the member replaced (None when nothing changed or it does not parse)."""
+    if not raw or str(user_id) not in raw:
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    out = dumps(replace_member(value, user_id, anon_id))
+    return out if out != raw else None
 
 
 class StoreError(Exception):
@@ -681,7 +709,8 @@ class Store:
         """In one transaction: delete the member's results, ratings and follows (and,
         unless ``guild_id`` limits it to one server, their preferences), and put
         ``anon_id`` in their place in the seats, host and action logs of finished
-        tables (replays keep working: they use seats, not members).  Returns counts."""
+        tables (replays keep working: they use seats, not members), and in the votes
+        of those tables and the campaigns' member lists.  Returns counts."""
         raise NotImplementedError
 
     # key/value metadata (command-tree hash, ...)

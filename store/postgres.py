@@ -35,6 +35,7 @@ from .base import (
     StoreError,
     VersionConflict,
     Vote,
+    anonymised,
     away_periods,
     dumps,
     json_dict,
@@ -818,6 +819,31 @@ class PostgresStore(Store):
             ):
                 status = await conn.execute(sql, *a)
                 done[key] = int(status.split()[-1])
+            done["votes"] = done["campaigns"] = 0
+            only = " AND guild_id=$1" if guild_id is not None else ""
+            gargs = [guild_id] if guild_id is not None else []
+            votes = await conn.fetch(
+                "SELECT id, payload_json, voters_json, yes_json, no_json FROM votes WHERE game_id IN"
+                f" (SELECT id FROM games WHERE status NOT IN ('lobby','active'){only})",
+                *gargs,
+            )
+            for v in votes:
+                cols = [v["payload_json"], v["voters_json"], v["yes_json"], v["no_json"]]
+                new = [anonymised(c, user_id, anon_id) for c in cols]
+                if any(n is not None for n in new):
+                    vals = [n if n is not None else c for n, c in zip(new, cols)]
+                    await conn.execute(
+                        "UPDATE votes SET payload_json=$1, voters_json=$2, yes_json=$3, no_json=$4 WHERE id=$5",
+                        *vals,
+                        v["id"],
+                    )
+                    done["votes"] += 1
+            camps = await conn.fetch(f"SELECT id, progress_json FROM campaigns WHERE TRUE{only}", *gargs)
+            for c in camps:
+                new_progress = anonymised(c["progress_json"], user_id, anon_id)
+                if new_progress is not None:
+                    await conn.execute("UPDATE campaigns SET progress_json=$1 WHERE id=$2", new_progress, c["id"])
+                    done["campaigns"] += 1
             if guild_id is None:
                 status = await conn.execute("DELETE FROM user_prefs WHERE user_id=$1", user_id)
                 done["prefs"] = int(status.split()[-1])

@@ -40,6 +40,7 @@ from .base import (
     StoreInUse,
     VersionConflict,
     Vote,
+    anonymised,
     away_periods,
     dumps,
     json_dict,
@@ -870,6 +871,27 @@ class SqliteStore(Store):
             ):
                 cur = await db.execute(sql, a)
                 done[key] = cur.rowcount
+            done["votes"] = done["campaigns"] = 0
+            async with db.execute(
+                f"SELECT id, payload_json, voters_json, yes_json, no_json FROM votes WHERE game_id IN ({games})", args
+            ) as cur:
+                votes = list(await cur.fetchall())
+            for vid, *cols in votes:
+                new = [anonymised(c, user_id, anon_id) for c in cols]
+                if any(n is not None for n in new):
+                    vals = [n if n is not None else c for n, c in zip(new, cols)]
+                    await db.execute(
+                        "UPDATE votes SET payload_json=?, voters_json=?, yes_json=?, no_json=? WHERE id=?",
+                        (*vals, vid),
+                    )
+                    done["votes"] += 1
+            async with db.execute(f"SELECT id, progress_json FROM campaigns WHERE 1=1{scope}", args) as cur:
+                camps = list(await cur.fetchall())
+            for cid, progress in camps:
+                new_progress = anonymised(progress, user_id, anon_id)
+                if new_progress is not None:
+                    await db.execute("UPDATE campaigns SET progress_json=? WHERE id=?", (new_progress, cid))
+                    done["campaigns"] += 1
             if guild_id is None:
                 cur = await db.execute("DELETE FROM user_prefs WHERE user_id=?", (user_id,))
                 done["prefs"] = cur.rowcount

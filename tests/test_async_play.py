@@ -172,3 +172,55 @@ async def test_forget_removes_stats_ratings_and_settings_and_replays_still_work(
     assert {a.user_id for a in await store.actions(gid, limit=100_000)} <= {anon, BOB, None}
     game, state, n, total = await service.replay_state(row, None)
     assert n == total and state.model_dump_json() == get_game(row.game).load(row.state_json).model_dump_json()
+
+
+async def test_an_admin_forgets_a_member_who_left_on_this_server_only_votes_and_campaigns_included(store):
+    from store import ResultRow
+
+    service = TableService(store)
+    camp = await store.create_campaign(
+        guild_id=1,
+        game="thunder_road",
+        name="Cup",
+        points=[3, 1],
+        created_by=HOST,
+        progress={"members": {str(HOST): "p1"}},
+    )
+    games = {}
+    for guild in (1, 2):
+        row = await store.create_game(
+            guild_id=guild,
+            channel_id=random.randrange(1, 1 << 40),
+            game="thunder_road",
+            host_id=BOB,
+            options={},
+            seed=1,
+            seats=[Seat("p1", HOST), Seat("p2", BOB)],
+            status="active",
+            state_json="{}",
+            campaign_id=camp.id if guild == 1 else None,
+        )
+        await store.create_vote(
+            game_id=row.id,
+            kind="handover",
+            payload={"seat": "p1", "owner": HOST},
+            base_version=1,
+            voters=[BOB],
+            created_by=BOB,
+        )
+        await store.update_game(
+            row.id, row.version, status="finished", to_act=[], results=[ResultRow("p1", HOST, 1, True)]
+        )
+        games[guild] = row.id
+    await service.settings.set_user(HOST, {"quiet": [1, 2]})
+    done = await service.forget(HOST, guild_id=1)
+    assert done["results"] == 1 and done["votes"] == 1 and done["campaigns"] == 1
+    assert [s.user_id for s in await store.stats(2)] == [HOST]  # another server's data stays
+    assert await service.settings.user(HOST) == {"quiet": [1, 2]}  # their own settings are theirs to forget
+    anon = (await store.get_game(games[1])).user_of("p1")
+    assert anon < 0 and (await store.get_game(games[2])).user_of("p1") == HOST
+    vote = (await store.open_votes(games[1]))[0]
+    assert vote.payload["owner"] == anon
+    progress = (await store.campaign_by_id(camp.id)).progress
+    assert progress["members"] == {str(anon): "p1"}
+    assert (await store.open_votes(games[2]))[0].payload["owner"] == HOST
