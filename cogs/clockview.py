@@ -24,14 +24,26 @@ def duration(seconds: float, locale: str) -> str:
     return t("asyncplay.duration_short", locale, h=h, m=rest // 60)
 
 
-def bank_lines(lines: list[tuple[str, int | None, float, bool]], locale: str) -> str:
-    """One line per human seat: when a waiting seat's bank runs out, or what an idle seat's bank holds."""
+def bank_lines(lines: list[tuple[str, int | None, float, bool, float | None]], locale: str) -> str:
+    """One line per human seat: when a waiting seat's bank runs out (and until when its
+    player is away), or what an idle seat's bank holds."""
     out = []
-    for seat, uid, value, waiting in lines:
+    for seat, uid, value, waiting, away_until in lines:
         if uid is None:
             continue
         who = f"<@{uid}>"
-        if waiting:
+        if waiting and away_until is not None:
+            out.append(
+                t(
+                    "asyncplay.bank_away",
+                    locale,
+                    seat=seat,
+                    who=who,
+                    until=clocks.discord_time(away_until, "f"),
+                    when=clocks.discord_time(value),
+                )
+            )
+        elif waiting:
             out.append(t("asyncplay.bank_waiting", locale, seat=seat, who=who, when=clocks.discord_time(value)))
         else:
             out.append(t("asyncplay.bank_idle", locale, seat=seat, who=who, left=duration(value, locale)))

@@ -1104,23 +1104,28 @@ class TableService:
             raise TurnRefused("not_away", "asyncplay.not_away")
         await self.settings.set_user(user_id, new)
 
-    async def bank_lines(self, row: GameRow, now: float | None = None) -> list[tuple[str, int | None, float, bool]]:
-        """(seat, member, when its bank runs out or seconds left, waiting?) per seat of a
-        table with a clock profile: waiting seats get the time their bank runs out
-        (for a Discord timestamp), the others what their bank holds."""
+    async def bank_lines(
+        self, row: GameRow, now: float | None = None
+    ) -> list[tuple[str, int | None, float, bool, float | None]]:
+        """(seat, member, when its bank runs out or seconds left, waiting?, away until)
+        per seat of a table with a clock profile: waiting seats get the time their bank
+        runs out (for a Discord timestamp; a vacation's pause included), the others
+        what their bank holds."""
         clock = clocks.of(row.table)
         if clock is None or not clock.get("banks"):
             return []
         now = self.clock() if now is None else now
         away = await self._away(row)
-        out = []
+        out: list[tuple[str, int | None, float, bool, float | None]] = []
         for s in row.seats:
+            periods = away.get(s.seat, [])
+            until = next((b for a, b in periods if a <= now < b), None)
             waiting = s.seat in row.to_act and row.status == "active"
             if waiting:
-                end = clocks.runs_out(clock, s.seat, away.get(s.seat, []))
-                out.append((s.seat, s.user_id, end if end is not None else now, True))
+                end = clocks.runs_out(clock, s.seat, periods)
+                out.append((s.seat, s.user_id, end if end is not None else now, True, until))
             else:
-                out.append((s.seat, s.user_id, clocks.left(clock, s.seat, now, waiting=False), False))
+                out.append((s.seat, s.user_id, clocks.left(clock, s.seat, now, waiting=False), False, until))
         return out
 
     async def mine(self, user_id: int, guild_id: int | None) -> list[tuple[GameRow, str | None, float | None]]:

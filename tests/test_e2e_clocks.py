@@ -48,6 +48,9 @@ async def test_a_vacation_pauses_the_bank_and_shows_when_it_ends(table):
     reply = await ex.wait_response()
     assert reply.ephemeral and "away until" in reply.content and "<t:" in reply.content
     assert table.sql("SELECT expire_at FROM turn_clocks WHERE game_id=?", gid)[0][0] == expire + 2 * 86400
+    ex = await table.fd.slash(user, "game status")
+    shown = bank_field(await table.wait_board(ex))
+    assert "away until" in shown and f"<t:{int(expire + 2 * 86400)}:R>" in shown, shown
     table.clock.advance(DAY_MIN + 5)
     assert (await table.tick())["timeouts"] == 0, "nobody is timed out while away"
     ex = await table.fd.slash(user, "remind back")
@@ -110,3 +113,30 @@ async def test_ratings_show_in_the_leaderboard_and_privacy_forget_removes_them(t
     assert table.sql("SELECT COUNT(*) FROM actions WHERE user_id=101") == [(0,)]
     ex = await table.fd.slash(bob, "privacy forget", {"member": alice})
     assert "Manage Server" in (await ex.wait_response()).content
+
+
+async def test_the_server_default_clock_and_the_vote_policy(table):
+    alice = table.fd.add_user(101, "alice", manage_guild=True)
+    bob = table.fd.add_user(102, "bob")
+    carol = table.fd.add_user(103, "carol")
+    await table.start()
+    ex = await table.fd.slash(alice, "settings clock", {"profile": "blitz", "policy": "vote"})
+    assert "blitz" in (await ex.wait_response()).content
+    gid, board = await table.open_table(alice, "thunder_road", joiners=[bob, carol])
+    stamps = re.findall(r"<t:(\d+):R>", bank_field(board) or "")
+    assert stamps == [str(int(table.clock() + 3600))]
+    waiting = table.sql("SELECT user_id FROM turn_clocks WHERE game_id=?", gid)[0][0]
+    table.clock.advance(61)
+    n = len(table.fd.messages())
+    assert (await table.tick())["timeouts"] == 1
+    asks = [m for m in table.fd.messages()[n:] if "hand the seat to the AI" in m.content]
+    assert len(asks) == 1 and set(asks[0].pinged) >= {u for u in (101, 102, 103) if u != waiting}
+    assert any(c.startswith("tg:vote:") for c in asks[0].custom_ids)
+    assert (await table.tick())["timeouts"] == 0, "asked once"
+    voters = [table.fd.users[u] for u in (101, 102, 103) if u != waiting]
+    for voter in voters:
+        await (
+            await table.fd.click(voter, asks[0], next(c for c in asks[0].custom_ids if c.endswith(":yes")))
+        ).wait_idle()
+    seat = table.sql("SELECT seat FROM seats WHERE game_id=? AND user_id IS NULL", gid)
+    assert seat, "the seat went to the AI"
