@@ -134,9 +134,9 @@ async def test_the_server_default_clock_and_the_vote_policy(table):
     assert any(c.startswith("tg:vote:") for c in asks[0].custom_ids)
     assert (await table.tick())["timeouts"] == 0, "asked once"
     voters = [table.fd.users[u] for u in (101, 102, 103) if u != waiting]
-    for voter in voters:
-        await (
-            await table.fd.click(voter, asks[0], next(c for c in asks[0].custom_ids if c.endswith(":yes")))
-        ).wait_idle()
+    yes = next(c for c in asks[0].custom_ids if c.endswith(":yes"))
+    await (await table.fd.click(voters[0], asks[0], yes)).wait_response()
+    ex = await table.fd.click(voters[1], asks[0], yes)
+    await table.wait_board(ex)  # the passing ballot posts the board with the AI's move
     seat = table.sql("SELECT seat FROM seats WHERE game_id=? AND user_id IS NULL", gid)
     assert seat, "the seat went to the AI"
