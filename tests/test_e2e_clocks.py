@@ -140,3 +140,13 @@ async def test_the_server_default_clock_and_the_vote_policy(table):
     await table.wait_board(ex)  # the passing ballot posts the board with the AI's move
     seat = table.sql("SELECT seat FROM seats WHERE game_id=? AND user_id IS NULL", gid)
     assert seat, "the seat went to the AI"
+
+
+async def test_a_bank_survives_a_restart_in_between(table):
+    alice, bob, gid, board = await two_player_table(table)
+    table.clock.advance(10 * 60)
+    await table.restart()  # nothing was running: the bank is in the database
+    table.clock.advance(14 * 60 - 1)
+    assert (await table.tick())["timeouts"] == 0
+    table.clock.advance(2)
+    assert (await table.tick())["timeouts"] == 1
