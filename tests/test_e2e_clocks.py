@@ -3,6 +3,7 @@ client and the Discord stand-in, with time controlled by the test."""
 
 from __future__ import annotations
 
+import json
 import re
 
 DAY_MIN = 24 * 60
@@ -150,3 +151,30 @@ async def test_a_bank_survives_a_restart_in_between(table):
     assert (await table.tick())["timeouts"] == 0
     table.clock.advance(2)
     assert (await table.tick())["timeouts"] == 1
+
+
+async def test_a_follower_never_hears_a_secret_order(table):
+    from engine import get_game
+
+    crews = [table.fd.add_user(500 + i, f"crew{i}") for i in range(2)]
+    carol = table.fd.add_user(103, "carol")
+    await table.start()
+    gid, board = await table.open_table(crews[0], "armor_clash", crews[1:])
+    ex = await table.fd.slash(carol, "game follow")
+    await ex.wait_response()
+    await table.play_ai(gid, steps=2)  # p1 gives its whole order, secretly
+    game = get_game("armor_clash")
+    events = [
+        e
+        for (raw,) in table.sql("SELECT events_json FROM actions WHERE game_id=?", gid)
+        for e in game.load_events(json.loads(raw))
+    ]
+    secret = [game.event_text(e, "en") for e in events if e.to]
+    public = [game.event_text(e, "en") for e in game.visible_events(events, None)]
+    assert secret and public, "the order was given privately and its commitment announced"
+    assert await table.bot.get_cog("Following").tick(table.clock()) == 1
+    (msg,) = table.fd.messages(table.fd.dm_channel(carol))
+    assert all(line not in msg.content for line in secret)
+    assert all(line in msg.content for line in public)
+    state = table.state(gid)
+    assert msg.png() == await table.bot.services.tables.render(game, state, None, "en")  # the public board
