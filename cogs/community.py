@@ -417,15 +417,24 @@ class Community(commands.Cog):
             )
             or "-"
         )
-        return t(
-            "core.settings.show",
-            locale,
-            channels=chans,
-            threads=threads,
-            language=s.get("language") or "-",
-            reminder=s.get("reminder"),
-            timer=s.get("turn_timer"),
-            options=opts,
+        return (
+            t(
+                "core.settings.show",
+                locale,
+                channels=chans,
+                threads=threads,
+                language=s.get("language") or "-",
+                reminder=s.get("reminder"),
+                timer=s.get("turn_timer"),
+                options=opts,
+            )
+            + "\n"
+            + t(
+                "asyncplay.clock_set",
+                locale,
+                profile=t(f"asyncplay.profile.{s.get('clock') or 'off'}", locale),
+                policy=t(f"asyncplay.policy.{s.get('clock_policy') or 'ai'}", locale),
+            )
         )
 
     @settings_group.command(

@@ -123,6 +123,8 @@ async def test_the_server_default_clock_and_the_vote_policy(table):
     await table.start()
     ex = await table.fd.slash(alice, "settings clock", {"profile": "blitz", "policy": "vote"})
     assert "blitz" in (await ex.wait_response()).content
+    ex = await table.fd.slash(alice, "settings show")
+    assert "blitz" in (await ex.wait_response()).content and "vote" in ex.original.content
     gid, board = await table.open_table(alice, "thunder_road", joiners=[bob, carol])
     stamps = re.findall(r"<t:(\d+):R>", bank_field(board) or "")
     assert stamps == [str(int(table.clock() + 3600))]
