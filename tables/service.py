@@ -1030,8 +1030,8 @@ class TableService:
                 ]
                 if expired:
                     policy = str(clock.get("policy") or "ai")
-                    if policy == "vote" and len(row.humans) < 2:  # nobody else to vote: the AI moves
-                        policy = "ai"
+                    if policy == "vote" and not await self._present_voters(row, expired[0][1], now):
+                        policy = "ai"  # nobody else here to vote: the AI moves
                     out.append(Due(row, "timeout", expired, policy=policy))
                     continue
             elif timer:
@@ -1072,9 +1072,10 @@ class TableService:
                 raise TurnRefused("stale", "core.ui.stale")
             open_for = {v.payload.get("seat") for v in await self.store.open_votes(row.id) if v.kind == "handover"}
             out = []
+            now = self.clock()
             for seat in seats:
                 owner = row.user_of(seat)
-                voters = [u for u in row.humans if u != owner]
+                voters = await self._present_voters(row, owner, now)
                 if owner is None or seat in open_for or not voters:
                     continue
                 needed = len(voters) // 2 + 1
@@ -1082,6 +1083,10 @@ class TableService:
                 vote = await self._open_vote(row, "handover", payload, voters, needed, owner)
                 out.append(VoteOpened(vote, voters, needed, owner))
             return out
+
+    async def _present_voters(self, row: GameRow, owner: int | None, now: float) -> list[int]:
+        """The other humans at the table who are not away (they can answer a vote)."""
+        return [u for u in row.humans if u != owner and clocks.away_now(await self.settings.user(u), now) is None]
 
     async def go_away(self, user_id: int, days: float) -> tuple[float, float]:
         """A vacation of ``days`` from now (extending one under way): the member's

@@ -259,3 +259,15 @@ def test_bank_arithmetic_with_vacations():
     assert clocks.handed_on("p1", ["p1", "p2"], ["p1"]) is True
     assert clocks.handed_on("p1", ["p1"], ["p2"]) is True
     assert clocks.handed_on("p1", [], ["p2"]) is False
+
+
+async def test_expiry_policy_vote_with_nobody_present_to_vote_lets_the_ai_move(store, clock):
+    service = service_of(store, clock)
+    gid = await banked_table(store, service, profile="fast", policy="vote")
+    row = (await service.load(gid)).row
+    other = next(u for u in row.humans if u != row.user_of(row.to_act[0]))
+    await service.go_away(other, 5)
+    clock.advance(DAY + 1)
+    (due,) = await service.due(clock())
+    assert due.policy == "ai"
+    assert await service.expiry_votes(gid, due.row.version, [s for s, _ in due.seats]) == []
