@@ -18,6 +18,10 @@ from typing import Any
 #: database fills them in for its running tables (store backends, after migrating)
 CLOCKS_VERSION = 4
 
+#: the first schema version with cached states (``snapshots``: a rebuildable cache
+#: of a table's state after an action of its log; see store/base.py)
+SNAPSHOTS_VERSION = 5
+
 #: pg_advisory_xact_lock key for the migration runner ("tgmigr" in ASCII)
 PG_MIGRATION_LOCK = 0x74676D696772
 
@@ -181,6 +185,20 @@ MIGRATIONS: list[tuple[int, str]] = [
     CREATE INDEX turn_clocks_remind ON turn_clocks(remind_at)
     --;
     CREATE INDEX turn_clocks_expire ON turn_clocks(expire_at)
+    """,
+    ),
+    (
+        5,
+        """
+    CREATE TABLE snapshots (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        action_id INTEGER NOT NULL REFERENCES actions(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        state_json TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, key, action_id)
+    )
     """,
     ),
 ]
@@ -350,6 +368,20 @@ POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
     CREATE INDEX turn_clocks_remind ON turn_clocks(remind_at)
     --;
     CREATE INDEX turn_clocks_expire ON turn_clocks(expire_at)
+    """,
+    ),
+    (
+        5,
+        """
+    CREATE TABLE snapshots (
+        game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        action_id BIGINT NOT NULL REFERENCES actions(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        state_json TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, key, action_id)
+    )
     """,
     ),
 ]
