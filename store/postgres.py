@@ -384,7 +384,9 @@ class PostgresStore(Store):
     @staticmethod
     async def _put_snapshot(conn, game_id: int, action_id: int, snap: NewSnapshot, now: float) -> None:
         """One cached state after ``action_id`` (an effective action of this table),
-        its position counted from the log (inside the caller's transaction)."""
+        its position counted from the log (inside the caller's transaction).  Snapshots
+        of the table under other keys (older builds) are dropped: nothing reads them again."""
+        await conn.execute("DELETE FROM snapshots WHERE game_id=$1 AND key<>$2", game_id, snap.key)
         await conn.execute(
             "INSERT INTO snapshots(game_id, action_id, key, position, state_json, created_at)"
             f" SELECT $1::bigint, $2::bigint, $3::text, (SELECT COUNT(*) {_EFFECTIVE} AND a.id<=$2), $4::text,"

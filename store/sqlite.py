@@ -538,7 +538,9 @@ class SqliteStore(Store):
         self, db: aiosqlite.Connection, game_id: int, action_id: int, snap: NewSnapshot, now: float
     ):
         """One cached state after ``action_id`` (an effective action of this table),
-        its position counted from the log (inside the caller's transaction)."""
+        its position counted from the log (inside the caller's transaction).  Snapshots
+        of the table under other keys (older builds) are dropped: nothing reads them again."""
+        await db.execute("DELETE FROM snapshots WHERE game_id=? AND key<>?", (game_id, snap.key))
         await db.execute(
             "INSERT OR IGNORE INTO snapshots(game_id, action_id, key, position, state_json, created_at)"
             f" SELECT ?, ?, ?, (SELECT COUNT(*) {_EFFECTIVE} AND a.id<=?), ?, ?"

@@ -164,6 +164,26 @@ async def test_a_damaged_or_foreign_snapshot_is_never_trusted(store):
     cut = max(i for i, a in enumerate(log) if a.user_id == HOST)
     result = await service.undo(gid, HOST)
     assert result.done.state.model_dump_json() == await full_replay(store, gid, cut)
+    # the rebuild from the seed cached this build's states and dropped the other build's
+    assert {s.key for s in await store.snapshots(gid)} == {snapshot_key(get_game("armor_clash"))}
+
+
+async def test_snapshots_of_an_older_build_are_dropped_when_the_table_caches_again(store):
+    row = await store.create_game(
+        guild_id=1, channel_id=78, game="armor_clash", host_id=HOST, options={}, seed=1, seats=[Seat("p1", HOST)]
+    )
+    v = await store.update_game(
+        row.id, row.version, actions=[ActionRow("p1", HOST, {"k": 0})], snapshot=NewSnapshot("old", "{}")
+    )
+    other = await store.create_game(
+        guild_id=1, channel_id=79, game="armor_clash", host_id=HOST, options={}, seed=1, seats=[Seat("p1", HOST)]
+    )
+    await store.update_game(
+        other.id, other.version, actions=[ActionRow("p1", HOST, {"k": 0})], snapshot=NewSnapshot("old", "{}")
+    )
+    await store.update_game(row.id, v, actions=[ActionRow("p1", HOST, {"k": 1})], snapshot=NewSnapshot("new", "{}"))
+    assert [(s.position, s.key) for s in await store.snapshots(row.id)] == [(2, "new")]
+    assert [s.key for s in await store.snapshots(other.id)] == ["old"], "another table's cache is its own"
 
 
 async def test_the_cache_rebuilds_itself(store):
@@ -220,14 +240,14 @@ async def test_store_keeps_the_cache_consistent_with_the_log(store):
     assert [s.position for s in snaps] == [1, 2, 3, 4]
     log = await store.actions(row.id)
     # a stale fill (the table moved on) writes nothing
-    assert not await store.fill_snapshots(row.id, v - 1, [NewSnapshot("other", "{}", log[0].id)])
-    assert await store.fill_snapshots(row.id, v, [NewSnapshot("other", "{}", log[0].id)])
-    # reverting the last two drops their snapshots (any key) and keeps the log
+    assert not await store.fill_snapshots(row.id, v - 1, [NewSnapshot("k", "{}", log[0].id)])
+    # reverting the last two drops their snapshots and keeps the log
     v = await store.update_game(row.id, v, revert=[log[2].id, log[3].id], by_user=HOST)
-    assert [(s.position, s.key) for s in await store.snapshots(row.id)] == [(1, "k"), (1, "other"), (2, "k")]
+    assert [s.position for s in await store.snapshots(row.id)] == [1, 2]
     # a fill for a reverted action is refused by the store
     assert await store.fill_snapshots(row.id, v, [NewSnapshot("k", "{}", log[3].id)])
-    assert [s.position for s in await store.snapshots(row.id)] == [1, 1, 2]
+    assert [s.position for s in await store.snapshots(row.id)] == [1, 2]
+    assert await store.get_game(row.id) is not None and (await store.get_game(row.id)).version == v
     # the next action's snapshot counts only the effective log
     v = await store.update_game(row.id, v, actions=[ActionRow("p1", HOST, {"k": 9})], snapshot=NewSnapshot("k", "{}"))
     snaps = await store.snapshots(row.id)
