@@ -18,10 +18,6 @@ from typing import Any
 #: database fills them in for its running tables (store backends, after migrating)
 CLOCKS_VERSION = 4
 
-#: the first schema version with cached states (``snapshots``: a rebuildable cache
-#: of a table's state after an action of its log; see store/base.py)
-SNAPSHOTS_VERSION = 5
-
 #: pg_advisory_xact_lock key for the migration runner ("tgmigr" in ASCII)
 PG_MIGRATION_LOCK = 0x74676D696772
 
@@ -187,7 +183,7 @@ MIGRATIONS: list[tuple[int, str]] = [
     CREATE INDEX turn_clocks_expire ON turn_clocks(expire_at)
     """,
     ),
-    (
+    (  # cached states (a rebuildable cache in front of the replay: store/base.py)
         5,
         """
     CREATE TABLE snapshots (
