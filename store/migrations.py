@@ -183,6 +183,12 @@ MIGRATIONS: list[tuple[int, str]] = [
     CREATE INDEX turn_clocks_expire ON turn_clocks(expire_at)
     """,
     ),
+    (
+        5,
+        """
+    ALTER TABLE seats ADD COLUMN ai_level TEXT
+    """,
+    ),
 ]
 
 
@@ -350,6 +356,12 @@ POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
     CREATE INDEX turn_clocks_remind ON turn_clocks(remind_at)
     --;
     CREATE INDEX turn_clocks_expire ON turn_clocks(expire_at)
+    """,
+    ),
+    (
+        5,
+        """
+    ALTER TABLE seats ADD COLUMN ai_level TEXT
     """,
     ),
 ]
