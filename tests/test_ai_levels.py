@@ -247,3 +247,19 @@ async def test_seat_levels_round_trip_through_the_store(store):
     )
     again = await store.get_game(row.id)
     assert [s.ai_level for s in again.seats] == [None, "hard", "easy"] and again.user_of("p2") == BOB
+
+
+async def test_a_campaign_table_keeps_each_ai_seats_level(store):
+    """A campaign renames the seats at the start (ai1, ai2, ...); the levels go with them."""
+    service = TableService(store)
+    camp = await service.create_campaign(
+        guild_id=1, game_id="armor_clash", name="North", points=[3, 1], created_by=HOST, story={"mode": "simple"}
+    )
+    opened = await open_table(service, game="armor_clash", ai=1, ai_level="easy", campaign="North")
+    gid = opened.row.id
+    await service.lobby(gid, HOST, "ai", level="hard")
+    started = (await service.lobby(gid, HOST, "start")).started
+    assert started is not None and started.row.campaign_id == camp.id
+    row = await store.get_game(gid)
+    assert [(s.user_id, s.ai_level) for s in row.seats] == [(HOST, None), (None, "easy"), (None, "hard")]
+    assert [s.seat for s in row.seats][1:] == ["ai1", "ai2"]
