@@ -59,7 +59,7 @@ def ai_seats_line(row: GameRow, locale: str) -> str | None:
     ai = [s.seat for s in row.seats if s.user_id is None]
     if len(game.ai_levels) < 2 or not ai:
         return None
-    seats = [f"{s} ({level_name(game.id, seat_level(row, game, s), locale)})" for s in ai]
+    seats = tuple(f"{s} ({level_name(game.id, seat_level(row, game, s), locale)})" for s in ai)
     return t("core.ui.ai_seats", locale, seats=seats)
 
 

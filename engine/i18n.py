@@ -91,7 +91,8 @@ def t(key: str, locale: str | None = None, /, **params: Any) -> str:
 
     A parameter that is itself a catalog key (a string starting with ``@``)
     is translated first, so events can name cards, skills or directions; a
-    list or tuple parameter is filled item by item and joined with ", ".
+    tuple parameter (a list of names) is filled item by item and joined with
+    ", " (a list is shown as it is, e.g. dice).
     """
     lang = normalise(locale)
     ns = key.split(".", 1)[0]
@@ -107,7 +108,7 @@ def t(key: str, locale: str | None = None, /, **params: Any) -> str:
 def _fill(value: Any, lang: str) -> Any:
     if isinstance(value, str) and value.startswith("@"):
         return t(value[1:], lang)
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, tuple):
         return ", ".join(str(_fill(v, lang)) for v in value)
     return value
 

@@ -58,7 +58,7 @@ def check_level(game: Game, level: Any) -> str:
         "core.ui.bad_ai_level",
         level=f"`{shown}`",
         game=next((f"@{k}" for k in (f"{game.id}.name", f"discord.game.{game.id}") if has(k)), game.id),
-        levels=[level_param(game.id, lv) for lv in game.ai_levels],
+        levels=tuple(level_param(game.id, lv) for lv in game.ai_levels),
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import available, get_game
+from engine import get_game
 
 
 async def lobby_of(table, ex):
@@ -81,15 +81,17 @@ async def test_the_level_choices_are_named_in_both_languages(table):
     assert (option.get("description_localizations") or {}).get("zh-CN", "").startswith("AI 难度")
 
 
-async def test_a_game_with_one_level_keeps_the_add_ai_button(table):
-    single = [g for g in available() if len(get_game(g).ai_levels) == 1 and get_game(g).seat_range({})[1] > 1]
-    if not single:
-        pytest.skip("every multi-seat game has several AI levels now")
+async def test_a_game_with_one_level_keeps_the_add_ai_button(table, monkeypatch):
+    game = get_game("thunder_road")
+    monkeypatch.setattr(game, "ai_levels", ("easy",))  # as a game with one AI level
     host = table.fd.add_user(101, "host")
     await table.start()
-    lobby = await lobby_of(table, await table.fd.slash(host, "game new", {"game": single[0]}))
+    lobby = await lobby_of(table, await table.fd.slash(host, "game new", {"game": "thunder_road"}))
     gid = table.sql("SELECT id FROM games ORDER BY id DESC LIMIT 1")[0][0]
     assert f"tg:l:{gid}:ai" in lobby.custom_ids and f"tg:la:{gid}" not in lobby.custom_ids
     await (await table.fd.click(host, lobby, f"tg:l:{gid}:ai")).wait_response()
-    assert seat_levels(table, gid)["p2"] == (None, get_game(single[0]).ai_levels[0])
-    assert "p2 (AI)" in lobby.text
+    assert seat_levels(table, gid)["p2"] == (None, "easy")
+    assert "p2 (AI)" in lobby.text and "AI," not in lobby.text
+    ex = await table.fd.click(host, lobby, f"tg:l:{gid}:start")
+    assert "AI:" not in (await table.wait_board(ex)).text, "one level: no level line on the board"
+    assert not table.fd.violations
