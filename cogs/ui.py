@@ -45,7 +45,7 @@ def seat_label(row: GameRow, seat: str, locale: str) -> str:
 
 
 def ai_label(row: GameRow, seat: str, locale: str) -> str:
-    """ "AI", or "AI, hard" when the game has several AI levels."""
+    """An AI seat's label: "AI", or "AI, hard" when the game has several AI levels."""
     game = get_game(row.game)
     if len(game.ai_levels) < 2:
         return t("core.ui.ai", locale)
