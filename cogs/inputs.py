@@ -8,9 +8,8 @@ from typing import Any
 
 from discord import app_commands
 
-from engine import GameError, available, get_game
+from engine import GameError, available
 from engine.i18n import t
-from tables.levels import PLATFORM_LEVELS, level_key
 
 from .locale import ls
 
@@ -23,17 +22,6 @@ def game_choices() -> list[app_commands.Choice[str]]:
         app_commands.Choice(name=ls(t(f"discord.game.{gid}", "en"), f"discord.game.{gid}"), value=gid)
         for gid in available()
     ]
-
-
-def level_choices() -> list[app_commands.Choice[str]]:
-    """Every registered game's AI levels as command choices (each game checks
-    that it has the chosen one); named from the catalogs (``core.ai_level.<level>``)."""
-    keys: dict[str, str] = {}  # level -> the catalog key naming it (the first game's that has one)
-    for gid in available():
-        for lv in get_game(gid).ai_levels:
-            keys.setdefault(lv, level_key(gid, lv) or f"core.ai_level.{lv}")
-    ordered = sorted(keys, key=lambda lv: PLATFORM_LEVELS.index(lv) if lv in PLATFORM_LEVELS else len(PLATFORM_LEVELS))
-    return [app_commands.Choice(name=ls(t(keys[lv], "en"), keys[lv]), value=lv) for lv in ordered]
 
 
 def parse_options(text: str | None) -> dict[str, Any]:

@@ -25,7 +25,8 @@ from tables import TurnRefused, TurnResult, preview
 from tables.levels import check_level
 
 from .boards import Boards
-from .inputs import chain_value, game_choices, level_choices, parse_chain, parse_options
+from .inputs import chain_value, game_choices, parse_chain, parse_options
+from .levels import level_choices
 from .locale import locale_of, ls
 from .services import Services
 from .ui import (

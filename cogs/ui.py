@@ -13,11 +13,11 @@ from collections.abc import Sequence
 
 import discord
 
-from engine import get_game
 from engine.base import BaseState, Event, Game
 from engine.i18n import has, t
 from store import GameRow
-from tables.levels import level_name, level_param, seat_level, table_level
+
+from .levels import ai_label, ai_seats_line, lobby_ai_select
 
 MAX_BUTTONS = 20  # 4 rows of 5; the last row is kept for panel buttons
 MAX_SELECT_OPTIONS = 25
@@ -42,25 +42,6 @@ def mention(user_id: int | None) -> str:
 def seat_label(row: GameRow, seat: str, locale: str) -> str:
     uid = row.user_of(seat)
     return f"{seat} ({mention(uid)})" if uid else f"{seat} ({ai_label(row, seat, locale)})"
-
-
-def ai_label(row: GameRow, seat: str, locale: str) -> str:
-    """An AI seat's label: "AI", or "AI, hard" when the game has several AI levels."""
-    game = get_game(row.game)
-    if len(game.ai_levels) < 2:
-        return t("core.ui.ai", locale)
-    return t("core.ui.ai_at_level", locale, level=level_param(game.id, seat_level(row, game, seat)))
-
-
-def ai_seats_line(row: GameRow, locale: str) -> str | None:
-    """The AI seats and their levels, for a board ("AI: p2 (hard)"); None
-    when the game has one level or no seat is the AI's."""
-    game = get_game(row.game)
-    ai = [s.seat for s in row.seats if s.user_id is None]
-    if len(game.ai_levels) < 2 or not ai:
-        return None
-    seats = tuple(f"{s} ({level_name(game.id, seat_level(row, game, s), locale)})" for s in ai)
-    return t("core.ui.ai_seats", locale, seats=seats)
 
 
 # ---------------------------------------------------------------- embeds
@@ -204,22 +185,9 @@ def lobby_components(row: GameRow, game: Game, locale: str) -> discord.ui.View |
         view.add_item(LobbyButton(row.id, "ai", label=t("core.ui.add_ai", locale), style=discord.ButtonStyle.secondary))
     view.add_item(LobbyButton(row.id, "start", label=t("core.ui.start", locale), style=discord.ButtonStyle.primary))
     view.add_item(LobbyButton(row.id, "cancel", label=t("core.ui.cancel", locale), style=discord.ButtonStyle.danger))
-    if game.seat_range(row.options)[1] > 1 and len(game.ai_levels) > 1:
-        view.add_item(lobby_ai_select(row, game, locale))
+    if (menu := lobby_ai_select(row, game, locale)) is not None:
+        view.add_item(menu)
     return view
-
-
-def lobby_ai_select(row: GameRow, game: Game, locale: str) -> discord.ui.Item:
-    """Add AI, one option per AI level (the table's level first)."""
-    from .components import LobbyAISelect
-
-    first = table_level(row, game)
-    levels = [first] + [lv for lv in game.ai_levels if lv != first]
-    options = [
-        discord.SelectOption(label=clip(t("core.ui.add_ai_at", locale, level=level_param(game.id, lv)), 100), value=lv)
-        for lv in levels
-    ]
-    return LobbyAISelect(row.id, placeholder=clip(t("core.ui.add_ai_choose", locale), 150), options=options, row=1)
 
 
 def next_mentions(row: GameRow, game: Game, state: BaseState) -> str:

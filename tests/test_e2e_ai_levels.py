@@ -10,7 +10,7 @@ from engine import get_game
 
 
 async def lobby_of(table, ex):
-    return await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 5, "lobby")
+    return await ex.wait(lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 20, "lobby")
 
 
 def seat_levels(table, gid: int) -> dict[str, tuple[int | None, str | None]]:
