@@ -252,6 +252,10 @@ class CorruptRow(StoreError):
 class Seat:
     seat: str
     user_id: int | None  # None: the seat-filler AI plays it
+    #: the level the seat-filler AI plays this seat at (one of the game's ``ai_levels``);
+    #: None: the game's default level.  Kept for a human's seat too: the level the AI
+    #: stands in at when the seat is handed to it.
+    ai_level: str | None = None
 
     @property
     def is_ai(self) -> bool:
@@ -292,6 +296,13 @@ class GameRow:
         for s in self.seats:
             if s.seat == seat:
                 return s.user_id
+        return None
+
+    def ai_level_of(self, seat: str) -> str | None:
+        """The AI level stored with ``seat`` (None: the game's default)."""
+        for s in self.seats:
+            if s.seat == seat:
+                return s.ai_level
         return None
 
     @property

@@ -240,6 +240,12 @@ MIGRATIONS: list[tuple[int, str]] = [
     )
     """,
     ),
+    (  # a seat-filler AI level per seat (None: the game's default)
+        7,
+        """
+    ALTER TABLE seats ADD COLUMN ai_level TEXT
+    """,
+    ),
 ]
 
 
@@ -459,6 +465,12 @@ POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
         created_at DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (game_id, key, action_id)
     )
+    """,
+    ),
+    (  # a seat-filler AI level per seat (None: the game's default)
+        7,
+        """
+    ALTER TABLE seats ADD COLUMN ai_level TEXT
     """,
     ),
 ]

@@ -55,7 +55,8 @@ _COLS = (
 # a game row with its seats, in one statement (one snapshot)
 _GAME = (
     "SELECT {cols}, ARRAY(SELECT s.seat FROM seats s WHERE s.game_id=g.id ORDER BY s.position) AS seat_names,"
-    " ARRAY(SELECT s.user_id FROM seats s WHERE s.game_id=g.id ORDER BY s.position) AS seat_users FROM games g"
+    " ARRAY(SELECT s.user_id FROM seats s WHERE s.game_id=g.id ORDER BY s.position) AS seat_users,"
+    " ARRAY(SELECT s.ai_level FROM seats s WHERE s.game_id=g.id ORDER BY s.position) AS seat_levels FROM games g"
 ).format(cols=", ".join("g." + c.strip() for c in _COLS.split(",")))
 
 
@@ -181,8 +182,8 @@ class PostgresStore(Store):
     async def _write_seats(self, conn, game_id: int, seats: Sequence[Seat]) -> None:
         await conn.execute("DELETE FROM seats WHERE game_id=$1", game_id)
         await conn.executemany(
-            "INSERT INTO seats(game_id, position, seat, user_id) VALUES ($1,$2,$3,$4)",
-            [(game_id, i, s.seat, s.user_id) for i, s in enumerate(seats)],
+            "INSERT INTO seats(game_id, position, seat, user_id, ai_level) VALUES ($1,$2,$3,$4,$5)",
+            [(game_id, i, s.seat, s.user_id, s.ai_level) for i, s in enumerate(seats)],
         )
 
     @staticmethod
@@ -204,7 +205,10 @@ class PostgresStore(Store):
             game=r["game"],
             status=r["status"],
             host_id=r["host_id"],
-            seats=[Seat(seat=s, user_id=u) for s, u in zip(r["seat_names"], r["seat_users"])],
+            seats=[
+                Seat(seat=s, user_id=u, ai_level=lv)
+                for s, u, lv in zip(r["seat_names"], r["seat_users"], r["seat_levels"])
+            ],
             options=options,
             seed=r["seed"],
             state_json=r["state_json"],

@@ -247,8 +247,8 @@ class SqliteStore(Store):
     async def _write_seats(self, db, game_id: int, seats: Sequence[Seat]) -> None:
         await db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
         await db.executemany(
-            "INSERT INTO seats(game_id, position, seat, user_id) VALUES (?,?,?,?)",
-            [(game_id, i, s.seat, s.user_id) for i, s in enumerate(seats)],
+            "INSERT INTO seats(game_id, position, seat, user_id, ai_level) VALUES (?,?,?,?,?)",
+            [(game_id, i, s.seat, s.user_id, s.ai_level) for i, s in enumerate(seats)],
         )
 
     async def _row(self, db: aiosqlite.Connection, r: Any) -> GameRow:
@@ -262,8 +262,10 @@ class SqliteStore(Store):
                 raise ValueError("options/table/to_act have the wrong shape")
         except (ValueError, TypeError) as exc:
             raise CorruptRow(gid, f"unreadable options/outcome: {exc}") from None
-        async with db.execute("SELECT seat, user_id FROM seats WHERE game_id=? ORDER BY position", (gid,)) as cur:
-            seats = [Seat(seat=s, user_id=u) for s, u in await cur.fetchall()]
+        async with db.execute(
+            "SELECT seat, user_id, ai_level FROM seats WHERE game_id=? ORDER BY position", (gid,)
+        ) as cur:
+            seats = [Seat(seat=s, user_id=u, ai_level=lv) for s, u, lv in await cur.fetchall()]
         return GameRow(
             id=gid,
             guild_id=r[1],

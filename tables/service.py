@@ -51,6 +51,7 @@ from store import (
 from store.base import away_periods, runs_out_at
 
 from . import clocks, ratings
+from .levels import TABLE_KEY, ai_move, check_level, table_level, timer_move
 from .preview import step_ends_chain
 from .settings import Settings, in_quiet_hours
 from .snapshots import SNAPSHOT_EVERY, SnapshotUnusable, snapshot_due, snapshot_key
@@ -482,7 +483,7 @@ class TableService:
             if not ai:
                 break
             seat = ai[0]
-            action = game.ai_action(state, seat)
+            action = ai_move(game, row, state, seat)
             state, evs = game.apply(state, seat, action)
             entries.append(log_entry(game, seat, None, action, evs))
             events += evs
@@ -515,8 +516,10 @@ class TableService:
         locale: str | None,
         table: dict[str, Any],
         campaign: str | None = None,
+        ai_level: str | None = None,
     ) -> LobbyResult:
-        """A new table with the host seated (and ``ai`` AI seats); a game that
+        """A new table with the host seated (and ``ai`` AI seats at ``ai_level``,
+        which is also the table's level: see tables/levels.py); a game that
         needs nobody else starts at once."""
         if game_id not in available():
             raise TurnRefused("unknown_game", "core.error.bad_options", detail=game_id)
@@ -530,10 +533,16 @@ class TableService:
             opts = game.parse_options(options).model_dump(mode="json")
         except GameError as exc:
             raise TurnRefused.from_game_error(exc) from None
+        try:
+            level = check_level(game, ai_level)
+        except GameError as exc:
+            raise TurnRefused.from_game_error(exc) from None
+        if ai_level is not None:
+            table = {**table, TABLE_KEY: level}
         lo, hi = game.seat_range(opts)
         if not 0 <= ai <= hi - 1:
             raise TurnRefused("bad_number", "core.ui.bad_number", lo=0, hi=hi - 1)
-        seats = [Seat("p1", host_id)] + [Seat(f"p{i + 2}", None) for i in range(ai)]
+        seats = [Seat("p1", host_id)] + [Seat(f"p{i + 2}", None, level) for i in range(ai)]
         table = _with_clock(table)
         try:
             row = await self.store.create_game(
@@ -555,8 +564,10 @@ class TableService:
                 return LobbyResult(row, await self._start(row))
         return LobbyResult(row)
 
-    async def lobby(self, game_id: int, user_id: int, op: str, *, admin: bool = False) -> LobbyResult:
-        """join, leave, ai (add an AI seat), start, cancel."""
+    async def lobby(
+        self, game_id: int, user_id: int, op: str, *, admin: bool = False, level: str | None = None
+    ) -> LobbyResult:
+        """join, leave, ai (add an AI seat at ``level``; None: the table's level), start, cancel."""
         async with self.store.lock(game_id):
             row = await self.row(game_id)
             if row is None or row.status != "lobby":
@@ -580,9 +591,13 @@ class TableService:
             elif op == "ai":
                 if not is_host:
                     raise TurnRefused("host_only", "core.ui.host_only")
+                try:
+                    chosen = check_level(game, level) if level is not None else table_level(row, game)
+                except GameError as exc:
+                    raise TurnRefused.from_game_error(exc) from None
                 if len(seats) >= hi:
                     raise TurnRefused("table_full", "core.ui.table_full")
-                seats.append(Seat(_free_seat(seats), None))
+                seats.append(Seat(_free_seat(seats), None, chosen))
             elif op == "cancel":
                 if not (is_host or admin):
                     raise TurnRefused("host_only", "core.ui.host_only")
@@ -659,11 +674,11 @@ class TableService:
         seats, ai = [], 1
         for s in row.seats:
             if s.user_id is not None:
-                seats.append(Seat(members[str(s.user_id)], s.user_id))
+                seats.append(Seat(members[str(s.user_id)], s.user_id, s.ai_level))
             else:
                 while f"ai{ai}" in taken:
                     ai += 1
-                seats.append(Seat(f"ai{ai}", None))
+                seats.append(Seat(f"ai{ai}", None, s.ai_level))
                 taken.add(f"ai{ai}")
         try:
             extra = game.campaign_options(progress.get("story"), [s.seat for s in seats])
@@ -802,14 +817,13 @@ class TableService:
             if not waiting:
                 raise TurnRefused("not_your_turn", "core.error.not_your_turn")
             waiting_before = game.to_act(state)
-            choose = game.ai_action if policy == "ai" else game.default_action
 
             def advance():
                 st, entries, events = state, [], []
                 for s, _ in waiting:
                     if s not in game.to_act(st) or game.outcome(st) is not None:
                         continue
-                    action = choose(st, s)
+                    action = ai_move(game, row, st, s) if policy == "ai" else timer_move(game, row, st, s)
                     st, evs = game.apply(st, s, action)
                     entries.append(log_entry(game, s, None, action, evs))
                     events += evs
@@ -938,7 +952,7 @@ class TableService:
             return HandoverResult(vote=VoteOpened(vote, voters, needed, owner))
 
     def _handover_state(self, row: GameRow, game: Game, state: BaseState, seat: str, to: int | None):
-        seats = [Seat(s.seat, to if s.seat == seat else s.user_id) for s in row.seats]
+        seats = [replace(s, user_id=to) if s.seat == seat else s for s in row.seats]
         moved = replace(row, seats=seats)
         return seats, moved
 

@@ -317,6 +317,7 @@ async def test_opening_an_older_database_fills_in_the_due_times(store, database_
     for table in ("follow_closed", "follows", "ratings"):  # and what later migrations added
         await store.sql(f"DROP TABLE {table}")
     await store.sql("DROP INDEX actions_user")
+    await store.sql("ALTER TABLE seats DROP COLUMN ai_level")
     await store.sql("DELETE FROM schema_migrations WHERE version >= 4")
     await store.close()
     again = open_store(database_url)

@@ -30,7 +30,7 @@ async def fill(store) -> None:
         host_id=5,
         options={"hero": "李"},
         seed=2**47 + 3,
-        seats=[Seat("p1", 1_234_567_890_123_456_789), Seat("p2", None)],
+        seats=[Seat("p1", 1_234_567_890_123_456_789), Seat("p2", None, "hard")],
         status="active",
         state_json='{"s":"状态"}',
         table={"turn_timer": 30},
