@@ -980,6 +980,12 @@ def check_state(st: TRState) -> None:
             snap = TRState.model_validate(q.snapshot)
         except ValueError:
             raise BadState("reroll.snapshot: not a state") from None
+        # the question's state is the snapshot (the state before the action) with the question added
+        same = {k: v for k, v in st.model_dump(mode="json").items() if k not in ("reroll", "step")}
+        _need(
+            snap.reroll is None and same == {k: v for k, v in q.snapshot.items() if k not in ("reroll", "step")},
+            "reroll.snapshot: not this state as it was before the action",
+        )
         snap_ids = {v.id for v in snap.vehicles}
         for vid in (q.top, q.bottom):  # or a wreck figure the replayed action puts down
             _need(vid in snap_ids or (vid[:1] == "w" and vid[1:].isdigit()), f"reroll: unknown vehicle {vid!r}")
