@@ -495,6 +495,12 @@ def first_problem(s: AutoState) -> str | None:
         order = getattr(s, name)
         if order and sorted(order) != sorted(seats):
             return f"{name}: must be the seats in some order"
+    if s.phase == PHASE_SELECT and not s.finished:
+        if sorted(s.selection_order) != sorted(seats):
+            return "selection_order: the seats in some order while characters are chosen"
+        waiting = [x for x in s.selection_order if s.players[x].character is None]
+        if s.pending is None and (not waiting or s.current != waiting[0]):  # (Durant's build comes between)
+            return f"current: {s.current!r}, but the next to choose a character is {(waiting or [None])[0]!r}"
     if s.phase >= PHASE_ACTIONS and not s.finished and sorted(s.action_order) != sorted(seats):
         return "action_order: set once everyone chose"
     if len(s.spaces) != len(board):
