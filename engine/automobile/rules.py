@@ -499,8 +499,9 @@ def first_problem(s: AutoState) -> str | None:
         if sorted(s.selection_order) != sorted(seats):
             return "selection_order: the seats in some order while characters are chosen"
         waiting = [x for x in s.selection_order if s.players[x].character is None]
-        if s.pending is None and (not waiting or s.current != waiting[0]):  # (Durant's build comes between)
-            return f"current: {s.current!r}, but the next to choose a character is {(waiting or [None])[0]!r}"
+        nxt = waiting[0] if waiting else None
+        if s.pending is None and (nxt is None or s.current != nxt):  # (Durant's build comes between)
+            return f"current: {s.current!r}, but the next to choose a character is {nxt!r}"
     if s.phase >= PHASE_ACTIONS and not s.finished and sorted(s.action_order) != sorted(seats):
         return "action_order: set once everyone chose"
     if len(s.spaces) != len(board):
