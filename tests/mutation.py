@@ -301,6 +301,37 @@ def _mut_splice(rnd: random.Random, d: dict[str, Any], others: list[dict[str, An
     return f"splice {k} from another state"
 
 
+def _mut_swap(rnd: random.Random, d: dict[str, Any], others: list[dict[str, Any]]) -> str | None:
+    """Two values of one type swapped (two units' positions, two cards, two seats' counters)."""
+    leaves = [(p, v) for p, v in _nodes(d) if p and p[0] not in ("rng", "seed") and isinstance(v, (int, str))]
+    if len(leaves) < 2:
+        return None
+    p, v = rnd.choice(leaves)
+    same = [(q, w) for q, w in leaves if type(w) is type(v) and w != v]
+    if not same:
+        return None
+    q, w = rnd.choice(same)
+    _set(d, p, w)
+    _set(d, q, v)
+    return f"swap {_name(p)}={v!r} with {_name(q)}={w!r}"
+
+
+def _mut_move(rnd: random.Random, d: dict[str, Any], others: list[dict[str, Any]]) -> str | None:
+    """An entry moved from one list to another (a card from the deck to a hand, a unit's id into an order)."""
+    lists = [(p, v) for p, v in _nodes(d) if p and p[0] != "rng" and isinstance(v, list)]
+    full = [(p, v) for p, v in lists if v]
+    if not full or len(lists) < 2:
+        return None
+    p, v = rnd.choice(full)
+    targets = [(q, w) for q, w in lists if q[: len(p)] != p]  # (not into the list itself or its entries)
+    if not targets:
+        return None
+    q, w = rnd.choice(targets)
+    x = v.pop(rnd.randrange(len(v)))
+    w.insert(rnd.randrange(len(w) + 1), x)
+    return f"move {json.dumps(x)[:40]} from {_name(p)} to {_name(q)}"
+
+
 MUTATIONS = (
     (_mut_number, 5),
     (_mut_string, 4),
@@ -312,6 +343,8 @@ MUTATIONS = (
     (_mut_schema, 1),
     (_mut_phase, 4),
     (_mut_splice, 3),
+    (_mut_swap, 3),
+    (_mut_move, 2),
 )
 
 
@@ -399,6 +432,10 @@ def exercise(game: Any, state: Any) -> None:
             if applied is not None:
                 for event in applied[1]:
                     game.event_text(event, "en")
+                after = applied[0]  # and one step on: whoever acts next can ask for their choices
+                for nxt in call(game.to_act, after) or []:
+                    call(game.legal_actions, after, nxt)
+                call(game.view, after, None)
         if legal:
             call(game.ai_action, state, seat)
 
@@ -437,7 +474,7 @@ def run(game_id: str, n: int, seed: int = 0) -> list[Result]:
     out: list[Result] = []
     while len(out) < n:
         i = rnd.randrange(len(bases))
-        data, muts = mutate(rnd, bases[i], bases[:i] + bases[i + 1 :], n=rnd.choice((1, 1, 1, 2, 3)))
+        data, muts = mutate(rnd, bases[i], bases[:i] + bases[i + 1 :], n=rnd.choice((1, 1, 1, 2, 3, 4)))
         if data == bases[i]:
             continue
         out.append(check(game_id, data, muts))
