@@ -11,7 +11,7 @@ same game, ``schema_version`` bumped, a value of the wrong type.
 (code ``bad_state`` or ``newer_schema``, a message without unfilled placeholders) or accepts;
 an accepted state must survive every contract call (``legal_actions`` for every seat,
 ``to_act``, ``outcome``, ``view`` for every seat and the public, ``render``, ``apply`` of every
-legal action, ``ai_action``, and the texts the table shows) raising nothing but ``GameError``.
+legal action, ``ai_action`` at every level, and the texts the table shows) raising nothing but ``GameError``.
 """
 
 from __future__ import annotations
@@ -395,6 +395,8 @@ _PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 
 
 def _message_ok(exc: GameError) -> bool:
+    if exc.code == "bad_state" and not str(exc.params.get("detail", "")).strip():
+        return False  # a refusal names the problem
     for locale in ("en", "zh"):
         text = exc.message(locale)
         if not text or _PLACEHOLDER.search(text) or exc.key in text:
@@ -437,7 +439,8 @@ def exercise(game: Any, state: Any) -> None:
                     call(game.legal_actions, after, nxt)
                 call(game.view, after, None)
         if legal:
-            call(game.ai_action, state, seat)
+            for level in game.ai_levels:
+                call(game.ai_action, state, seat, level)
 
 
 def check(game_id: str, data: Any, mutations: list[str] | None = None) -> Result:
