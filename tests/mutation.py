@@ -126,21 +126,27 @@ def _keys(data: Any) -> Iterator[str]:
             yield from v
 
 
+def _pick(rnd: random.Random, d: Any, ok: Any) -> tuple[Path, Any] | None:
+    """A random node ``(path, value)`` of ``d`` for which ``ok(path, value)`` holds (None: none does)."""
+    nodes = [(p, v) for p, v in _nodes(d) if ok(p, v)]
+    return rnd.choice(nodes) if nodes else None
+
+
 def _mut_number(rnd: random.Random, d: dict[str, Any], others: list[dict[str, Any]]) -> str | None:
-    nodes = [(p, v) for p, v in _nodes(d) if p and type(v) is int and p[0] != "rng"]
-    if not nodes:
+    picked = _pick(rnd, d, lambda p, v: p and type(v) is int and p[0] != "rng")
+    if picked is None:
         return None
-    p, v = rnd.choice(nodes)
+    p, v = picked
     new = rnd.choice([-1, -5, 0, v + 1, v - 1, v * 2 + 7, 99, 10**6, 2**31, -(2**31), 2**63 + 5, -(10**12)])
     _set(d, p, new)
     return f"number {_name(p)}: {v} -> {new}"
 
 
 def _mut_string(rnd: random.Random, d: dict[str, Any], others: list[dict[str, Any]]) -> str | None:
-    nodes = [(p, v) for p, v in _nodes(d) if p and isinstance(v, str) and p not in (("game",),)]
-    if not nodes:
+    picked = _pick(rnd, d, lambda p, v: p and isinstance(v, str) and p not in (("game",),))
+    if picked is None:
         return None
-    p, v = rnd.choice(nodes)
+    p, v = picked
     pool = _strings(d)
     new = rnd.choice(["zz", "", "nonexistent_id", "x" * 80, rnd.choice(pool), rnd.choice(pool), rnd.choice(_seats(d))])
     _set(d, p, new)
@@ -174,10 +180,10 @@ def _mut_seat(rnd: random.Random, d: dict[str, Any], others: list[dict[str, Any]
 
 
 def _mut_list(rnd: random.Random, d: dict[str, Any], others: list[dict[str, Any]]) -> str | None:
-    nodes = [(p, v) for p, v in _nodes(d) if p and isinstance(v, list)]
-    if not nodes:
+    picked = _pick(rnd, d, lambda p, v: p and isinstance(v, list))
+    if picked is None:
         return None
-    p, v = rnd.choice(nodes)
+    p, v = picked
     how = rnd.randrange(5)
     if not v or how == 4:
         pool = [x for _, x in _nodes(d) if isinstance(x, (int, str)) and not isinstance(x, bool)]
@@ -199,10 +205,10 @@ def _mut_list(rnd: random.Random, d: dict[str, Any], others: list[dict[str, Any]
 
 
 def _mut_dict(rnd: random.Random, d: dict[str, Any], others: list[dict[str, Any]]) -> str | None:
-    nodes = [(p, v) for p, v in _nodes(d) if p and isinstance(v, dict) and v and p[0] != "rng"]
-    if not nodes:
+    picked = _pick(rnd, d, lambda p, v: p and isinstance(v, dict) and v and p[0] != "rng")
+    if picked is None:
         return None
-    p, v = rnd.choice(nodes)
+    p, v = picked
     k = rnd.choice(list(v))
     how = rnd.randrange(3)
     if how == 0:
@@ -225,10 +231,10 @@ def _mut_type(rnd: random.Random, d: dict[str, Any], others: list[dict[str, Any]
 
 
 def _mut_bool(rnd: random.Random, d: dict[str, Any], others: list[dict[str, Any]]) -> str | None:
-    nodes = [(p, v) for p, v in _nodes(d) if p and isinstance(v, bool)]
-    if not nodes:
+    picked = _pick(rnd, d, lambda p, v: p and isinstance(v, bool))
+    if picked is None:
         return None
-    p, v = rnd.choice(nodes)
+    p, v = picked
     _set(d, p, not v)
     return f"bool {_name(p)} -> {not v}"
 
