@@ -20,6 +20,7 @@ from engine.i18n import t
 from store import GameRow
 from tables import TableService, TurnRefused, TurnResult
 
+from .clockview import bank_lines
 from .services import Services
 from .ui import (
     allowed_mentions,
@@ -175,8 +176,20 @@ class Boards:
         groups: list[tuple[str | None, Sequence[Event], str]] = [(s.seat, s.events, s.by) for s in result.steps] or (
             [(None, result.events, "player")] if result.events else []
         )
-        view = board_view(row, game, state, groups, locale, labels, note=note, live=live, offered=offered)
+        banks = await self.bank_text(row, locale, labels)
+        view = board_view(row, game, state, groups, locale, labels, note=note, live=live, offered=offered, extra=banks)
         return {"view": view, "file": board_file(png), "allowed_mentions": allowed_mentions()}
+
+    async def bank_text(self, row: GameRow, locale: str, labels) -> str | None:
+        """The table's time banks (tables with a clock profile), seats by name: the
+        board's text displays notify like content, so no mention is left in them."""
+        if row.status != "active":
+            return None
+        text = bank_lines(await self.tables.bank_lines(row), locale)
+        for s in row.seats:
+            if s.user_id is not None and s.seat in labels:
+                text = text.replace(f"<@{s.user_id}>", f"**{labels[s.seat].name}**")
+        return relabel(text, labels) or None
 
     # ---------------------------------------------------- superseded boards
     async def retire_message(self, message: discord.Message | None, *, edit=None) -> None:
@@ -256,10 +269,14 @@ class Boards:
                 )
         return clip("\n".join(lines), 2000)
 
-    async def timeout_note(self, result: TurnResult, seats: list[tuple[str, int]]) -> str:
+    async def timeout_note(self, result: TurnResult, seats: list[tuple[str, int]], key: str = "") -> str:
+        """ "⏰ Time ran out for @name in Thunder Road #12 ..." (``key``: a time bank's own wording)."""
         locale = await self.public_locale_of(result.row)
         labels = await self.labels(result.row, locale)
         at = where(result.row, result.game, None, locale, labels)
+        if key and key != "core.ui.timed_out":
+            lines = [t(key, locale, user=f"<@{uid}>", seat=seat_tag(result.row, labels, seat)) for seat, uid in seats]
+            return f"{at}: " + " ".join(lines)
         return " ".join(
             t("discord.ping.timed_out", locale, user=f"<@{uid}>", where=at, seat=seat_tag(result.row, labels, seat))
             for seat, uid in seats

@@ -14,9 +14,13 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
+from engine import get_game
 from engine.base import BaseState, Event, Game, Msg, SeatLabel
 from engine.i18n import has, t
 from store import GameRow
+from tables.levels import level_name, seat_level
+
+from .levels import ai_label, lobby_ai_select
 
 MAX_BUTTONS = 20  # 4 rows of 5; the last row is kept for panel buttons
 MAX_SELECT_OPTIONS = 25
@@ -44,7 +48,7 @@ def seat_label(row: GameRow, seat: str, locale: str) -> str:
     if uid:
         return mention(uid)
     n = sum(1 for s in row.seats[: [x.seat for x in row.seats].index(seat) + 1] if s.user_id is None)
-    return t("discord.seat.ai", locale, n=n)
+    return f"{t('discord.seat.ai', locale, n=n)} ({ai_label(row, seat, locale)})"
 
 
 # ------------------------------------------------------------ seat labels
@@ -62,6 +66,9 @@ def seat_labels(row: GameRow, names: Mapping[int, str], locale: str) -> dict[str
         if s.user_id is None:
             ai += 1
             name = t("discord.seat.ai", locale, n=ai)
+            game = get_game(row.game)
+            if len(game.ai_levels) > 1:  # "AI 1 (hard)"
+                name += f" ({level_name(game.id, seat_level(row, game, s.seat), locale)})"
         else:
             name = names.get(s.user_id) or t("discord.seat.player", locale, n=i + 1)
         out[s.seat] = SeatLabel(name=clip(name.strip() or "?", 32), colour=PALETTE[i % len(PALETTE)])
@@ -216,6 +223,7 @@ def board_view(
     note: str | None = None,
     live: bool = True,
     offered: Offered | None = None,
+    extra: str | None = None,
 ) -> discord.ui.LayoutView:
     """The one board message (Components V2): a container with the title, the
     rendered board, what just happened, whose turn it is (pinging them), and
@@ -262,6 +270,8 @@ def board_view(
                 )
     if turn:
         box.add_item(discord.ui.TextDisplay(clip("\n".join(turn), 1800)))
+    if extra:  # platform lines about the table (time banks)
+        box.add_item(discord.ui.TextDisplay(clip(extra, 600)))
     if live and outcome is None and row.status == "active":
         for action_row in board_rows(row, game, state, locale, offered):
             box.add_item(action_row)
@@ -437,10 +447,12 @@ def lobby_components(row: GameRow, game: Game, locale: str) -> discord.ui.View |
     view = discord.ui.View(timeout=None)
     view.add_item(LobbyButton(row.id, "join", label=t("core.ui.join", locale), style=discord.ButtonStyle.success))
     view.add_item(LobbyButton(row.id, "leave", label=t("core.ui.leave", locale), style=discord.ButtonStyle.secondary))
-    if game.seat_range(row.options)[1] > 1:
+    if game.seat_range(row.options)[1] > 1 and len(game.ai_levels) < 2:
         view.add_item(LobbyButton(row.id, "ai", label=t("core.ui.add_ai", locale), style=discord.ButtonStyle.secondary))
     view.add_item(LobbyButton(row.id, "start", label=t("core.ui.start", locale), style=discord.ButtonStyle.primary))
     view.add_item(LobbyButton(row.id, "cancel", label=t("core.ui.cancel", locale), style=discord.ButtonStyle.danger))
+    if (menu := lobby_ai_select(row, game, locale)) is not None:
+        view.add_item(menu)
     return view
 
 

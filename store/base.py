@@ -27,12 +27,26 @@ Each read method returns data from one consistent snapshot (a row's seats,
 state and version always belong together; a half-written change is never
 seen).
 
+Snapshots: a rebuildable cache of states
+----------------------------------------
+A table's state after the first *n* actions of its (effective) log is the
+state its seed and those actions replay to; that replay is the truth.  To
+spare replaying a long log (undo, ``/game replay <turn>``), a turn may carry a
+:class:`NewSnapshot` of the state after its last action.  The backend writes
+it in the turn's transaction, keyed by that action's id and by the ``key`` the
+caller gives (the engine and schema version of the state), and records its
+``position`` (how many effective actions lead up to it).  A change that
+reverts actions drops every snapshot at or after the first reverted one; the
+action log itself stays append-only.  :meth:`Store.replay_source` returns the
+nearest usable snapshot and the actions after it, in one read snapshot; a
+caller that finds a snapshot unusable asks again with ``key=None`` (none).
+
 Crash injection (tests)
 -----------------------
 A backend calls ``await self._step(name)`` between the steps of a write,
 inside its transaction: after the table's row is updated and before its
-``"seats"``, ``"revert"``, ``"actions"``, ``"results"``, then before each
-``"campaigns"`` and ``"votes"`` part, and last before ``"commit"``; :meth:`Store.inject_crash` makes the
+``"seats"``, ``"revert"``, ``"actions"``, ``"snapshot"``, ``"results"``, then before each
+``"campaigns"``, ``"votes"`` and ``"ratings"`` part, and last before ``"commit"``; :meth:`Store.inject_crash` makes the
 named step raise :class:`InjectedCrash` (or kill the process), which tests
 use to show that a change set lands whole or not at all.
 """
@@ -85,6 +99,57 @@ def json_dict(raw: str | None) -> dict:
     return value if isinstance(value, dict) else {}
 
 
+# ------------------------------------------------------------------ time banks
+# A table with a clock profile keeps, in ``GameRow.table["clock"]``, each seat's bank
+# (seconds left) as of the moment ``at`` of its last change; a bank runs only while
+# its seat is waiting and its member is not away (``away``: [start, end] periods of
+# the member's vacations, from their preferences).  Everything is computed from
+# these stored times, so the due times survive restarts (tables/clocks.py keeps
+# the accounting; these two functions are shared with the store's due times).
+
+
+def away_periods(prefs: dict[str, Any]) -> list[tuple[float, float]]:
+    """A member's vacations ([start, end] in epoch seconds), sorted."""
+    out = []
+    for p in prefs.get("away") or []:
+        try:
+            start, end = float(p[0]), float(p[1])
+        except (TypeError, ValueError, IndexError):
+            continue
+        if end > start:
+            out.append((start, end))
+    return sorted(out)
+
+
+def running_seconds(start: float, end: float, away: Sequence[tuple[float, float]] = ()) -> float:
+    """Seconds of [start, end] outside every vacation period (the time a bank ran)."""
+    if end <= start:
+        return 0.0
+    total = end - start
+    cursor = start
+    for a, b in sorted(away):
+        a, b = max(a, cursor), min(b, end)
+        if b > a:
+            total -= b - a
+            cursor = b
+    return max(0.0, total)
+
+
+def runs_out_at(start: float, seconds: float, away: Sequence[tuple[float, float]] = ()) -> float:
+    """When a clock of ``seconds`` that starts running at ``start`` runs out, paused
+    during the vacation periods ``away``."""
+    t, left = start, max(0.0, seconds)
+    for a, b in sorted(away):
+        if b <= t:
+            continue
+        a = max(a, t)
+        if t + left <= a:
+            break
+        left -= a - t
+        t = b
+    return t + left
+
+
 def seat_clocks(
     *,
     status: str,
@@ -94,25 +159,66 @@ def seat_clocks(
     guild: dict[str, Any],
     since: float | None,
     last_reminder_at: float | None,
+    away: dict[int, list[tuple[float, float]]] | None = None,
 ) -> list[tuple[str, int, float, float | None, float | None]]:
-    """(seat, user, waiting since, next reminder due, turn timer runs out) for every
-    human seat a running table waits for; the same rule the scheduler applies."""
+    """(seat, user, waiting since, next reminder due, turn timer / bank runs out) for
+    every human seat a running table waits for; the same rule the scheduler applies.
+    A table with a clock profile runs out when the seat's bank does; vacations
+    (``away``: member -> periods) pause both the bank or timer and the reminders."""
     if status != "active" or since is None:
         return []
     remind, timer = clock_minutes("reminder", table, guild), clock_minutes("turn_timer", table, guild)
+    clock = table.get("clock") if isinstance(table.get("clock"), dict) else None
+    banks = clock.get("banks") if clock else None
     users = dict(seats)
     out = []
     for seat in to_act:
         uid = users.get(seat)
         if uid is None:
             continue
+        periods = (away or {}).get(uid, [])
         remind_at = None
         if remind:
             remind_at = since + remind * 60
             if last_reminder_at is not None:
                 remind_at = max(remind_at, last_reminder_at + remind * 60)
-        out.append((seat, uid, since, remind_at, since + timer * 60 if timer else None))
+            for a, b in periods:  # no pings while away: the next one is due when they are back
+                if a <= remind_at < b:
+                    remind_at = b
+        if clock is not None and isinstance(banks, dict) and seat in banks:
+            expire_at: float | None = runs_out_at(float(clock.get("at") or since), float(banks[seat]), periods)
+        else:
+            expire_at = runs_out_at(since, timer * 60, periods) if timer else None
+        out.append((seat, uid, since, remind_at, expire_at))
     return out
+
+
+def replace_member(value: Any, user_id: int, anon_id: int) -> Any:
+    """``value`` (parsed JSON) with every occurrence of a member's id, as a number
+    or as an object key, replaced by ``anon_id`` (privacy: vote ballots, campaign members)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return anon_id if value == user_id else value
+    if isinstance(value, list):
+        return [replace_member(v, user_id, anon_id) for v in value]
+    if isinstance(value, dict):
+        return {
+            (str(anon_id) if k == str(user_id) else k): replace_member(v, user_id, anon_id) for k, v in value.items()
+        }
+    return value
+
+
+def anonymised(raw: str | None, user_id: int, anon_id: int) -> str | None:
+    """Stored JSON text with the member replaced (None when nothing changed or it does not parse)."""
+    if not raw or str(user_id) not in raw:
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    out = dumps(replace_member(value, user_id, anon_id))
+    return out if out != raw else None
 
 
 class StoreError(Exception):
@@ -146,6 +252,10 @@ class CorruptRow(StoreError):
 class Seat:
     seat: str
     user_id: int | None  # None: the seat-filler AI plays it
+    #: the level the seat-filler AI plays this seat at (one of the game's ``ai_levels``);
+    #: None: the game's default level.  Kept for a human's seat too: the level the AI
+    #: stands in at when the seat is handed to it.
+    ai_level: str | None = None
 
     @property
     def is_ai(self) -> bool:
@@ -188,6 +298,13 @@ class GameRow:
                 return s.user_id
         return None
 
+    def ai_level_of(self, seat: str) -> str | None:
+        """The AI level stored with ``seat`` (None: the game's default)."""
+        for s in self.seats:
+            if s.seat == seat:
+                return s.ai_level
+        return None
+
     @property
     def humans(self) -> list[int]:
         return [s.user_id for s in self.seats if s.user_id is not None]
@@ -202,6 +319,41 @@ class ActionRow:
     created_at: float = 0.0
     id: int = 0
     events: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class NewSnapshot:
+    """A cached state to store with a change: the state after the last of the
+    change's ``actions`` (or, for :meth:`Store.fill_snapshots`, after the logged
+    action ``action_id``), under ``key`` (the engine/schema version that made it)."""
+
+    key: str
+    state_json: str
+    action_id: int | None = None
+
+
+@dataclass
+class SnapshotRow:
+    action_id: int  # the last action the state includes
+    position: int  # effective actions up to and including ``action_id``
+    key: str
+    state_json: str
+
+
+@dataclass
+class ReplaySource:
+    """What rebuilding a state needs: a cached state (or None: start from the
+    seed) and the effective actions after it, oldest first."""
+
+    snapshot: SnapshotRow | None
+    actions: list[ActionRow]
+    total: int  # effective actions in the whole log
+    cut: int | None = None  # with ``user_id``: index in ``actions`` of that member's last action
+
+    @property
+    def start(self) -> int:
+        """The log position the snapshot stands for (0: the start of the game)."""
+        return self.snapshot.position if self.snapshot else 0
 
 
 @dataclass
@@ -260,7 +412,9 @@ class GameChange:
     ``None`` (or an empty sequence) leaves a field as it is.  ``seats`` replaces
     the whole seat list; ``actions`` are appended to the log (stamped with the
     new version); ``revert`` marks logged action ids as taken back (undo) by
-    ``by_user``; ``results`` records a finished game's placings; ``to_act``
+    ``by_user`` (and drops the snapshots from the first of them on);
+    ``snapshot`` caches the state after the last of ``actions``;
+    ``results`` records a finished game's placings; ``to_act``
     (who must decide now) also restarts the decision's clock (timer and
     reminders); ``status`` "active" stamps the start, "finished"/"abandoned" the end.
     The new version is ``expected_version + 1``."""
@@ -278,6 +432,7 @@ class GameChange:
     table: dict[str, Any] | None = None
     revert: Sequence[int] = ()
     by_user: int | None = None
+    snapshot: NewSnapshot | None = None
 
 
 @dataclass
@@ -311,6 +466,45 @@ class NewVote:
 
 
 @dataclass
+class RatingRow:
+    """A member's multiplayer rating in one game on one server (OpenSkill: mean and
+    uncertainty), with the number of rated games."""
+
+    guild_id: int
+    game: str
+    user_id: int
+    mu: float
+    sigma: float
+    played: int
+    version: int = 1
+
+
+@dataclass
+class RatingChange:
+    """A new rating, if the stored one is still at ``expected_version`` (0: no rating yet)."""
+
+    guild_id: int
+    game: str
+    user_id: int
+    expected_version: int
+    mu: float
+    sigma: float
+    played: int
+
+
+@dataclass
+class FollowRow:
+    """A member following a table: ``mode`` "turn" (a summary of each turn) or "digest"
+    (once a day); ``sent_version`` is the table version they last heard of."""
+
+    game_id: int
+    user_id: int
+    mode: str
+    sent_version: int
+    sent_at: float
+
+
+@dataclass
 class ChangeSet:
     """Everything one service call writes: all of it in one transaction, or nothing."""
 
@@ -318,9 +512,10 @@ class ChangeSet:
     campaigns: Sequence[CampaignChange] = ()
     votes: Sequence[VoteChange] = ()
     new_votes: Sequence[NewVote] = ()
+    ratings: Sequence[RatingChange] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.game or self.campaigns or self.votes or self.new_votes)
+        return bool(self.game or self.campaigns or self.votes or self.new_votes or self.ratings)
 
 
 @dataclass
@@ -459,6 +654,35 @@ class Store:
     async def count_actions(self, game_id: int) -> int:
         raise NotImplementedError
 
+    # snapshots (a cache: see the module docstring)
+    async def replay_source(
+        self, game_id: int, key: str | None, *, turn: int | None = None, user_id: int | None = None
+    ) -> ReplaySource:
+        """From one read snapshot: the latest snapshot stored under ``key`` that
+        serves the request, and the effective actions after it.
+
+        ``turn``: to rebuild the state after the first ``turn`` actions (the
+        actions stop there).  ``user_id``: to take back that member's last
+        action: the snapshot lies before it, the actions run to the end of the
+        log and ``cut`` indexes that action (``None``: the member has none).
+        Neither: the whole log.  ``key=None`` uses no snapshot."""
+        raise NotImplementedError
+
+    async def snapshots(self, game_id: int) -> list[SnapshotRow]:
+        """Every snapshot of a table (any key), oldest first."""
+        raise NotImplementedError
+
+    async def fill_snapshots(self, game_id: int, expected_version: int, snapshots: Sequence[NewSnapshot]) -> bool:
+        """Cache states a replay computed (each names its ``action_id``), while the
+        table is still at ``expected_version`` (the version does not change; a
+        snapshot already there is kept).  Returns False and writes nothing when
+        the table moved on."""
+        raise NotImplementedError
+
+    async def drop_snapshots(self, game_id: int | None = None) -> int:
+        """Drop the cached states of one table (None: of every table); returns how many."""
+        raise NotImplementedError
+
     async def due_tables(self, now: float) -> list[GameRow]:
         """Running tables with a seat whose reminder or turn timer is due at ``now``:
         read through the indexed due times, so a pass costs what is due, not what runs."""
@@ -526,6 +750,59 @@ class Store:
         raise NotImplementedError
 
     async def count_games(self) -> int:
+        raise NotImplementedError
+
+    async def open_votes(self, game_id: int) -> list[Vote]:
+        """The table's open votes, oldest first."""
+        raise NotImplementedError
+
+    # ratings
+    async def ratings(
+        self, guild_id: int, game: str | None = None, user_ids: Sequence[int] | None = None
+    ) -> list[RatingRow]:
+        raise NotImplementedError
+
+    # followers (spectators)
+    async def follow(self, game_id: int, user_id: int, mode: str, sent_version: int) -> None:
+        """Start (or change) following a table."""
+        raise NotImplementedError
+
+    async def unfollow(self, game_id: int, user_id: int) -> bool:
+        raise NotImplementedError
+
+    async def follows_of_user(self, user_id: int) -> list[FollowRow]:
+        raise NotImplementedError
+
+    async def followers_of(self, game_id: int) -> list[FollowRow]:
+        raise NotImplementedError
+
+    async def due_follows(self, now: float, digest_seconds: float) -> list[FollowRow]:
+        """Follows whose table moved on since they last heard: "turn" ones at once,
+        "digest" ones when ``digest_seconds`` passed since the last digest."""
+        raise NotImplementedError
+
+    async def mark_follow_sent(self, game_id: int, user_id: int, version: int, now: float, previous: int) -> bool:
+        """Claim one delivery: True only while the follow is still at ``previous``."""
+        raise NotImplementedError
+
+    async def set_followers_closed(self, game_id: int, closed: bool) -> None:
+        """Close (or reopen) a table to followers; closing ends every follow of it."""
+        raise NotImplementedError
+
+    async def followers_closed(self, game_id: int) -> bool:
+        raise NotImplementedError
+
+    # privacy
+    async def footprint(self, user_id: int) -> dict[str, Any]:
+        """What is kept about a member: counts per kind and their preferences."""
+        raise NotImplementedError
+
+    async def forget_user(self, user_id: int, anon_id: int, guild_id: int | None = None) -> dict[str, int]:
+        """In one transaction: delete the member's results, ratings and follows (and,
+        unless ``guild_id`` limits it to one server, their preferences), and put
+        ``anon_id`` in their place in the seats, host and action logs of finished
+        tables (replays keep working: they use seats, not members), and in the votes
+        of those tables and the campaigns' member lists.  Returns counts."""
         raise NotImplementedError
 
     # key/value metadata (command-tree hash, ...)
