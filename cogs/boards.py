@@ -189,7 +189,7 @@ class Boards:
         for s in row.seats:
             if s.user_id is not None and s.seat in labels:
                 text = text.replace(f"<@{s.user_id}>", f"**{labels[s.seat].name}**")
-        return relabel(text, labels) or None
+        return f"**{t('asyncplay.bank_title', locale)}**\n{relabel(text, labels)}" if text else None
 
     # ---------------------------------------------------- superseded boards
     async def retire_message(self, message: discord.Message | None, *, edit=None) -> None:

@@ -20,7 +20,7 @@ from engine.i18n import has, t
 from store import GameRow
 from tables.levels import level_name, seat_level
 
-from .levels import ai_label, lobby_ai_select
+from .levels import lobby_ai_select
 
 MAX_BUTTONS = 20  # 4 rows of 5; the last row is kept for panel buttons
 MAX_SELECT_OPTIONS = 25
@@ -48,7 +48,11 @@ def seat_label(row: GameRow, seat: str, locale: str) -> str:
     if uid:
         return mention(uid)
     n = sum(1 for s in row.seats[: [x.seat for x in row.seats].index(seat) + 1] if s.user_id is None)
-    return f"{t('discord.seat.ai', locale, n=n)} ({ai_label(row, seat, locale)})"
+    name = t("discord.seat.ai", locale, n=n)
+    game = get_game(row.game)
+    if len(game.ai_levels) > 1:  # "AI 1 (hard)"
+        name += f" ({level_name(game.id, seat_level(row, game, seat), locale)})"
+    return name
 
 
 # ------------------------------------------------------------ seat labels
@@ -277,12 +281,21 @@ def board_view(
             box.add_item(action_row)
     box.add_item(
         discord.ui.TextDisplay(
-            clip(f"-# {msg_text(game.summary(state), locale, labels)} · #{row.id} · v{row.version}", 400)
+            clip(
+                f"-# {msg_text(game.summary(state), locale, labels)}{_ai_seats(row, game, labels)} · #{row.id} · v{row.version}",
+                400,
+            )
         )
     )
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(box)
     return view
+
+
+def _ai_seats(row: GameRow, game: Game, labels: Mapping[str, SeatLabel]) -> str:
+    """ " · AI 1 (hard), AI 2 (easy)" when the game has several AI levels (the names carry them)."""
+    ai = [labels[s.seat].name for s in row.seats if s.user_id is None and s.seat in labels]
+    return f" · {', '.join(ai)}" if ai and len(game.ai_levels) > 1 else ""
 
 
 def board_file(png: bytes) -> discord.File:
