@@ -12,8 +12,9 @@ import re
 from pathlib import Path
 
 from engine.automobile import GAME
+from engine.automobile import content as D
 from engine.automobile import rules as R
-from engine.automobile.models import Close, Exec, Pick
+from engine.automobile.models import Act, BuildClass, BuildSpace, Cancel, Close, Exec, Pick
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -95,6 +96,52 @@ def test_i_ford_lock_ford_decides_first_in_phase_6_and_passing_first_chooses_fir
     assert st.round == 2 and st.selection_order[0] == "c" and GAME.to_act(st) == ["c"]
 
 
+def test_b_the_model_track_runs_by_era_and_class_and_costs_follow_the_designed_formula():
+    spaces = D.board()
+    assert len(spaces) == 36 and [s["year"] for s in spaces] == sorted(s["year"] for s in spaces)
+    base = {"low": 200, "mid": 300, "high": 400}
+    for cls in base:
+        for era in (1, 2, 3, 4):
+            row = [s for s in spaces if s["cls"] == cls and s["era"] == era]
+            assert len(row) == 3, (cls, era)
+            assert [s["cost"] for s in row] == [base[cls] + 40 * (era - 1) + 10 * k for k in range(3)]
+    assert {s["cost"] for s in spaces if s["cls"] == "low"} >= {200, 340}
+    assert max(s["cost"] for s in spaces if s["cls"] == "high") == 540
+
+
+def test_b_prices_costs_character_cubes_and_the_round_one_seat_order():
+    rules = D.rules()
+    assert rules["price"] == {"low": 100, "mid": 150, "high": 250}
+    assert rules["production_cost"] == {"low": 30, "mid": 60, "high": 120} and rules["parts_discount"] == 20
+    assert "high" not in rules["discount_price"]  # high has no discount price, so no discount marker
+    assert D.character_rd() == {"ford": 0, "kettering": 3, "sloan": 1, "howard": 1, "durant": 1, "chrysler": 2}
+    st = GAME.new(["a", "b", "c"], seed=1)
+    assert all(p.rd == 0 for p in st.players.values())
+    # round 1's choosing order is a seeded shuffle (rig name seat_order)
+    orders = {tuple(GAME.new(["a", "b", "c"], seed=s).selection_order) for s in range(30)}
+    assert len(orders) > 3
+    forced = GAME.new(["p1", "p2", "p3"], seed=1, rig={"seat_order": ["p3", "p1", "p2"]})
+    assert forced.selection_order == ["p3", "p1", "p2"] and GAME.to_act(forced) == ["p3"]
+
+
+def test_g_cancel_backs_out_of_an_unfinished_build_or_close_in_phase_3_only():
+    st = exec_state()
+    own(st, 0, "a", factories=1)
+    st, _ = do(st, Exec(choice="close"))
+    assert Cancel() not in GAME.legal_actions(st, "a")  # an executive close, once chosen, is made
+    st = GAME.new(["a", "b", "c"], seed=1)
+    st.selection_order, st.current = ["a", "b", "c"], "a"
+    for ch in ("ford", "kettering", "sloan"):
+        st, _ = GAME.apply(st, GAME.to_act(st)[0], Pick(character=ch))
+    own(st, 0, "a", factories=1)
+    before = {k: v for k, v in GAME.dump(st).items() if k != "step"}  # step counts every action
+    for steps in ([Act(what="close")], [Act(what="build"), BuildClass(cls="mid"), BuildSpace(space=3)]):
+        mid, _ = do(st, *steps)
+        assert Cancel() in GAME.legal_actions(mid, "a")
+        back, _ = do(mid, Cancel())
+        assert {k: v for k, v in GAME.dump(back).items() if k != "step"} == before and GAME.to_act(back) == ["a"]
+
+
 # ------------------------------------------------------------------ the docs name the tests
 def section() -> str:
     text = (ROOT / "docs" / "rulings.md").read_text(encoding="utf-8")
@@ -105,7 +152,8 @@ def section() -> str:
 def part(title: str) -> str:
     text = section()
     a = text.index(f"### {title}")
-    return text[a : text.index("\n### ", a + 1)]
+    b = text.find("\n### ", a + 1)
+    return text[a : b if b > 0 else len(text)]
 
 
 def our_tests() -> set[str]:
@@ -159,6 +207,29 @@ def test_every_ruling_of_e_f_and_i_names_existing_tests():
     assert len(items) == 3
     for item in items:
         check_names("I", item, tests)
+
+
+def test_every_designed_value_of_b_and_ability_of_c_names_existing_tests():
+    tests = our_tests()
+    b = [para for para in part("B. Designed values").split("\n\n") if para.startswith("**")]
+    assert len(b) >= 10
+    for para in b:
+        check_names("B " + para.split("**")[1], para, tests)
+    rows = [r for r in part("C. Reconstructed").splitlines() if r.startswith("| ") and not r.startswith("| character")]
+    assert len(rows) == 7
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert len(cells) == 4, row
+        check_names("C " + cells[0], cells[3], tests)
+
+
+def test_every_presentation_choice_of_g_and_stored_game_rule_of_j_names_existing_tests():
+    tests = our_tests()
+    for title, n in (("G. Presentation choices", 3), ("J. Stored games", 3)):
+        items = bullets(part(title))
+        assert len(items) == n, title
+        for item in items:
+            check_names(title[:1], item, tests)
 
 
 def test_the_phase_6_and_closing_rulings_say_what_the_code_does():
