@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 
 import render.city_of_fury
-from cogs.community import rank, wilson_lower
+from cogs.community import rank, rank_by_rating, wilson_lower
 from engine import get_game
-from store.base import StatRow
+from store.base import RatingRow, StatRow
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,6 +28,12 @@ def test_leaderboard_ranks_by_the_wilson_lower_bound_then_wins_and_each_game_kee
     assert [r.user_id for r in rank([lucky, new, steady, twin])] == [4, 2, 1, 3]
     same_bound = [row(5, 3, 4), row(6, 3, 4)]
     assert [r.user_id for r in rank(same_bound)] == [5, 6]  # equal bound and wins: stable by user
+    # rated players first by the cautious estimate (mu - 3 sigma), the unrated after them as above
+    rated = {
+        1: RatingRow(guild_id=1, game="city_of_fury", user_id=1, mu=30.0, sigma=2.0, played=5),  # 24
+        3: RatingRow(guild_id=1, game="city_of_fury", user_id=3, mu=28.0, sigma=1.0, played=9),  # 25
+    }
+    assert [r.user_id for r in rank_by_rating([lucky, new, steady, twin], rated)] == [3, 1, 4, 2]
     # records: City of Fury fewest rounds to clear, Automobile biggest fortune, Thunder Road earliest win
     assert get_game("city_of_fury").record_lower_is_better and get_game("thunder_road").record_lower_is_better
     assert not get_game("automobile").record_lower_is_better
@@ -148,7 +154,7 @@ def decisions() -> list[list[str]]:
 def test_every_platform_decision_names_existing_tests():
     tests = our_tests()
     rows = decisions()
-    assert len(rows) >= 22
+    assert len(rows) >= 28
     for topic, _decision, _why, named_text in rows:
         named = re.findall(r"`(test_[a-z0-9_]+)`", named_text)
         assert named, f"platform decision {topic!r} names no test"
