@@ -210,6 +210,9 @@ class TableService:
             game = get_game(row.game)
             state = game.load(row.state_json or "")
             problem = _validate(game, state)
+            if not problem and (state.game != row.game or set(state.seats) != {s.seat for s in row.seats}):
+                # the engine cannot know a table's seats: a state that names others is not this table's
+                problem = f"the state's game and seats ({state.game}: {', '.join(state.seats)}) are not the table's"
         except Exception as exc:  # noqa: BLE001 -- any failure to load is a bad row
             raise await self._quarantine(row.id, f"unreadable state: {type(exc).__name__}: {exc}") from None
         if problem:
