@@ -24,7 +24,17 @@ from store import GameRow
 from tables import TurnRefused, TurnResult, preview
 
 from .boards import Boards
-from .inputs import chain_value, game_choices, parse_chain, parse_options
+from .flood import admit
+from .inputs import (
+    chain_value,
+    check_game,
+    echo,
+    game_choices,
+    known_component,
+    options_error,
+    parse_chain,
+    parse_options,
+)
 from .locale import locale_of, ls
 from .services import Services
 from .ui import (
@@ -107,7 +117,11 @@ class Play(commands.Cog):
 
     # ----------------------------------------------------------- helpers
     async def guard(self, interaction: discord.Interaction, coro) -> None:
-        """Run a handler; an unexpected error is logged and the user told, privately."""
+        """Run a component handler (after the flood check); an unexpected error
+        is logged and the user told, privately."""
+        if not await admit(interaction):
+            coro.close()
+            return
         try:
             await coro
         except Exception:
@@ -128,6 +142,14 @@ class Play(commands.Cog):
 
     def loc(self, interaction: discord.Interaction) -> str:
         return locale_of(interaction, self.services.default_locale)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A click on a component that is none of ours (a forged or mangled
+        custom_id, or one not on the clicked message) reaches no handler in
+        discord.py and would go unanswered: answer it, privately."""
+        if interaction.type is discord.InteractionType.component and not known_component(interaction):
+            await self.guard(interaction, self.refuse(interaction, "discord.forged.component"))
 
     async def refuse(self, interaction: discord.Interaction, key: str, /, **params: Any) -> None:
         """Tell only this user, in their language; works before or after deferring."""
@@ -231,14 +253,17 @@ class Play(commands.Cog):
                 t("core.ui.channel_not_allowed", locale, channels=" ".join(f"<#{c}>" for c in allowed)), ephemeral=True
             )
             return
-        if game not in available():
-            return await interaction.followup.send(t("core.error.bad_options", locale, detail=game), ephemeral=True)
+        try:
+            game = check_game(game)
+        except TurnRefused as exc:
+            return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        merged: dict[str, Any] = {}
         try:
             g = get_game(game)
             merged = {**(settings.get("options") or {}).get(game, {}), **parse_options(options)}
             g.parse_options(merged)  # refuse bad options before a thread is opened for them
         except GameError as exc:
-            await interaction.followup.send(exc.message(locale), ephemeral=True)
+            await interaction.followup.send(clip(options_error(game, merged, exc, locale), 2000), ephemeral=True)
             return
         for value in (timer, remind):
             if value is not None and not 0 <= value <= 10080:  # Range is not enforced by discord.py at run time
@@ -347,8 +372,8 @@ class Play(commands.Cog):
 
         def picker(i: int):
             def pick(game, state, seat, legal):
-                if not 0 <= i < len(legal):
-                    raise TurnRefused("stale", "core.ui.stale")
+                if not 0 <= i < len(legal):  # never offered (a forged index)
+                    raise TurnRefused("not_offered", "discord.forged.not_offered")
                 return legal[i]
 
             return pick
@@ -359,8 +384,10 @@ class Play(commands.Cog):
                 gid, interaction.user.id, [picker(i) for i in chain], expected_version=version
             )
         except TurnRefused as exc:
+            if exc.code == "stale" and not from_component:  # a /play suggestion, not a button
+                exc = TurnRefused("stale", "discord.forged.play_stale")
             await interaction.followup.send(exc.text(locale), ephemeral=True)
-            if exc.code == "stale":
+            if exc.code in ("stale", "not_offered"):
                 await self._fresh_panel(interaction, gid, locale)
             return
         # the move is saved: from here on, a failure to show it must not say otherwise
@@ -497,9 +524,11 @@ class Play(commands.Cog):
             loaded = await self.tables.log_table(_channel_id(interaction))
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
-        page = max(1, int(page))
         per = 15
         total = await self.store.count_actions(loaded.row.id)
+        pages = max(1, -(-total // per))
+        if not 1 <= page <= pages:  # Range is not enforced by discord.py: a forged page
+            return await interaction.followup.send(t("discord.forged.page", locale, pages=pages), ephemeral=True)
         offset = max(0, total - per * page)
         rows = await self.store.actions(
             loaded.row.id, limit=min(per, total - per * (page - 1)) if total else 0, offset=offset
@@ -511,7 +540,6 @@ class Play(commands.Cog):
             shown = [loaded.game.event_text(e, locale) for e in loaded.game.visible_events(evs, seat)]
             who = f"<@{a.user_id}>" if a.user_id else t("core.ui.ai", locale)
             lines.append(f"**{a.seat}** ({who}): " + ("; ".join(shown) if shown else "…"))
-        pages = max(1, -(-total // per))
         head = t("core.ui.log_title", locale, id=loaded.row.id, page=page, pages=pages)
         body = "\n".join(lines) or t("core.ui.log_empty", locale)
         await interaction.followup.send(clip(f"{head}\n{body}", 2000), ephemeral=True)
@@ -645,6 +673,10 @@ class Play(commands.Cog):
         loaded = await self._my_table(interaction, locale)
         if loaded is None:
             return
+        if seat not in [s.seat for s in loaded.row.seats]:
+            return await interaction.followup.send(
+                t("core.error.unknown_seat", locale, seat=echo(seat)), ephemeral=True
+            )
         to = member.id if member else None
         if member is not None and member.bot:
             return await interaction.followup.send(t("core.ui.already_seated", locale), ephemeral=True)
@@ -807,8 +839,10 @@ class Play(commands.Cog):
             row = await self.tables.row(channel_id=interaction.channel_id)
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
-        if row is None or row.id != gid:
-            return await interaction.followup.send(t("core.ui.stale", locale), ephemeral=True)
+        if row is None:
+            return await interaction.followup.send(t("discord.forged.play_no_table", locale), ephemeral=True)
+        if row.id != gid:
+            return await interaction.followup.send(t("discord.forged.play_other_table", locale, id=gid), ephemeral=True)
         await self._act(interaction, gid, version, chain, from_component=False)
 
     @play.autocomplete("action")
@@ -867,6 +901,11 @@ class Play(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str, topic: str | None = None) -> None:
         locale = self.loc(interaction)
+        try:
+            game = check_game(game)  # a registered id only: it names a folder
+        except TurnRefused as exc:
+            await interaction.response.send_message(exc.text(locale), ephemeral=True)
+            return
         topics = rules_topics(game, locale)
         if not topics:
             await interaction.response.send_message(t("core.ui.no_rules", locale), ephemeral=True)
@@ -875,7 +914,9 @@ class Play(commands.Cog):
         if topic:
             chosen = find_topic(game, topics, topic)
             if chosen is None:
-                await interaction.response.send_message(t("core.ui.no_topic", locale, topic=topic), ephemeral=True)
+                await interaction.response.send_message(
+                    t("core.ui.no_topic", locale, topic=echo(topic)), ephemeral=True
+                )
                 return
         embed = discord.Embed(title=game_name(game, locale), colour=0x3498DB)
         if chosen:

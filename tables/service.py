@@ -184,7 +184,7 @@ class TableService:
         unreadable row is quarantined and refused."""
         try:
             if game_id is not None:
-                return await self.store.get_game(game_id)
+                return await self.store.get_game(game_id) if _storable(game_id) else None
             assert channel_id is not None
             return await self.store.active_game(channel_id)
         except CorruptRow as exc:
@@ -247,7 +247,7 @@ class TableService:
                 raise TurnRefused("no_game", "core.ui.no_game")
         else:
             try:
-                row = await self.store.get_game(game_id)
+                row = await self.store.get_game(game_id) if _storable(game_id) else None
             except CorruptRow:
                 row = None
             if row is None or row.guild_id != guild_id:
@@ -274,7 +274,9 @@ class TableService:
         """(game, state after ``turn`` actions, that turn, number of actions) of a finished table."""
         game = get_game(row.game)
         log_rows = await self.store.actions(row.id, limit=1_000_000)
-        n = len(log_rows) if turn is None else max(0, min(int(turn), len(log_rows)))
+        if turn is not None and not 0 <= turn <= len(log_rows):
+            raise TurnRefused("bad_turn", "discord.forged.turn", turns=len(log_rows))
+        n = len(log_rows) if turn is None else turn
         try:
             state = await self.off_loop(
                 game.replay,
@@ -857,7 +859,7 @@ class TableService:
         the table's versions.  A ballot that lost the race to another ballot
         is counted again on the fresh vote (both count)."""
         for _ in range(10):
-            vote = await self.store.get_vote(vote_id)
+            vote = await self.store.get_vote(vote_id) if _storable(vote_id) else None
             if vote is None or vote.status != "open":
                 raise TurnRefused("vote_closed", "core.ui.vote_closed")
             try:
@@ -972,6 +974,12 @@ class TableService:
                 return await loop.run_in_executor(
                     self.executor, render_fallback, view, locale, t(f"discord.game.{game.id}", locale), lines
                 )
+
+
+def _storable(row_id: int) -> bool:
+    """Whether a row can have this id (a forged custom_id or option may carry any
+    integer; the stores keep 64-bit ones)."""
+    return -(2**63) <= row_id < 2**63
 
 
 def _validate(game: Game, state: BaseState) -> str | None:
