@@ -19,6 +19,7 @@ from discord import app_commands
 
 from engine.i18n import t
 
+from .inputs import unreadable_text
 from .locale import locale_of
 
 log = logging.getLogger("tabletop.flood")
@@ -54,9 +55,23 @@ async def admit(interaction: discord.Interaction) -> bool:
     return False
 
 
+async def readable(interaction: discord.Interaction) -> bool:
+    """True unless a command's text cannot be read at all (then it has been answered)."""
+    if interaction.type is not discord.InteractionType.application_command or not unreadable_text(interaction):
+        return True
+    services: Any = getattr(interaction.client, "services", None)
+    text = t("discord.forged.text", locale_of(interaction, getattr(services, "default_locale", "en")))
+    try:
+        await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        pass
+    return False
+
+
 class GuardedTree(app_commands.CommandTree):
-    """The bot's command tree: every command passes the flood check first
-    (a refused command is answered by :func:`admit` and never runs)."""
+    """The bot's command tree: every command passes the flood check, then the
+    check that its text is text at all; a refused command has been answered
+    privately and never runs."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        return await admit(interaction)
+        return await admit(interaction) and await readable(interaction)

@@ -98,6 +98,21 @@ def known_component(interaction: discord.Interaction) -> bool:
         return False
 
 
+def _strings(options: Any) -> typing.Iterator[str]:
+    for opt in options or []:
+        if isinstance(opt, dict):
+            if isinstance(opt.get("value"), str):
+                yield opt["value"]
+            yield from _strings(opt.get("options"))
+
+
+def unreadable_text(interaction: discord.Interaction) -> bool:
+    """Whether a command carries text no member can type: a lone surrogate
+    (valid JSON, but no Unicode text; the store and Discord refuse it)."""
+    data: Any = interaction.data or {}
+    return any(any(0xD800 <= ord(c) <= 0xDFFF for c in s) for s in _strings(data.get("options")))
+
+
 # ---------------------------------------------------------------- options
 def _depth(text: str) -> int:
     """Deepest nesting of [ ] and { } outside JSON strings (no recursion)."""

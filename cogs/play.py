@@ -80,7 +80,7 @@ def find_topic(game_id: str, topics: list[tuple[str, str, str]], query: str):
     """A topic by number (what autocomplete sends), or by title in the reader's
     language or in English (the rules files keep their topics in the same order)."""
     q = query.strip().lower()
-    if q.isdigit():
+    if q.isdecimal() and len(q) <= 6:  # isdigit() would let "²" through to int()
         n = int(q) - 1
         return topics[n] if 0 <= n < len(topics) else None
     for titles in ([tp[0] for tp in topics], [tp[0] for tp in rules_topics(game_id, "en")]):
