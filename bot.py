@@ -2,6 +2,9 @@
 
     python bot.py            run the bot (token from DISCORD_TOKEN or .env)
     python bot.py --sync     also push the slash commands to Discord now
+    python bot.py --shards 0-3 --shard-count 8
+                             run shards 0..3 of 8 in this process (AutoShardedBot);
+                             other processes run the other shards on the same PostgreSQL
 
 Configuration comes from the environment (or a ``.env`` file beside this
 script); see the README's configuration table.
@@ -34,10 +37,10 @@ from cogs.components import DYNAMIC_ITEMS
 from cogs.flood import GuardedTree
 from cogs.locale import CatalogTranslator
 from cogs.services import Services
-from store import Store, open_store
+from store import Store, StoreError, open_store
 
 log = logging.getLogger("tabletop")
-EXTENSIONS = ("cogs.play", "cogs.scheduler", "cogs.community")
+EXTENSIONS = ("cogs.play", "cogs.scheduler", "cogs.community", "cogs.game_commands")
 ROOT = Path(__file__).resolve().parent
 
 NO_TOKEN = """\
@@ -64,6 +67,13 @@ class Config:
     sync: str = "auto"  # auto: sync when the command tree changed; always; never
     scheduler: bool = True  # run reminders/timers in the background (tests drive Scheduler.tick themselves)
     api_base: str | None = None  # TEST ONLY: a Discord stand-in at this http base URL (TG_API_BASE)
+    shards: list[int] | None = None  # shard ids this process runs (None: all of shard_count, or unsharded)
+    shard_count: int | None = None  # total shards across every process (None: unsharded)
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Exactly one process pushes slash commands: the one running shard 0."""
+        return self.shard_count is None or 0 in (self.shards or [0])
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = ROOT / ".env") -> Config:
@@ -77,8 +87,39 @@ class Config:
             log_level=values.get("TG_LOG_LEVEL", "INFO").upper(),
             locale=values.get("TG_LOCALE", "en"),
             sync=values.get("TG_SYNC", "auto").lower(),
+            **shard_config(values.get("TG_SHARDS") or None, values.get("TG_SHARD_COUNT") or None),
             api_base=values.get("TG_API_BASE") or None,
         )
+
+
+def parse_shards(spec: str) -> list[int]:
+    """``"0-3"``, ``"0,2,5"``, ``"4"`` or a mix (``"0-1,6"``) -> sorted shard ids."""
+    ids: set[int] = set()
+    for part in spec.replace(" ", "").split(","):
+        if not part:
+            continue
+        lo, sep, hi = part.partition("-")
+        if not lo.isdigit() or (sep and not hi.isdigit()):
+            raise ValueError(f"bad shard range {part!r} (use e.g. 0-3 or 0,2,5)")
+        ids.update(range(int(lo), int(hi) + 1) if sep else [int(lo)])
+    if not ids:
+        raise ValueError("no shard ids given")
+    return sorted(ids)
+
+
+def shard_config(shards: str | None, count: str | int | None) -> dict:
+    """``TG_SHARDS`` / ``--shards`` and ``TG_SHARD_COUNT`` / ``--shard-count`` -> Config fields."""
+    if shards is None and count is None:
+        return {"shards": None, "shard_count": None}
+    if count is None:
+        raise ValueError("a shard range needs the total number of shards (TG_SHARD_COUNT / --shard-count)")
+    total = int(count)
+    if total < 1:
+        raise ValueError("the shard count must be at least 1")
+    ids = parse_shards(shards) if shards is not None else list(range(total))
+    if ids[-1] >= total:
+        raise ValueError(f"shard {ids[-1]} is out of range for {total} shards (ids 0..{total - 1})")
+    return {"shards": ids, "shard_count": total}
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -115,7 +156,10 @@ class TabletopBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        await self.sync_commands(force=self.config.sync == "always")
+        if self.config.syncs_commands:
+            await self.sync_commands(force=self.config.sync == "always")
+        else:
+            log.info("slash commands are synced by the process running shard 0")
 
     async def sync_commands(self, force: bool = False) -> bool:
         """Push the command tree only when it changed (or when forced).
@@ -155,7 +199,15 @@ class TabletopBot(commands.Bot):
         log.info("ready as %s in %d guild(s)", self.user, len(self.guilds))
 
 
+class ShardedTabletopBot(TabletopBot, commands.AutoShardedBot):
+    """The bot running a range of shards (``Config.shards`` of ``Config.shard_count``)."""
+
+
 def create_bot(config: Config, store: Store | None = None, clock=time.time, **kwargs) -> TabletopBot:
+    if config.shard_count is not None:
+        return ShardedTabletopBot(
+            config, store, clock, shard_ids=config.shards, shard_count=config.shard_count, **kwargs
+        )
     return TabletopBot(config, store, clock, **kwargs)
 
 
@@ -219,13 +271,36 @@ def explain(exc: BaseException) -> int:
     return 1
 
 
+async def serve(config: Config) -> int:
+    """Open the database first (a refused or unreachable one stops the start with one
+    line, before logging in), then run the bot on it."""
+    store = open_store(config.database)
+    try:
+        await store.open()
+    except StoreError as exc:
+        print(f"tabletop-gm: {exc}", file=sys.stderr)
+        return 2
+    assert config.token
+    return await run(create_bot(config, store), config.token)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Run the Tabletop GM Discord bot.")
     ap.add_argument(
         "--sync", action="store_true", help="push the slash commands to Discord at start, even if unchanged"
     )
+    ap.add_argument("--shards", help="shard ids this process runs, e.g. 0-3 (default TG_SHARDS; all of --shard-count)")
+    ap.add_argument("--shard-count", help="total shards across all processes (default TG_SHARD_COUNT)")
     args = ap.parse_args(argv)
-    config = Config.from_env()
+    try:
+        config = Config.from_env()
+        if args.shards is not None or args.shard_count is not None:
+            shards = args.shards if args.shards is not None else (",".join(map(str, config.shards or [])) or None)
+            count = args.shard_count if args.shard_count is not None else config.shard_count
+            vars(config).update(shard_config(shards, count))
+    except ValueError as exc:
+        print(f"tabletop-gm: {exc}", file=sys.stderr)
+        return 2
     if args.sync:
         config.sync = "always"
     logging.basicConfig(
@@ -236,8 +311,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if config.api_base:
         use_api_base(config.api_base)
-    bot = create_bot(config)
-    return asyncio.run(run(bot, config.token))
+    return asyncio.run(serve(config))
 
 
 if __name__ == "__main__":

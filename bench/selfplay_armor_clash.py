@@ -1,6 +1,9 @@
-"""Armor Clash self-play: boss win rate for 1, 2 and 4 AI crews in each mode, and games per second.
+"""Armor Clash self-play: boss battles for 1-4 AI crews of veteran and legend rank in each mode.
 
-Usage: python bench/selfplay_armor_clash.py [games_per_config=1000] [--quick] [--legend]
+Usage: python bench/selfplay_armor_clash.py [games_per_config=1000] [--quick] [--level=hard|easy]
+       [--no-api | --api-only]
+       (prints one line per configuration:
+        ``boss mode=<m> crew=<c> crews=<n> level=<l> games=<g> boss_win_pct=<f> time_limit_pct=<f> avg_turns=<f>``)
        python bench/selfplay_armor_clash.py 200 --campaign   (the campaign battles' table)
        python bench/selfplay_armor_clash.py 300 --mechanics  (how often the boss rules fire)
 
@@ -19,16 +22,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.armor_clash import GAME  # noqa: E402
+from engine.armor_clash import ai as AI  # noqa: E402
 from engine.armor_clash import rules as R  # noqa: E402
 
 
-def fast_game(seats: list[str], options: dict, seed: int):
+def fast_game(seats: list[str], options: dict, seed: int, levels: list[str] | str = "hard"):
+    """One game with every seat played by the seat AI at ``levels`` (one level or one per seat)."""
     s = GAME.new(seats, options, seed)
+    per_seat = [levels] * len(seats) if isinstance(levels, str) else levels
+    level = dict(zip(seats, per_seat, strict=True))
     while s.result is None:
         for u in s.units:
             if u.seat is not None and u.active and u.stunned == 0:
-                s.orders[u.seat] = R.ai_order(s, u)
-        R.resolve_turn(s, [])
+                s.orders[u.seat] = AI.order_for(s, u, level[u.seat])
+        R.resolve_turn(s, [], AI.enemy_order)
     return s
 
 
@@ -66,14 +73,13 @@ def mechanics(n: int) -> None:
                 while s.result is None:
                     for u in s.units:
                         if u.seat is not None and u.active and u.stunned == 0:
-                            s.orders[u.seat] = R.ai_order(s, u)
+                            s.orders[u.seat] = AI.order_for(s, u, "hard")
                     events: list = []
-                    R.resolve_turn(s, events)
+                    R.resolve_turn(s, events, AI.enemy_order)
                     for e in events:
-                        if e.kind == "note":
-                            count[e.key.split(".", 1)[1]] += 1
-                            if e.key.endswith(".rage"):
-                                max_rage = max(max_rage, e.params["new"])
+                        count[e.kind] += 1
+                        if e.kind == "rage":
+                            max_rage = max(max_rage, e.new)
                 games += 1
         print(
             f"{mode}: per game "
@@ -115,37 +121,38 @@ def main() -> None:
     if "--mechanics" in sys.argv:
         mechanics(n)
         return
-    crews = ["veteran", "legend"] if "--legend" in sys.argv else ["veteran"]
-    print(f"Armor Clash boss self-play, {n} seeded games per configuration (seeds 0..{n - 1}), T-34-85 crews")
-    print(
-        f"{'mode':<7} {'crew':<8} {'crews':>5} {'boss win %':>10} {'by time %':>9} {'avg turns':>9} {'players lost/game':>17} {'games/s':>8}"
+    level = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--level=")), "hard")
+    configs = (
+        []
+        if "--api-only" in sys.argv
+        else [(m, c, k) for m in ("simple", "normal") for c in ("veteran", "legend") for k in (1, 2, 3, 4)]
     )
-    for mode, crew, k in [(m, c, k) for m in ("simple", "normal") for c in crews for k in (1, 2, 4)]:
-        if True:
-            seats = [f"p{i + 1}" for i in range(k)]
-            boss_wins = time_ups = turns = lost = 0
-            t0 = time.perf_counter()
-            for seed in range(n):
-                s = fast_game(seats, {"mode": mode, "scenario": "boss", "crews": [crew] * k}, seed)
-                if s.result.side != "players":
-                    boss_wins += 1
-                if s.result.reason == "time_up":
-                    time_ups += 1
-                turns += s.turn - 1
-                lost += sum(1 for u in s.units if u.seat is not None and not u.active)
-            dt = time.perf_counter() - t0
-            print(
-                f"{mode:<7} {crew:<8} {k:>5} {100 * boss_wins / n:>10.1f} {100 * time_ups / n:>9.1f} {turns / n:>9.1f} "
-                f"{lost / n:>17.2f} {n / dt:>8.1f}"
-            )
+    for mode, crew, k in configs:
+        seats = [f"p{i + 1}" for i in range(k)]
+        boss_wins = time_ups = turns = 0
+        for seed in range(n):
+            s = fast_game(seats, {"mode": mode, "scenario": "boss", "crews": [crew] * k}, seed, level)
+            boss_wins += s.result.side != "players"
+            time_ups += s.result.reason == "time_up"
+            turns += s.turn - 1
+        print(
+            f"boss mode={mode} crew={crew} crews={k} level={level} games={n} "
+            f"boss_win_pct={100 * boss_wins / n:.1f} time_limit_pct={100 * time_ups / n:.1f} avg_turns={turns / n:.1f}",
+            flush=True,
+        )
+    if "--no-api" in sys.argv:
+        return
     m = 20 if "--quick" in sys.argv else 100
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     steps = 0
     for seed in range(m):
         s = api_game(["p1", "p2"], {"mode": "normal"}, seed)
         steps += s.step
-    dt = time.perf_counter() - t0
-    print(f"public API (GAME.apply, 2 crews, normal): {m / dt:.1f} games/s, {steps / dt:.0f} actions/s")
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+    print(
+        f"public API (GAME.ai_step, 2 crews, normal, hard AI): {m / dt:.1f} games/s, {steps / dt:.0f} actions/s "
+        f"wall; {steps / cpu:.0f} actions per CPU second"
+    )
     from render.armor_clash import draw
 
     s = api_game(["p1", "p2", "p3", "p4"], {"mode": "normal", "max_turns": 12}, 3)

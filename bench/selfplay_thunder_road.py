@@ -1,11 +1,19 @@
 """Seeded self-play of Thunder Road: Vendetta with the seat-filler AI.
 
     python bench/selfplay_thunder_road.py [games] [--opts JSON] [--five]
+    python bench/selfplay_thunder_road.py --engine [--seconds S]
 
 Plays ``games`` games (default 1,000) cycling 2, 3 and 4 players (seed = game
 number) and prints, per player count: median rounds per race, the share of
 races won at the finish line vs by the last crew standing, tiles placed, and
 the overall games per second.
+
+``--engine``: engine speed in random legal play (the step of bench/engine.py:
+``legal_actions`` for the seat to act, a uniform pick, ``apply``) at 2 seats and at
+5 seats (the 5th seat needs an extra crew: Big Rig; bench/engine.py uses default
+options, so its maximum is 4), at least ``--seconds`` (10) of CPU time each,
+printing ``engine thunder_road seats=<n> actions_per_s=<integer>`` per CPU second
+(one core's throughput, as bench/engine.py) and a ``#`` line with the wall-clock rate.
 """
 
 from __future__ import annotations
@@ -48,8 +56,38 @@ def play(n: int, seed: int, opts: dict) -> dict:
     }
 
 
+def engine_speed(seconds: float) -> None:
+    import random
+
+    for n, opts in ((2, {}), (5, {"big_rig": True})):
+        names = [f"s{i}" for i in range(n)]
+        seed = 1
+        rnd = random.Random(seed)
+        st = GAME.new(names, opts, seed)
+        steps = 0
+        w0, c0 = time.perf_counter(), time.process_time()
+        while True:
+            if GAME.outcome(st) is not None:
+                seed += 1
+                st = GAME.new(names, opts, seed)
+            choices = [(s, a) for s in GAME.to_act(st) for a in GAME.legal_actions(st, s)]
+            seat, action = choices[rnd.randrange(len(choices))]
+            st, _ = GAME.apply(st, seat, action)
+            steps += 1
+            if steps % 256 == 0 and time.process_time() - c0 >= seconds:
+                break
+        wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+        print(f"engine thunder_road seats={n} actions_per_s={int(steps / cpu)}", flush=True)
+        print(
+            f"# seats={n} options={json.dumps(opts)} steps={steps} wall_actions_per_s={int(steps / wall)}", flush=True
+        )
+
+
 def main() -> None:
     args = sys.argv[1:]
+    if "--engine" in args:
+        engine_speed(float(args[args.index("--seconds") + 1]) if "--seconds" in args else 10.0)
+        return
     games = int(args[0]) if args and not args[0].startswith("--") else 1000
     opts = json.loads(args[args.index("--opts") + 1]) if "--opts" in args else {}
     t0 = time.time()

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import discord
 
 from engine.base import BaseState, Event, Game
-from engine.i18n import t
+from engine.i18n import has, t
 from store import GameRow
 
 MAX_BUTTONS = 20  # 4 rows of 5; the last row is kept for panel buttons
@@ -29,7 +29,8 @@ def clip(s: str, n: int) -> str:
 
 
 def game_name(game_id: str, locale: str) -> str:
-    return t(f"discord.game.{game_id}", locale)
+    """The game's display name: ``<id>.name`` from its own catalog, else the platform's."""
+    return t(f"{game_id}.name", locale) if has(f"{game_id}.name") else t(f"discord.game.{game_id}", locale)
 
 
 def mention(user_id: int | None) -> str:

@@ -1,21 +1,45 @@
 """Pure, synchronous game engines.  No discord, asyncio, database or imaging here."""
 
-from .base import BaseState, Event, Game, Model, Msg, Outcome, canonical
+from .base import (
+    PER_SEAT,
+    BaseState,
+    Event,
+    Game,
+    GameCommand,
+    Model,
+    Msg,
+    Outcome,
+    RigSpec,
+    SeatId,
+    SeatLabel,
+    View,
+    bad_state,
+    canonical,
+)
 from .errors import GameError
-from .registry import GAME_IDS, available, get_game
-from .rng import Rng
+from .registry import available, get_game, register, unregister
+from .rng import RigError, Rng
 
 __all__ = [
+    "PER_SEAT",
     "BaseState",
     "Event",
     "Game",
+    "GameCommand",
     "GameError",
-    "GAME_IDS",
     "Model",
     "Msg",
     "Outcome",
+    "RigError",
+    "RigSpec",
     "Rng",
+    "SeatId",
+    "SeatLabel",
+    "View",
     "available",
+    "bad_state",
     "canonical",
     "get_game",
+    "register",
+    "unregister",
 ]

@@ -23,7 +23,10 @@ class GameError(Exception):
     def message(self, locale: str = "en") -> str:
         from .i18n import t
 
-        return t(self.key, locale, **self.params)
+        params = dict(self.params)
+        if self.seat is not None:
+            params.setdefault("seat", self.seat)
+        return t(self.key, locale, **params)
 
     def to_json(self, locale: str = "en") -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "message": self.message(locale)}

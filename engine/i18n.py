@@ -1,9 +1,13 @@
-"""Message catalogs: ``data/locales/<lang>/<namespace>.json``.
+"""Message catalogs.
 
 A key is ``namespace.rest`` (``core.error.not_your_turn``,
-``city_of_fury.action.choose_skill``); the namespace picks the file, so each
-game owns its own catalog files.  Lookup falls back to English, then to the
-key itself, so a missing string is visible but never crashes.
+``city_of_fury.action.choose_skill``); the namespace picks the file.  A game's
+catalog lives with its data: ``<data_dir>/locales/<lang>.json`` (the registry
+adds it with :func:`add_catalog` when it registers the game; by default
+``data/<game>/locales/<lang>.json``).  The platform's own namespaces (``core``,
+``discord``) and catalogs not moved yet are ``data/locales/<lang>/<namespace>.json``.
+Lookup falls back to English, then to the key itself, so a missing string is
+visible but never crashes.
 """
 
 from __future__ import annotations
@@ -31,9 +35,41 @@ def normalise(locale: str | None) -> str:
     return DEFAULT
 
 
+_FOLDERS: dict[str, Path] = {}
+
+
+def add_catalog(namespace: str, folder: Path) -> None:
+    """Read ``namespace``'s messages from ``folder/<lang>.json``."""
+    _FOLDERS[namespace] = Path(folder)
+    _catalog.cache_clear()
+
+
+def remove_catalog(namespace: str) -> None:
+    if _FOLDERS.pop(namespace, None) is not None:
+        _catalog.cache_clear()
+
+
+def catalog_path(lang: str, namespace: str) -> Path:
+    """The file holding ``namespace``'s messages in ``lang``."""
+    folder = _FOLDERS.get(namespace)
+    if folder is None and (DATA / namespace / "locales").is_dir():
+        folder = DATA / namespace / "locales"
+    if folder is not None:
+        return folder / f"{lang}.json"
+    return DATA / "locales" / lang / f"{namespace}.json"
+
+
+def namespaces() -> list[str]:
+    """Every catalog namespace present (platform, moved and registered games)."""
+    found = {p.stem for p in (DATA / "locales" / DEFAULT).glob("*.json")}
+    found |= {p.parent.parent.name for p in DATA.glob(f"*/locales/{DEFAULT}.json")}
+    found |= {ns for ns, folder in _FOLDERS.items() if (folder / f"{DEFAULT}.json").exists()}
+    return sorted(found)
+
+
 @cache
 def _catalog(lang: str, namespace: str) -> dict[str, str]:
-    path = DATA / "locales" / lang / f"{namespace}.json"
+    path = catalog_path(lang, namespace)
     if not path.exists():
         return {}
     with path.open(encoding="utf-8") as fh:

@@ -1,38 +1,97 @@
 """The one registry of games.  Ids are used everywhere (commands, driver,
-data/, database)."""
+data/, database).
+
+Games are *discovered*, never listed: every package ``engine/<id>/`` whose
+``__init__`` exposes ``GAME`` (a :class:`~engine.base.Game` instance), and
+every entry point of the group ``tabletop_gm.games`` (an installed plug-in
+package; the entry point names a Game instance or class).  :func:`register`
+adds one at run time (tests register a tiny game that way).  A game's message
+catalog is registered with it (``<data_dir>/locales/<lang>.json``).
+"""
 
 from __future__ import annotations
 
 import importlib
-from functools import cache
+import logging
+import pkgutil
+import re
+from importlib.metadata import entry_points
+from pathlib import Path
 
-from .base import Game
+from . import i18n
+from .base import DATA, Game
 from .errors import GameError
 
-GAME_IDS: tuple[str, ...] = ("city_of_fury", "thunder_road", "automobile", "armor_clash")
+log = logging.getLogger("tabletop.engine")
+
+ENTRY_POINT_GROUP = "tabletop_gm.games"
+_ID = re.compile(r"^[a-z][a-z0-9_]{1,31}$")
+_GAMES: dict[str, Game] = {}
+_discovered = False
 
 
-@cache
-def _load(game_id: str) -> Game | None:
-    try:
-        module = importlib.import_module(f"engine.{game_id}")
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith(f"engine.{game_id}"):
-            return None
-        raise
-    game = getattr(module, "GAME", None)
-    return game if isinstance(game, Game) else None
+def register(game: Game) -> Game:
+    """Add ``game`` to the registry (and its catalog to the translations)."""
+    if not isinstance(game, Game):
+        raise TypeError(f"not a Game: {game!r}")
+    gid = getattr(type(game), "id", None)
+    if not isinstance(gid, str) or not _ID.match(gid):
+        raise ValueError(f"bad game id {gid!r} (lower-case letters, digits and _, at most 32)")
+    if gid in ("core", "discord"):
+        raise ValueError(f"{gid!r} is a platform catalog namespace, not a game id")
+    known = _GAMES.get(gid)
+    if known is not None and type(known) is not type(game):
+        raise ValueError(f"two games claim the id {gid!r}: {type(known).__name__} and {type(game).__name__}")
+    _GAMES[gid] = game
+    folder = game_data_dir(game) / "locales"
+    if folder.is_dir():
+        i18n.add_catalog(gid, folder)
+    return game
+
+
+def unregister(game_id: str) -> None:
+    """Remove a game registered with :func:`register` (tests clean up with it)."""
+    _GAMES.pop(game_id, None)
+    i18n.remove_catalog(game_id)
+
+
+def game_data_dir(game: Game) -> Path:
+    """Where ``game`` keeps its content and catalogs (``data/<id>`` by default)."""
+    folder = type(game).data_dir
+    return Path(folder) if folder is not None else DATA / type(game).id
+
+
+def _discover() -> None:
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    import engine
+
+    for info in sorted(pkgutil.iter_modules(engine.__path__), key=lambda m: m.name):
+        if not info.ispkg:
+            continue
+        module = importlib.import_module(f"engine.{info.name}")
+        game = getattr(module, "GAME", None)
+        if isinstance(game, Game):
+            register(game)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            obj = ep.load()
+            register(obj() if isinstance(obj, type) else obj)
+        except Exception:  # a broken plug-in must not take the built-in games down
+            log.exception("game plug-in %s could not be loaded", ep.name)
 
 
 def get_game(game_id: str) -> Game:
-    if game_id not in GAME_IDS:
-        raise GameError("unknown_game", "core.error.unknown_game", game=game_id)
-    game = _load(game_id)
+    _discover()
+    game = _GAMES.get(game_id) if isinstance(game_id, str) else None
     if game is None:
-        raise GameError("unknown_game", "core.error.unknown_game", game=game_id)
+        raise GameError("unknown_game", "core.error.unknown_game", game=str(game_id)[:40])
     return game
 
 
 def available() -> list[str]:
-    """The ids of the games implemented in this build, in registry order."""
-    return [g for g in GAME_IDS if _load(g) is not None]
+    """The ids of the games in this build (discovered and registered), sorted."""
+    _discover()
+    return sorted(_GAMES)

@@ -9,6 +9,7 @@ driver use it to play a rule example exactly.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -16,6 +17,10 @@ from pydantic import BaseModel, Field
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
+
+
+class RigError(ValueError):
+    """A forced (rigged) value that cannot happen at the draw that would use it."""
 
 
 class Rng(BaseModel):
@@ -58,9 +63,15 @@ class Rng(BaseModel):
         """Integer in [lo, hi] for the die or draw called ``name``."""
         forced, value = self._forced(name)
         if forced:
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or (isinstance(value, float) and not (math.isfinite(value) and value.is_integer()))
+            ):
+                raise RigError(f"rigged {name}={value!r} is not a whole number")
             value = int(value)
             if not lo <= value <= hi:
-                raise ValueError(f"rigged {name}={value} outside {lo}..{hi}")
+                raise RigError(f"rigged {name}={value} outside {lo}..{hi}")
             return value
         return lo + self._below(hi - lo + 1)
 
@@ -74,8 +85,8 @@ class Rng(BaseModel):
         forced, value = self._forced(name)
         if forced:
             if value not in seq:
-                raise ValueError(f"rigged {name}={value!r} is not one of the options")
-            return value  # type: ignore[return-value]
+                raise RigError(f"rigged {name}={value!r} is not one of the options")
+            return value
         return seq[self._below(len(seq))]
 
     def shuffle(self, name: str, seq: Sequence[T]) -> list[T]:
@@ -85,7 +96,7 @@ class Rng(BaseModel):
         forced = self.rig.pop(name, None) or []
         for value in forced:
             if value not in rest:
-                raise ValueError(f"rigged {name} card {value!r} is not in the deck")
+                raise RigError(f"rigged {name} card {value!r} is not in the deck")
             rest.remove(value)
             head.append(value)
         for i in range(len(rest) - 1, 0, -1):

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
-from engine.armor_clash.data import vehicles
 from engine.i18n import t
 from render.common import canvas, text, to_png
+
+if TYPE_CHECKING:
+    from engine.armor_clash.models import AcView, UnitView
 
 CELL = 46
 MARGIN = 24
@@ -40,20 +42,28 @@ def _vec(direction: int, r: float) -> tuple[float, float]:
     return math.sin(ang) * r, -math.cos(ang) * r
 
 
-def _colour(u: dict[str, Any], seat_index: dict[str, int]) -> str:
-    if u["status"] != "active":
+def _name(u: UnitView, view: AcView, locale: str) -> str:
+    """A player's vehicle by its seat label (the caller's display name), others by their label."""
+    return view.label(u.seat) if u.seat is not None else _tr(u.label, locale)
+
+
+def _colour(u: UnitView, seat_index: dict[str, int], view: AcView | None = None) -> str:
+    if u.status != "active":
         return GREY
-    if u.get("boss"):
+    if u.boss:
         return BOSS
-    if u.get("seat") is not None:
-        return SEAT_COLOURS[seat_index.get(u["seat"], 0) % len(SEAT_COLOURS)]
+    if u.seat is not None:
+        lab = view.labels.get(u.seat) if view is not None else None
+        if lab is not None and lab.colour:
+            return lab.colour
+        return SEAT_COLOURS[seat_index.get(u.seat, 0) % len(SEAT_COLOURS)]
     return ENEMY
 
 
-def _tank(d: ImageDraw.ImageDraw, u: dict[str, Any], colour: str, big: bool) -> None:
-    cx, cy = _centre(u["x"], u["y"])
-    hull = u["hull"]
-    turret_abs = (u["hull"] + u["turret"]) % 8
+def _tank(d: ImageDraw.ImageDraw, u: UnitView, colour: str, big: bool) -> None:
+    cx, cy = _centre(u.x, u.y)
+    hull = u.hull
+    turret_abs = (u.hull + u.turret) % 8
     L, W = (CELL * 0.46, CELL * 0.32) if big else (CELL * 0.40, CELL * 0.27)
     fx, fy = _vec(hull, 1.0)
     sx, sy = -fy, fx
@@ -77,14 +87,14 @@ def _tank(d: ImageDraw.ImageDraw, u: dict[str, Any], colour: str, big: bool) -> 
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill="#222222", outline="#dddddd")
     bx, by = _vec(turret_abs, CELL * 0.62)
     d.line((cx, cy, cx + bx, cy + by), fill="#f5f5f5", width=4 if big else 3)
-    if u["status"] != "active":
+    if u.status != "active":
         k = CELL * 0.35
         d.line((cx - k, cy - k, cx + k, cy + k), fill="#ff3030", width=4)
         d.line((cx - k, cy + k, cx + k, cy - k), fill="#ff3030", width=4)
 
 
-def _board(img: Image.Image, view: dict[str, Any], locale: str, seat_index: dict[str, int]) -> None:
-    w, h = view["width"], view["height"]
+def _board(img: Image.Image, view: AcView, locale: str, seat_index: dict[str, int]) -> None:
+    w, h = view.width, view.height
     d = ImageDraw.Draw(img)
     for y in range(h):
         for x in range(w):
@@ -94,22 +104,22 @@ def _board(img: Image.Image, view: dict[str, Any], locale: str, seat_index: dict
         text(d, (MARGIN + x * CELL + CELL / 2, MARGIN / 2), chr(ord("A") + x), 13, "#cfcfcf", "mm")
     for y in range(h):
         text(d, (MARGIN / 2, MARGIN + y * CELL + CELL / 2), str(y + 1), 13, "#cfcfcf", "mm")
-    normal = view["options"]["mode"] == "normal"
+    normal = view.mode == "normal"
     base = (0x33, 0x66, 0x33)
-    for u in view["units"]:
-        if u["status"] != "active":
+    for u in view.units:
+        if u.status != "active":
             continue
-        cx, cy = _centre(u["x"], u["y"])
-        col = _colour(u, seat_index)
+        cx, cy = _centre(u.x, u.y)
+        col = _colour(u, seat_index, view)
         rgb = tuple(int(col[i : i + 2], 16) for i in (1, 3, 5))
         mix = "#{:02x}{:02x}{:02x}".format(*tuple((2 * b + c) // 3 for b, c in zip(base, rgb)))
         if normal:
-            turret_abs = (u["hull"] + u["turret"]) % 8
+            turret_abs = (u.hull + u.turret) % 8
             # the 3x3 arc: the pointed cell and its neighbours (rules 8.1)
             for k in (-1, 0, 1):
                 dd = (turret_abs + k) % 8
                 dx, dy = _STEPS[dd]
-                gx, gy = u["x"] + dx, u["y"] + dy
+                gx, gy = u.x + dx, u.y + dy
                 if 0 <= gx < w and 0 <= gy < h:
                     x0, y0 = MARGIN + gx * CELL, MARGIN + gy * CELL
                     d.rectangle((x0 + 3, y0 + 3, x0 + CELL - 3, y0 + CELL - 3), fill=mix, outline=col)
@@ -117,7 +127,7 @@ def _board(img: Image.Image, view: dict[str, Any], locale: str, seat_index: dict
             for k in (-1, 1):
                 ang = turret_abs * 45 + k * 67.5
                 vx, vy = math.sin(math.radians(ang)), -math.cos(math.radians(ang))
-                reach = CELL * 4.0
+                reach: float = CELL * 4.0
                 for lim, v, c in (
                     (MARGIN, vx, cx),
                     (MARGIN + w * CELL, vx, cx),
@@ -132,41 +142,41 @@ def _board(img: Image.Image, view: dict[str, Any], locale: str, seat_index: dict
             d.ellipse((cx - R, cy - R, cx + R, cy + R), outline=col, width=1)
     d = ImageDraw.Draw(img)
     # the last turn's shots: solid = hit, dashed = miss
-    pos = {u["id"]: u for u in view["units"]}
-    for shot in view.get("last_shots", []):
-        a, b = pos.get(shot["shooter"]), pos.get(shot["target"])
+    pos = {u.id: u for u in view.units}
+    for shot in view.last_shots:
+        a, b = pos.get(shot.shooter), pos.get(shot.target)
         if a is None or b is None:
             continue
-        (x0, y0), (x1, y1) = _centre(a["x"], a["y"]), _centre(b["x"], b["y"])
-        col = "#ff6633" if shot["hit"] else "#ffffcc"
-        if shot["hit"]:
-            d.line((x0, y0, x1, y1), fill=col, width=2)
+        (ax, ay), (bx, by) = _centre(a.x, a.y), _centre(b.x, b.y)
+        col = "#ff6633" if shot.hit else "#ffffcc"
+        if shot.hit:
+            d.line((ax, ay, bx, by), fill=col, width=2)
         else:
-            n = max(1, int(math.hypot(x1 - x0, y1 - y0) // 10))
+            n = max(1, int(math.hypot(bx - ax, by - ay) // 10))
             for i in range(0, n, 2):
                 d.line(
                     (
-                        x0 + (x1 - x0) * i / n,
-                        y0 + (y1 - y0) * i / n,
-                        x0 + (x1 - x0) * (i + 1) / n,
-                        y0 + (y1 - y0) * (i + 1) / n,
+                        ax + (bx - ax) * i / n,
+                        ay + (by - ay) * i / n,
+                        ax + (bx - ax) * (i + 1) / n,
+                        ay + (by - ay) * (i + 1) / n,
                     ),
                     fill=col,
                     width=2,
                 )
-        d.ellipse((x1 - 5, y1 - 5, x1 + 5, y1 + 5), outline=col, width=2)
-    for u in view["units"]:
-        _tank(d, u, _colour(u, seat_index), bool(u.get("boss")))
-        cx, cy = _centre(u["x"], u["y"])
-        name = _tr(u["label"], locale)
-        if u.get("boss"):
+        d.ellipse((bx - 5, by - 5, bx + 5, by + 5), outline=col, width=2)
+    for u in view.units:
+        _tank(d, u, _colour(u, seat_index, view), bool(u.boss))
+        cx, cy = _centre(u.x, u.y)
+        name = _name(u, view, locale)
+        if u.boss:
             name = "Wittmann" if locale != "zh" else "魏特曼"
         text(d, (cx, cy + CELL * 0.48), name[:10], 11, "#ffffff", "mt")
-        plan = u.get("move_plan")
-        if plan and u["status"] == "active":
-            dx, dy = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)][plan["dir"]]
-            left = plan["cells_total"] - plan["cells_done"]
-            ex, ey = _centre(u["x"] + dx * left, u["y"] + dy * left)
+        plan = u.move_plan
+        if plan and u.status == "active":
+            dx, dy = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)][plan.dir]
+            left = plan.cells_total - plan.cells_done
+            ex, ey = _centre(u.x + dx * left, u.y + dy * left)
             d.line((cx, cy, ex, ey), fill="#ffffff", width=1)
             d.ellipse((ex - 4, ey - 4, ex + 4, ey + 4), outline="#ffffff")
 
@@ -175,32 +185,30 @@ def _crew_word(n: int, locale: str) -> str:
     return _k("card.healthy", locale) if n == 0 else _k("card.injured", locale, n=n)
 
 
-def _card(
-    d: ImageDraw.ImageDraw, x: int, y: int, u: dict[str, Any], view: dict[str, Any], locale: str, colour: str
-) -> int:
-    if u.get("boss"):
+def _card(d: ImageDraw.ImageDraw, x: int, y: int, u: UnitView, view: AcView, locale: str, colour: str) -> int:
+    if u.boss:
         return _boss_card(d, x, y, u, view, locale)
     w = PANEL - 16
-    h = 112 if u.get("seat") is not None else 40
+    h = 112 if u.seat is not None else 40
     d.rounded_rectangle((x, y, x + w, y + h), 6, fill="#2a2d33", outline=colour, width=2)
-    name = _tr(u["label"], locale)
-    lvl = _k(f"level.{u['crew']}", locale)
+    name = _name(u, view, locale)
+    lvl = _k(f"level.{u.crew}", locale)
     status = ""
-    if u["status"] != "active":
+    if u.status != "active":
         status = "  " + _k("card.out", locale)
-    elif u.get("seat") is not None:
-        status = "  ✓" if u["seat"] in view.get("committed", []) else "  …"
+    elif u.seat is not None:
+        status = "  ✓" if u.seat in view.committed else "  …"
     text(d, (x + 8, y + 5), f"{name} · {lvl}{status}", 14, colour)
-    ammo = u.get("loaded") or (u.get("loading") or "-")
-    ts = _k(f"turret.{u['turret_state']}", locale)
+    ammo = u.loaded or (u.loading or "-")
+    ts = _k(f"turret.{u.turret_state}", locale)
     line2 = (
-        f"{_k('card.reload', locale)}: {u['reload_left']}  {_k('card.loaded', locale)}: {ammo}  "
-        f"{_k('card.turret', locale)}: [{RING_TO_CELL[u['turret']]}] {_k('card.hull', locale)}: {_k('dir.' + DIR_NAMES[u['hull']], locale)} {ts}"
+        f"{_k('card.reload', locale)}: {u.reload_left}  {_k('card.loaded', locale)}: {ammo}  "
+        f"{_k('card.turret', locale)}: [{RING_TO_CELL[u.turret]}] {_k('card.hull', locale)}: {_k('dir.' + DIR_NAMES[u.hull], locale)} {ts}"
     )
     text(d, (x + 8, y + 23), line2, 11, "#dddddd")
-    if u.get("seat") is None:
+    if u.seat is None:
         return h + 6
-    inj = u["injuries"]
+    inj = u.injuries
     text(
         d,
         (x + 8, y + 41),
@@ -209,8 +217,8 @@ def _card(
         11,
         "#dddddd",
     )
-    power = _k("card.ok", locale) if u["power"] == 0 else _k("card.damaged", locale, n=u["power"])
-    tracks = _k("card.ok", locale) if u["tracks"] == "ok" else _k("card.destroyed", locale)
+    power = _k("card.ok", locale) if u.power == 0 else _k("card.damaged", locale, n=u.power)
+    tracks = _k("card.ok", locale) if u.tracks == "ok" else _k("card.destroyed", locale)
     text(
         d,
         (x + 8, y + 57),
@@ -219,8 +227,8 @@ def _card(
         11,
         "#dddddd",
     )
-    pen = u["pen"]
-    fire = f"   {_k('card.fire', locale, n=u['fire_left'])}" if u.get("fire_left") else ""
+    pen = u.pen
+    fire = f"   {_k('card.fire', locale, n=u.fire_left)}" if u.fire_left else ""
     text(
         d,
         (x + 8, y + 75),
@@ -229,43 +237,44 @@ def _card(
         11,
         "#f0c36b",
     )
-    veh = vehicles().get(u["vehicle"], {}).get("name", u["vehicle"])
+    veh = u.vehicle_name
     text(
         d,
         (x + 8, y + 92),
-        f"{_k('card.vehicle', locale)}: {veh}  · {_k('card.kills', locale, n=u['kills'])}",
+        f"{_k('card.vehicle', locale)}: {veh}  · {_k('card.kills', locale, n=u.kills)}",
         11,
         "#aaaaaa",
     )
     return h + 6
 
 
-def _boss_card(d: ImageDraw.ImageDraw, x: int, y: int, u: dict[str, Any], view: dict[str, Any], locale: str) -> int:
-    card = u.get("card") or {}
+def _boss_card(d: ImageDraw.ImageDraw, x: int, y: int, u: UnitView, view: AcView, locale: str) -> int:
+    card = u.card
+    assert card is not None  # the boss always has its status card
     w, h = PANEL - 16, 150
     d.rounded_rectangle((x, y, x + w, y + h), 6, fill="#311b1b", outline=BOSS, width=3)
-    title = "Boss: " + _tr(u["label"], locale)
-    if u["status"] != "active":
+    title = "Boss: " + _tr(u.label, locale)
+    if u.status != "active":
         title += "  " + _k("card.out", locale)
     text(d, (x + 8, y + 5), title, 15, "#ff8c7a")
-    state = "overload" if card.get("overload_left") else u["turret_state"]
+    state = "overload" if card.overload_left else u.turret_state
     text(
         d,
         (x + 8, y + 26),
-        f"{_k('card.turret', locale)}: [{RING_TO_CELL[u['turret']]}]  {_k('card.hull', locale)}: "
-        f"{_k('dir.' + DIR_NAMES[u['hull']], locale)}  {_k('card.turret_state', locale)}: {_k('turret.' + state, locale)}",
+        f"{_k('card.turret', locale)}: [{RING_TO_CELL[u.turret]}]  {_k('card.hull', locale)}: "
+        f"{_k('dir.' + DIR_NAMES[u.hull], locale)}  {_k('card.turret_state', locale)}: {_k('turret.' + state, locale)}",
         11,
         "#eeeeee",
     )
     text(
         d,
         (x + 8, y + 43),
-        f"{_k('card.ms_left', locale)}: {card.get('ms_left', 0)}   {_k('card.rest_left', locale)}: "
-        f"{card.get('rest_left', 0)}   {_k('card.reload', locale)}: {u['reload_left']}",
+        f"{_k('card.ms_left', locale)}: {card.ms_left}   {_k('card.rest_left', locale)}: "
+        f"{card.rest_left}   {_k('card.reload', locale)}: {u.reload_left}",
         11,
         "#eeeeee",
     )
-    rage = card.get("rage", 0)
+    rage = card.rage
     text(d, (x + 8, y + 62), f"{_k('card.rage', locale)}: {rage}", 12, "#ffb0a0")
     for i in range(11):
         cx = x + 80 + i * 20
@@ -276,9 +285,9 @@ def _boss_card(d: ImageDraw.ImageDraw, x: int, y: int, u: dict[str, Any], view: 
             fill="#e04030" if i <= rage and rage > 0 and i > 0 else None,
         )
         text(d, (cx, cy + 9), str(i), 9, "#ccaaaa", "mt")
-    pm = card.get("prerot_mode", 0)
-    target = next((o for o in view["units"] if o["id"] == card.get("target")), None)
-    tname = _tr(target["label"], locale) if target else "-"
+    pm = card.prerot_mode
+    target = next((o for o in view.units if o.id == card.target), None)
+    tname = _name(target, view, locale) if target else "-"
     text(
         d,
         (x + 8, y + 92),
@@ -286,7 +295,7 @@ def _boss_card(d: ImageDraw.ImageDraw, x: int, y: int, u: dict[str, Any], view: 
         11,
         "#eeeeee",
     )
-    pen = u["pen"]
+    pen = u.pen
     text(
         d,
         (x + 8, y + 110),
@@ -296,30 +305,30 @@ def _boss_card(d: ImageDraw.ImageDraw, x: int, y: int, u: dict[str, Any], view: 
         "#f0c36b",
     )
     extra = []
-    if card.get("halved_turns"):
-        extra.append(_k("card.halved", locale, n=card["halved_turns"]))
-    if card.get("forced_turn") is not None:
+    if card.halved_turns:
+        extra.append(_k("card.halved", locale, n=card.halved_turns))
+    if card.forced_turn is not None:
         extra.append(_k("card.forced", locale))
-    if u.get("fire_left"):
-        extra.append(_k("card.fire", locale, n=u["fire_left"]))
+    if u.fire_left:
+        extra.append(_k("card.fire", locale, n=u.fire_left))
     text(d, (x + 8, y + 128), " · ".join(extra), 11, "#ffcc66")
     return h + 6
 
 
-def draw(view: dict[str, Any], locale: str = "en") -> bytes:
-    w, h = view["width"], view["height"]
+def draw(view: AcView, locale: str = "en") -> bytes:
+    w, h = view.width, view.height
     bw, bh = MARGIN * 2 + w * CELL, MARGIN * 2 + h * CELL
-    seat_index = {s: i for i, s in enumerate(view["seats"])}
-    units = view["units"]
-    est = 40 + sum(156 if u.get("boss") else (118 if u.get("seat") is not None else 46) for u in units)
+    seat_index = {s: i for i, s in enumerate(view.seats)}
+    units = view.units
+    est = 40 + sum(156 if u.boss else (118 if u.seat is not None else 46) for u in units)
     img, d = canvas(bw + PANEL, max(bh, est) + 10)
     _board(img, view, locale, seat_index)
     d = ImageDraw.Draw(img)
     x, y = bw + 4, 8
-    mode = _k(f"card.mode_{view['options']['mode']}", locale)
-    text(d, (x, y), f"{_k('card.turn', locale, turn=view['turn'], max=view['max_turns'])} · {mode}", 15, "#ffffff")
+    mode = _k(f"card.mode_{view.mode}", locale)
+    text(d, (x, y), f"{_k('card.turn', locale, turn=view.turn, max=view.max_turns)} · {mode}", 15, "#ffffff")
     y += 26
-    for u in sorted(units, key=lambda u: 0 if u.get("boss") else (1 if u.get("seat") is not None else 2)):
-        y += _card(d, x, y, u, view, locale, _colour(u, seat_index))
+    for u in sorted(units, key=lambda u: 0 if u.boss else (1 if u.seat is not None else 2)):
+        y += _card(d, x, y, u, view, locale, _colour(u, seat_index, view))
     # a web-palette image (no dithering) converts in ~3 ms and encodes ~5x faster than RGB
     return to_png(img.convert("P", palette=Image.Palette.WEB, dither=Image.Dither.NONE))

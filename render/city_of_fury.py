@@ -1,7 +1,8 @@
 """City of Fury board image: the 5-card screen, who stands where, HP, skill rows.
 
-``draw(view, locale) -> bytes`` (PNG, 900x420).  Only the view is used; all
-text comes from the catalogs so Chinese renders with the CJK font of
+``draw(view, locale) -> bytes`` (PNG, 900x420).  Only the typed view
+(:class:`engine.city_of_fury.models.CofView`) is read: card faces, skill rows and
+the player's label come in it; all text comes from the catalogs so Chinese renders with the CJK font of
 ``render/common.py``.  Action icons are drawn with primitives (no emoji font
 needed).
 """
@@ -10,13 +11,16 @@ from __future__ import annotations
 
 import json as _json
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
 from engine.i18n import normalise, t
 
 from .common import bar, canvas, font, text, to_png
+
+if TYPE_CHECKING:
+    from engine.city_of_fury.models import CofView, EnemyFace
 
 W, H = 900, 420
 GRID_X, GRID_Y = 19, 282
@@ -151,7 +155,7 @@ def _figure(d: ImageDraw.ImageDraw, x: int, y: int, colour: str, big: bool = Fal
     d.rounded_rectangle((cx - 15, y + 2 * r + 3, cx + 15, y + 2 * r + 42), 6, fill=colour)
 
 
-def _enemy_rows(d: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any], active: str | None, locale: str) -> None:
+def _enemy_rows(d: ImageDraw.ImageDraw, x: int, y: int, card: EnemyFace, active: str | None, locale: str) -> None:
     labels = {row: t(f"{NS}.dir.{row}", locale) for row in ("left", "right")}
     off = 6 + max(int(d.textlength(v, font=font(11))) for v in labels.values())
     for k, row in enumerate(("left", "right")):
@@ -162,26 +166,29 @@ def _enemy_rows(d: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any], ac
             d.rounded_rectangle((x - 3, yy - 2, x + CARD_W - 14, yy + 16), 4, outline=GOLD, width=1)
         text(d, (x, yy + 7), labels[row], 11, colour, "lm")
         ix = x + off
-        for a in card[row]:
+        for a in getattr(card, row):
             icon(d, a, ix, yy, 14, colour)
             ix += 19
 
 
-def draw(view: dict[str, Any], locale: str = "en") -> bytes:
+def draw(view: CofView, locale: str = "en") -> bytes:
     loc = normalise(locale)
     img = _static(loc).copy()
     d = ImageDraw.Draw(img)
-    street = view["street"]
-    screen = view["screen"]
-    cards = view["cards"]
-    boss = view.get("boss", "boss_man")
-    hero_card = view["hero_card"]
-    enemy_hp = view["enemy_hp"]
+    street = view.street
+    screen = view.screen
+    cards = view.cards
+    boss = view.boss
+    hero_card = view.hero_card
+    enemy_hp = view.enemy_hp
     hero_slot = street.index("hero")
 
-    # header
-    text(d, (W - X0, 18), t(f"{NS}.render.round", loc, round=view["round"]), 16, WHITE, "rm")
-    beaten = t(f"{NS}.render.beaten", loc, n=len(view.get("beaten", [])))
+    # header: the player (the caller's label for the seat), round, enemies beaten
+    player = view.label(view.seats[0]) if view.seats else ""
+    if player:
+        text(d, (X0 + 250, 18), player[:32], 14, HERO_C, "lm")
+    text(d, (W - X0, 18), t(f"{NS}.render.round", loc, round=view.round), 16, WHITE, "rm")
+    beaten = t(f"{NS}.render.beaten", loc, n=len(view.beaten))
     text(d, (W - X0 - 120, 18), beaten, 14, DIM, "rm")
     all_ids = sorted(cards)
     # the 5-card screen
@@ -200,28 +207,29 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
         cx = x + CARD_W // 2
         if who == "hero":
             _figure(d, cx, CARD_Y + 40, HERO_C, big=True)
-            text(d, (cx, CARD_Y + 138), t(f"{NS}.card.{view['hero']}.name", loc), 15, WHITE, "mm")
-            mx = hero_card["max_hp"]
-            bar(d, x + 20, CARD_Y + 152, CARD_W - 40, 12, view["hero_hp"], mx, fg="#4cd964")
-            text(d, (cx, CARD_Y + 177), f"{view['hero_hp']}/{mx}", 13, WHITE, "mm")
+            text(d, (cx, CARD_Y + 138), t(f"{NS}.card.{view.hero}.name", loc), 15, WHITE, "mm")
+            mx = hero_card.max_hp
+            bar(d, x + 20, CARD_Y + 152, CARD_W - 40, 12, view.hero_hp, mx, fg="#4cd964")
+            text(d, (cx, CARD_Y + 177), f"{view.hero_hp}/{mx}", 13, WHITE, "mm")
         elif who is not None:
             card = cards[who]
             colour = BOSS_C if who == boss else ENEMY_C
             _figure(d, cx, CARD_Y + 40, colour, big=who == boss)
             text(d, (cx, CARD_Y + 134), t(f"{NS}.card.{who}.name", loc), 15, WHITE, "mm")
             hp = enemy_hp.get(who, 0)
-            bar(d, x + 14, CARD_Y + 146, CARD_W - 62, 10, hp, card["max_hp"], fg=GOLD)
-            text(d, (x + CARD_W - 14, CARD_Y + 151), f"{hp}/{card['max_hp']}", 12, WHITE, "rm")
+            bar(d, x + 14, CARD_Y + 146, CARD_W - 62, 10, hp, card.max_hp, fg=GOLD)
+            text(d, (x + CARD_W - 14, CARD_Y + 151), f"{hp}/{card.max_hp}", 12, WHITE, "rm")
             active = "right" if i < hero_slot else "left"
             _enemy_rows(d, x + 12, CARD_Y + 164, card, active, loc)
 
     # skill rows: the cached grid, then the level cubes and the skill in use
-    levels = view["levels"]
-    pending = view.get("pending") or {}
-    using = pending.get("skill") if pending.get("kind") == "step" else None
-    using_level = pending.get("level")
-    step_index = pending.get("index", 0)
-    img.paste(_grid(_json.dumps(hero_card["skills"], sort_keys=True), loc), (GRID_X, GRID_Y))
+    levels = view.levels
+    pending = view.pending
+    kind = pending.kind if pending is not None else None
+    using = pending.skill if pending is not None and kind == "step" else None
+    using_level = pending.level if pending is not None else None
+    step_index = pending.index if pending is not None else 0
+    img.paste(_grid(_json.dumps(hero_card.skills, sort_keys=True), loc), (GRID_X, GRID_Y))
     for k, skill in enumerate(("punch", "kick", "shoot", "dodge")):
         y = GRID_Y + k * (BOX_H + 3)
         for lv in range(1, 5):
@@ -230,7 +238,7 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
             in_use = using == skill and using_level == lv
             if in_use:
                 d.rounded_rectangle((bx, y, bx + BOX_W, y + BOX_H), 5, fill=SHADES[lv - 1], outline="#4cd964", width=2)
-                _icons(d, hero_card["skills"][skill][lv - 1], bx + 14, y + 8, True, step_index)
+                _icons(d, hero_card.skills[skill][lv - 1], bx + 14, y + 8, True, step_index)
             if current:
                 d.rounded_rectangle((bx, y, bx + BOX_W, y + BOX_H), 5, outline=GOLD, width=2)
                 d.rectangle((bx + 4, y + 4, bx + 10, y + 10), fill=GOLD)  # the level cube
@@ -240,15 +248,15 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
     # status panel (right of the skill rows)
     px = X0 + name_w + 4 * (box_w + 4) + 10
     d.rounded_rectangle((px, 282, W - X0, H - 10), 8, fill="#202229")
-    hero_name = t(f"{NS}.card.{view['hero']}.name", loc)
+    hero_name = t(f"{NS}.card.{view.hero}.name", loc)
     text(d, (px + 12, 298), hero_name, 16, HERO_C, "lm")
-    mx = hero_card["max_hp"]
-    bar(d, px + 12, 312, W - X0 - px - 24, 14, view["hero_hp"], mx, fg="#4cd964")
-    text(d, (px + 12, 340), f"HP {view['hero_hp']}/{mx}", 14, WHITE, "lm")
-    step = view.get("current_step")
-    if pending.get("kind") == "choose_skill":
+    mx = hero_card.max_hp
+    bar(d, px + 12, 312, W - X0 - px - 24, 14, view.hero_hp, mx, fg="#4cd964")
+    text(d, (px + 12, 340), f"HP {view.hero_hp}/{mx}", 14, WHITE, "lm")
+    step = view.current_step
+    if kind == "choose_skill":
         what = t(f"{NS}.expect.choose_skill", loc)
-    elif pending.get("kind") == "raise":
+    elif kind == "raise":
         what = t(f"{NS}.expect.raise", loc)
     elif step:
         what = t(f"{NS}.expect.{step}", loc)
@@ -268,7 +276,7 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
         text(d, (lx + 18, 396), label, 12, DIM, "lm")
         lx += 28 + int(d.textlength(label, font=font(12)))
 
-    result = view.get("result")
+    result = view.result
     if result:
         colour = "#1e7e34" if result == "win" else "#8b1e1e"
         d.rectangle((0, 120, W, 190), fill=colour)

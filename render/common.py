@@ -23,7 +23,7 @@ def _candidates() -> list[Path]:
     if env:
         out.append(Path(env))
     try:
-        import paperang_p2_fonts_cjk  # type: ignore
+        import paperang_p2_fonts_cjk
 
         out.append(Path(paperang_p2_fonts_cjk.__file__).parent / "fonts" / "wqy-microhei.ttc")
     except ImportError:
@@ -68,7 +68,7 @@ def to_png(img: Image.Image) -> bytes:
 def _glyphs(s: str, size: int, fill: str | tuple, anchor: str) -> tuple[Image.Image, int, int]:
     """A text run drawn once onto a transparent tile (text is most of a board's cost)."""
     f = font(size)
-    left, top, right, bottom = f.getbbox(s, anchor=anchor)
+    left, top, right, bottom = (int(v) for v in f.getbbox(s, anchor=anchor))
     tile = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
     ImageDraw.Draw(tile).text((-left, -top), s, font=f, fill=fill, anchor=anchor)
     return tile, left, top

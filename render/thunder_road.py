@@ -1,6 +1,7 @@
 """Thunder Road: Vendetta board image: the three road tiles (forward = right), hazards,
 vehicles by crew colour and size, choppers, the finish line, the road die and each
-crew's dashboard.  Works on a view only; the terrain layer is cached per tile set."""
+crew's dashboard.  Works on the typed view (``TRView``) only -- the geometry, terrain,
+tile names and colours all come in it; the terrain layer is cached per table."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.i18n import t
-from engine.thunder_road import content as C
+from engine.thunder_road.models import BoardView, TRView, VehicleView
 
 from .common import canvas, font, to_png
 from .common import text as _plain_text
@@ -21,9 +22,13 @@ XU = math.sqrt(3) * S / 2  # px per doubled row (forward)
 YU = 1.5 * S  # px per column (across)
 LEFT = 58  # start area
 TOP = 50
-BOARD_W = int(LEFT + XU * (C.H + 1) + 46)
-BOARD_H = int(TOP + YU * (C.W - 1) + 2 * S + 10)
 DASH_ROW = 34
+
+
+def _size(b: BoardView) -> tuple[int, int]:
+    """Board image width and height for ``b`` (y runs to 2 * rows doubled rows)."""
+    return int(LEFT + XU * (2 * b.rows + 1) + 46), int(TOP + YU * (b.columns - 1) + 2 * S + 10)
+
 
 TERRAIN = {"R": "#5b5f66", "O": "#b39463", "M": "#6e4b25", "X": "#26272b", "H": "#6a6f77"}
 HAZARD_UP = {"road": "#5b5f66", "mud": "#6e4b25", "oil": "#0d0d0f", "fire": "#f97316"}
@@ -47,7 +52,7 @@ def _label(s: str, size: int, fill: str) -> tuple[Image.Image, int, int]:
     """A rendered text label (RGBA) and its anchor offsets; labels repeat a lot."""
     f = font(size)
     box = f.getbbox(s)
-    w, h = max(1, box[2] - min(0, box[0]) + 2), max(1, box[3] + 2)
+    w, h = int(max(1, box[2] - min(0, box[0]) + 2)), int(max(1, box[3] + 2))
     im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     ImageDraw.Draw(im).text((0, 0), s, font=f, fill=fill)
     return im, w, h
@@ -81,53 +86,60 @@ def _hex(cx: float, cy: float, r: float = S) -> list[tuple[float, float]]:
     ]
 
 
+def _terrain_layer(b: BoardView, locale: str) -> Image.Image:
+    return _terrain_cached(b.columns, b.rows, b.tile_rows, tuple(b.terrain), tuple(b.tile_names), locale)
+
+
 @lru_cache(maxsize=32)
-def _terrain_layer(tiles: tuple[str, ...], locale: str) -> Image.Image:
-    img, d = canvas(BOARD_W, BOARD_H, "#1d1f24")
-    d.rectangle((4, TOP - 4, LEFT - 8, BOARD_H - 6), fill="#2d3038", outline="#444")
+def _terrain_cached(
+    columns: int, rows: int, tile_rows: int, terrain: tuple[str, ...], names: tuple[str, ...], locale: str
+) -> Image.Image:
+    board_w, board_h = _size(
+        BoardView(columns=columns, rows=rows, tile_rows=tile_rows, tiles=[], tile_names=[], terrain=[])
+    )
+    img, d = canvas(board_w, board_h, "#1d1f24")
+    d.rectangle((4, TOP - 4, LEFT - 8, board_h - 6), fill="#2d3038", outline="#444")
     text(d, (LEFT // 2 - 2, TOP - 18), t("thunder_road.render.start_area", locale), 12, "#bbbbbb", "ma")
-    for r in range(C.H // 2):
-        for c in range(C.W):
-            p = C.hex_of(r, c)
-            ch = C.base_char(list(tiles), p)
-            kind = "H" if C.is_hazard_char(ch) else ch
-            cx, cy = _center(*p)
-            d.polygon(_hex(cx, cy, S - 0.5), fill=TERRAIN[kind], outline="#30333a")
+    for r in range(rows):
+        for c in range(columns):
+            kind = terrain[r][c]
+            cx, cy = _center(c, 2 * r + c % 2)
+            d.polygon(_hex(cx, cy, S - 0.5), fill=TERRAIN.get(kind, "#888888"), outline="#30333a")
             if kind == "X":
                 d.polygon(_hex(cx, cy, S - 3), outline="#facc15")
                 d.polygon(_hex(cx, cy, S - 6), outline="#facc15")
             elif kind == "H":
                 for dx in (-4, 3):
                     d.polygon([(cx + dx - 3, cy + 4), (cx + dx + 3, cy + 4), (cx + dx, cy - 4)], outline="#ef4444")
-    for i in range(1, 3):
-        x = LEFT + XU * (i * C.TH) + XU * 0.0
-        d.line((x, TOP - 6, x, BOARD_H - 6), fill="#e5e7eb", width=2)
-    for i, f in enumerate(tiles):
-        x = LEFT + XU * (i * C.TH + C.TH / 2)
-        text(d, (x, TOP - 22), C.faces()[f]["name"] if f in C.faces() else f, 12, "#dddddd", "ma")
+    th = 2 * tile_rows
+    for i in range(1, len(names)):
+        x = LEFT + XU * (i * th)
+        d.line((x, TOP - 6, x, board_h - 6), fill="#e5e7eb", width=2)
+    for i, name in enumerate(names):
+        x = LEFT + XU * (i * th + th / 2)
+        text(d, (x, TOP - 22), name, 12, "#dddddd", "ma")
     return img
 
 
-def _car(d: ImageDraw.ImageDraw, cx: float, cy: float, v: dict[str, Any], colour: str) -> None:
-    size = v["size"]
-    ln, wd = LEN.get(size, 14), WID.get(size, 8)
-    if v["kind"] == "wreck":
+def _car(d: ImageDraw.ImageDraw, cx: float, cy: float, v: VehicleView, colour: str) -> None:
+    ln, wd = LEN.get(v.size, 14), WID.get(v.size, 8)
+    if v.kind == "wreck":
         d.rectangle((cx - 7, cy - 5, cx + 7, cy + 5), fill="#0b0b0b", outline="#9ca3af")
         d.line((cx - 6, cy - 4, cx + 6, cy + 4), fill="#9ca3af")
         return
-    turned = not v["operable"]
+    turned = not v.operable
     fill = colour if not turned else _dim(colour)
     d.rectangle(
         (cx - ln / 2, cy - wd / 2, cx + ln / 2, cy + wd / 2),
         fill=fill,
-        outline="#f97316" if v.get("on_fire") else "#111111",
-        width=2 if v.get("on_fire") else 1,
+        outline="#f97316" if v.on_fire else "#111111",
+        width=2 if v.on_fire else 1,
     )
     # nose: points forward (right); an inoperable car is turned to face backwards
     nx = cx - ln / 2 if turned else cx + ln / 2
     sgn = -1 if turned else 1
     d.polygon([(nx, cy - wd / 2 + 1), (nx, cy + wd / 2 - 1), (nx + sgn * 4, cy)], fill="#ffffff")
-    for i in range(v["damage"]):
+    for i in range(v.damage):
         d.ellipse((cx - ln / 2 + 2 + i * 5, cy - 2, cx - ln / 2 + 5 + i * 5, cy + 1), fill="#dc2626")
 
 
@@ -145,95 +157,84 @@ def _dice(d: ImageDraw.ImageDraw, x: int, y: int, values: list[int], fill: str, 
     return x
 
 
-def draw(view: dict[str, Any], locale: str = "en") -> bytes:
-    crews = view["crews"]
-    colours = C.board()["colours"]
-    col_of = {c["seat"]: colours.get(c["colour"], "#888") for c in crews}
-    base = _terrain_layer(tuple(view["tiles"]), locale)
-    height = BOARD_H + 30 + DASH_ROW * len(crews) + 8
-    img = Image.new("RGB", (BOARD_W, height), "#1d1f24")
+def draw(view: TRView | dict[str, Any], locale: str = "en") -> bytes:
+    """The board image of a view (a ``TRView``, or its JSON data)."""
+    v = view if isinstance(view, TRView) else TRView.model_validate(view)  # a view, or its JSON data
+    b = v.board
+    board_w, board_h = _size(b)
+    ymax = 2 * b.rows
+    col_of = {c.seat: c.colour_hex for c in v.crews}
+    base = _terrain_layer(b, locale)
+    height = board_h + 30 + DASH_ROW * len(v.crews) + 8
+    img = Image.new("RGB", (board_w, height), "#1d1f24")
     img.paste(base, (0, 0))
     d = ImageDraw.Draw(img)
     d._image_ref = img  # type: ignore[attr-defined]
     # header
     hdr = [
-        t("thunder_road.render.round", locale, n=view["round"]),
-        t("thunder_road.render.road_die", locale, n=view["road_die"]),
-        t("thunder_road.render.tile", locale, n=view["tiles_placed"]),
+        t("thunder_road.render.round", locale, n=v.round),
+        t("thunder_road.render.road_die", locale, n=v.road_die),
+        t("thunder_road.render.tile", locale, n=v.tiles_placed),
     ]
     text(d, (8, 6), "  ·  ".join(hdr), 15, "#facc15")
-    if view.get("winners"):
-        text(
-            d,
-            (BOARD_W - 8, 6),
-            t("thunder_road.render.winner", locale, seats=", ".join(view["winners"])),
-            15,
-            "#4ade80",
-            "ra",
-        )
+    if v.winners:
+        won = ", ".join(v.label(w) for w in v.winners)
+        text(d, (board_w - 8, 6), t("thunder_road.render.winner", locale, seats=won), 15, "#4ade80", "ra")
     # finish line
-    if view.get("final"):
-        x0 = LEFT + XU * (C.H + 0.4)
-        for i in range(int((BOARD_H - TOP) / 8)):
+    if v.final:
+        x0 = LEFT + XU * (ymax + 0.4)
+        for i in range(int((board_h - TOP) / 8)):
             for j in range(2):
                 if (i + j) % 2 == 0:
                     d.rectangle((x0 + j * 8, TOP - 4 + i * 8, x0 + j * 8 + 8, TOP + 4 + i * 8), fill="#f5f5f5")
         text(d, (x0 + 8, TOP - 22), t("thunder_road.render.finish", locale), 12, "#ffffff", "ma")
     # hazards
-    for k, hz in view["hazards"].items():
-        p = C.unkey(k)
-        if not C.on_board(p):
+    for hz in v.hazards:
+        c, y = hz.pos
+        if not (0 <= c < b.columns and 0 <= y < ymax):
             continue
-        cx, cy = _center(*p)
-        if hz["up"]:
-            tcol = HAZARD_UP.get(hz["type"], "#999")
-            d.polygon(_hex(cx, cy, S - 2), fill=tcol)
-            if hz["type"] in ("oil", "fire"):
-                d.ellipse((cx - 5, cy - 4, cx + 5, cy + 4), outline="#94a3b8" if hz["type"] == "oil" else "#fde047")
+        cx, cy = _center(c, y)
+        if hz.up:
+            d.polygon(_hex(cx, cy, S - 2), fill=HAZARD_UP.get(hz.type or "", "#999"))
+            if hz.type in ("oil", "fire"):
+                d.ellipse((cx - 5, cy - 4, cx + 5, cy + 4), outline="#94a3b8" if hz.type == "oil" else "#fde047")
         else:
             d.ellipse((cx - 8, cy - 8, cx + 8, cy + 8), fill="#7f1d1d", outline="#fca5a5")
             text(d, (cx, cy), "?", 12, "#fecaca", "mm")
     # choppers
-    for c in crews:
-        if c["chopper"]:
-            cx, cy = _center(*c["chopper"])
-            d.ellipse((cx - 9, cy - 9, cx + 9, cy + 9), outline=col_of[c["seat"]], width=3)
+    for crew in v.crews:
+        if crew.chopper:
+            cx, cy = _center(*crew.chopper)
+            d.ellipse((cx - 9, cy - 9, cx + 9, cy + 9), outline=col_of[crew.seat], width=3)
             d.line((cx - 8, cy - 8, cx + 8, cy + 8), fill="#e5e7eb", width=2)
             d.line((cx - 8, cy + 8, cx + 8, cy - 8), fill="#e5e7eb", width=2)
     # vehicles
-    start_slots: dict[str, int] = {}
-    for v in view["vehicles"]:
-        colour = col_of.get(v["owner"] or "", "#111")
-        if v["where"] == "start":
-            i = len(start_slots)
-            start_slots[v["id"]] = 1
-            n_start = sum(1 for w in view["vehicles"] if w["where"] == "start")
-            step = min(18.0, (BOARD_H - TOP - 16) / max(1, n_start))
-            _car(d, LEFT / 2 - 4, TOP + 8 + i * step, v, colour)
-        elif v["pos"] is not None:
-            cx, cy = _center(*v["pos"])
-            _car(d, cx, cy, v, colour)
+    starting = [w for w in v.vehicles if w.where == "start"]
+    step = min(18.0, (board_h - TOP - 16) / max(1, len(starting)))
+    for i, w in enumerate(starting):
+        _car(d, LEFT / 2 - 4, TOP + 8 + i * step, w, col_of.get(w.owner or "", "#111"))
+    for w in v.vehicles:
+        if w.where == "road" and w.pos is not None:
+            cx, cy = _center(*w.pos)
+            _car(d, cx, cy, w, col_of.get(w.owner or "", "#111"))
     # current mover highlight
-    p = view.get("pending") or {}
-    if p.get("car"):
-        for v in view["vehicles"]:
-            if v["id"] == p["car"] and v["pos"] is not None:
-                cx, cy = _center(*v["pos"])
+    if v.pending is not None and v.pending.car:
+        for w in v.vehicles:
+            if w.id == v.pending.car and w.pos is not None:
+                cx, cy = _center(*w.pos)
                 d.polygon(_hex(cx, cy, S - 1), outline="#facc15")
     # where the car to move may go next (buttons' marks): green safe, amber risky, red deadly
-    for ch in view.get("choices") or []:
-        pos = ch["pos"]
-        if not (0 <= pos[0] < C.W) or not (0 <= pos[1] < C.H):
+    for ch in v.choices:
+        c, y = ch.pos
+        if not (0 <= c < b.columns and 0 <= y < ymax):
             continue
-        mark = ch["mark"]
-        colour = MARK_COLOUR.get(mark, "#4ade80")
-        cx, cy = _center(*pos)
-        d.ellipse((cx - 4, cy - 4, cx + 4, cy + 4), outline=colour, width=2)
+        cx, cy = _center(c, y)
+        d.ellipse((cx - 4, cy - 4, cx + 4, cy + 4), outline=MARK_COLOUR.get(ch.mark, "#4ade80"), width=2)
     # dashboards
-    y = BOARD_H + 24
+    y0 = board_h + 24
     text(
         d,
-        (8, y - 18),
+        (8, y0 - 18),
         t("thunder_road.render.dice", locale)
         + " / "
         + t("thunder_road.render.damage", locale)
@@ -242,30 +243,30 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
         12,
         "#9ca3af",
     )
-    for c in crews:
-        colour = col_of[c["seat"]]
-        d.rectangle((8, y + 2, 20, y + 26), fill=colour)
-        name = f"{c['seat']} · {t('thunder_road.crew.' + c['crew'], locale)}"
-        if c["out"]:
+    for crew in v.crews:
+        colour = col_of[crew.seat]
+        d.rectangle((8, y0 + 2, 20, y0 + 26), fill=colour)
+        name = f"{v.label(crew.seat)} · {t('thunder_road.crew.' + crew.crew, locale)}"
+        if crew.out:
             name += " · " + t("thunder_road.render.out", locale)
-        if c["seat"] in view.get("to_act", []):
+        if crew.seat in v.to_act:
             name = "▶ " + name
-        text(d, (26, y + 1), name[:34], 13, "#ffffff" if not c["out"] else "#6b7280")
+        text(d, (26, y0 + 1), name[:34], 13, "#ffffff" if not crew.out else "#6b7280")
         x = 250
-        if not c["out"]:
-            x = _dice(d, x, y + 6, c["dice"], "#f8fafc", "#111")
-            x = _dice(d, x + 4, y + 6, c["used"], "#4b5563", "#d1d5db")
+        if not crew.out:
+            x = _dice(d, x, y0 + 6, crew.dice, "#f8fafc", "#111")
+            x = _dice(d, x + 4, y0 + 6, crew.used, "#4b5563", "#d1d5db")
         x = max(x + 8, 250 + 21 * 4 + 10)
-        mine = [v for v in view["vehicles"] if v["owner"] == c["seat"]]
-        step = min(84, int((BOARD_W - 8 - x) / max(1, len(mine))))
-        for v in mine:
-            label = t(f"thunder_road.vehicle.{v['name']}", locale)
-            state = f"{v['damage']}/{v['capacity']}"
-            if c["crew"] not in ("big_rig",):
-                state += f" C{v['coasts']}"
-            fg = "#ffffff" if v["operable"] else "#f87171"
-            text(d, (x, y + 2), label, 12, fg)
-            text(d, (x, y + 17), state + (" ✓" if v["moved"] else ""), 11, "#cbd5e1")
-            x += step
-        y += DASH_ROW
+        mine = [w for w in v.vehicles if w.owner == crew.seat]
+        step_x = min(84, int((board_w - 8 - x) / max(1, len(mine))))
+        for w in mine:
+            label = t(f"thunder_road.vehicle.{w.name}", locale)
+            state = f"{w.damage}/{w.capacity}"
+            if crew.coasting:
+                state += f" C{w.coasts}"
+            fg = "#ffffff" if w.operable else "#f87171"
+            text(d, (x, y0 + 2), label, 12, fg)
+            text(d, (x, y0 + 17), state + (" ✓" if w.moved else ""), 11, "#cbd5e1")
+            x += step_x
+        y0 += DASH_ROW
     return to_png(img.quantize(colors=96, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))

@@ -17,6 +17,7 @@ from .base import (
     StatRow,
     Store,
     StoreError,
+    StoreInUse,
     VersionConflict,
     Vote,
     VoteChange,
@@ -24,16 +25,27 @@ from .base import (
 from .sqlite import SqliteStore
 
 
+def backend_of(url: str) -> str:
+    """``"postgresql"`` or ``"sqlite"`` for a ``TG_DATABASE`` value."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql"
+    if url.startswith("sqlite:///") or "://" not in url:
+        return "sqlite"
+    raise ValueError(f"unsupported database URL {url!r} (use a file path, sqlite:///path or postgresql://...)")
+
+
 def open_store(url: str, clock=None) -> Store:
-    """``sqlite:///path.db``, a bare path, or ``:memory:``."""
+    """The store for ``TG_DATABASE``: a file path, ``sqlite:///path.db``, ``:memory:``
+    (SQLite, one process), or ``postgresql://user:pass@host:port/db`` (several processes).
+    The store is returned unopened: ``await store.open()`` connects and migrates."""
     import time
 
     clock = clock or time.time
-    if url.startswith("sqlite:///"):
-        return SqliteStore(url[len("sqlite:///") :], clock=clock)
-    if "://" in url:
-        raise ValueError(f"unsupported database URL {url!r} (only sqlite is built in)")
-    return SqliteStore(url, clock=clock)
+    if backend_of(url) == "postgresql":
+        from .postgres import PostgresStore
+
+        return PostgresStore(url, clock=clock)
+    return SqliteStore(url.removeprefix("sqlite:///"), clock=clock)
 
 
 __all__ = [
@@ -56,6 +68,8 @@ __all__ = [
     "SqliteStore",
     "Store",
     "StoreError",
+    "StoreInUse",
+    "backend_of",
     "VersionConflict",
     "open_store",
 ]

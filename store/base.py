@@ -51,6 +51,69 @@ from typing import Any
 
 ACTIVE_STATUSES = ("lobby", "active")
 
+#: the platform defaults of a waiting seat's two clocks, in minutes (0 = never): a
+#: table's own setting (``GameRow.table``) beats its server's, which beats these.
+#: The store keeps each waiting seat's due times in indexed columns (``turn_clocks``),
+#: so a scheduler pass reads only what is due (:meth:`Store.due_tables`).
+DEFAULT_CLOCKS: dict[str, float] = {"reminder": 720, "turn_timer": 0}
+
+
+def clock_minutes(key: str, table: dict[str, Any], guild: dict[str, Any]) -> float:
+    """The minutes of clock ``key`` ("reminder", "turn_timer") for a table."""
+    value = table.get(key, guild.get(key, DEFAULT_CLOCKS[key]))
+    try:
+        return max(0.0, float(value or 0))
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def json_list(raw: str | None) -> list:
+    """A stored JSON list, or [] when it is missing or damaged."""
+    try:
+        value = json.loads(raw) if raw else []
+    except ValueError:
+        return []
+    return value if isinstance(value, list) else []
+
+
+def json_dict(raw: str | None) -> dict:
+    """A stored JSON object, or {} when it is missing or damaged."""
+    try:
+        value = json.loads(raw) if raw else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def seat_clocks(
+    *,
+    status: str,
+    to_act: Sequence[str],
+    seats: Sequence[tuple[str, int | None]],
+    table: dict[str, Any],
+    guild: dict[str, Any],
+    since: float | None,
+    last_reminder_at: float | None,
+) -> list[tuple[str, int, float, float | None, float | None]]:
+    """(seat, user, waiting since, next reminder due, turn timer runs out) for every
+    human seat a running table waits for; the same rule the scheduler applies."""
+    if status != "active" or since is None:
+        return []
+    remind, timer = clock_minutes("reminder", table, guild), clock_minutes("turn_timer", table, guild)
+    users = dict(seats)
+    out = []
+    for seat in to_act:
+        uid = users.get(seat)
+        if uid is None:
+            continue
+        remind_at = None
+        if remind:
+            remind_at = since + remind * 60
+            if last_reminder_at is not None:
+                remind_at = max(remind_at, last_reminder_at + remind * 60)
+        out.append((seat, uid, since, remind_at, since + timer * 60 if timer else None))
+    return out
+
 
 class StoreError(Exception):
     pass
@@ -62,6 +125,10 @@ class VersionConflict(StoreError):
 
 class InjectedCrash(StoreError):
     """Raised inside a transaction by :meth:`Store.inject_crash` (tests only)."""
+
+
+class StoreInUse(StoreError):
+    """The database cannot be opened by this process (SQLite file held by another bot process)."""
 
 
 class ChannelBusy(StoreError):
@@ -390,6 +457,11 @@ class Store:
         raise NotImplementedError
 
     async def count_actions(self, game_id: int) -> int:
+        raise NotImplementedError
+
+    async def due_tables(self, now: float) -> list[GameRow]:
+        """Running tables with a seat whose reminder or turn timer is due at ``now``:
+        read through the indexed due times, so a pass costs what is due, not what runs."""
         raise NotImplementedError
 
     async def waiting_tables(self) -> list[GameRow]:

@@ -10,7 +10,9 @@ database has a single connection; its reads then wait for the writer.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
+import os
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -33,11 +35,15 @@ from .base import (
     Seat,
     StatRow,
     Store,
+    StoreInUse,
     VersionConflict,
     Vote,
     dumps,
+    json_dict,
+    json_list,
+    seat_clocks,
 )
-from .migrations import MIGRATIONS
+from .migrations import CLOCKS_VERSION, migrate_sqlite
 
 _GAME_COLS = (
     "id, guild_id, channel_id, game, status, host_id, options_json, seed, state_json, version, "
@@ -55,6 +61,7 @@ class SqliteStore(Store):
         self._reader: aiosqlite.Connection | None = None
         self._write = asyncio.Lock()
         self._read_lock = asyncio.Lock()
+        self._claimed = False
 
     # ---------------------------------------------------------- lifecycle
     async def open(self) -> None:
@@ -62,16 +69,25 @@ class SqliteStore(Store):
             return
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        await self._db.execute("PRAGMA journal_mode=WAL")
-        await self._db.execute("PRAGMA foreign_keys=ON")
-        await self._db.execute("PRAGMA synchronous=NORMAL")
-        await self._db.execute("PRAGMA busy_timeout=5000")
-        await self._migrate()
-        if self.path != ":memory:":
-            self._reader = await aiosqlite.connect(self.path, isolation_level=None)
-            await self._reader.execute("PRAGMA busy_timeout=5000")
-            await self._reader.execute("PRAGMA query_only=ON")
+            _claim_file(self.path)
+            self._claimed = True
+        try:
+            self._db = await aiosqlite.connect(self.path, isolation_level=None)
+            await self._db.execute("PRAGMA busy_timeout=5000")
+            await self._db.execute("PRAGMA journal_mode=WAL")
+            await self._db.execute("PRAGMA foreign_keys=ON")
+            await self._db.execute("PRAGMA synchronous=NORMAL")
+            async with self._write:
+                before, after = await migrate_sqlite(self._db, self.clock())
+            if before < CLOCKS_VERSION <= after:  # due times for the tables an older schema left running
+                await self._tx(self._retime_all)
+            if self.path != ":memory:":
+                self._reader = await aiosqlite.connect(self.path, isolation_level=None)
+                await self._reader.execute("PRAGMA busy_timeout=5000")
+                await self._reader.execute("PRAGMA query_only=ON")
+        except BaseException:
+            await self.close()
+            raise
 
     async def close(self) -> None:
         """Close the reader, checkpoint the WAL into the database file and close
@@ -87,6 +103,9 @@ class SqliteStore(Store):
                 finally:
                     await self._db.close()
                     self._db = None
+        if self._claimed:
+            self._claimed = False
+            _release_file(self.path)
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -126,28 +145,10 @@ class SqliteStore(Store):
             row = await cur.fetchone()
         return int(row[0]) if row else 0
 
-    async def _migrate(self) -> None:
-        await self.db.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
-        )
-        async with self._write:
-            # the schema version is read inside the write transaction, so two
-            # processes starting on a fresh file never apply a migration twice
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                current = await self.schema_version()
-                for version, script in MIGRATIONS:
-                    if version <= current:
-                        continue
-                    for stmt in _statements(script):
-                        await self.db.execute(stmt)
-                    await self.db.execute(
-                        "INSERT INTO schema_migrations(version, applied_at) VALUES (?, ?)", (version, self.clock())
-                    )
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
-            await self.db.execute("COMMIT")
+    async def sql(self, query: str, *args: Any) -> list[tuple]:
+        """Raw SQL for tests and tools (``?`` placeholders); autocommit."""
+        async with self.db.execute(query, args) as cur:
+            return [tuple(r) for r in await cur.fetchall()]
 
     async def _tx(self, fn):
         """Run ``fn`` inside one write transaction (serialised in-process)."""
@@ -306,6 +307,9 @@ class SqliteStore(Store):
             done = Committed()
             if changes.game is not None:
                 done.version = await self._apply_game(db, changes.game, now)
+                g = changes.game
+                if g.to_act is not None or g.seats is not None or g.status is not None or g.table is not None:
+                    await self._retime(db, [g.game_id])
             for c in changes.campaigns:
                 await self._step("campaigns")
                 cur = await db.execute(
@@ -421,9 +425,55 @@ class SqliteStore(Store):
                     "UPDATE games SET last_reminder_at=? WHERE id=? AND version=? AND last_reminder_at IS ?",
                     (at, game_id, expected_version, previous),
                 )
+            if cur.rowcount == 1:
+                await self._retime(db, [game_id])  # the next reminder is due one interval later
             return cur.rowcount == 1
 
         return await self._tx(tx)
+
+    # ------------------------------------------------------- due times
+    async def _retime(self, db: aiosqlite.Connection, game_ids: Sequence[int]) -> None:
+        """Recompute the due times of these tables' waiting seats (inside the caller's transaction)."""
+        for gid in game_ids:
+            async with db.execute(
+                "SELECT g.status, g.to_act_json, g.table_json, g.turn_started_at, g.last_reminder_at,"
+                " (SELECT settings_json FROM guild_settings s WHERE s.guild_id=g.guild_id) FROM games g WHERE g.id=?",
+                (gid,),
+            ) as cur:
+                r = await cur.fetchone()
+            await db.execute("DELETE FROM turn_clocks WHERE game_id=?", (gid,))
+            if r is None or r[0] != "active":
+                continue
+            async with db.execute("SELECT seat, user_id FROM seats WHERE game_id=?", (gid,)) as cur:
+                seats = [(a, b) for a, b in await cur.fetchall()]
+            rows = seat_clocks(
+                status=r[0],
+                to_act=json_list(r[1]),
+                seats=seats,
+                table=json_dict(r[2]),
+                guild=json_dict(r[5]),
+                since=r[3],
+                last_reminder_at=r[4],
+            )
+            await db.executemany(
+                "INSERT INTO turn_clocks(game_id, seat, user_id, since, remind_at, expire_at) VALUES (?,?,?,?,?,?)",
+                [(gid, *c) for c in rows],
+            )
+
+    async def _retime_all(self, db: aiosqlite.Connection, guild_id: int | None = None) -> None:
+        sql, args = "SELECT id FROM games WHERE status='active'", []
+        if guild_id is not None:
+            sql, args = sql + " AND guild_id=?", [guild_id]
+        async with db.execute(sql, args) as cur:
+            ids = [r[0] for r in await cur.fetchall()]
+        await self._retime(db, ids)
+
+    async def due_tables(self, now: float) -> list[GameRow]:
+        return await self._game_rows(
+            f"SELECT {_GAME_COLS} FROM games WHERE id IN (SELECT game_id FROM turn_clocks WHERE remind_at <= ?"
+            " UNION SELECT game_id FROM turn_clocks WHERE expire_at <= ?) AND status='active' ORDER BY id",
+            (now, now),
+        )
 
     async def quarantine(self, game_id: int, reason: str) -> None:
         now = self.clock()
@@ -440,6 +490,7 @@ class SqliteStore(Store):
                 " WHERE id=? AND status != 'quarantined'",
                 (now, game_id),
             )
+            await db.execute("DELETE FROM turn_clocks WHERE game_id=?", (game_id,))
 
         await self._tx(tx)
 
@@ -515,6 +566,7 @@ class SqliteStore(Store):
                 " DO UPDATE SET settings_json=excluded.settings_json",
                 (guild_id, dumps(settings)),
             )
+            await self._retime_all(db, guild_id)  # the server's timers apply to its waiting seats now
 
         await self._tx(tx)
 
@@ -655,5 +707,45 @@ class SqliteStore(Store):
         await self._tx(tx)
 
 
-def _statements(script: str) -> list[str]:
-    return [s.strip() for s in script.split("\n    --;\n") if s.strip()]
+# ------------------------------------------------------------ one process per file
+# SQLite serves one bot process: a second process on the same file is refused at
+# start (several writers on one file fail with "database is locked" under load).
+# The claim is an flock on ``<file>-lock``, so it is released by the kernel when the
+# process dies, even on SIGKILL.  Stores of the same process share the claim.
+_claims: dict[str, tuple[int, int]] = {}  # real path -> (fd, stores holding it)
+
+
+def _claim_file(path: str, exclusive: bool = False) -> None:
+    """Claim ``path`` for this process; ``exclusive``: also refuse when a store of this
+    process has it open (restoring a backup)."""
+    key = os.path.realpath(path)
+    if key in _claims and exclusive:
+        raise StoreInUse(f"{path} is in use by this process (pid {os.getpid()}); stop the bot first")
+    if key in _claims:
+        fd, n = _claims[key]
+        _claims[key] = (fd, n + 1)
+        return
+    fd = os.open(key + "-lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
+        os.close(fd)
+        raise StoreInUse(
+            f"{path} is in use by another bot process{f' (pid {holder})' if holder else ''}; SQLite serves one process: "
+            "to run several, set TG_DATABASE=postgresql://user:pass@host/db (see the README)"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    _claims[key] = (fd, 1)
+
+
+def _release_file(path: str) -> None:
+    key = os.path.realpath(path)
+    if key not in _claims:
+        return
+    fd, n = _claims.pop(key)
+    if n > 1:
+        _claims[key] = (fd, n - 1)
+        return
+    os.close(fd)  # closing the descriptor drops the flock

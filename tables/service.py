@@ -928,9 +928,10 @@ class TableService:
     async def due(self, now: float) -> list[Due]:
         """Work for one scheduler pass: every running table whose turn timer ran
         out (that beats a reminder) or whose waiting members are due a reminder
-        (members in their quiet hours are left for a later pass)."""
+        (members in their quiet hours are left for a later pass).  The store reads
+        only the tables with a seat due at ``now`` (indexed due times)."""
         out: list[Due] = []
-        for row in await self.store.waiting_tables():
+        for row in await self.store.due_tables(now):
             humans = [(seat, uid) for seat in row.to_act if (uid := row.user_of(seat)) is not None]
             if not humans:
                 continue

@@ -6,14 +6,15 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from store import Store
+from store.base import DEFAULT_CLOCKS
 
 #: server-settings defaults; every key is documented in the README (/settings)
 DEFAULT_SETTINGS: dict[str, Any] = {
     "channels": [],  # allowed channel ids; empty = every channel
     "threads": {},  # game id -> open each new table in a thread
     "language": None,  # language of public messages; None = the acting user's
-    "reminder": 720,  # minutes a seat may wait before the bot pings it (0 = never)
-    "turn_timer": 0,  # minutes before the AI takes an absent seat's decision (0 = never)
+    "reminder": DEFAULT_CLOCKS["reminder"],  # minutes a seat may wait before the bot pings it (0 = never)
+    "turn_timer": DEFAULT_CLOCKS["turn_timer"],  # minutes before the AI takes an absent seat's decision (0 = never)
     "options": {},  # game id -> default house-rule options
 }
 

@@ -9,22 +9,31 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from backends import Backend, pg_database, pg_server, pytest_terminal_summary  # noqa: F401
 from fakediscord import FakeDiscord, FakeMessage
 
 from bot import Config, create_bot
 from engine import get_game
 from engine.i18n import t
 from store import SqliteStore, Store
+from store.postgres import PostgresStore
 
-#: every backend the store and table-service tests run against (a backend that
-#: needs a server adds itself here and skips when the server is missing)
-STORE_BACKENDS = ["sqlite"]
+#: every backend the store and table-service tests run against (PostgreSQL skips,
+#: with one line at the end of the run, when no server or binaries are available:
+#: tests/backends.py)
+STORE_BACKENDS = ["sqlite", "postgresql"]
 
 
 async def make_store(backend: str, tmp_path: Path, clock=None) -> Store:
-    """A fresh, open, empty store of ``backend`` (the one place tests create stores)."""
+    """A fresh, open, empty store of ``backend`` (the one place tests create stores);
+    ``backend`` is the ``store_backend`` fixture (for PostgreSQL it carries the URL
+    of a fresh database)."""
+    kw = {"clock": clock} if clock else {}
     if backend == "sqlite":
-        store: Store = SqliteStore(tmp_path / "store.db", **({"clock": clock} if clock else {}))
+        store: Store = SqliteStore(tmp_path / "store.db", **kw)
+    elif backend == "postgresql":
+        assert isinstance(backend, Backend), "use the store_backend fixture"
+        store = PostgresStore(backend.url, **kw)
     else:
         raise ValueError(f"unknown store backend {backend!r}")
     await store.open()
@@ -32,8 +41,16 @@ async def make_store(backend: str, tmp_path: Path, clock=None) -> Store:
 
 
 @pytest.fixture(params=STORE_BACKENDS)
-def store_backend(request) -> str:
-    return request.param
+def store_backend(request, tmp_path) -> str:
+    if request.param == "sqlite":
+        return Backend("sqlite", str(tmp_path / "store.db"))
+    return Backend("postgresql", request.getfixturevalue("pg_database"))
+
+
+@pytest.fixture
+def database_url(store_backend) -> str:
+    """The ``TG_DATABASE`` value of the ``store`` fixture's database."""
+    return store_backend.url
 
 
 @pytest.fixture

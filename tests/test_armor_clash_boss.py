@@ -35,7 +35,7 @@ def all_pass(s):
 
 
 def notes(ev, key):
-    return [e for e in ev if e.kind == "note" and e.key == "armor_clash." + key]
+    return [e for e in ev if e.kind == key]
 
 
 # ------------------------------------------------------------------ 9.1
@@ -63,7 +63,7 @@ def test_boss_fires_every_other_turn():
     shots = 0
     for _ in range(6):
         s, ev = all_pass(s)
-        shots += len([e for e in notes(ev, "shot") if e.params["unit"] == R.BOSS_LABEL])
+        shots += len([e for e in notes(ev, "shot") if e.unit == R.BOSS_LABEL])
     assert shots == 3
 
 
@@ -151,7 +151,7 @@ def test_hit_die_one_gains_rage_and_is_public(mode):
     s, ev = boss_fire(boss_game(mode), hit=1, location=2, damage=4)
     assert unit(s, "boss").card.rage == 1
     assert notes(ev, "rage")[0].to is None
-    assert [u for u in GAME.view(s, None)["units"] if u["boss"]][0]["card"]["rage"] == 1
+    assert [u for u in GAME.view(s, None).units if u.boss][0].card.rage == 1
     s, ev = boss_fire(boss_game(mode), hit=2, location=2, damage=4)
     assert unit(s, "boss").card.rage == 0
 
@@ -330,13 +330,13 @@ def test_two_turns_of_fire_from_one_direction_force_a_turn():
     assert unit(s, "boss").card.forced_turn == d and notes(ev, "counter_same_dir")
     s, ev = all_pass(s)
     assert notes(ev, "boss_forced_turn") and unit(s, "boss").hull == d
-    assert not [e for e in notes(ev, "shot") if e.params["unit"] == R.BOSS_LABEL]
+    assert not [e for e in notes(ev, "shot") if e.unit == R.BOSS_LABEL]
 
 
 # ------------------------------------------------------------------ 9.7 state card
 def test_boss_state_card_in_the_public_view():
     s = boss_game()
-    v = GAME.view(s, None)
+    v = GAME.view(s, None).model_dump(mode="json")
     boss = [u for u in v["units"] if u["boss"]][0]
     for k in ("rage", "ms_left", "rest_left", "prerot_mode", "overload_left"):
         assert k in boss["card"]

@@ -3,7 +3,7 @@
 import pytest
 
 from engine import GameError
-from engine.armor_clash import GAME, data
+from engine.armor_clash import GAME, content
 from engine.armor_clash import campaign as C
 
 
@@ -19,7 +19,7 @@ def res(scenario, won, *units):
 def test_scenarios_end_with_the_boss():
     ids = [s["id"] for s in C.scenario_list()]
     assert len(ids) >= 3 and ids[-1] == "c4_wittmann"
-    assert any(e.get("boss") for e in data.scenarios()[ids[-1]]["enemies"])
+    assert any(e.get("boss") for e in content.scenarios()[ids[-1]]["enemies"])
 
 
 def test_hard_campaign_refused():
@@ -64,7 +64,7 @@ def test_defeat_keeps_the_scenario_for_a_retry_and_losses_carry_over():
     p = C.join(C.new_campaign(), "a")
     p.crews["a"].xp, p.crews["a"].level = 5, "veteran"
     p = C.record_result(p, res("c1_recon", False, ("a", "destroyed", 0, 0)))
-    assert p.index == 0 and p.losses == 1 and p.reserve == data.campaign()["reserve_vehicles"] - 1
+    assert p.index == 0 and p.losses == 1 and p.reserve == content.campaign()["reserve_vehicles"] - 1
     crew = p.crews["a"]
     assert crew.level == "recruit" and crew.xp == 0 and crew.generation == 2
 

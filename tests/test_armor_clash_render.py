@@ -31,8 +31,8 @@ def test_view_hides_uncommitted_and_renders_pending_seat():
     s = GAME.new(["alice", "bob"], {}, 1)
     s, _ = GAME.apply(s, "alice", {"kind": "choose", "what": "shoot"})
     v = GAME.view(s, "bob")
-    assert "my_pending" not in v and "pending" not in v
-    assert GAME.view(s, "alice")["my_pending"]["step"] == "target"
+    assert v.my_pending is None and v.pending == {} and v.orders == {}
+    assert GAME.view(s, "alice").my_pending.step == "target"
     assert draw(v, "en")[:4] == b"\x89PNG"
 
 
@@ -42,7 +42,7 @@ def test_last_turn_shots_are_public_and_drawn():
     s.rng.force("damage", [4])
     s, _ = GAME.apply(s, "alice", {"kind": "choose", "what": "shoot"})
     s, _ = GAME.apply(s, "alice", {"kind": "target", "target": "boss"})
-    shots = GAME.view(s, None)["last_shots"]
+    shots = GAME.view(s, None).model_dump(mode="json")["last_shots"]
     assert {"shooter": "alice", "target": "boss", "hit": False} in shots
     assert any(x["shooter"] == "boss" and x["hit"] for x in shots)
     assert draw(GAME.view(s, None), "zh")[:4] == b"\x89PNG"

@@ -6,7 +6,8 @@ Dice are rigged by name: "hit", "location", "damage", "penalty".
 import pytest
 
 from engine import GameError
-from engine.armor_clash import GAME, data
+from engine.armor_clash import GAME, content
+from engine.armor_clash import ai as AI
 from engine.armor_clash import rules as R
 
 HIT_TABLE = {
@@ -84,17 +85,17 @@ def test_hell_proficiency_hits_on_every_face(die):
 
 def test_hit_table_data_matches_rules():
     for level, faces in HIT_TABLE.items():
-        assert set(data.hit_numbers(level)) == faces
+        assert set(content.hit_numbers(level)) == faces
 
 
 # ---------------------------------------------------------------- chapter 4: location
 @pytest.mark.parametrize("die,name", sorted(LOCATIONS.items()))
 def test_location_die(die, name):
-    assert data.location_name(die) == name
+    assert content.location_name(die) == name
     s, ev = shoot(duel(), hit=1, location=die, damage=3)
     loc = [e for e in ev if e.kind == "roll" and e.die == "location"][0]
     assert loc.result == f"@armor_clash.loc.{name}"
-    assert data.block_of(die) == ("upper" if die in (1, 3, 5) else "lower")
+    assert content.block_of(die) == ("upper" if die in (1, 3, 5) else "lower")
 
 
 # ---------------------------------------------------------------- chapter 5: damage tables
@@ -105,20 +106,20 @@ LOWER = {2: "weak", 4: "pen_weak", 6: "damaged"}
 @pytest.mark.parametrize("loc", [1, 3, 5])
 @pytest.mark.parametrize("die", [1, 3, 5])
 def test_upper_block_damage_table(loc, die):
-    assert data.damage_result(loc, die) == UPPER[die]
+    assert content.damage_result(loc, die) == UPPER[die]
 
 
 @pytest.mark.parametrize("loc", [2, 4, 6])
 @pytest.mark.parametrize("die", [2, 4, 6])
 def test_lower_block_damage_table(loc, die):
-    assert data.damage_result(loc, die) == LOWER[die]
+    assert content.damage_result(loc, die) == LOWER[die]
 
 
 @pytest.mark.parametrize("loc", [1, 2, 3, 4, 5, 6])
 @pytest.mark.parametrize("die", [1, 2, 3, 4, 5, 6])
 def test_damage_die_off_block_reads_other_table(loc, die):
     expected = {**UPPER, **LOWER}[die]
-    assert data.damage_result(loc, die) == expected
+    assert content.damage_result(loc, die) == expected
 
 
 @pytest.mark.parametrize("res_die", [3, 4])
@@ -178,7 +179,7 @@ def test_tracks_without_prerequisite_have_no_crew():
     s, ev = shoot(duel(), hit=1, location=6, damage=2)
     b = unit(s, "b")
     assert b.active and sum(b.pen.values()) == 0
-    assert any(e.kind == "note" and e.key == "armor_clash.tracks_no_crew" for e in ev)
+    assert any(e.kind == "tracks_no_crew" for e in ev)
 
 
 def test_penalties_stack():
@@ -230,7 +231,7 @@ def test_turret_hit_with_six_hand_cranks_then_locks():
 
 @pytest.mark.parametrize("cells,turns", [(1, 1), (2, 3), (3, 4), (4, 6), (5, 7), (6, 9)])
 def test_hand_crank_lookup_table(cells, turns):
-    assert data.crank_turns(cells) == turns == (cells * 3) // 2  # rules: floor(cells x 1.5)
+    assert content.crank_turns(cells) == turns == (cells * 3) // 2  # rules: floor(cells x 1.5)
     s = duel()
     b = unit(s, "b")
     b.turret_state = "crank"
@@ -240,7 +241,7 @@ def test_hand_crank_lookup_table(cells, turns):
 
 @pytest.mark.parametrize("cells,turns", [(1, 0), (2, 0), (3, 1), (4, 2), (5, 2), (6, 2)])
 def test_normal_rotation_table(cells, turns):
-    assert data.normal_rotation_turns(cells) == turns
+    assert content.normal_rotation_turns(cells) == turns
 
 
 # ---------------------------------------------------------------- chapter 10: optional rules
@@ -255,7 +256,7 @@ def test_optional_fire_after_second_heavy_engine_or_fuel_hit():
     for _i in range(3):
         ev = []
         assert b.active
-        R.resolve_turn(s, ev)
+        R.resolve_turn(s, ev, AI.enemy_order)
         b = unit(s, "b")
     assert b.status == "destroyed" and b.out_reason == "fire"
 
@@ -289,7 +290,7 @@ def test_optional_ricochet_stun(opt):
 def test_stunned_crew_loses_its_next_turn():
     s, _ = shoot(duel(ricochet_stun=True), hit=1, location=5, damage=5)
     s, ev = GAME.apply(s, "a", {"kind": "choose", "what": "pass"})
-    assert any(e.kind == "note" and e.key == "armor_clash.stunned_skip" for e in ev)
+    assert any(e.kind == "stunned_skip" for e in ev)
     assert set(GAME.to_act(s)) == {"a", "b"}
 
 

@@ -1,11 +1,10 @@
 """Armor Clash turn mechanics: simultaneous commits, pending steps, movement, reload, turret, hull, illegal actions."""
 
-import json
-
 import pytest
 
 from engine import GameError, canonical
 from engine.armor_clash import GAME
+from engine.armor_clash import ai as AI
 from engine.armor_clash import geometry as G
 from engine.armor_clash import rules as R
 from engine.armor_clash.models import Choose
@@ -46,25 +45,26 @@ def test_every_seat_commits_then_the_turn_resolves():
     assert GAME.to_act(s) == ["a", "b"]
     s, ev = do(s, "a", PASS)
     assert GAME.to_act(s) == ["b"] and s.turn == 1
-    private = [e for e in ev if e.kind == "order"]
+    private = [e for e in ev if e.kind == "order_given"]
     assert private and all(e.to == ["a"] for e in private)
     assert [e.seat for e in ev if e.kind == "committed"] == ["a"]
     s, ev = do(s, "b", PASS)
     assert s.turn == 2 and GAME.to_act(s) == ["a", "b"]
-    assert any(e.kind == "note" and e.key == "armor_clash.turn_resolves" for e in ev)
+    assert any(e.kind == "turn_resolves" for e in ev)
 
 
 def test_uncommitted_and_committed_orders_stay_private():
     s = duel()
     s, _ = do(s, "a", {"kind": "choose", "what": "shoot"})
     pub = GAME.view(s, None)
-    assert "my_pending" not in pub and "pending" not in pub
+    assert pub.my_pending is None and pub.pending == {}
     s, _ = do(s, "a", {"kind": "target", "target": "b"})
     for seat in (None, "b"):
         v = GAME.view(s, seat)
-        assert v["committed"] == ["a"] and "my_order" not in v and "orders" not in v
-        assert '"what"' not in json.dumps(v) and '"target": "b"' not in json.dumps(v)
-    assert GAME.view(s, "a")["my_order"]["what"] == "shoot"
+        assert v.committed == ["a"] and v.my_order is None and v.orders == {}
+        text = v.model_dump_json()
+        assert '"what"' not in text and '"target":"b"' not in text
+    assert GAME.view(s, "a").my_order.what == "shoot"
     assert GAME.visible_events([e for e in do(s, "b", PASS)[1]], "b")
 
 
@@ -83,7 +83,7 @@ def test_timer_default_is_a_pass_even_mid_decision():
     s, ev = do(s, "a", d)
     assert GAME.to_act(s) == ["b"]
     s, ev = do(s, "b", GAME.default_action(s, "b"))
-    assert sum(1 for e in ev if e.kind == "note" and e.key == "armor_clash.passed") == 2
+    assert sum(1 for e in ev if e.kind == "passed") == 2
 
 
 # ------------------------------------------------------------ illegal actions
@@ -208,7 +208,7 @@ def test_plain_tank_cannot_fire_while_moving_but_autoloader_can():
     s, _ = do(s, "a", {"kind": "target", "target": "b"})
     s.rng.force("hit", [6])
     s, ev = do(s, "b", PASS)
-    assert unit(s, "a").y == 7 and any(e.kind == "note" and e.key == "armor_clash.shot" for e in ev)
+    assert unit(s, "a").y == 7 and any(e.kind == "shot" for e in ev)
 
 
 # ------------------------------------------------------------ reload (rules 2.2, 7)
@@ -398,7 +398,7 @@ def test_a_shot_resolves_only_at_the_end_of_the_turn_with_its_dice_in_order():
     s.rng.force("damage", [6])
     s.rng.force("penalty", [4])
     s, ev = do(s, "a", {"kind": "choose", "what": "shoot"}, {"kind": "target", "target": "b"})
-    assert not [e for e in ev if e.kind in ("roll", "note")]
+    assert not [e for e in ev if e.kind not in ("committed", "order_given", "free_rotate")]
     s, ev = do(s, "b", {"kind": "choose", "what": "shoot"}, {"kind": "target", "target": "a"})
     dice = [(e.label, e.die, e.value) for e in ev if e.kind == "roll"]
     assert dice == [("a", "hit", 1), ("a", "location", 1), ("a", "damage", 6), ("b", "penalty", 4), ("b", "hit", 6)]
@@ -459,19 +459,19 @@ def test_ai_turns_the_hull_when_a_traverse_would_be_slower():
     a, b = unit(s, "a"), unit(s, "b")
     b.x, b.y = 2, 0  # due north of a
     a.turret = 4  # turret points south: 3 cells bring the target into the arc (1 turn)
-    o = R.ai_order(s, a)
+    o = AI.order_easy(s, a)
     assert o.what == "rotate" and o.turret_to == 7 and G.in_arc(o.turret_to, 0)
     a.turret_state = "crank"  # 3 cells hand-cranked = 4 turns: turn the hull instead
-    o = R.ai_order(s, a)
+    o = AI.order_easy(s, a)
     assert o.what == "hull" and o.facing == 4 and (o.facing + a.turret) % 8 == 0
     a.turret_state = "locked"
-    assert R.ai_order(s, a).what == "hull"
+    assert AI.order_easy(s, a).what == "hull"
 
 
 def test_views_never_carry_the_dice_generator_or_its_seed():
     s = duel()
     for seat in (None, "a", "b"):
-        v = GAME.view(s, seat)
+        v = GAME.view(s, seat).model_dump(mode="json")
         assert "rng" not in v and "seed" not in v
 
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
-from engine import canonical, get_game
+from engine import SeatLabel, canonical, get_game
 from engine.city_of_fury import GAME
 from engine.city_of_fury import models as m
 from engine.city_of_fury.content import MAX_LEVEL, MIN_LEVEL, SLOTS, content, enemies, heroes
@@ -151,10 +151,16 @@ def test_state_action_event_json_round_trip():
 def test_view_hides_the_rng_and_carries_what_the_board_needs():
     s = GAME.new([SEAT], {}, 6)
     v = GAME.view(s, None)
-    assert "rng" not in v
-    assert v["street"] == s.street and v["hero_card"]["max_hp"] == 6
-    assert set(v["cards"]) == set(ALL_CARDS) and v["to_act"] == [SEAT]
-    json.dumps(v)
+    assert isinstance(v, m.CofView)
+    data = v.model_dump(mode="json")
+    assert "rng" not in data and "seed" not in data
+    assert v.street == s.street and v.hero_card.max_hp == 6
+    assert set(v.cards) == set(ALL_CARDS) and v.to_act == [SEAT] and v.viewer is None
+    assert v.cards[content().boss.id].boss and v.boss == content().boss.id
+    assert v.label(SEAT) == SEAT  # no labels given: the seat id
+    named = GAME.view(s, SEAT, {SEAT: SeatLabel(name="Ada", colour="#3d8bfd")})
+    assert named.label(SEAT) == "Ada" and named.viewer == SEAT
+    json.dumps(data)
 
 
 def test_bad_saved_state_is_refused():

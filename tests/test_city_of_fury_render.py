@@ -41,3 +41,13 @@ def test_render_brawler_and_enemy_rows():
     s = GAME.new([SEAT], {"hero": "brawler"}, 2)
     img = Image.open(io.BytesIO(draw(GAME.view(s, None), "zh")))
     assert img.size == (W, H)
+
+
+def test_the_board_names_the_player_by_the_callers_label():
+    from engine import SeatLabel
+
+    s = GAME.new([SEAT], {}, 3)
+    plain = draw(GAME.view(s, None), "en")
+    named = draw(GAME.view(s, None, {SEAT: SeatLabel(name="Ada Lovelace")}), "en")
+    assert plain != named
+    assert named == draw(GAME.view(s, SEAT, {SEAT: SeatLabel(name="Ada Lovelace")}), "en")  # nothing is private

@@ -48,7 +48,7 @@ def test_a_whole_conversation(tmp_path):
         ]
     )
     games, bad_json, no_game, new, legal, act, bad_action, bad_seat, view, dump, schema, render, unknown, not_obj = r
-    assert games == {"ok": True, "games": ["city_of_fury", "thunder_road", "automobile", "armor_clash"]}
+    assert games == {"ok": True, "games": ["armor_clash", "automobile", "city_of_fury", "thunder_road"]}
     assert bad_json["ok"] is False and bad_json["error"]["code"] == "bad_json"
     assert no_game["error"]["code"] == "no_game"
     assert new["ok"] and canonical(new["state"]) == canonical(game.dump(state)) and new["to_act"] == ["me"]
@@ -68,20 +68,28 @@ def test_a_whole_conversation(tmp_path):
 def test_load_and_rig_make_a_rule_example_exact():
     game = get_game("city_of_fury")
     state = game.new(["me"], {}, 3)
+    minions = game.rigs()["deck.enemies"].values
     r = converse(
         [
             {"cmd": "load", "state": game.dump(state)},
+            {"cmd": "rig", "name": "deck.enemies", "values": minions[:2]},
             {"cmd": "rig", "name": "some_die", "values": [6, 6]},
-            {"cmd": "rig", "name": "some_die", "values": "not a list"},
+            {"cmd": "rig", "name": "deck.enemies", "values": "not a list"},
+            {"cmd": "rig", "name": "deck.enemies", "values": ["boss_man"]},
             {"cmd": "dump"},
             {"cmd": "load", "state": {"game": "city_of_fury", "nonsense": 1}},
+            {"cmd": "load", "state": {**game.dump(state), "hero_hp": -5}},
+            {"cmd": "rigs"},
         ]
     )
-    load, rig, bad_rig, dump, bad_load = r
-    assert load["ok"] and rig["rig"] == {"some_die": [6, 6]}
-    assert bad_rig["ok"] is False
-    assert dump["state"]["rng"]["rig"] == {"some_die": [6, 6]}
+    load, rig, unknown, bad_rig, impossible, dump, bad_load, impossible_state, rigs = r
+    assert load["ok"] and rig["rig"] == {"deck.enemies": minions[:2]}
+    assert unknown["error"]["code"] == "unknown_rig" and "deck.enemies" in unknown["error"]["message"]
+    assert bad_rig["ok"] is False and impossible["error"]["code"] == "bad_rig"
+    assert dump["state"]["rng"]["rig"] == {"deck.enemies": minions[:2]}  # the refusals changed nothing
     assert bad_load["ok"] is False and bad_load["error"]["code"] == "bad_state"
+    assert impossible_state["error"]["code"] == "bad_state" and "hero_hp" in impossible_state["error"]["message"]
+    assert rigs["rigs"]["deck.enemies"]["kind"] == "deck"
 
 
 def test_replay_of_an_export_reaches_the_identical_state(tmp_path):
@@ -147,6 +155,8 @@ def test_no_view_of_any_game_carries_the_seed_or_the_rng():
         state = game.new(seats, {}, 123456789)
         for seat in [None, *seats]:
             view = game.view(state, seat)
+            if not isinstance(view, dict):
+                view = view.model_dump(mode="json")
             text = json.dumps(view)
             assert "rng" not in view and "seed" not in view, (gid, seat)
             assert str(state.rng.state) not in text and "123456789" not in text, (gid, seat)
@@ -170,3 +180,15 @@ def test_new_can_rig_the_set_up_shuffle():
     assert ok["state"]["screen"][:4] == ["rash", "krupp", "glitch", "knuckles"]
     assert impossible["error"]["code"] == "bad_rig" and "nobody" in impossible["error"]["message"]
     assert malformed["error"]["code"] == "bad_request"
+
+
+def test_docs_list_every_declared_rig_name_of_every_game():
+    import re
+
+    from engine import available
+
+    doc = (ROOT / "docs" / "driver.md").read_text(encoding="utf-8")
+    rows = {(m[0], n) for m in re.findall(r"^\| (\w+) \| (.+?) \|", doc, re.M) for n in re.findall(r"`([^`]+)`", m[1])}
+    for gid in available():
+        for name in get_game(gid).rigs() or {}:
+            assert (gid, name) in rows, f"docs/driver.md does not list {gid} rig {name!r}"

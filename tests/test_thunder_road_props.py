@@ -12,6 +12,7 @@ from hypothesis import strategies as hs
 from engine import canonical
 from engine.thunder_road import GAME
 from engine.thunder_road import rules as R
+from engine.thunder_road.models import Hazard
 
 OPTS = [{}, {"on_fire": True}, {"big_rig": True}, {"final_five": True, "on_fire": True}]
 
@@ -124,24 +125,25 @@ def test_ai_is_not_suicidal_when_a_safe_step_exists():
 def test_view_hides_face_down_hazards_damage_pile_deck_and_rng():
     st = GAME.new(["a", "b", "c"], {}, 9)
     for seat in (None, "a"):
-        v = GAME.view(st, seat)
+        v = GAME.view(st, seat).model_dump(mode="json")
         text = json.dumps(v)
         assert "rng" not in v and "snapshot" not in text
-        down = [h for h in v["hazards"].values() if not h["up"]]
+        down = [h for h in v["hazards"] if not h["up"]]
         assert down and all(h["type"] is None for h in down)
         assert isinstance(v["damage_pile"], int) and isinstance(v["hazard_pile"], int) and isinstance(v["deck"], int)
         for name in ("mine", "oil", "wreck"):
             assert f'"{name}"' not in text
     # a revealed token is public
-    st.hazards[next(iter(st.hazards))].up = True
-    assert any(h["type"] for h in GAME.view(st, None)["hazards"].values())
+    k0 = next(iter(st.hazards))
+    st.hazards[k0] = Hazard(type=st.hazards[k0].type, up=True)
+    assert any(h["type"] for h in GAME.view(st, None).model_dump()["hazards"])
 
 
 def test_hidden_revealed_on_hazard_flip():
     st = GAME.new(["a", "b"], {}, 9)
     after = st.model_copy(deep=True)
     k = next(iter(after.hazards))
-    after.hazards[k].up = True
+    after.hazards[k] = Hazard(type=after.hazards[k].type, up=True)
     assert GAME.hidden_revealed(st, after) and not GAME.hidden_revealed(st, st)
 
 
@@ -201,3 +203,10 @@ def test_rules_text_topics_have_a_one_line_summary_in_both_languages():
             assert lines[i + 1].strip() and not lines[i + 1].startswith("#")
         counts.append(len(heads))
     assert counts[0] == counts[1]
+
+
+def test_a_crew_put_out_by_its_own_move_is_asked_nothing_more():
+    """Regression (found by the property above): the Big Rig ran onto a hazard, became
+    inoperable and its crew went out, yet the move went on to the bonus question."""
+    st, _, _ = play(4, 5614, {"big_rig": True}, max_steps=300)  # check_invariants runs on every step
+    assert any(c.out for c in st.crews)

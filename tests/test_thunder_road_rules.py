@@ -25,6 +25,7 @@ def face(fid: str, rows: list[str]) -> str:
     C.load("tiles")["faces"][fid] = {"name": fid, "rows": rows}
     C.face_char.cache_clear()
     C.grid.cache_clear()
+    C.drivable.cache_clear()
     C._LAST[:] = [None, None]
     return fid
 
@@ -154,7 +155,7 @@ def test_new_round_rerolls_movement_dice_and_road_die():
     R.new_round(ctx)
     assert st.starter == "p1" and st.round == 3 and st.road_die == 3
     assert R.crew_of(st, "p0").dice == [1, 2, 3, 4] and R.crew_of(st, "p1").dice == [4, 4, 4, 4]
-    assert ("road_die", "p1") in [(e.kind, e.params.get("seat")) for e in ctx.events]
+    assert ("road_die", "p1") in [(e.kind, getattr(e, "seat", None)) for e in ctx.events]
 
 
 # ------------------------------------------------------------------ 2-3. assigning dice
@@ -662,7 +663,7 @@ def test_slam_pushes_into_impassable_and_off_the_side_eliminate():
     st2 = GAME.rig(st2, "direction", ["nw"])
     st2, ev = move_car(st2, "p0", "p0:medium", 5, ["n"])
     assert R.veh(st2, "p1:medium").where == "gone"
-    assert "@thunder_road.reason.off_side" in [e.params.get("reason") for e in ev]
+    assert "off_side" in [getattr(e, "reason", None) for e in ev]
 
 
 # ------------------------------------------------------------------ 10. shooting
@@ -841,7 +842,7 @@ def test_blast_jumps_ignoring_spaces_between_and_can_land_off_the_board():
     st.pending.stage = "shoot"
     st, ev = do(st, "p0", kind="shoot", target="p1:medium")
     assert R.veh(st, "p1:medium").where == "gone"
-    assert "@thunder_road.reason.off_side" in [e.params.get("reason") for e in ev]
+    assert "off_side" in [getattr(e, "reason", None) for e in ev]
 
 
 def test_damage_while_moving_ends_the_move():
@@ -1060,7 +1061,7 @@ def test_a_vehicle_pushed_onto_a_chopper_is_eliminated_at_once():
     st = GAME.rig(st, "direction", ["ne"])
     st, ev = move_car(st, "p0", "p0:medium", 3, ["n"])
     assert R.veh(st, "p1:medium").where == "gone"
-    assert "@thunder_road.reason.chopper" in [e.params.get("reason") for e in ev]
+    assert "chopper" in [getattr(e, "reason", None) for e in ev]
 
 
 def test_road_die_passes_over_a_crew_that_is_out():
@@ -1151,7 +1152,7 @@ def test_view_lists_the_next_spaces_with_their_marks():
     put(st, "p0:small", 8, 0)
     put(st, "p1:small", 9, 0)
     st, _ = do(st, "p0", kind="assign", car="p0:small", die=2)
-    v = GAME.view(st, "p1")
+    v = GAME.view(st, "p1").model_dump(mode="json")
     marks = {tuple(c["pos"]): c["mark"] for c in v["choices"]}
     assert marks[tuple(C.add(hx(8, 0), "nw"))] == "eliminate"  # off the side
     assert marks[tuple(hx(9, 0))] == "slam"
@@ -1172,3 +1173,118 @@ def test_ai_prefers_progress_and_the_best_shot_and_never_shoots_its_own():
     st2, _ = move_car(st2, "p0", "p0:small", 1, ["n"])
     assert st2.pending.stage == "shoot"
     assert GAME.ai_action(st2, "p0").target == "p1:large"  # 4/6 to hit, not the small car (2/6) or its own
+
+
+def test_ruling_5_oil_slide_pays_the_space_it_slides_into():
+    """Ruling 5 (docs/rulings.md, Thunder Road): oil = direction die, the car shifts one space and
+    the move goes on; the step onto the oil and the slide are one move, paid at the terrain the car
+    ends on (§7: costs are checked for movement by a special effect).  Die 3 onto face-up oil, the
+    slide into mud: 3 - 2 = 1 move left (a slide onto road: 2 left)."""
+    f = face("8o", ["RRRRRRR", "RRRHRRR", "RRRRMRR", "RRRRRRR", "RRRRRRR", "RRRRRRR", "RRRRRRR", "RRRRRRR"])
+    for slide, terrain, left in (("ne", "M", 1), ("n", "R", 2)):
+        st = turn(board(tiles=("9a", f, "9a")), "p0", [3])
+        put(st, "p0:small", 8, 3)
+        st.hazards[C.key(hx(9, 3))] = Hazard(type="oil", up=True)
+        st = GAME.rig(st, "direction", [slide])  # (row 9, col 3) ne -> column 4, row 10 = mud
+        st, _ = do(st, "p0", kind="assign", car="p0:small", die=3)
+        assert {a.dir: a.mark for a in GAME.legal_actions(st, "p0")}["n"] == "oil"
+        st, ev = do(st, "p0", kind="step", dir="n")
+        assert "oil" in kinds(ev) and R.terrain(st, R.veh(st, "p0:small").pos) == terrain
+        assert st.pending.stage == "step" and st.pending.moves == left
+
+
+# ------------------------------------------------------------------ rulings without a rule-section test
+
+
+def test_ruling_2_a_crew_that_can_move_nothing_has_its_turn_skipped():
+    st = turn(board(), "p0", [3, 4])
+    park_ahead(st, keep=("p0:small",))
+    put(st, "p0:small", 8, 3)
+    for v in st.vehicles:
+        if v.owner == "p1":
+            v.moved, v.coasts = True, 2  # moved and coasted twice: nothing p1 may give a die to
+    R.crew_of(st, "p1").turns = 0
+    st, ev = move_car(st, "p0", "p0:small", 3, ["n", "n", "n"])
+    if st.pending is not None and st.pending.stage == "shoot":
+        st, more = do(st, "p0", kind="shoot", target=None)
+        ev += more
+    assert ("turn_skipped", "p1") in [(e.kind, getattr(e, "seat", None)) for e in ev]
+    assert R.crew_of(st, "p1").turns == 1  # the skipped turn counts as one of its three
+    assert st.pending.seat == "p0"
+
+
+def test_ruling_6_a_vehicle_entering_an_occupied_space_slams_and_leaves_the_token_under_it():
+    st = turn(board(), "p0", [2])
+    put(st, "p0:small", 8, 3)
+    put(st, "p1:medium", 9, 3)
+    st.hazards[C.key(hx(9, 3))] = Hazard(type="oil", up=True)
+    st = GAME.rig(st, "slam", ["bottom"])
+    st = GAME.rig(st, "direction", ["n"])
+    st, ev = do(st, "p0", kind="assign", car="p0:small", die=2)
+    st, ev = do(st, "p0", kind="step", dir="n")
+    assert st.reroll is not None and st.reroll.asker == "p1"  # the larger vehicle's owner is asked
+    st, more = do(st, "p1", kind="reroll", demand=False)
+    ev += more
+    assert "slam" in kinds(ev) and "oil" not in kinds(ev)  # the stacking car does not slide
+    assert R.veh(st, "p0:small").pos == hx(9, 3) and R.veh(st, "p1:medium").pos == hx(10, 3)
+    assert st.hazards[C.key(hx(9, 3))].type == "oil"
+
+
+def test_ruling_16_extension_removes_wrecks_on_the_rear_tile_and_cars_still_in_the_start_area():
+    st = turn(board(), "p0", [3])
+    park_ahead(st, keep=("p0:small", "p1:large"))
+    put(st, "p0:small", 23, 3)  # the last row of the lead tile: one step extends the road
+    R.veh(st, "p1:large").where, R.veh(st, "p1:large").pos = "start", None
+    wreck = R.Vehicle(id="w9", kind="wreck", name="wreck", size="small", shoot_size="small", capacity=1)
+    wreck.where, wreck.pos = "road", hx(2, 5)
+    st.vehicles.append(wreck)
+    st.wrecks_left -= 1
+    st, ev = move_car(st, "p0", "p0:small", 3, ["n"])
+    assert "extend" in kinds(ev)
+    assert R.veh(st, "w9").where == "gone" and st.wrecks_left == 4  # the figure returns
+    assert R.veh(st, "p1:large").where == "gone"
+    assert "wreck_removed" in kinds(ev) and "rear_tile" in [getattr(e, "reason", None) for e in ev]
+
+
+def test_ruling_19_crews_going_out_in_the_same_resolution_share_the_win():
+    st = damage_scene("dent")
+    for seat in ("p0", "p1"):
+        for v in st.vehicles:
+            if v.owner == seat and v.id not in ("p0:small", "p1:medium"):
+                v.where, v.pos, v.damage = "gone", None, []
+    R.veh(st, "p0:small").damage = ["dent"]
+    R.veh(st, "p1:medium").damage = ["dent"]
+    st.damage_pile.remove("dent")
+    st.damage_pile.remove("dent")
+    # the shot makes p1's last car inoperable; its shrapnel flies back (s) into p0's last car
+    st.rng.rig["damage"] = ["shrapnel", "dent"]
+    st = GAME.rig(st, "direction", ["s"])
+    st, ev = do(st, "p0", kind="shoot", target="p1:medium")
+    out = GAME.outcome(st)
+    assert out is not None and sorted(out.winners) == ["p0", "p1"] and st.end_reason == "last_standing"
+
+
+def test_ruling_26_an_absent_players_decision_is_the_seat_filler_ais():
+    st = GAME.new(["a", "b", "c"], {}, 8)
+    for _ in range(40):
+        s = GAME.to_act(st)[0]
+        assert GAME.default_action(st, s) == GAME.ai_action(st, s)
+        st, _ = GAME.ai_step(st)
+
+
+@pytest.mark.parametrize("token", ["road", "mud", "oil", "mine", "wreck", "fire"])
+def test_entering_every_kind_of_face_down_hazard_counts_as_a_reveal(token):
+    """Previews and free undo stop at a reveal (issue 13 item 4): a flip without dice (road, mud,
+    fire), one whose dice come later (oil's slide, a mine's damage) and a wreck whose slam asks
+    the larger vehicle's owner to reroll (the state then still holds the starting RNG) all count."""
+    st = turn(board(), "p0", [3])
+    park_ahead(st, keep=("p0:medium",))
+    put(st, "p0:medium", 8, 3)
+    st.hazards[C.key(hx(9, 3))] = Hazard(type=token)
+    st, _ = do(st, "p0", kind="assign", car="p0:medium", die=3)
+    before = st
+    after, _ = do(st, "p0", kind="step", dir="n")
+    if token == "wreck":
+        assert after.reroll is not None and after.rng == before.rng  # the question hides the RNG change
+    assert GAME.hidden_revealed(before, after)
+    assert not GAME.hidden_revealed(after, after)

@@ -14,7 +14,7 @@ from pydantic import Field
 
 from ..base import Model
 from ..errors import GameError
-from . import data
+from . import content
 from .models import Options, State
 
 
@@ -76,19 +76,19 @@ def new_campaign(
     mode: str = "normal", repeated_hits: bool = False, ammo_rack: bool = False, ricochet_stun: bool = False
 ) -> Progress:
     if mode not in ("simple", "normal"):
-        row = data.tables()["modes"].get(mode, {})
+        row = content.tables()["modes"].get(mode, {})
         raise GameError("mode_unavailable", row.get("refuse", "armor_clash.error.mode_unavailable"), mode=mode)
     return Progress(
         mode=mode,
         repeated_hits=repeated_hits,
         ammo_rack=ammo_rack,
         ricochet_stun=ricochet_stun,
-        reserve=data.campaign()["reserve_vehicles"],
+        reserve=content.campaign()["reserve_vehicles"],
     )
 
 
 def scenario_list() -> list[dict]:
-    return list(data.campaign()["scenarios"])
+    return list(content.campaign()["scenarios"])
 
 
 def current_scenario(progress: Progress) -> dict | None:
@@ -98,7 +98,7 @@ def current_scenario(progress: Progress) -> dict | None:
 
 def join(progress: Progress, seat: str, vehicle: str | None = None) -> Progress:
     """A player joins between scenarios with a fresh recruit crew."""
-    camp = data.campaign()
+    camp = content.campaign()
     new = progress.model_copy(deep=True)
     if seat in new.crews:
         if vehicle:
@@ -114,7 +114,7 @@ def join(progress: Progress, seat: str, vehicle: str | None = None) -> Progress:
 
 
 def _check_vehicle(vehicle: str) -> None:
-    if vehicle not in data.campaign()["vehicle_choices"]:
+    if vehicle not in content.campaign()["vehicle_choices"]:
         raise GameError("bad_options", "core.error.bad_options", detail=f"vehicle {vehicle}")
 
 
@@ -140,7 +140,7 @@ def start_scenario(progress: Progress, seats: list[str], seed: int = 0) -> tuple
     """Join any new seats, then build the current scenario.  Returns (progress, options, state)."""
     from . import GAME
 
-    if not 1 <= len(seats) <= data.campaign()["max_players"]:
+    if not 1 <= len(seats) <= content.campaign()["max_players"]:
         raise _err("campaign_no_seats")
     if progress.finished:
         raise _err("campaign_over")
@@ -149,6 +149,7 @@ def start_scenario(progress: Progress, seats: list[str], seed: int = 0) -> tuple
             progress = join(progress, s)
     opts = scenario_options(progress, list(seats))
     state = GAME.new(list(seats), opts, seed)
+    assert isinstance(state, State)
     return progress, opts, state
 
 
@@ -172,7 +173,7 @@ def record_result(progress: Progress, outcome: ScenarioResult | State) -> Progre
         raise _err("campaign_over")
     if outcome.scenario != sc["id"]:
         raise _err("campaign_wrong_scenario", scenario=outcome.scenario)
-    camp = data.campaign()
+    camp = content.campaign()
     xp = camp["xp"]
     new = progress.model_copy(deep=True)
     entry = HistoryEntry(
@@ -206,7 +207,7 @@ def record_result(progress: Progress, outcome: ScenarioResult | State) -> Progre
             crew.track_knockouts = 0
         old = crew.level
         for level in ("veteran", "legend"):
-            if crew.xp >= camp["promote"][level] and data.crew_rank(level) > data.crew_rank(crew.level):
+            if crew.xp >= camp["promote"][level] and content.crew_rank(level) > content.crew_rank(crew.level):
                 crew.level = level
         if crew.level != old:
             entry.promotions.append(f"{r.seat}:{crew.level}")

@@ -2,33 +2,37 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from ..base import Game, Msg, Outcome
+from ..base import Game, Msg, Outcome, RigSpec, SeatLabels
 from ..errors import GameError
 from ..i18n import t
-from . import data
+from . import ai as AI
+from . import content
 from . import geometry as G
+from . import models as M
 from . import rules as R
 from .models import (
     AMMO,
     Action,
+    AcView,
     AmmoChoice,
     AnyEvent,
     Back,
     Choose,
     Committed,
+    FreeRotate,
     HullTo,
     MoveDir,
     MoveDist,
-    Options,
     Order,
-    OrderEv,
+    OrderGiven,
     Pending,
-    State,
     Target,
     TurretTo,
     Unit,
+    UnitView,
 )
 
 PASS = Choose(what="pass")
@@ -38,20 +42,22 @@ def _err(code: str, seat: str | None = None, **params: Any) -> GameError:
     return GameError(code, f"armor_clash.error.{code}", seat=seat, **params)
 
 
-class ArmorClash(Game):
+class ArmorClash(Game[M.State]):
     id = "armor_clash"
-    schema_version = 1
+    schema_version = 2
     min_seats = 1
     max_seats = 4
-    State = State
+    State = M.State
     Action = Action
     Event = AnyEvent
-    Options = Options
+    Options = M.Options
     private_view = True
     private_actions = True
+    ai_levels = AI.LEVELS
+    View = AcView
 
     # ---------------------------------------------- story mode (platform hooks)
-    def campaign_init(self, options: dict[str, Any]) -> dict[str, Any] | None:
+    def _campaign_init(self, options: dict[str, Any]) -> dict[str, Any] | None:
         from .campaign import new_campaign
 
         allowed = {"mode", "repeated_hits", "ammo_rack", "ricochet_stun"}
@@ -60,7 +66,7 @@ class ArmorClash(Game):
             raise GameError("bad_options", "core.error.bad_options", detail=", ".join(unknown))
         return new_campaign(**options).model_dump(mode="json")
 
-    def campaign_summary(self, progress: dict[str, Any] | None) -> Msg | None:
+    def _campaign_summary(self, progress: dict[str, Any] | None) -> Msg | None:
         from .campaign import Progress, current_scenario, scenario_list
 
         if not progress:
@@ -72,6 +78,7 @@ class ArmorClash(Game):
                 params={"losses": prog.losses},
             )
         sc = current_scenario(prog)
+        assert sc is not None  # an unfinished campaign has a next scenario
         crews = ", ".join(f"{c.seat} {c.level} ({c.xp} XP)" for c in prog.crews.values()) or "-"
         return Msg(
             key="armor_clash.campaign.next",
@@ -85,7 +92,7 @@ class ArmorClash(Game):
             },
         )
 
-    def campaign_options(self, progress: dict[str, Any] | None, seats) -> dict[str, Any] | None:
+    def _campaign_options(self, progress: dict[str, Any] | None, seats: Sequence[str]) -> dict[str, Any] | None:
         from .campaign import Progress, join, new_campaign, scenario_options
 
         prog = Progress.model_validate(progress) if progress else new_campaign()
@@ -93,25 +100,25 @@ class ArmorClash(Game):
             prog = join(prog, seat)
         return scenario_options(prog, list(seats)).model_dump(mode="json")
 
-    def campaign_progress(self, progress: dict[str, Any] | None, state: State) -> dict[str, Any] | None:
+    def _campaign_progress(self, progress: dict[str, Any] | None, state: M.State) -> dict[str, Any] | None:
         from .campaign import Progress, new_campaign, record_result
 
-        if state.options.scenario not in {sc["id"] for sc in data.campaign()["scenarios"]}:
+        if state.options.scenario not in {sc["id"] for sc in content.campaign()["scenarios"]}:
             return None  # a skirmish counted in a points campaign
         prog = Progress.model_validate(progress) if progress else new_campaign(mode=state.options.mode)
         return record_result(prog, state).model_dump(mode="json")
 
     # ------------------------------------------------------------ setup
-    def _new(self, seats: list[str], options: Options, seed: int, rng) -> State:
-        mode_row = data.tables()["modes"][options.mode]
+    def _new(self, seats: list[str], options: M.Options, seed: int, rng) -> M.State:
+        mode_row = content.tables()["modes"][options.mode]
         if "refuse" in mode_row:
             raise GameError("mode_unavailable", mode_row["refuse"], mode=options.mode)
-        sc = data.scenarios()[options.scenario]
+        sc = content.scenarios()[options.scenario]
         if sc["pvp"] and len(seats) < 2:
             raise _err("duel_needs_two", n=len(seats))
-        board = data.tables()["board"]
+        board = content.tables()["board"]
         max_turns = options.max_turns or _scenario_turns(options.scenario, options.mode)
-        state = State(
+        state = M.State(
             schema_version=self.schema_version,
             seats=seats,
             seed=seed,
@@ -124,8 +131,57 @@ class ArmorClash(Game):
         )
         return state
 
+    def _hidden_revealed(self, before: M.State, after: M.State) -> bool:
+        """A resolved turn shows every seat's secret order (what each crew did), dice or not."""
+        return after.turn != before.turn or (after.result is not None) != (before.result is not None)
+
+    # ------------------------------------------------------ stored states
+    def _migrate(self, data: dict[str, Any], version: int) -> dict[str, Any]:
+        if version == 1:
+            # schema 2 added Options.rules; a table begun under schema 1 keeps rules revision 1
+            data["options"] = {**data.get("options", {}), "rules": 1}
+            return data
+        return super()._migrate(data, version)
+
+    def _migrate_event(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Schema-1 events (``note``/``order`` with a key and free-form parameters, the
+        parameters catalog references) as the typed events of schema 2."""
+        kind = data.get("kind")
+        if kind not in ("note", "order"):
+            return data
+        key = str(data.get("key", "")).removeprefix("armor_clash.")
+        params = {k: _code(v) for k, v in (data.get("params") or {}).items()}
+        to = data.get("to")
+        if kind == "order":
+            what = key.removeprefix("order.")
+            if what == "free_rotate":
+                return {"kind": "free_rotate", "to": to, "seat": data.get("seat"), "cell": params.get("cell")}
+            target = params.pop("target", None)
+            order = {"what": what, **{k: v for k, v in params.items() if k in Order.model_fields}}
+            return {"kind": "order_given", "to": to, "seat": data.get("seat"), "order": order, "target": target}
+        if key == "moved":
+            params["cell"] = params.pop("to", "")
+        if key == "game_over":
+            winners = str(params.get("winners", ""))
+            params["winners"] = [] if winners in ("", "-") else winners.split(", ")
+        return {"kind": key, "to": to, **params}
+
+    def _rigs(self) -> dict[str, RigSpec]:
+        faces = list(range(1, 7))
+        return {
+            "hit": RigSpec(kind="die", values=faces, doc="normal mode: a shot's first die; simple: its second"),
+            "location": RigSpec(
+                kind="die", values=faces, doc="1 ammo rack, 2 fuel, 3 driver, 4 engine, 5 turret, 6 tracks"
+            ),
+            "damage": RigSpec(kind="die", values=faces, doc="normal mode, after the location (ruling R4)"),
+            "penalty": RigSpec(kind="die", values=faces, doc="for each crew injury: 1-3 +1 turn, 4-6 +2 (R7)"),
+        }
+
+    def _validate(self, s: M.State) -> None:
+        R.validate_state(s)
+
     # ------------------------------------------------------------ turn order
-    def to_act(self, state: State) -> list[str]:
+    def _to_act(self, state: M.State) -> list[str]:
         if state.result is not None:
             return []
         out = []
@@ -134,7 +190,7 @@ class ArmorClash(Game):
                 out.append(u.seat)
         return out
 
-    def outcome(self, state: State) -> Outcome | None:
+    def _outcome(self, state: M.State) -> Outcome | None:
         r = state.result
         if r is None:
             return None
@@ -146,12 +202,12 @@ class ArmorClash(Game):
         )
 
     # ------------------------------------------------------------ helpers
-    def _unit(self, state: State, seat: str) -> Unit:
+    def _unit(self, state: M.State, seat: str) -> Unit:
         u = R.unit_of_seat(state, seat)
         assert u is not None
         return u
 
-    def _virtual(self, state: State, u: Unit, p: Pending) -> tuple[int, int, int]:
+    def _virtual(self, state: M.State, u: Unit, p: Pending) -> tuple[int, int, int]:
         """(hull, absolute turret, free rotation left) after the pending free rotation."""
         hull, tur, free = u.hull, u.abs_turret, R.free_rotation(u)
         if p.pre_rot is not None:
@@ -165,11 +221,11 @@ class ArmorClash(Game):
             free = max(0, free - n)
         return hull, tur, free
 
-    def _targets(self, state: State, u: Unit, p: Pending) -> list[Unit]:
+    def _targets(self, state: M.State, u: Unit, p: Pending) -> list[Unit]:
         _, tur, free = self._virtual(state, u, p)
         return [o for o, _ in R.shootable(state, u, tur, free)]
 
-    def _top(self, state: State, u: Unit, p: Pending) -> list[Choose]:
+    def _top(self, state: M.State, u: Unit, p: Pending) -> list[Choose]:
         hull, tur, free = self._virtual(state, u, p)
         out: list[Choose] = []
         if u.tracks == "ok" and (R.move_reach(state, u, False, hull) or R.move_reach(state, u, True, hull)):
@@ -192,7 +248,7 @@ class ArmorClash(Game):
         out.append(PASS)
         return out
 
-    def _legal(self, state: State, seat: str) -> list[Any]:
+    def _legal(self, state: M.State, seat: str) -> list[Any]:
         u = self._unit(state, seat)
         p = state.pending.get(seat, Pending())
         hull, tur, free = self._virtual(state, u, p)
@@ -223,7 +279,7 @@ class ArmorClash(Game):
             out = [HullTo(facing=f) for f in range(8) if f != u.hull]
         return out + [Back()]
 
-    def _turret_turns(self, state: State, u: Unit, p: Pending, tur: int, want: int) -> int:
+    def _turret_turns(self, state: M.State, u: Unit, p: Pending, tur: int, want: int) -> int:
         n = G.ring_dist(tur, want)
         if p.pre_rot is None and R.turret_state(u) == "normal" and n <= R.free_rotation(u):
             return 0
@@ -235,7 +291,7 @@ class ArmorClash(Game):
             return action.model_copy(update={"turns": None})
         return action
 
-    def _check(self, state: State, seat: str, action: Any) -> None:
+    def _check(self, state: M.State, seat: str, action: Any) -> None:
         if action == PASS:
             return
         want = self._normalise(action)
@@ -243,7 +299,7 @@ class ArmorClash(Game):
             return
         raise self._diagnose(state, seat, action)
 
-    def _diagnose(self, state: State, seat: str, action: Any) -> GameError:
+    def _diagnose(self, state: M.State, seat: str, action: Any) -> GameError:
         u = self._unit(state, seat)
         p = state.pending.get(seat, Pending())
         step_for = {
@@ -289,9 +345,17 @@ class ArmorClash(Game):
         return _err("illegal_action", seat)
 
     # ------------------------------------------------------------ apply
-    def _apply(self, state: State, seat: str, action: Any) -> list[Any]:
+    def _transition(self, state: M.State, seat: str, action: Any) -> tuple[M.State, list[Any]]:
+        """Copy on write: a step of a seat's order touches only its pending step and the
+        orders; the units and the dice are copied only when the turn resolves."""
+        new = state.model_copy()
+        new.pending = dict(state.pending)
+        new.orders = dict(state.orders)
+        return new, self._apply(new, seat, action)
+
+    def _apply(self, state: M.State, seat: str, action: Any) -> list[Any]:
         u = self._unit(state, seat)
-        p = state.pending.get(seat, Pending())
+        p = state.pending[seat].model_copy() if seat in state.pending else Pending()
         events: list[Any] = []
         order: Order | None = None
         hull, tur, free = self._virtual(state, u, p)
@@ -333,9 +397,7 @@ class ArmorClash(Game):
             n = G.ring_dist(tur, want)
             if p.pre_rot is None and R.turret_state(u) == "normal" and 0 < n <= free:
                 p = Pending(pre_rot=want)
-                events.append(
-                    OrderEv(seat=seat, key="armor_clash.order.free_rotate", params={"cell": action.cell}, to=[seat])
-                )
+                events.append(FreeRotate(seat=seat, cell=action.cell, to=[seat]))
             else:
                 order = Order(what="rotate", turret_to=want)
         elif k == "hull":
@@ -346,68 +408,56 @@ class ArmorClash(Game):
         order.pre_rot = p.pre_rot
         state.pending.pop(seat, None)
         state.orders[seat] = order
-        events.append(
-            OrderEv(seat=seat, key=f"armor_clash.order.{order.what}", params=_order_params(state, order), to=[seat])
-        )
+        target = R.unit_by_id(state, order.target) if order.target else None
+        events.append(OrderGiven(seat=seat, order=order, target=target.label if target else order.target, to=[seat]))
         events.append(Committed(seat=seat))
+        if state.result is None and not self.to_act(state):
+            state.units = [_clone_unit(x) for x in state.units]
+            state.rng = state.rng.model_copy(deep=True)
         guard = 0
         while state.result is None and not self.to_act(state) and guard < 20:
-            R.resolve_turn(state, events)
+            R.resolve_turn(state, events, AI.enemy_order)
             state.pending = {}
             guard += 1
         return events
 
     # ------------------------------------------------------------ views
-    def view(self, state: State, seat: str | None) -> dict[str, Any]:
-        # the seed would let a player replay the dice generator and predict every roll
-        d = state.model_dump(mode="json", exclude={"rng", "seed", "orders", "pending"})
-        d["committed"] = sorted(state.orders)
-        d["to_act"] = self.to_act(state)
-        d["viewer"] = seat
-        if seat is not None and seat in state.orders:
-            d["my_order"] = state.orders[seat].model_dump(mode="json")
-        if seat is not None and seat in state.pending:
-            d["my_pending"] = state.pending[seat].model_dump(mode="json")
-        return d
+    def _view(self, state: M.State, seat: str | None) -> dict[str, Any]:
+        vehicles = content.vehicles()
+        units = [
+            UnitView(
+                **dict(u),
+                vehicle_name=vehicles[u.vehicle]["name"],
+                max_move=vehicles[u.vehicle]["max_move"],
+            )
+            for u in state.units
+        ]
+        return {
+            "mode": state.options.mode,
+            "scenario": state.options.scenario,
+            "options": state.options,
+            "width": state.width,
+            "height": state.height,
+            "turn": state.turn,
+            "max_turns": state.max_turns,
+            "units": units,
+            "last_shots": list(state.last_shots),
+            "committed": sorted(state.orders),
+            "result": state.result,
+            "orders": dict(state.orders),  # the base keeps only the viewer's own
+            "pending": dict(state.pending),
+        }
 
-    def default_action(self, state: State, seat: str) -> Any:
+    def _default_action(self, state: M.State, seat: str) -> Any:
         """Rules' default for an absent player: a pass (the turn timer)."""
         return PASS
 
-    def ai_action(self, state: State, seat: str) -> Any:
-        legal = self.legal_actions(state, seat)
-        if not legal:
-            raise GameError("nothing_to_do", "core.error.nothing_to_do", seat=seat)
-        u = self._unit(state, seat)
-        p = state.pending.get(seat, Pending())
-        want = R.ai_order(state, u)
-        hull, tur, free = self._virtual(state, u, p)
-        cand: Any = PASS
-        if p.step == "top":
-            cand = Choose(what=want.what)
-        elif p.step in ("target", "move_fire"):
-            cand = Target(target=want.target or "")
-        elif p.step == "ammo":
-            cand = AmmoChoice(ammo=want.ammo or "AP")
-        elif p.step == "turret" and want.turret_to is not None:
-            cand = TurretTo(cell=G.RING_TO_CELL[(want.turret_to - hull) % 8])
-        elif p.step == "hull" and want.facing is not None:
-            cand = HullTo(facing=want.facing)
-        if cand == PASS and cand in legal:
-            return cand
-        want_n = self._normalise(cand)
-        for a in legal:
-            if self._normalise(a) == want_n:
-                return a
-        # never step back (the filler could loop): take the first real choice of this step,
-        # which always moves on; the answer is always one of the legal actions
-        for a in legal:
-            if a.kind != "back":
-                return a
-        return PASS
+    def _ai_action(self, state: M.State, seat: str, level: str, legal: list[Any]) -> Any:
+        want = AI.order_for(state, self._unit(state, seat), level)
+        return AI.step_action(self, state, seat, legal, want)
 
     # ------------------------------------------------------------ text
-    def action_label(self, state: State, action: Any, locale: str | None = None) -> str:
+    def _action_label(self, state: M.State, action: Any, locale: str | None, labels: SeatLabels | None) -> str:
         k = action.kind
         if k == "choose":
             return t(f"armor_clash.what.{action.what}", locale)
@@ -422,6 +472,8 @@ class ArmorClash(Game):
                 return t("armor_clash.action.hold_fire", locale)
             o = R.unit_by_id(state, action.target)
             label = o.label if o else action.target
+            if labels and label in labels:
+                label = labels[label].name
             label = t(label[1:], locale) if label.startswith("@") else label
             where = G.cell_name(o.x, o.y) if o else "?"
             return t("armor_clash.action.target", locale, target=label, cell=where)
@@ -439,26 +491,63 @@ class ArmorClash(Game):
             )
         return t("armor_clash.action.back", locale)
 
-    def action_group(self, state: State, action: Any) -> str:
+    def _action_group(self, state: M.State, action: Any) -> str:
         return action.kind
 
-    def event_text(self, event: Any, locale: str | None = None) -> str:
-        if event.kind in ("note", "order"):
-            return t(event.key, locale, **event.params)
-        if event.kind == "roll":
+    def _event_text(self, event: Any, locale: str | None, labels: SeatLabels | None) -> str:
+        k = event.kind
+
+        def name(label: str | None) -> str:
+            if not label:
+                return "-"
+            if labels and label in labels:
+                return labels[label].name
+            return t(label[1:], locale) if label.startswith("@") else label
+
+        if k == "roll":
             return t(
                 "armor_clash.event.roll",
                 locale,
-                unit=event.label,
+                unit=name(event.label),
                 die=f"@armor_clash.die.{event.die}",
                 value=event.value,
                 result=event.result,
             )
-        if event.kind == "committed":
-            return t("armor_clash.event.committed", locale, seat=event.seat)
-        return super().event_text(event, locale)
+        if k == "committed":
+            return t("armor_clash.event.committed", locale, seat=name(event.seat))
+        if k == "free_rotate":
+            return t("armor_clash.order.free_rotate", locale, cell=event.cell)
+        if k == "order_given":
+            target = name(event.target) if event.target else None
+            return t(f"armor_clash.order.{event.order.what}", locale, **_order_params(event.order, target))
+        p: dict[str, Any] = event.model_dump(mode="json", exclude={"kind", "to"})
+        for field in ("unit", "target"):
+            if field in p:
+                p[field] = name(p[field])
+        refs = {
+            "ammo": "ammo",
+            "band": "band",
+            "crew": "crew",
+            "what": "pen",
+            "state": "turret",
+            "old": "dmg",
+            "new": "dmg",
+        }
+        for field, ns in refs.items():
+            if isinstance(p.get(field), str):
+                p[field] = f"@armor_clash.{ns}.{p[field]}"
+        if "facing" in p:
+            p["facing"] = f"@armor_clash.dir.{G.DIR_NAMES[p['facing']]}"
+        if "reason" in p:
+            ns = {"rage": "rage_reason", "game_over": "outcome"}.get(k, "reason")
+            p["reason"] = f"@armor_clash.{ns}.{p['reason']}"
+        if "cell" in p and k == "moved":
+            p["to"] = p.pop("cell")
+        if "winners" in p:
+            p["winners"] = ", ".join(name(w) for w in p["winners"]) or "-"
+        return t(f"armor_clash.{k}", locale, **p)
 
-    def prompt(self, state: State, seat: str) -> Msg:
+    def _prompt(self, state: M.State, seat: str) -> Msg:
         p = state.pending.get(seat, Pending())
         u = R.unit_of_seat(state, seat)
         params: dict[str, Any] = {"turn": state.turn}
@@ -475,7 +564,7 @@ class ArmorClash(Game):
             )
         return Msg(key=f"armor_clash.prompt.{p.step}", params=params)
 
-    def summary(self, state: State) -> Msg:
+    def _summary(self, state: M.State) -> Msg:
         boss = next((u for u in state.units if u.boss), None)
         if boss is not None and boss.card is not None:
             return Msg(
@@ -485,19 +574,45 @@ class ArmorClash(Game):
         return Msg(key="armor_clash.summary.turn", params={"turn": state.turn, "waiting": len(self.to_act(state))})
 
 
+def _code(value: Any) -> Any:
+    """A schema-1 parameter back to its code: ``@armor_clash.ammo.HE`` -> ``HE``,
+    ``@armor_clash.dir.NE`` -> 1; anything else (a unit label, a number) unchanged."""
+    if isinstance(value, str) and value.startswith("@armor_clash."):
+        ns, _, code = value.removeprefix("@armor_clash.").partition(".")
+        if ns == "dir" and code in G.DIR_NAMES:
+            return G.DIR_NAMES.index(code)
+        if ns in ("ammo", "band", "reason", "rage_reason", "outcome", "crew", "pen", "turret", "dmg"):
+            return code
+    return value
+
+
+def _clone_unit(u: Unit) -> Unit:
+    """An independent copy of a unit (its nested plans, card and counters copied too)."""
+    return u.model_copy(
+        update={
+            "injuries": dict(u.injuries),
+            "pen": dict(u.pen),
+            "move_plan": u.move_plan.model_copy() if u.move_plan else None,
+            "rot_plan": u.rot_plan.model_copy() if u.rot_plan else None,
+            "aim": u.aim.model_copy() if u.aim else None,
+            "card": u.card.model_copy(update={"last_dirs": list(u.card.last_dirs), "cur_dirs": list(u.card.cur_dirs)})
+            if u.card
+            else None,
+        }
+    )
+
+
 def _scenario_turns(scenario: str, mode: str) -> int:
-    for s in data.campaign()["scenarios"]:
+    for s in content.campaign()["scenarios"]:
         if s["id"] == scenario:
             return int(s["max_turns"][mode])
-    return int(data.tables()["max_turns_default"][mode])
+    return int(content.tables()["max_turns_default"][mode])
 
 
-def _order_params(state: State, order: Order) -> dict[str, Any]:
+def _order_params(order: Order, target: str | None) -> dict[str, Any]:
     out: dict[str, Any] = {k: v for k, v in order.model_dump(mode="json").items() if v is not None}
-    if order.target:
-        o = R.unit_by_id(state, order.target)
-        if o is not None:
-            out["target"] = o.label
+    if target:
+        out["target"] = target
     if order.ammo:
         out["ammo"] = f"@armor_clash.ammo.{order.ammo}"
     if order.facing is not None:

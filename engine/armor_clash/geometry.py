@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import cache
 
 # 0 = N (up) clockwise
 DIRS = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]
@@ -29,6 +30,7 @@ def step_towards(a: int, b: int, cells: int) -> int:
     return (a + n) % 8 if clockwise(a, b) else (a - n) % 8
 
 
+@cache
 def octant(dx: int, dy: int) -> int:
     """Compass direction (0-7) of an offset; the grid never hits a sector boundary."""
     if dx == 0 and dy == 0:

@@ -4,12 +4,29 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
-from ..base import BaseState, Event, Model
-from . import data
+from ..base import PER_SEAT, BaseState, Event, Model, SeatId, View
+from . import content
 
 MODES = ("simple", "normal", "hard", "hell")
+#: the rules revision new tables play by (Options.rules)
+RULES_REVISION = 2
+#: the option names of schema 1 (a stored table's complete options)
+OPTIONS_V1 = frozenset(
+    {
+        "mode",
+        "scenario",
+        "vehicles",
+        "crews",
+        "links",
+        "repeated_hits",
+        "ammo_rack",
+        "ricochet_stun",
+        "boss_speed_pct",
+        "max_turns",
+    }
+)
 CREWS = ("recruit", "veteran", "legend", "hell")
 AMMO = ("AP", "HEAT", "HE")
 
@@ -42,11 +59,27 @@ class Options(Model):
     max_turns: int = Field(
         0, ge=0, le=500, description="turn limit (0 = the scenario's); at the limit the defenders win"
     )
+    rules: int = Field(
+        RULES_REVISION,
+        ge=1,
+        le=RULES_REVISION,
+        description="rules revision: 1 = as first built; 2 = crews bail out of crippled vehicles in boss battles "
+        "and duels (docs/rulings.md R14). A stored table keeps the revision it began with",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _stored_revision(cls, data: Any) -> Any:
+        # every table stored before revision 2 holds the complete options of schema 1 (the table
+        # service stores the parsed options): such a table keeps playing (and replaying) by rules 1
+        if isinstance(data, dict) and "rules" not in data and OPTIONS_V1 <= data.keys():
+            return {**data, "rules": 1}
+        return data
 
     @field_validator("scenario")
     @classmethod
     def _scenario(cls, v: str) -> str:
-        if v not in data.scenarios():
+        if v not in content.scenarios():
             raise ValueError(f"unknown scenario {v}")
         return v
 
@@ -54,7 +87,7 @@ class Options(Model):
     @classmethod
     def _vehicles(cls, v: list[str]) -> list[str]:
         for name in v:
-            if name not in data.vehicles() or name == "tiger":
+            if name not in content.vehicles() or name == "tiger":
                 raise ValueError(f"unknown player vehicle {name}")
         return v
 
@@ -214,6 +247,41 @@ class State(BaseState):
     last_shots: list[ShotTrace] = Field(default_factory=list)
 
 
+# ------------------------------------------------------------------ views
+class UnitView(Unit):
+    """A vehicle as everybody sees it, with what its card prints."""
+
+    vehicle_name: str
+    max_move: int
+
+
+class AcView(View):
+    """The battlefield and every status card (all public), plus the viewer's own
+    uncommitted steps and committed order (per seat: nobody sees another's)."""
+
+    mode: Literal["simple", "normal"]
+    scenario: str
+    options: Options
+    width: int
+    height: int
+    turn: int
+    max_turns: int
+    units: list[UnitView]
+    last_shots: list[ShotTrace]
+    committed: list[str]
+    result: Result | None
+    orders: Annotated[dict[str, Order], PER_SEAT] = Field(default_factory=dict)
+    pending: Annotated[dict[str, Pending], PER_SEAT] = Field(default_factory=dict)
+
+    @property
+    def my_order(self) -> Order | None:
+        return self.orders.get(self.viewer) if self.viewer else None
+
+    @property
+    def my_pending(self) -> Pending | None:
+        return self.pending.get(self.viewer) if self.viewer else None
+
+
 # ---------------------------------------------------------------- actions
 WHATS = (
     "move",
@@ -287,16 +355,41 @@ Action = Annotated[
 
 
 # ----------------------------------------------------------------- events
+# Codes (translated by the game's event text, never stored as text)
+Ammo = Literal["AP", "HEAT", "HE"]
+Facing = Annotated[int, Field(ge=0, le=7)]  # 0 = N, clockwise
+Band = Literal["short", "medium", "long"]
+Crew = Literal["loader", "driver", "gunner"]
+PenKind = Literal["move", "shoot", "reload"]
+TurretState = Literal["normal", "crank", "locked", "overload"]
+RageReason = Literal["miss", "halved", "overload", "reset"]
+DamageResult = Literal["pen", "weak", "nopen", "pen_weak", "ricochet", "damaged"]
+OutReason = Literal["loc3", "loc6", "ammo_rack", "fire", "rage", "bailed_out"]
+OutcomeReason = Literal["victory", "all_out", "players_lost", "time_up", "time_up_draw"]
+
+
 class Committed(Event):
+    """Public: ``seat`` has given its order for the turn (never which)."""
+
     kind: Literal["committed"] = "committed"
-    seat: str
+    seat: SeatId
 
 
-class OrderEv(Event):
-    kind: Literal["order"] = "order"
-    seat: str
-    key: str
-    params: dict[str, Any] = Field(default_factory=dict)
+class OrderGiven(Event):
+    """Private (``to=[seat]``): the order ``seat`` committed."""
+
+    kind: Literal["order_given"] = "order_given"
+    seat: SeatId
+    order: Order
+    target: str | None = None  # the target's unit label
+
+
+class FreeRotate(Event):
+    """Private: a free 1-2 cell turret turn noted before the order (8.2)."""
+
+    kind: Literal["free_rotate"] = "free_rotate"
+    seat: SeatId
+    cell: int
 
 
 class Roll(Event):
@@ -308,10 +401,374 @@ class Roll(Event):
     result: str
 
 
-class Note(Event):
-    kind: Literal["note"] = "note"
-    key: str
-    params: dict[str, Any] = Field(default_factory=dict)
+# Every event below names units by their label (a player's unit label is its seat id).
+class TurnResolvesEv(Event):
+    kind: Literal["turn_resolves"] = "turn_resolves"
+    turn: int
 
 
-AnyEvent = Annotated[Committed | OrderEv | Roll | Note, Field(discriminator="kind")]
+class PassedEv(Event):
+    kind: Literal["passed"] = "passed"
+    unit: str
+
+
+class StunnedSkipEv(Event):
+    kind: Literal["stunned_skip"] = "stunned_skip"
+    unit: str
+
+
+class BlockedEv(Event):
+    kind: Literal["blocked"] = "blocked"
+    unit: str
+
+
+class NotLoadedEv(Event):
+    kind: Literal["not_loaded"] = "not_loaded"
+    unit: str
+
+
+class TargetGoneEv(Event):
+    kind: Literal["target_gone"] = "target_gone"
+    unit: str
+
+
+class UnloadedEv(Event):
+    kind: Literal["unloaded"] = "unloaded"
+    unit: str
+
+
+class NoEffectEv(Event):
+    kind: Literal["no_effect"] = "no_effect"
+    unit: str
+
+
+class RicochetEv(Event):
+    kind: Literal["ricochet"] = "ricochet"
+    unit: str
+
+
+class StunnedEv(Event):
+    kind: Literal["stunned"] = "stunned"
+    unit: str
+
+
+class HeSpallEv(Event):
+    kind: Literal["he_spall"] = "he_spall"
+    unit: str
+
+
+class TracksNoCrewEv(Event):
+    kind: Literal["tracks_no_crew"] = "tracks_no_crew"
+    unit: str
+
+
+class RageDoubleEv(Event):
+    kind: Literal["rage_double"] = "rage_double"
+    unit: str
+
+
+class OverloadEv(Event):
+    kind: Literal["overload"] = "overload"
+    unit: str
+
+
+class OverloadEndEv(Event):
+    kind: Literal["overload_end"] = "overload_end"
+    unit: str
+
+
+class PrerotBlockedEv(Event):
+    kind: Literal["prerot_blocked"] = "prerot_blocked"
+    unit: str
+
+
+class RotateBlockedEv(Event):
+    kind: Literal["rotate_blocked"] = "rotate_blocked"
+    unit: str
+
+
+class BossForcedTurnEv(Event):
+    kind: Literal["boss_forced_turn"] = "boss_forced_turn"
+    unit: str
+
+
+class BossRestedEv(Event):
+    kind: Literal["boss_rested"] = "boss_rested"
+    unit: str
+
+
+class CounterPrerotEv(Event):
+    kind: Literal["counter_prerot"] = "counter_prerot"
+    unit: str
+
+
+class AimingEv(Event):
+    kind: Literal["aiming"] = "aiming"
+    unit: str
+    target: str
+    left: int
+
+
+class OutOfArcEv(Event):
+    kind: Literal["out_of_arc"] = "out_of_arc"
+    unit: str
+    target: str
+
+
+class RageLockEv(Event):
+    kind: Literal["rage_lock"] = "rage_lock"
+    unit: str
+    target: str
+
+
+class ShotEv(Event):
+    kind: Literal["shot"] = "shot"
+    unit: str
+    target: str
+    ammo: Ammo
+
+
+class LoadedEv(Event):
+    kind: Literal["loaded"] = "loaded"
+    unit: str
+    ammo: Ammo
+
+
+class ReloadingEv(Event):
+    kind: Literal["reloading"] = "reloading"
+    unit: str
+    ammo: Ammo
+    left: int
+
+
+class HullEv(Event):
+    kind: Literal["hull"] = "hull"
+    unit: str
+    facing: Facing
+
+
+class CounterSameDirEv(Event):
+    kind: Literal["counter_same_dir"] = "counter_same_dir"
+    unit: str
+    facing: Facing
+
+
+class MoveOrderEv(Event):
+    kind: Literal["move_order"] = "move_order"
+    unit: str
+    cells: int
+    band: Band
+    turns: int
+
+
+class MovedEv(Event):
+    kind: Literal["moved"] = "moved"
+    unit: str
+    cells: int
+    cell: str
+    left: int
+    turns: int
+
+
+class RotatedEv(Event):
+    kind: Literal["rotated"] = "rotated"
+    unit: str
+    cell: int
+    cells: int
+    left: int
+
+
+class PrerotateEv(Event):
+    kind: Literal["prerotate"] = "prerotate"
+    unit: str
+    cells: int
+    cell: int
+    target: str
+
+
+class BossMustRestEv(Event):
+    kind: Literal["boss_must_rest"] = "boss_must_rest"
+    unit: str
+    turns: int
+
+
+class BossRestingEv(Event):
+    kind: Literal["boss_resting"] = "boss_resting"
+    unit: str
+    left: int
+
+
+class BurningEv(Event):
+    kind: Literal["burning"] = "burning"
+    unit: str
+    turns: int
+
+
+class OnFireEv(Event):
+    kind: Literal["on_fire"] = "on_fire"
+    unit: str
+    turns: int
+
+
+class CounterHalvedEv(Event):
+    kind: Literal["counter_halved"] = "counter_halved"
+    unit: str
+    turns: int
+
+
+class PowerHitEv(Event):
+    kind: Literal["power_hit"] = "power_hit"
+    unit: str
+    pen: int
+    total: int
+
+
+class CrewHitEv(Event):
+    kind: Literal["crew_hit"] = "crew_hit"
+    unit: str
+    crew: Crew
+    pen: int
+    what: PenKind
+    total: int
+
+
+class TurretStateEv(Event):
+    kind: Literal["turret_state"] = "turret_state"
+    unit: str
+    state: TurretState
+
+
+class RageEv(Event):
+    kind: Literal["rage"] = "rage"
+    unit: str
+    old: int
+    new: int
+    reason: RageReason
+
+
+class AmmoEffectEv(Event):
+    kind: Literal["ammo_effect"] = "ammo_effect"
+    ammo: Ammo
+    old: DamageResult
+    new: DamageResult
+
+
+class DestroyedEv(Event):
+    kind: Literal["destroyed"] = "destroyed"
+    unit: str
+    reason: OutReason
+
+
+class IncapacitatedEv(Event):
+    kind: Literal["incapacitated"] = "incapacitated"
+    unit: str
+    reason: OutReason
+
+
+class GameOverEv(Event):
+    kind: Literal["game_over"] = "game_over"
+    reason: OutcomeReason
+    winners: list[SeatId]
+
+
+NOTE_EVENTS: dict[str, type[Event]] = {
+    "turn_resolves": TurnResolvesEv,
+    "passed": PassedEv,
+    "stunned_skip": StunnedSkipEv,
+    "blocked": BlockedEv,
+    "not_loaded": NotLoadedEv,
+    "target_gone": TargetGoneEv,
+    "unloaded": UnloadedEv,
+    "no_effect": NoEffectEv,
+    "ricochet": RicochetEv,
+    "stunned": StunnedEv,
+    "he_spall": HeSpallEv,
+    "tracks_no_crew": TracksNoCrewEv,
+    "rage_double": RageDoubleEv,
+    "overload": OverloadEv,
+    "overload_end": OverloadEndEv,
+    "prerot_blocked": PrerotBlockedEv,
+    "rotate_blocked": RotateBlockedEv,
+    "boss_forced_turn": BossForcedTurnEv,
+    "boss_rested": BossRestedEv,
+    "counter_prerot": CounterPrerotEv,
+    "aiming": AimingEv,
+    "out_of_arc": OutOfArcEv,
+    "rage_lock": RageLockEv,
+    "shot": ShotEv,
+    "loaded": LoadedEv,
+    "reloading": ReloadingEv,
+    "hull": HullEv,
+    "counter_same_dir": CounterSameDirEv,
+    "move_order": MoveOrderEv,
+    "moved": MovedEv,
+    "rotated": RotatedEv,
+    "prerotate": PrerotateEv,
+    "boss_must_rest": BossMustRestEv,
+    "boss_resting": BossRestingEv,
+    "burning": BurningEv,
+    "on_fire": OnFireEv,
+    "counter_halved": CounterHalvedEv,
+    "power_hit": PowerHitEv,
+    "crew_hit": CrewHitEv,
+    "turret_state": TurretStateEv,
+    "rage": RageEv,
+    "ammo_effect": AmmoEffectEv,
+    "destroyed": DestroyedEv,
+    "incapacitated": IncapacitatedEv,
+    "game_over": GameOverEv,
+}
+
+
+AnyEvent = Annotated[
+    Committed
+    | OrderGiven
+    | FreeRotate
+    | Roll
+    | TurnResolvesEv
+    | PassedEv
+    | StunnedSkipEv
+    | BlockedEv
+    | NotLoadedEv
+    | TargetGoneEv
+    | UnloadedEv
+    | NoEffectEv
+    | RicochetEv
+    | StunnedEv
+    | HeSpallEv
+    | TracksNoCrewEv
+    | RageDoubleEv
+    | OverloadEv
+    | OverloadEndEv
+    | PrerotBlockedEv
+    | RotateBlockedEv
+    | BossForcedTurnEv
+    | BossRestedEv
+    | CounterPrerotEv
+    | AimingEv
+    | OutOfArcEv
+    | RageLockEv
+    | ShotEv
+    | LoadedEv
+    | ReloadingEv
+    | HullEv
+    | CounterSameDirEv
+    | MoveOrderEv
+    | MovedEv
+    | RotatedEv
+    | PrerotateEv
+    | BossMustRestEv
+    | BossRestingEv
+    | BurningEv
+    | OnFireEv
+    | CounterHalvedEv
+    | PowerHitEv
+    | CrewHitEv
+    | TurretStateEv
+    | RageEv
+    | AmmoEffectEv
+    | DestroyedEv
+    | IncapacitatedEv
+    | GameOverEv,
+    Field(discriminator="kind"),
+]

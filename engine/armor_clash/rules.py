@@ -6,19 +6,43 @@ Everything here is pure: it mutates the state copy it is given and returns event
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
-from . import data
+from ..base import bad_state
+from . import content
 from . import geometry as G
-from .models import Aim, BossCard, MovePlan, Note, Options, Order, Result, Roll, RotPlan, ShotTrace, State, Unit
+from .models import (
+    AMMO,
+    NOTE_EVENTS,
+    Aim,
+    BossCard,
+    MovePlan,
+    Options,
+    Order,
+    Result,
+    Roll,
+    RotPlan,
+    ShotTrace,
+    State,
+    Unit,
+)
 
-K = "armor_clash."
 BOSS_LABEL = "@armor_clash.boss.name"
 
 
 # ------------------------------------------------------------------ helpers
-def note(events: list, key: str, **params: Any) -> None:
-    events.append(Note(key=K + key, params=params))
+def note(events: list, kind: str, **fields: Any) -> None:
+    """Append the typed event of ``kind`` (models.NOTE_EVENTS)."""
+    events.append(NOTE_EVENTS[kind](**fields))
+
+
+def position(state: State, u: Unit) -> int:
+    """Where ``u`` stands in the unit list (identity, not field equality: the tie-break order)."""
+    for i, x in enumerate(state.units):
+        if x is u:
+            return i
+    raise ValueError(u.id)
 
 
 def unit_by_id(state: State, uid: str) -> Unit | None:
@@ -36,7 +60,7 @@ def unit_of_seat(state: State, seat: str) -> Unit | None:
 
 
 def veh(u: Unit) -> dict[str, Any]:
-    return data.vehicles()[u.vehicle]
+    return content.vehicles()[u.vehicle]
 
 
 def foes(state: State, u: Unit) -> list[Unit]:
@@ -79,7 +103,7 @@ def turret_state(u: Unit) -> str:
 
 def turret_speed(state: State, u: Unit) -> int:
     """Cells per turn (rules 8.3, 8.5, 9.1)."""
-    sp = data.tables()["rotation_speed"]
+    sp = content.tables()["rotation_speed"]
     st = turret_state(u)
     if st in ("locked", "overload"):
         return 0
@@ -99,21 +123,21 @@ def rotation_turns(state: State, u: Unit, cells: int) -> int:
     if st in ("locked", "overload") or cells <= 0:
         return 0
     if st == "crank" and not u.boss:
-        return data.crank_turns(cells)
+        return content.crank_turns(cells)
     if u.boss or u.link:
         return max(1, math.ceil(cells / turret_speed(state, u)))
-    return max(1, data.normal_rotation_turns(cells))
+    return max(1, content.normal_rotation_turns(cells))
 
 
 def free_rotation(u: Unit) -> int:
     """Cells a turret may turn free with the ammo choice / shot (rules 8.2: 1-2 cells, normal turret only)."""
-    return data.tables()["free_rotation"] if turret_state(u) == "normal" else 0
+    return content.tables()["free_rotation"] if turret_state(u) == "normal" else 0
 
 
 def reload_turns(u: Unit) -> int:
     base = veh(u)["reload"] + u.pen["reload"]
     if u.boss:
-        return math.ceil(base / data.boss()["reload_divisor"])
+        return math.ceil(base / content.boss()["reload_divisor"])
     return base
 
 
@@ -127,10 +151,12 @@ def move_reach(state: State, u: Unit, reverse: bool, hull: int | None = None) ->
     h = u.hull if hull is None else hull
     d = (h + 4) % 8 if reverse else h
     dx, dy = G.DIRS[d]
+    occ = {(o.x, o.y) for o in state.units}
+    w, h = state.width, state.height
     x, y, n = u.x, u.y, 0
-    while n < veh(u)["max_move"]:
+    for _ in range(veh(u)["max_move"]):
         x, y = x + dx, y + dy
-        if not on_board(state, x, y) or occupied(state, x, y):
+        if not (0 <= x < w and 0 <= y < h) or (x, y) in occ:
             break
         n += 1
     return n
@@ -142,7 +168,7 @@ def move_cost(u: Unit, cells: int) -> tuple[str, int]:
 
 
 def boss_cells_per_turn(state: State) -> int:
-    b = data.boss()
+    b = content.boss()
     return math.ceil(b["base_cells_per_turn"] * state.options.boss_speed_pct / 100)
 
 
@@ -163,14 +189,14 @@ def shootable(state: State, u: Unit, turret_abs: int | None = None, free: int | 
 
 # -------------------------------------------------------------------- set-up
 def build_units(seats: list[str], opts: Options) -> list[Unit]:
-    sc = data.scenarios()[opts.scenario]
+    sc = content.scenarios()[opts.scenario]
     units: list[Unit] = []
     for i, seat in enumerate(seats):
         x, y, f = sc["players"][i]
         vehicle = opts.vehicles[i] if i < len(opts.vehicles) else "t34_85"
         crew = opts.crews[i] if i < len(opts.crews) else "veteran"
         link = bool(opts.links[i]) if i < len(opts.links) else False
-        if link and data.crew_rank(crew) < data.crew_rank(data.tables()["link_min_crew"]):
+        if link and content.crew_rank(crew) < content.crew_rank(content.tables()["link_min_crew"]):
             link = False
         side = seat if sc["pvp"] else "players"
         units.append(
@@ -185,7 +211,7 @@ def build_units(seats: list[str], opts: Options) -> list[Unit]:
                 x=x,
                 y=y,
                 hull=f,
-                loaded=data.tables()["default_ammo"],
+                loaded=content.tables()["default_ammo"],
             )
         )
     n = len(seats)
@@ -195,7 +221,7 @@ def build_units(seats: list[str], opts: Options) -> list[Unit]:
             continue
         is_boss = bool(e.get("boss"))
         counts[e["vehicle"]] = counts.get(e["vehicle"], 0) + 1
-        label = BOSS_LABEL if is_boss else f"{data.vehicles()[e['vehicle']]['name']} #{counts[e['vehicle']]}"
+        label = BOSS_LABEL if is_boss else f"{content.vehicles()[e['vehicle']]['name']} #{counts[e['vehicle']]}"
         units.append(
             Unit(
                 id="boss" if is_boss else f"e{j + 1}",
@@ -207,8 +233,8 @@ def build_units(seats: list[str], opts: Options) -> list[Unit]:
                 x=e["x"],
                 y=e["y"],
                 hull=e["facing"],
-                loaded=data.tables()["default_ammo"],
-                card=BossCard(ms_left=data.boss()["fatigue_move_turns"]) if is_boss else None,
+                loaded=content.tables()["default_ammo"],
+                card=BossCard(ms_left=content.boss()["fatigue_move_turns"]) if is_boss else None,
             )
         )
     return units
@@ -229,13 +255,11 @@ def knock_out(state: State, target: Unit, reason: str, events: list, shooter: Un
     target.move_plan = target.rot_plan = target.aim = None
     if shooter is not None and shooter.side != target.side:
         shooter.kills += 1
-    note(
-        events, "destroyed" if destroyed else "incapacitated", unit=target.label, reason=f"@armor_clash.reason.{reason}"
-    )
+    note(events, "destroyed" if destroyed else "incapacitated", unit=target.label, reason=reason)
 
 
 def injure(state: State, target: Unit, crew: str, events: list, times: int = 1) -> None:
-    tb = data.tables()
+    tb = content.tables()
     for _ in range(times):
         if crew == "power":
             target.power += 1
@@ -251,16 +275,16 @@ def injure(state: State, target: Unit, crew: str, events: list, times: int = 1) 
             events,
             "crew_hit",
             unit=target.label,
-            crew=f"@armor_clash.crew.{crew}",
+            crew=crew,
             pen=p,
-            what=f"@armor_clash.pen.{kind}",
+            what=kind,
             total=target.pen[kind],
         )
 
 
 def after_effect(state: State, target: Unit, loc: int, heavy: bool, events: list, times: int = 1) -> None:
     """Chapter 6.2 table row of the location (crew injury / power system)."""
-    tb = data.tables()
+    tb = content.tables()
     crew = tb["crew_for_location"][str(loc)]
     if crew is None:
         note(events, "tracks_no_crew", unit=target.label)
@@ -278,7 +302,7 @@ def after_effect(state: State, target: Unit, loc: int, heavy: bool, events: list
             target.turret_state = "locked"
         elif target.turret_state == "normal":
             target.turret_state = "crank"
-        note(events, "turret_state", unit=target.label, state=f"@armor_clash.turret.{target.turret_state}")
+        note(events, "turret_state", unit=target.label, state=target.turret_state)
 
 
 def rage_change(state: State, boss: Unit, delta: int, reason: str, events: list, target: Unit | None = None) -> None:
@@ -291,23 +315,23 @@ def rage_change(state: State, boss: Unit, delta: int, reason: str, events: list,
         card.rage = old // 2
     else:
         card.rage = max(0, old + delta)
-    note(events, "rage", unit=boss.label, old=old, new=card.rage, reason=f"@armor_clash.rage_reason.{reason}")
-    b = data.boss()
+    note(events, "rage", unit=boss.label, old=old, new=card.rage, reason=reason)
+    b = content.boss()
     if state.options.mode == "normal" and card.rage >= b["rage_max_normal"]:
         victim = target if target is not None and target.active else None
         if victim is None:
             pool = foes(state, boss)
-            victim = min(pool, key=lambda o: (G.chebyshev(boss, o), state.units.index(o))) if pool else None
+            victim = min(pool, key=lambda o: (G.chebyshev(boss, o), position(state, o))) if pool else None
         if victim is not None:
             note(events, "rage_lock", unit=boss.label, target=victim.label)
             knock_out(state, victim, "rage", events, boss, destroyed=True)
         old = card.rage
         card.rage = 0
-        note(events, "rage", unit=boss.label, old=old, new=0, reason="@armor_clash.rage_reason.reset")
+        note(events, "rage", unit=boss.label, old=old, new=0, reason="reset")
 
 
 def apply_hit_normal(state: State, shooter: Unit, target: Unit, loc: int, res: str, events: list) -> None:
-    tb = data.tables()
+    tb = content.tables()
     opts = state.options
     if res in ("nopen", "pen_weak"):
         note(events, "no_effect", unit=target.label)
@@ -333,8 +357,8 @@ def apply_hit_normal(state: State, shooter: Unit, target: Unit, loc: int, res: s
             knock_out(state, target, "ammo_rack", events, shooter, destroyed=True)
             return
         if target.boss and target.card is not None and loc == 5:
-            target.card.halved_turns = data.boss()["counter_turret_pen_turns"] + 1
-            note(events, "counter_halved", unit=target.label, turns=data.boss()["counter_turret_pen_turns"])
+            target.card.halved_turns = content.boss()["counter_turret_pen_turns"] + 1
+            note(events, "counter_halved", unit=target.label, turns=content.boss()["counter_turret_pen_turns"])
         if target.boss and target.card is not None and loc == 1:
             rage_change(state, target, -1, "halved", events)
     after_effect(state, target, loc, heavy=(res == "damaged"), events=events)
@@ -359,19 +383,19 @@ def apply_hit_simple(state: State, shooter: Unit, target: Unit, loc: int, events
 
 
 def fire(state: State, shooter: Unit, target: Unit, events: list) -> None:
-    tb = data.tables()
+    tb = content.tables()
     ammo = shooter.loaded or tb["default_ammo"]
     shooter.loaded = None
     shooter.fired_this_turn = True
     if shooter.boss:
         shooter.reload_left = reload_turns(shooter)
-    note(events, "shot", unit=shooter.label, target=target.label, ammo=f"@armor_clash.ammo.{ammo}")
+    note(events, "shot", unit=shooter.label, target=target.label, ammo=ammo)
     if target.boss and target.card is not None and not shooter.boss:
         d = G.bearing(target, shooter)
         if d not in target.card.cur_dirs:
             target.card.cur_dirs.append(d)
-    hits = data.hit_numbers(shooter.crew)
-    rage_v = data.boss()["rage_die_value"]
+    hits = content.hit_numbers(shooter.crew)
+    rage_v = content.boss()["rage_die_value"]
 
     def hit_word(v: int) -> str:
         return "@armor_clash.result.hit" if v in hits else "@armor_clash.result.miss"
@@ -385,18 +409,18 @@ def fire(state: State, shooter: Unit, target: Unit, events: list) -> None:
             rage_change(state, shooter, 1, "miss", events, target)
         if die not in hits or not target.active:
             return
-        loc = roll(state, events, shooter, "location", lambda v: f"@armor_clash.loc.{data.location_name(v)}")
+        loc = roll(state, events, shooter, "location", lambda v: f"@armor_clash.loc.{content.location_name(v)}")
         dmg = roll(state, events, shooter, "damage", lambda v: "")
-        res = data.damage_result(loc, dmg)
+        res = content.damage_result(loc, dmg)
         mapped = tb["ammo"][ammo]["result_map"].get(res, res)
         events[-1].result = f"@armor_clash.dmg.{mapped}"
         if mapped != res:
             note(
                 events,
                 "ammo_effect",
-                ammo=f"@armor_clash.ammo.{ammo}",
-                old=f"@armor_clash.dmg.{res}",
-                new=f"@armor_clash.dmg.{mapped}",
+                ammo=ammo,
+                old=res,
+                new=mapped,
             )
         if tb["ammo"][ammo]["he_spall"] and mapped == "nopen":
             crew = tb["crew_for_location"][str(loc)]
@@ -407,9 +431,9 @@ def fire(state: State, shooter: Unit, target: Unit, events: list) -> None:
         apply_hit_normal(state, shooter, target, loc, mapped, events)
     else:
         double = bool(
-            shooter.boss and shooter.card is not None and shooter.card.rage >= data.boss()["rage_double_simple"]
+            shooter.boss and shooter.card is not None and shooter.card.rage >= content.boss()["rage_double_simple"]
         )
-        loc = roll(state, events, shooter, "location", lambda v: f"@armor_clash.loc.{data.location_name(v)}")
+        loc = roll(state, events, shooter, "location", lambda v: f"@armor_clash.loc.{content.location_name(v)}")
         die = roll(state, events, shooter, "hit", hit_word)
         state.last_shots.append(ShotTrace(shooter=shooter.id, target=target.id, hit=die in hits))
         if shooter.boss and die == rage_v:
@@ -422,7 +446,7 @@ def fire(state: State, shooter: Unit, target: Unit, events: list) -> None:
         if double and shooter.card is not None:
             old = shooter.card.rage
             shooter.card.rage = 0
-            note(events, "rage", unit=shooter.label, old=old, new=0, reason="@armor_clash.rage_reason.reset")
+            note(events, "rage", unit=shooter.label, old=old, new=0, reason="reset")
 
 
 # --------------------------------------------------------------- progress
@@ -490,7 +514,7 @@ def progress_move(state: State, u: Unit, events: list) -> None:
         "moved",
         unit=u.label,
         cells=moved,
-        to=G.cell_name(u.x, u.y),
+        cell=G.cell_name(u.x, u.y),
         left=left,
         turns=max(0, p.turns_total - p.turns_done),
     )
@@ -507,15 +531,15 @@ def progress_reload(state: State, u: Unit, events: list) -> None:
     u.reload_left = max(0, u.reload_left - 1)
     if u.reload_left == 0:
         u.loaded, u.loading = u.loading, None
-        note(events, "loaded", unit=u.label, ammo=f"@armor_clash.ammo.{u.loaded}")
+        note(events, "loaded", unit=u.label, ammo=u.loaded)
     else:
-        note(events, "reloading", unit=u.label, ammo=f"@armor_clash.ammo.{u.loading}", left=u.reload_left)
+        note(events, "reloading", unit=u.label, ammo=u.loading, left=u.reload_left)
 
 
 def hull_turn(state: State, u: Unit, facing: int, events: list) -> None:
     u.hull = facing % 8
     u.rot_plan = None
-    note(events, "hull", unit=u.label, facing=f"@armor_clash.dir.{G.DIR_NAMES[u.hull]}")
+    note(events, "hull", unit=u.label, facing=u.hull)
     if u.loading is not None:
         progress_reload(state, u, events)
 
@@ -553,41 +577,6 @@ def try_shoot(state: State, u: Unit, target_id: str, free_left: int, events: lis
     fire(state, u, target, events)
 
 
-# --------------------------------------------------------------------- AI
-def _pick_target(state: State, u: Unit, cands: list[Unit]) -> Unit:
-    def key(o: Unit):
-        return (0 if o.boss else 1, G.chebyshev(u, o), -(sum(o.pen.values())), state.units.index(o))
-
-    return min(cands, key=key)
-
-
-def ai_order(state: State, u: Unit) -> Order:
-    """The skirmish AI tank (and seat filler): shoot what is in reach, else turn towards it, else load."""
-    fs = foes(state, u)
-    if not fs:
-        return Order(what="pass")
-    if u.loaded is not None:
-        if u.aim is not None:
-            t = unit_by_id(state, u.aim.target)
-            if t is not None and t.active and any(o.id == t.id for o, _ in shootable(state, u)):
-                return Order(what="shoot", target=t.id)
-        cands = [o for o, _ in shootable(state, u)]
-        if cands:
-            return Order(what="shoot", target=_pick_target(state, u, cands).id)
-        t = _pick_target(state, u, fs)
-        d = G.bearing(u, t)
-        if u.rot_plan is not None and G.ring_dist(u.rot_plan.target, d) <= 1 and turret_state(u) != "locked":
-            return Order(what="continue_rotate")
-        cells = G.rotation_needed(u.abs_turret, d)
-        if turret_state(u) in ("locked", "overload") or rotation_turns(state, u, cells) > 1:
-            # a hull turn aims the gun in one turn (8.4): better than a slow traverse
-            return Order(what="hull", facing=(d - u.turret) % 8)
-        return Order(what="rotate", turret_to=G.step_towards(u.abs_turret, d, cells))
-    if u.loading is not None:
-        return Order(what="continue_reload")
-    return Order(what="reload", ammo=data.tables()["default_ammo"])
-
-
 # ------------------------------------------------------------------- boss
 def boss_target(state: State, boss: Unit) -> Unit | None:
     pool = foes(state, boss)
@@ -595,16 +584,16 @@ def boss_target(state: State, boss: Unit) -> Unit | None:
         return None
     rage = boss.card.rage if boss.card else 0
     if state.options.mode == "normal":
-        for row in data.boss()["prerotate"]:
+        for row in content.boss()["prerotate"]:
             if row["from"] <= rage <= row["to"] and row["priority"] == "damaged":
                 damaged = [o for o in pool if o.damaged]
                 pool = damaged or pool
-    return min(pool, key=lambda o: (G.chebyshev(boss, o), state.units.index(o)))
+    return min(pool, key=lambda o: (G.chebyshev(boss, o), position(state, o)))
 
 
 def prerot_cells(state: State, boss: Unit) -> int:
     rage = boss.card.rage if boss.card else 0
-    for row in data.boss()["prerotate"]:
+    for row in content.boss()["prerotate"]:
         if row["from"] <= rage <= row["to"]:
             return row["cells"]
     return 0
@@ -650,8 +639,8 @@ def boss_phase_move(state: State, boss: Unit, plan: dict[str, Any], events: list
     target = unit_by_id(state, card.target) if card.target else None
     if target is None or not target.active:
         return
-    keep = data.boss()["keep_range"]
-    if G.chebyshev(boss, target) <= keep and state.options.mode == "normal" and data.boss().get("drive") == "flank":
+    keep = content.boss()["keep_range"]
+    if G.chebyshev(boss, target) <= keep and state.options.mode == "normal" and content.boss().get("drive") == "flank":
         _boss_flank(state, boss, target, keep, events)
         return
     moved = 0
@@ -672,56 +661,60 @@ def boss_phase_move(state: State, boss: Unit, plan: dict[str, Any], events: list
         moved += 1
     if moved:
         boss.moved_this_turn = True
-        note(events, "moved", unit=boss.label, cells=moved, to=G.cell_name(boss.x, boss.y), left=0, turns=0)
-
-
-def _flank_score(state: State, boss: Unit, target: Unit, x: int, y: int) -> tuple[int, int]:
-    """(foes that would need a turn of traverse to shoot from there, how far behind the target's gun)."""
-    blind = 0
-    behind = 0
-    for o in foes(state, boss):
-        d = G.octant(x - o.x, y - o.y)
-        need = G.rotation_needed(o.abs_turret, d)
-        if need > free_rotation(o):
-            blind += 1
-        if o.id == target.id:
-            behind = G.ring_dist(o.abs_turret, d)
-    return blind, behind
+        note(events, "moved", unit=boss.label, cells=moved, cell=G.cell_name(boss.x, boss.y), left=0, turns=0)
 
 
 def _boss_flank(state: State, boss: Unit, target: Unit, keep: int, events: list) -> None:
-    """In range, Wittmann drives around its target's gun (designed: tables.json boss.drive)."""
+    """In range, Wittmann drives around its target's gun (designed: tables.json boss.drive).
+
+    Each reachable cell scores (foes that would need a turn of traverse to shoot from there,
+    how far it lies off the target's gun axis); the best one that beats staying put wins
+    (closest, then the first in (x, y) order)."""
     steps = boss_cells_per_turn(state)
+    occ = {(o.x, o.y) for o in state.units}
+    w, h = state.width, state.height
     start = (boss.x, boss.y)
     seen = {start: 0}
     frontier = [start]
-    while frontier:
+    for dist in range(1, steps + 1):
         nxt = []
         for cx, cy in frontier:
-            if seen[(cx, cy)] >= steps:
-                continue
             for dx, dy in G.DIRS:
                 c = (cx + dx, cy + dy)
-                if c in seen or not on_board(state, *c) or occupied(state, *c):
+                if c in seen or not (0 <= c[0] < w and 0 <= c[1] < h) or c in occ:
                     continue
-                seen[c] = seen[(cx, cy)] + 1
+                seen[c] = dist
                 nxt.append(c)
         frontier = nxt
-    here = _flank_score(state, boss, target, boss.x, boss.y)
+    # each foe's gun: (x, y, absolute turret, free rotation, is the target)
+    guns = [(o.x, o.y, o.abs_turret, free_rotation(o), o.id == target.id) for o in foes(state, boss)]
+    octant, ring = G.octant, G.ring_dist
+
+    def score(x: int, y: int) -> tuple[int, int]:
+        blind = behind = 0
+        for ox, oy, tur, free, is_target in guns:
+            rd = ring(tur, octant(x - ox, y - oy))
+            if rd - 1 > free:
+                blind += 1
+            if is_target:
+                behind = rd
+        return blind, behind
+
+    here = score(boss.x, boss.y)
     best = None
+    tx, ty = target.x, target.y
     for (x, y), dist in sorted(seen.items()):
-        r = max(abs(x - target.x), abs(y - target.y))
-        if dist == 0 or not 2 <= r <= keep:
+        if dist == 0 or not 2 <= max(abs(x - tx), abs(y - ty)) <= keep:
             continue
-        score = _flank_score(state, boss, target, x, y)
-        key = (score, -dist)
-        if score > here and (best is None or key > best[0]):
+        sc = score(x, y)
+        key = (sc, -dist)
+        if sc > here and (best is None or key > best[0]):
             best = (key, x, y, dist)
     if best is None:
         return
     boss.x, boss.y = best[1], best[2]
     boss.moved_this_turn = True
-    note(events, "moved", unit=boss.label, cells=best[3], to=G.cell_name(boss.x, boss.y), left=0, turns=0)
+    note(events, "moved", unit=boss.label, cells=best[3], cell=G.cell_name(boss.x, boss.y), left=0, turns=0)
 
 
 def boss_phase_fire(state: State, boss: Unit, plan: dict[str, Any], events: list) -> None:
@@ -751,14 +744,14 @@ def boss_phase_fire(state: State, boss: Unit, plan: dict[str, Any], events: list
 def boss_end_of_turn(state: State, boss: Unit, events: list) -> None:
     card = boss.card
     assert card is not None
-    b = data.boss()
+    b = content.boss()
     normal = state.options.mode == "normal"
     # reload (rules 9.1: halved, rounded up); the turn it fired does not count
     if boss.loaded is None and not boss.fired_this_turn:
         boss.reload_left = max(0, boss.reload_left - 1)
         if boss.reload_left == 0:
-            boss.loaded = data.tables()["default_ammo"]
-            note(events, "loaded", unit=boss.label, ammo=f"@armor_clash.ammo.{boss.loaded}")
+            boss.loaded = content.tables()["default_ammo"]
+            note(events, "loaded", unit=boss.label, ammo=boss.loaded)
     # fatigue (rules 9.2)
     if boss.moved_this_turn:
         card.ms_left -= 1
@@ -809,18 +802,32 @@ def boss_end_of_turn(state: State, boss: Unit, events: list) -> None:
     if common:
         card.forced_turn = common[0]
         card.last_dirs = []
-        note(events, "counter_same_dir", unit=boss.label, facing=f"@armor_clash.dir.{G.DIR_NAMES[common[0]]}")
+        note(events, "counter_same_dir", unit=boss.label, facing=common[0])
     else:
         card.last_dirs = list(card.cur_dirs)
     card.cur_dirs = []
 
 
 # --------------------------------------------------------------- resolution
+def bail_out(state: State, events: list) -> None:
+    """Designed scenario rule (``bail_out`` in scenarios.json, docs/rulings.md R14): a crew whose
+    vehicle card carries that many penalty turns (6.2 "惩罚可累加") abandons the vehicle."""
+    limits = content.scenarios()[state.options.scenario].get("bail_out")
+    if not limits or state.options.rules < 2:
+        return
+    for u in state.units:
+        if not u.active:
+            continue
+        limit = limits.get("boss" if u.boss else ("players" if u.seat is not None else "enemies"))
+        if limit and sum(u.pen.values()) >= limit:
+            knock_out(state, u, "bailed_out", events, None, destroyed=False)
+
+
 def check_result(state: State) -> None:
     if state.result is not None:
         return
     seats = [u for u in state.units if u.seat is not None]
-    pvp = data.scenarios()[state.options.scenario]["pvp"]
+    pvp = content.scenarios()[state.options.scenario]["pvp"]
     if pvp:
         alive = []
         for u in seats:
@@ -836,7 +843,7 @@ def check_result(state: State) -> None:
         return
     players_alive = any(u.active for u in seats)
     enemies_alive = any(u.active for u in state.units if u.side == "enemies")
-    sc = data.scenarios()[state.options.scenario]
+    sc = content.scenarios()[state.options.scenario]
     if sc.get("boss_decides"):
         # the escort withdraws once Wittmann is out
         enemies_alive = any(u.active for u in state.units if u.boss)
@@ -854,7 +861,8 @@ def check_result(state: State) -> None:
         state.result = Result(winners=[], reason="time_up", side="enemies")
 
 
-def resolve_turn(state: State, events: list) -> None:
+def resolve_turn(state: State, events: list, ai_order: Callable[[State, Unit], Order]) -> None:
+    """Resolve a turn whose orders are all in; ``ai_order`` decides for the AI tanks (not the boss)."""
     note(events, "turn_resolves", turn=state.turn)
     state.last_shots = []
     orders: dict[str, Order] = {}
@@ -875,11 +883,11 @@ def resolve_turn(state: State, events: list) -> None:
         else:
             orders[u.id] = ai_order(state, u)
     state.orders = {}
+    by_id = {x.id: x for x in state.units}
     bosses = [u for u in state.units if u.boss and u.active and u.id not in orders]
     # interrupted multi-turn actions keep their progress; an aim is lost if not continued
     for uid, o in orders.items():
-        u = unit_by_id(state, uid)
-        assert u is not None
+        u = by_id[uid]
         if o.what != "shoot" and u.aim is not None and not (o.what in ("move", "continue_move") and o.target):
             u.aim = None
         if o.what == "reload" and o.ammo:
@@ -891,7 +899,7 @@ def resolve_turn(state: State, events: list) -> None:
     free_left: dict[str, int] = {}
     # phase A: turning
     for uid, o in orders.items():
-        u = unit_by_id(state, uid)
+        u = by_id[uid]
         free_left[uid] = free_rotation(u)
         if o.pre_rot is not None and free_rotation(u):
             n = set_turret_abs(u, o.pre_rot)
@@ -907,19 +915,19 @@ def resolve_turn(state: State, events: list) -> None:
     boss_plans = {b.id: boss_phase_turn(state, b, events) for b in bosses}
     # phase B: moving (a new move goes where the hull points after phase A)
     for uid, o in orders.items():
-        u = unit_by_id(state, uid)
+        u = by_id[uid]
         if o.what == "move" and o.cells:
             d = (u.hull + 4) % 8 if o.reverse else u.hull
             band, turns = move_cost(u, o.cells)
             u.move_plan = MovePlan(dir=d, cells_total=o.cells, turns_total=turns)
-            note(events, "move_order", unit=u.label, cells=o.cells, band=f"@armor_clash.band.{band}", turns=turns)
+            note(events, "move_order", unit=u.label, cells=o.cells, band=band, turns=turns)
         if o.what in ("move", "continue_move"):
             progress_move(state, u, events)
     for b in bosses:
         boss_phase_move(state, b, boss_plans[b.id], events)
     # phase C: loading
     for uid, o in orders.items():
-        u = unit_by_id(state, uid)
+        u = by_id[uid]
         if o.what in ("reload", "continue_reload"):
             progress_reload(state, u, events)
         elif o.what == "unload":
@@ -928,7 +936,7 @@ def resolve_turn(state: State, events: list) -> None:
             note(events, "unloaded", unit=u.label)
     # phase D: firing (simultaneous: a vehicle knocked out this turn still fires)
     for uid, o in orders.items():
-        u = unit_by_id(state, uid)
+        u = by_id[uid]
         if o.what == "shoot" and o.target:
             try_shoot(state, u, o.target, free_left[uid], events)
         elif o.what in ("move", "continue_move") and o.target and "shoot_on_move" in veh(u)["traits"]:
@@ -946,12 +954,108 @@ def resolve_turn(state: State, events: list) -> None:
     for b in state.units:
         if b.boss and b.active and b.card is not None:
             boss_end_of_turn(state, b, events)
+    bail_out(state, events)
     state.turn += 1
     check_result(state)
     if state.result is not None:
         note(
             events,
             "game_over",
-            reason=f"@armor_clash.outcome.{state.result.reason}",
-            winners=", ".join(state.result.winners) or "-",
+            reason=state.result.reason,
+            winners=list(state.result.winners),
         )
+
+
+# ------------------------------------------------------------- validation
+_CREW = ("driver", "gunner", "loader")
+_PEN = ("move", "shoot", "reload")
+_NEEDS = {"move_dist": ("reverse",), "move_fire": ("reverse", "cells")}
+
+
+def validate_state(s: State) -> None:
+    tb = content.tables()
+    if s.options.mode not in ("simple", "normal"):
+        raise bad_state("options.mode", f"{s.options.mode!r} is not played")
+    board = tb["board"]
+    if (s.width, s.height) != (board["w"], board["h"]):
+        raise bad_state("width", f"{s.width}x{s.height} is not the {board['w']}x{board['h']} battlefield")
+    if s.max_turns < 1 or not 1 <= s.turn <= s.max_turns + 1:
+        raise bad_state("turn", f"turn {s.turn} of {s.max_turns}")
+    sc = content.scenarios()[s.options.scenario]
+    ids: set[str] = set()
+    cells: dict[tuple[int, int], str] = {}
+    vehicles = content.vehicles()
+    boss_max = content.boss()["rage_max_normal"]
+    for i, u in enumerate(s.units):
+        f = f"units[{i}]"
+        if u.id in ids:
+            raise bad_state(f"{f}.id", f"{u.id!r} twice")
+        ids.add(u.id)
+        if u.vehicle not in vehicles:
+            raise bad_state(f"{f}.vehicle", f"no vehicle card {u.vehicle!r}")
+        if u.crew not in tb["crew_order"]:
+            raise bad_state(f"{f}.crew", f"no crew level {u.crew!r}")
+        if not (0 <= u.x < s.width and 0 <= u.y < s.height):
+            raise bad_state(f"{f}.x", f"({u.x}, {u.y}) is off the battlefield")
+        if (u.x, u.y) in cells:
+            raise bad_state(f"{f}.x", f"{u.id!r} and {cells[(u.x, u.y)]!r} share a cell")
+        cells[(u.x, u.y)] = u.id
+        if not (0 <= u.hull < 8 and 0 <= u.turret < 8):
+            raise bad_state(f"{f}.hull", "hull and turret are directions 0-7")
+        if u.seat is not None:
+            if u.seat not in s.seats or u.id != u.seat:
+                raise bad_state(f"{f}.seat", f"{u.seat!r} is not this table's seat of that unit")
+            if u.side != (u.seat if sc["pvp"] else "players") or u.boss:
+                raise bad_state(f"{f}.side", f"{u.side!r} for a player vehicle")
+        elif u.side != "enemies":
+            raise bad_state(f"{f}.side", f"{u.side!r} for an AI vehicle")
+        if set(u.injuries) != set(_CREW) or any(v < 0 for v in u.injuries.values()):
+            raise bad_state(f"{f}.injuries", f"one count >= 0 for each of {', '.join(_CREW)}")
+        if set(u.pen) != set(_PEN) or any(v < 0 for v in u.pen.values()):
+            raise bad_state(f"{f}.pen", f"one penalty >= 0 for each of {', '.join(_PEN)}")
+        if min(u.power, u.turret_heavy, u.track_knockouts, u.heavy_power, u.kills, u.stunned, u.reload_left) < 0:
+            raise bad_state(f, "a counter is negative")
+        if u.loaded is not None and u.loaded not in AMMO or u.loading is not None and u.loading not in AMMO:
+            raise bad_state(f"{f}.loaded", "no such ammunition")
+        if u.loaded is not None and u.loading is not None:
+            raise bad_state(f"{f}.loading", "a loaded gun is not being loaded")
+        if (u.status == "active") != (u.out_reason is None):
+            raise bad_state(f"{f}.status", f"{u.status} with reason {u.out_reason!r}")
+        if u.boss != (u.card is not None):
+            raise bad_state(f"{f}.card", "the boss and only the boss has a status card")
+        if u.card is not None:
+            c = u.card
+            if not 0 <= c.rage <= boss_max or not 0 <= c.ms_left <= content.boss()["fatigue_move_turns"]:
+                raise bad_state(f"{f}.card", f"rage {c.rage}, move-shoot left {c.ms_left}")
+            if not 0 <= c.rest_left <= content.boss()["fatigue_rest_turns"] or c.overload_left < 0:
+                raise bad_state(f"{f}.card", f"rest left {c.rest_left}")
+    for i, u in enumerate(s.units):
+        for name, ref in (("aim", u.aim.target if u.aim else None), ("card.target", u.card.target if u.card else None)):
+            if ref is not None and ref not in ids:
+                raise bad_state(f"units[{i}].{name}", f"no unit {ref!r}")
+    for seat in s.seats:
+        if sum(1 for u in s.units if u.seat == seat) != 1:
+            raise bad_state("units", f"seat {seat!r} needs exactly one vehicle")
+    by_seat = {u.seat: u for u in s.units if u.seat is not None}
+    for seat, p in s.pending.items():
+        if seat not in by_seat or not by_seat[seat].active:
+            raise bad_state("pending", f"{seat!r} has no vehicle in the fight")
+        if seat in s.orders:
+            raise bad_state("pending", f"{seat!r} has both an order and an unfinished one")
+        for need in _NEEDS.get(p.step, ()):
+            if getattr(p, need) is None:
+                raise bad_state(f"pending.{seat}", f"step {p.step} without {need}")
+        if p.pre_rot is not None and not 0 <= p.pre_rot < 8:
+            raise bad_state(f"pending.{seat}.pre_rot", f"{p.pre_rot}")
+    for seat, o in s.orders.items():
+        if seat not in by_seat or not by_seat[seat].active:
+            raise bad_state("orders", f"{seat!r} has no vehicle in the fight")
+        if o.target and o.target not in ids:
+            raise bad_state(f"orders.{seat}.target", f"no unit {o.target!r}")
+        if o.ammo is not None and o.ammo not in AMMO:
+            raise bad_state(f"orders.{seat}.ammo", f"{o.ammo!r}")
+    for shot in s.last_shots:
+        if shot.shooter not in ids or shot.target not in ids:
+            raise bad_state("last_shots", f"{shot.shooter!r} -> {shot.target!r}")
+    if s.result is not None and any(w not in s.seats for w in s.result.winners):
+        raise bad_state("result.winners", "a winner is not a seat")

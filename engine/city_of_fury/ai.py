@@ -44,12 +44,12 @@ def _level_value(hero: str, levels: tuple[int, ...]) -> float:
     return v
 
 
-def best_raise(hero: str, levels: dict[str, int]) -> tuple[list[str], float]:
+def best_raise(hero: str, levels: dict[str, int]) -> tuple[tuple[str, ...], float]:
     return _best_raise(hero, tuple(levels[k] for k in SKILLS))
 
 
 @lru_cache(maxsize=4096)
-def _best_raise(hero: str, levels: tuple[int, ...]) -> tuple[list[str], float]:
+def _best_raise(hero: str, levels: tuple[int, ...]) -> tuple[tuple[str, ...], float]:
     best: list[str] | None = None
     best_v = -1e18
     for option in r.raise_options(dict(zip(SKILLS, levels))):
@@ -162,6 +162,7 @@ def _best_steps(b: r.Board, skill: str, actions: list[str], index: int, avoid: t
 
 def choose(game: Any, state: m.State, legal: list[Any]) -> Any:
     p = state.pending
+    assert p is not None  # legal actions exist only while a decision is pending
     b = r.Board.of(state)
     if p.kind == "raise":
         pick, _ = best_raise(state.hero, state.levels)
@@ -178,6 +179,7 @@ def choose(game: Any, state: m.State, legal: list[Any]) -> Any:
             if v > best_v:
                 best, best_v = a, v
         return best
+    assert p.skill is not None and p.level is not None
     actions = r.level_actions(state.hero, p.skill, p.level)
     # Before the first action of the skill nothing has changed yet, so the position is still
     # the one the round started from: keep steering away from a round that returns to it.

@@ -1,4 +1,4 @@
-"""State, options, actions and events of City of Fury (pydantic v2, JSON exact)."""
+"""State, options, actions, events and views of City of Fury (pydantic v2, JSON exact)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from ..base import BaseState, Event, Model
+from ..base import BaseState, Event, Model, View
 from .content import hero_ids
 
 HERO = "hero"  # the hero's marker on the street
@@ -228,3 +228,45 @@ AnyEvent = Annotated[
     | GameLost,
     Field(discriminator="kind"),
 ]
+
+
+# -------------------------------------------------------------------- views
+class HeroFace(Model):
+    """The hero card as the board shows it: HP and the four skill rows."""
+
+    id: str
+    max_hp: int
+    skills: dict[str, list[list[str]]]  # skill -> its four levels' actions
+
+
+class EnemyFace(Model):
+    """An enemy card: its HP and behaviour rows (the street side is ``street``)."""
+
+    id: str
+    max_hp: int
+    left: list[str]
+    right: list[str]
+    boss: bool = False
+
+
+class CofView(View):
+    """Everything the board shows.  City of Fury hides nothing from its one
+    player (the face-down boss card is the cafe street card, drawn as such), so
+    the public and the seat's view are the same model."""
+
+    hero: str
+    hero_hp: int
+    levels: dict[str, int]
+    screen: list[str]
+    street: list[str | None]
+    enemy_hp: dict[str, int]
+    to_scroll: list[str]
+    beaten: list[str]
+    gone: list[str]
+    round: int
+    pending: Pending | None
+    result: Literal["win", "loss"] | None
+    current_step: str | None  # the action the pending step asks for (move, attack, ...)
+    hero_card: HeroFace
+    cards: dict[str, EnemyFace]  # every enemy card by id
+    boss: str  # the boss card's id

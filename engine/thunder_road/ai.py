@@ -1,5 +1,7 @@
 """Seat-filler AI: legal, not suicidal, prefers progress and good shots.
 
+Two levels: "easy" (the heuristic player: every action scored by a short look-ahead
+over the public board) and "hard" (the same scores plus a race plan, ``_hard_score``).
 Deterministic for a state: it looks only at the public board (face-down
 hazards are unknown to it) and breaks ties with ``Game.ai_rng``.
 """
@@ -12,7 +14,7 @@ from . import rules as R
 from .content import FRONT, TH, H, W, add, base_char, dice, key
 
 BAD = -1000.0
-HIT = {}
+HIT: dict[str, float] = {}
 
 
 def _hit_chance(size: str) -> float:
@@ -24,12 +26,22 @@ def _hit_chance(size: str) -> float:
 
 
 class _Board:
-    """Occupancy snapshot for one AI decision (avoids rescanning the vehicle list)."""
+    """Snapshot for one AI decision: occupancy, choppers, terrain and look-ahead values
+    (avoids rescanning the vehicle list and recomputing shared paths)."""
 
     def __init__(self, st: Any):
         self.st = st
         self.occ = {(v.pos[0], v.pos[1]): v.id for v in st.vehicles if v.where == "road" and v.pos is not None}
         self.chop = {(c.chopper[0], c.chopper[1]) for c in st.crews if c.chopper is not None}
+        self.ter: dict[tuple[int, int], str] = {}
+        self.paths: dict[tuple[str, int, int, int, int], float] = {}
+
+    def terrain(self, p: list[int]) -> str:
+        k = (p[0], p[1])
+        t = self.ter.get(k)
+        if t is None:
+            t = self.ter[k] = R.terrain(self.st, p)
+        return t
 
 
 _BOARD: dict[int, _Board] = {}
@@ -68,7 +80,7 @@ def _space_value(st: Any, vid: str, p: list[int], last: bool) -> float:
         val -= 2.5
     if last and (c, y) in b.chop:
         return BAD
-    ter = R.terrain(st, p)
+    ter = b.terrain(p)
     if ter == "M":
         val -= 1.5
     elif ter == "R":
@@ -79,13 +91,15 @@ def _space_value(st: Any, vid: str, p: list[int], last: bool) -> float:
     return val
 
 
-def _best_path(st: Any, vid: str, p: list[int], moves: int, depth: int, cache: dict) -> float:
+def _best_path(st: Any, vid: str, p: list[int], moves: int, depth: int) -> float:
     """Best total value of ``moves`` further steps from ``p`` (bounded depth)."""
     if moves <= 0 or depth <= 0:
         return 0.0
-    ck = (p[0], p[1], moves, depth)
-    if ck in cache:
-        return cache[ck]
+    b = _board(st)
+    ck = (vid, p[0], p[1], moves, depth)
+    got = b.paths.get(ck)
+    if got is not None:
+        return got
     best = BAD * 2
     for d in FRONT:
         q = add(p, d)
@@ -95,11 +109,11 @@ def _best_path(st: Any, vid: str, p: list[int], moves: int, depth: int, cache: d
         if v <= BAD / 2 or q[1] >= H:
             total = v + gain
         else:
-            ter = R.terrain(st, q) if 0 <= q[0] < W else "O"
+            ter = b.terrain(q) if 0 <= q[0] < W else "O"
             cost = 2 if ter == "M" else 1
-            total = v + gain + _best_path(st, vid, q, moves - cost, depth - 1, cache)
+            total = v + gain + _best_path(st, vid, q, moves - cost, depth - 1)
         best = max(best, total)
-    cache[ck] = best
+    b.paths[ck] = best
     return best
 
 
@@ -131,11 +145,13 @@ def _danger(st: Any, v: Any) -> float:
     return 0.2
 
 
-def choose(game: Any, st: Any, seat: str, legal: list[Any]) -> Any:
+def choose(game: Any, st: Any, seat: str, legal: list[Any], level: str = "easy") -> Any:
+    _BOARD.clear()  # a fresh snapshot for every decision (states may be edited in place between calls)
     rnd = game.ai_rng(st, seat)
+    score = _score if level == "easy" else _hard_score
     scored: list[tuple[float, float, int]] = []
     for i, a in enumerate(legal):
-        scored.append((_score(st, seat, a), rnd.random(), i))
+        scored.append((score(st, seat, a), rnd.random(), i))
     scored.sort(reverse=True)
     return legal[scored[0][2]]
 
@@ -198,7 +214,7 @@ def _score(st: Any, seat: str, a: Any) -> float:
     if k in ("enter", "step"):
         v = R.veh(st, p.car)
         here = v.pos if v.pos is not None else [a.col if k == "enter" else 0, -2]
-        dest = [a.col, a.col % 2] if k == "enter" else add(v.pos, a.dir)
+        dest = [a.col, a.col % 2] if k == "enter" else add(v.pos or [0, 0], a.dir)
         mark = a.mark
         spent = 0
         if a.then:
@@ -225,7 +241,7 @@ def _score(st: Any, seat: str, a: Any) -> float:
             gain += _shot_value(st, seat, v.id, dest)
         fut = 0.0
         if not last and mark not in ("slam", "extend"):
-            fut = _best_path(st, v.id, dest, moves_after, 3, {})
+            fut = _best_path(st, v.id, dest, moves_after, 3)
         elif mark == "extend":
             fut = 2.0
         if p.bonus_ok and not p.in_bonus and not p.coast and mark not in ("road", "end_road", "drift", "extend"):
@@ -237,7 +253,7 @@ def _score(st: Any, seat: str, a: Any) -> float:
         v = R.veh(st, p.car)
         if v.pos is None:
             return -1.0
-        return _best_path(st, v.id, v.pos, st.road_die, 3, {}) * 0.5 + 0.1
+        return _best_path(st, v.id, v.pos, st.road_die, 3) * 0.5 + 0.1
     if k == "shoot":
         if a.target is None:
             return 0.0
@@ -256,3 +272,32 @@ def _score(st: Any, seat: str, a: Any) -> float:
         want = (mine and bad) or (not mine and not bad and q.info.get("pushed_owner", "") != "")
         return (1.0 if want else -1.0) * (1 if a.demand else -1)
     return 0.0
+
+
+# ------------------------------------------------------------------ hard
+
+#: the hard AI's race plan: extra score per pip for the crew's leading car
+LEAD_WEIGHT = 4.0
+
+
+def _leader(st: Any, seat: str) -> str | None:
+    """The crew's operable vehicle furthest up the road (start area counts as behind the road)."""
+    best, best_y = None, -99
+    for v in st.vehicles:
+        if v.owner == seat and R.operable(v):
+            y = v.pos[1] if v.where == "road" and v.pos is not None else -1
+            if y > best_y:
+                best, best_y = v.id, y
+    return best
+
+
+def _hard_score(st: Any, seat: str, a: Any) -> float:
+    """The easy scores plus a race plan: the leading car gets the biggest die.  The easy AI
+    spreads its dice to keep every car off the rear tile; a determinised look-ahead to the end
+    of the turn (experiment recorded in docs/rulings.md) kept choosing to drive the leader
+    instead -- it sets the pace of the scrolling road (trailing opponents fall off the rear
+    tile) and is the car that reaches the finish line."""
+    base = _score(st, seat, a)
+    if a.kind == "assign" and not a.coast and a.car == _leader(st, seat):
+        base += LEAD_WEIGHT * (a.die if a.die else 3.5)
+    return base

@@ -76,7 +76,7 @@ def hex_of(row: int, col: int) -> list[int]:
     return [col, 2 * row + (col % 2)]
 
 
-def row_of(p: list[int]) -> int:
+def row_of(p: list[int] | tuple[int, int]) -> int:
     return (p[1] - (p[0] % 2)) // 2
 
 
@@ -110,6 +110,19 @@ def base_char(tiles: list[str], p: list[int]) -> str:
         _LAST[0] = list(tiles)
         _LAST[1] = grid(tuple(tiles))
     return _LAST[1][p[0]][p[1]]
+
+
+@lru_cache(maxsize=64)
+def drivable(tiles: tuple[str, ...]) -> tuple[tuple[str, tuple[int, int]], ...]:
+    """(key, hex) of every space of the table made of ``tiles`` that is not impassable, row by row."""
+    g = grid(tiles)
+    out = []
+    for r in range(H // 2):
+        for c in range(W):
+            p = hex_of(r, c)
+            if g[c][p[1]] != "X":
+                out.append((key(p), (p[0], p[1])))
+    return tuple(out)
 
 
 def is_hazard_char(ch: str) -> bool:

@@ -2,43 +2,87 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from ..base import Game, Msg, Outcome
+from ..base import Event as BaseEvent
+from ..base import Game, Msg, Outcome, RigSpec, SeatLabels, bad_state
 from ..errors import GameError
 from ..i18n import t
 from ..rng import Rng
 from . import rules as R
-from .content import H, W, add, base_char, board, crews, dice, hex_of, key, row_of
+from .content import (
+    TH,
+    H,
+    W,
+    add,
+    board,
+    crews,
+    dice,
+    drivable,
+    faces,
+    grid,
+    hex_of,
+    is_hazard_char,
+    key,
+    row_of,
+    unkey,
+)
 from .models import (
     Action,
     AirRow,
     AirSpace,
     Assign,
+    BoardView,
     Bonus,
+    ChoiceView,
     Command,
     Crew,
+    CrewView,
     Enter,
+    HazardView,
     Options,
     Pass,
     Pending,
     Reroll,
     RerollQuestion,
+    RerollView,
     Shoot,
     Step,
     TREvent,
+    TREventBase,
+    TRSeatView,
     TRState,
+    TRView,
     Vehicle,
+    VehicleView,
+    clone,
+    legacy_event,
 )
+from .models import Options as TROptions
 
 ID = "thunder_road"
+
+
+@lru_cache(maxsize=64)
+def _board_view_cached(tiles: tuple[str, ...]) -> BoardView:
+    g = grid(tiles)
+    rows = [
+        "".join("H" if is_hazard_char(ch := g[c][hex_of(r, c)[1]]) else ch for c in range(W)) for r in range(H // 2)
+    ]
+    names = [faces()[f]["name"] if f in faces() else f for f in tiles]
+    return BoardView(columns=W, rows=H // 2, tile_rows=TH // 2, tiles=list(tiles), tile_names=names, terrain=rows)
+
+
+def _board_view(tiles: tuple[str, ...]) -> BoardView:
+    return _board_view_cached(tiles).model_copy(deep=True)
 
 
 def _fail(code: str, seat: str | None = None, **params: Any) -> GameError:
     return GameError(code, f"thunder_road.error.{code}", seat=seat, **params)
 
 
-class ThunderRoad(Game):
+class ThunderRoad(Game[TRState]):
     id = ID
     schema_version = 1
     min_seats = 2
@@ -47,16 +91,19 @@ class ThunderRoad(Game):
     Action = Action
     Event = TREvent
     Options = Options
+    View = TRView
+    SeatView = TRSeatView
+    #: seat-filler AI levels: easy = the original heuristic player, hard = it plus a race plan (ai.py)
+    ai_levels = ("easy", "hard")
     record_key = "core.record.fastest_win"  # leaderboards: fewest rounds to win a race
     record_lower_is_better = True
 
-    def seat_range(self, options=None) -> tuple[int, int]:
+    def _seat_range(self, options: TROptions) -> tuple[int, int]:
         """Five seats only with an extra crew (Big Rig or Final Five)."""
-        opts = self.parse_options(options)
-        return self.min_seats, 5 if (opts.big_rig or opts.final_five) else 4
+        return self.min_seats, 5 if (options.big_rig or options.final_five) else 4
 
     # ------------------------------------------------------------ set-up
-    def _new(self, seats: list[str], options: Options, seed: int, rng: Rng) -> TRState:
+    def _new(self, seats: list[str], options: TROptions, seed: int, rng: Rng) -> TRState:
         extras = [x for x, on in (("final_five", options.final_five), ("big_rig", options.big_rig)) if on]
         if len(seats) == 5 and not extras:
             raise GameError(
@@ -106,7 +153,7 @@ class ThunderRoad(Game):
         return st
 
     # ------------------------------------------------------------ who acts
-    def to_act(self, state: TRState) -> list[str]:
+    def _to_act(self, state: TRState) -> list[str]:
         if state.winners is not None:
             return []
         if state.reroll is not None:
@@ -115,7 +162,7 @@ class ThunderRoad(Game):
             return [state.pending.seat]
         return []
 
-    def outcome(self, state: TRState) -> Outcome | None:
+    def _outcome(self, state: TRState) -> Outcome | None:
         if state.winners is None:
             return None
         scores = {s: (1.0 if s in state.winners else 0.0) for s in state.seats}
@@ -171,13 +218,13 @@ class ThunderRoad(Game):
             return out
         if p.stage == "step":
             out = []
-            for d in R.dirs_for(st, v):
-                h = add(v.pos or [0, 0], d)
+            for dr in R.dirs_for(st, v):
+                h = add(v.pos or [0, 0], dr)
                 mark = R.step_mark(st, v, p, h)
                 if mark == "drift":
-                    out += [Step(dir=d, then=e, mark=m) for e, m in self._drift_exits(st, v, p, h)]
+                    out += [Step(dir=dr, then=e, mark=m) for e, m in self._drift_exits(st, v, p, h)]
                 else:
-                    out.append(Step(dir=d, mark=mark))
+                    out.append(Step(dir=dr, mark=mark))
             return out
         if p.stage == "bonus":
             return [Bonus(take=True), Bonus(take=False)]
@@ -196,7 +243,7 @@ class ThunderRoad(Game):
         out: list[Any] = [Command(command="none")]
         board_cmds = R.crew_def(c)["command_board"]
         cmd_dice = crews()["commands"]
-        any_empty = "airstrike" in board_cmds and c.has_chopper and bool(self._empty_spaces(st))
+        any_empty = "airstrike" in board_cmds and c.has_chopper and self._any_empty(st)
         for d in sorted(set(c.dice)):
             for cmd in board_cmds:
                 if d not in cmd_dice[cmd]["dice"]:
@@ -212,17 +259,24 @@ class ThunderRoad(Game):
                     out.append(Command(command=cmd, die=d))
         return out
 
-    def _empty_spaces(self, st: TRState) -> list[list[int]]:
+    def _empty_spaces(self, st: TRState) -> list[tuple[int, int]]:
+        """Airstrike targets, in row then column order."""
+        return [h for _, h in self._empty_keys(st)]
+
+    def _empty_keys(self, st: TRState) -> list[tuple[str, tuple[int, int]]]:
+        busy = self._busy(st)
+        return [(k, h) for k, h in drivable(tuple(st.tiles)) if k not in busy]
+
+    @staticmethod
+    def _busy(st: TRState) -> set[str]:
         busy = {key(v.pos) for v in st.vehicles if v.where == "road" and v.pos is not None}
-        busy |= set(st.hazards)
-        busy |= {key(c.chopper) for c in st.crews if c.chopper is not None}
-        out = []
-        for r in range(H // 2):
-            for col in range(W):
-                h = hex_of(r, col)
-                if key(h) not in busy and base_char(st.tiles, h) != "X":
-                    out.append(h)
-        return out
+        busy.update(st.hazards)
+        busy.update(key(c.chopper) for c in st.crews if c.chopper is not None)
+        return busy
+
+    def _any_empty(self, st: TRState) -> bool:
+        busy = self._busy(st)
+        return any(k not in busy for k, _ in drivable(tuple(st.tiles)))
 
     def _shooter_pos(self, st: TRState, p: Pending) -> list[int] | None:
         if p.stage == "chopper_shoot":
@@ -231,28 +285,48 @@ class ThunderRoad(Game):
         return v.pos if v.where == "road" else None
 
     def _check(self, st: TRState, seat: str, action: Any) -> None:
-        legal = self._legal(st, seat)
-        if action.kind in ("step", "enter"):
-            ok = any(
-                a.kind == action.kind and a.model_dump(exclude={"mark"}) == action.model_dump(exclude={"mark"})
-                for a in legal
-            )
-        else:
-            ok = action in legal
-        if not ok:
+        if not self._is_legal(st, seat, action):
             raise _fail("illegal", seat=seat, action=action.kind)
 
-    # ------------------------------------------------------------ apply
-    def _transition(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREvent]]:
-        """``_run`` builds the new state from its own copy (of the state, or of the
-        slam-reroll snapshot), so the platform's copy would be wasted work."""
-        return self._run(state, seat, action)
+    def _is_legal(self, st: TRState, seat: str, a: Any) -> bool:
+        """Whether ``a`` is one of ``_legal(st, seat)`` (a step's or entry's ``mark`` is
+        ignored), decided without listing every legal action where that is costly."""
+        p = st.pending
+        if st.reroll is None and p is not None and p.seat == seat:
+            if a.kind == "step" and p.stage == "step":
+                v = R.veh(st, p.car or "")
+                dirs = R.dirs_for(st, v)
+                return a.dir in dirs and self._drift_ok(st, v, p, add(v.pos or [0, 0], a.dir), a.then, dirs)
+            if a.kind == "enter" and p.stage == "enter":
+                v = R.veh(st, p.car or "")
+                return 0 <= a.col < W and self._drift_ok(st, v, p, hex_of(0, a.col), a.then, R.dirs_for(st, v))
+            if a.kind == "air_space" and p.stage == "air_space":
+                return p.row is not None and 0 <= a.col < W and key(hex_of(p.row, a.col)) in dict(self._empty_keys(st))
+        if a.kind in ("step", "enter"):
+            return False
+        return a in self._legal(st, seat)
 
     @staticmethod
-    def _copy(st: TRState) -> TRState:
-        return TRState.model_validate(st.model_dump())
+    def _drift_ok(
+        st: TRState, v: Vehicle, p: Pending, dest: list[int], then: str | None, dirs: tuple[str, ...]
+    ) -> bool:
+        """A step into ``dest`` is a drift through it (and needs ``then``) exactly when its mark is drift."""
+        if R.step_mark(st, v, p, dest) == "drift":
+            return then in dirs
+        return then is None
 
-    def _run(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREvent]]:
+    # ------------------------------------------------------------ apply
+    def _transition(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[BaseEvent]]:
+        """``_run`` builds the new state from its own copy (of the state, or of the
+        slam-reroll snapshot), so the platform's copy would be wasted work."""
+        new, events = self._run(state, seat, action)
+        return new, list(events)
+
+    def _copy(self, state: TRState) -> TRState:
+        """The typed fast copy (``models.clone``)."""
+        return clone(state)
+
+    def _run(self, state: TRState, seat: str, action: Any) -> tuple[TRState, list[TREventBase]]:
         if action.kind == "reroll":
             q = state.reroll
             assert q is not None
@@ -272,11 +346,11 @@ class ThunderRoad(Game):
             ctx.ev(
                 "reroll_asked",
                 seat=s.asker,
-                slam=f"@thunder_road.slamface.{s.slam}",
-                dir=f"@thunder_road.dir.{s.direction}",
-                pushed=f"@thunder_road.vehicle.{s.info['pushed']}",
-                owner=s.info["pushed_owner"],
-                result=f"@thunder_road.mark.{s.info['result']}",
+                slam=s.slam,
+                dir=s.direction,
+                pushed=s.info["pushed"],
+                owner=s.info["pushed_owner"] or None,
+                result=s.info["result"],
             )
             work = self._copy(base)
             work.reroll = RerollQuestion(
@@ -297,7 +371,7 @@ class ThunderRoad(Game):
             work.winners = g.winners
             work.end_reason = g.reason
             work.pending = None
-            ctx.ev("game_over", seats=", ".join(g.winners), reason=f"@thunder_road.end.{g.reason}")
+            ctx.ev("game_over", winners=list(g.winners), reason=g.reason)
         work.reroll = None
         return work, ctx.events[skip:]
 
@@ -339,7 +413,7 @@ class ThunderRoad(Game):
             c.dice.remove(a.die)
             c.used.append(a.die)
             c.command_used = True
-            ctx.ev("command", seat=seat, command=f"@thunder_road.command.{a.command}", die=a.die)
+            ctx.ev("command", seat=seat, command=a.command, die=a.die)
             if a.command == "airstrike":
                 p.stage = "air_row"
                 return
@@ -377,7 +451,7 @@ class ThunderRoad(Game):
             if a.target is not None:
                 tgt = R.veh(st, a.target)
                 if p.stage == "chopper_shoot":
-                    label = {"vid": "", "car": "@thunder_road.vehicle.chopper", "owner": seat}
+                    label = {"vid": "", "car": "chopper", "owner": seat}
                 else:
                     label = R.vname(R.veh(st, p.car or ""))
                 R.shoot(ctx, label, tgt)
@@ -395,7 +469,7 @@ class ThunderRoad(Game):
             v = R.veh(st, p.car or "")
             if v.kind == "rig" and a.dir != "n" and c.rig_turns is not None:
                 c.rig_turns -= 1
-            ctx.ev("step", dir=f"@thunder_road.dir.{a.dir}", **R.vname(v))
+            ctx.ev("step", dir=a.dir, **R.vname(v))
             self._step(ctx, add(v.pos or [0, 0], a.dir), a.then)
             return
         if kind == "bonus":
@@ -425,7 +499,7 @@ class ThunderRoad(Game):
             p.drift = True  # Final Five zigzag: a free drift on every normal move
         if v.on_fire:
             face = st.rng.choice("fire", dice()["fire"])
-            ctx.ev("fire_roll", face=f"@thunder_road.fireface.{face}", **R.vname(v))
+            ctx.ev("fire_roll", face=face, **R.vname(v))
             if face == "extinguish":
                 v.on_fire = False
             elif face == "burn_out":
@@ -457,17 +531,18 @@ class ThunderRoad(Game):
             p.drift = False
         res = R.enter_space(ctx, v, dest, "move", pass_through=pass_through)
         if res == "ok" and not ctx.stopped and v.where == "road":
-            self._pay(st, p, v, dest)
+            self._pay(st, p, v)
             if then is not None and p.moves > 0:
                 if v.kind == "rig" and then != "n":
                     R.crew_of(st, p.seat).rig_turns = (R.crew_of(st, p.seat).rig_turns or 1) - 1
-                ctx.ev("step", dir=f"@thunder_road.dir.{then}", **R.vname(v))
+                ctx.ev("step", dir=then, **R.vname(v))
                 res = R.enter_space(ctx, v, add(v.pos or dest, then), "move")
                 if res == "ok" and not ctx.stopped and v.where == "road":
-                    self._pay(st, p, v, v.pos or dest)
+                    self._pay(st, p, v)
         if ctx.offroad:
             p.bonus_ok = False
-        if res != "ok" or ctx.stopped or v.where != "road":
+        if res != "ok" or ctx.stopped or v.where != "road" or not R.operable(v):
+            # a car that can no longer run (its crew may be out) takes no further step or bonus
             if res == "stop" or ctx.stopped:
                 ctx.ev("stop", **R.vname(v))
             self._after_move(ctx)
@@ -481,12 +556,14 @@ class ThunderRoad(Game):
         self._after_move(ctx)
 
     @staticmethod
-    def _pay(st: TRState, p: Pending, v: Vehicle, at: list[int]) -> None:
+    def _pay(st: TRState, p: Pending, v: Vehicle) -> None:
+        """Pay for the space the car is in now: 2 for mud, else 1; a coast is one space.  After
+        an oil slide that is the space it slid into (ruling 5: the step and the slide are one
+        move, paid at the terrain where the car ends up, §7)."""
         if p.coast:
             p.moves = 0
             return
-        ter = R.terrain(st, v.pos or at)
-        p.moves = max(0, p.moves - (2 if ter == "M" else 1))
+        p.moves = max(0, p.moves - (2 if R.terrain(st, v.pos or [0, 0]) == "M" else 1))
 
     def _after_move(self, ctx: R.Ctx) -> None:
         st = ctx.st
@@ -510,123 +587,149 @@ class ThunderRoad(Game):
         R.end_turn(ctx)
 
     # ------------------------------------------------------------ views
-    def view(self, state: TRState, seat: str | None) -> dict[str, Any]:
+    def _view(self, state: TRState, seat: str | None) -> dict[str, Any]:
+        """What ``seat`` (None: the public) sees -- everything the board image shows.  Never the
+        RNG, the seed, face-down hazard types, the order of the road stack, the damage tokens
+        under a car or the slam-reroll snapshot."""
         st = state
-        hz = {}
-        for k, h in st.hazards.items():
-            hz[k] = {"up": h.up, "type": h.type if h.up else None}
-        vehicles = []
-        for v in st.vehicles:
-            if v.where == "gone":
-                continue
-            vehicles.append(
-                {
-                    "id": v.id,
-                    "owner": v.owner,
-                    "kind": v.kind,
-                    "name": v.name,
-                    "size": v.size,
-                    "where": v.where,
-                    "pos": v.pos,
-                    "damage": len(v.damage),
-                    "capacity": v.capacity,
-                    "operable": R.operable(v),
-                    "moved": v.moved,
-                    "coasts": v.coasts,
-                    "on_fire": v.on_fire,
-                }
+        hazards = [
+            HazardView(pos=unkey(k), up=h.up, type=h.type if h.up else None)
+            for k, h in sorted(st.hazards.items(), key=lambda kh: unkey(kh[0])[::-1])
+        ]
+        vehicles = [
+            VehicleView(
+                id=v.id,
+                owner=v.owner,
+                kind=v.kind,
+                name=v.name,
+                size=v.size,
+                where=v.where,
+                pos=list(v.pos) if v.pos is not None else None,
+                damage=len(v.damage),
+                capacity=v.capacity,
+                operable=R.operable(v),
+                moved=v.moved,
+                coasts=v.coasts,
+                on_fire=v.on_fire,
             )
-        crews_v = []
-        for c in st.crews:
-            crews_v.append(
-                {
-                    "seat": c.seat,
-                    "crew": c.crew,
-                    "colour": c.colour,
-                    "dice": list(c.dice),
-                    "used": list(c.used),
-                    "command_used": c.command_used,
-                    "turns": c.turns,
-                    "chopper": c.chopper,
-                    "out": c.out,
-                    "rig_turns": c.rig_turns,
-                    "cars_left": sum(1 for v in st.vehicles if v.owner == c.seat and v.where != "gone"),
-                }
+            for v in st.vehicles
+            if v.where != "gone"
+        ]
+        colours = board()["colours"]
+        crews_v = [
+            CrewView(
+                seat=c.seat,
+                crew=c.crew,
+                colour=c.colour,
+                colour_hex=colours.get(c.colour, "#888888"),
+                dice=list(c.dice),
+                used=list(c.used),
+                command_used=c.command_used,
+                turns=c.turns,
+                chopper=list(c.chopper) if c.chopper is not None else None,
+                out=c.out,
+                rig_turns=c.rig_turns,
+                cars_left=sum(1 for v in st.vehicles if v.owner == c.seat and v.where != "gone"),
+                coasting=bool(R.crew_def(c).get("coasting", True)),
             )
-        pending = None
-        choices: list[dict[str, Any]] = []
-        if st.pending is not None:
-            pending = st.pending.model_dump(mode="json")
-            if st.reroll is None and st.pending.stage in ("step", "enter") and st.winners is None:
-                v = R.veh(st, st.pending.car or "")
-                seen: set[str] = set()
-                for a in self._legal(st, st.pending.seat):
-                    pos = hex_of(0, a.col) if a.kind == "enter" else add(v.pos or [0, 0], a.dir)
-                    mark = "drift" if a.then else a.mark
-                    if key(pos) in seen:
-                        continue
-                    seen.add(key(pos))
-                    choices.append(
-                        {"pos": pos, "mark": mark, "dir": getattr(a, "dir", None), "col": getattr(a, "col", None)}
+            for c in st.crews
+        ]
+        choices: list[ChoiceView] = []
+        if (
+            st.pending is not None
+            and st.reroll is None
+            and st.pending.stage in ("step", "enter")
+            and st.winners is None
+        ):
+            v = R.veh(st, st.pending.car or "")
+            seen: set[str] = set()
+            for a in self._legal(st, st.pending.seat):
+                pos = hex_of(0, a.col) if a.kind == "enter" else add(v.pos or [0, 0], a.dir)
+                if key(pos) in seen:
+                    continue
+                seen.add(key(pos))
+                choices.append(
+                    ChoiceView(
+                        pos=pos,
+                        mark="drift" if a.then else a.mark,
+                        dir=getattr(a, "dir", None),
+                        col=getattr(a, "col", None),
                     )
+                )
         reroll = None
         if st.reroll is not None:
             q = st.reroll
-            reroll = {
-                "asker": q.asker,
-                "top": q.top,
-                "bottom": q.bottom,
-                "slam": q.slam,
-                "direction": q.direction,
-                **q.info,
-            }
-        return {
-            "game": ID,
-            "seats": list(st.seats),
-            "step": st.step,
+            reroll = RerollView(asker=q.asker, top=q.top, bottom=q.bottom, slam=q.slam, direction=q.direction, **q.info)
+        fields: dict[str, Any] = {
             "round": st.round,
             "starter": st.starter,
             "road_die": st.road_die,
             "current": st.current,
-            "tiles": list(st.tiles),
             "tiles_placed": st.tiles_placed,
             "final": st.final,
-            "hazards": hz,
+            "board": _board_view(tuple(st.tiles)),
+            "hazards": hazards,
             "vehicles": vehicles,
             "crews": crews_v,
-            "pending": pending,
+            "pending": st.pending.model_copy() if st.pending is not None else None,
             "choices": choices,
             "reroll": reroll,
             "wrecks_left": st.wrecks_left,
             "damage_pile": len(st.damage_pile),
             "hazard_pile": len(st.hazard_pile),
             "deck": len(st.deck),
-            "winners": st.winners,
+            "winners": list(st.winners) if st.winners is not None else None,
             "end_reason": st.end_reason,
-            "to_act": self.to_act(st),
-            "options": st.options.model_dump(mode="json"),
-            "viewer": seat,
+            "options": st.options.model_copy(),
         }
+        if seat is not None:
+            fields["your_turn"] = seat in self.to_act(st)
+        return fields
 
-    def record(self, state: TRState, seat: str) -> float | None:
+    # ------------------------------------------------------------ impossible states and rigs
+    def _validate(self, state: TRState) -> None:
+        """Refuse a state no game can reach, naming the first problem (``rules.check_state``)."""
+        try:
+            R.check_state(state)
+        except R.BadState as exc:
+            field, _, detail = str(exc).partition(": ")
+            raise bad_state(field, detail) from None
+
+    def _migrate_event(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Logs stored before the typed events held one event with a ``params`` dict of
+        catalog references (``"@thunder_road.dir.ne"``, owner ``"-"`` for a wreck); read
+        them into the typed fields (``models.legacy_event``)."""
+        return legacy_event(data)
+
+    def _rigs(self) -> dict[str, RigSpec]:
+        """Every named draw a test or the driver may rig (docs/rulings.md, Thunder Road §7)."""
+        return {name: RigSpec(kind=kind, values=values, doc=doc) for name, (kind, values, doc) in R.rig_specs().items()}
+
+    def _record(self, state: TRState, seat: str) -> float | None:
         """Leaderboard record: the round in which ``seat`` won (fewer is better)."""
         if state.winners and seat in state.winners:
             return float(state.round)
         return None
 
-    def hidden_revealed(self, before: TRState, after: TRState) -> bool:
-        """A hazard token turned face up or a road tile came off the (hidden) stack."""
+    def _hidden_revealed(self, before: TRState, after: TRState) -> bool:
+        """Something hidden came to light without the RNG showing it: a road tile came off the
+        stack, a face-down hazard token turned face up or was used up (mine, wreck), or a slam
+        reroll question was asked (the state then holds the action's starting point, RNG
+        included, but the question shows the slam and direction rolled -- and, after a wreck
+        token, what the token was)."""
         if before.tiles_placed != after.tiles_placed:
             return True
-        for k, h in after.hazards.items():
-            if h.up:
-                b = before.hazards.get(k)
-                if b is None or not b.up:
+        if after.reroll is not None and after.reroll != before.reroll:
+            return True
+        for k, h in before.hazards.items():
+            if not h.up:
+                a = after.hazards.get(k)
+                if a is None or a.up:
                     return True
         return False
 
     # ------------------------------------------------------------ presentation
-    def action_label(self, state: TRState, action: Any, locale: str | None = None) -> str:
+    def _action_label(self, state: TRState, action: Any, locale: str | None, labels: SeatLabels | None) -> str:
         k = action.kind
         tr = lambda key, **kw: t(f"thunder_road.{key}", locale, **kw)  # noqa: E731
         if k == "assign":
@@ -671,13 +774,27 @@ class ThunderRoad(Game):
             if action.target is None:
                 return tr("action.hold_fire")
             v = R.veh(state, action.target)
-            return tr("action.shoot", car=tr(f"vehicle.{v.name}"), owner=v.owner or tr("vehicle.wreck"))
-        return super().action_label(state, action, locale)
+            owner = self.seat_name(v.owner, labels) if v.owner else tr("vehicle.wreck")
+            return tr("action.shoot", car=tr(f"vehicle.{v.name}"), owner=owner)
+        return super()._action_label(state, action, locale, labels)
 
-    def event_text(self, event: Any, locale: str | None = None) -> str:
-        return t(f"thunder_road.event.{event.kind}", locale, **event.params)
+    def _event_text(self, event: Any, locale: str | None, labels: SeatLabels | None) -> str:
+        """The log line of a typed event: catalog names for the fields in ``event.refs``,
+        seat labels (``labels[seat].name``, default the seat id) for ``event.seat_fields``."""
+        params = event.model_dump(exclude={"kind", "to"})
+        for f, section in event.refs.items():
+            params[f] = f"@thunder_road.{section}.{params[f]}"
+        for f in event.seat_fields:
+            val = params.get(f)
+            if isinstance(val, list):
+                params[f] = ", ".join(self.seat_name(x, labels) for x in val)
+            else:
+                params[f] = "-" if val is None else self.seat_name(val, labels)
+        if event.kind == "game_over":
+            params["seats"] = params.pop("winners")
+        return t(f"thunder_road.event.{event.kind}", locale, **params)
 
-    def prompt(self, state: TRState, seat: str) -> Msg:
+    def _prompt(self, state: TRState, seat: str) -> Msg:
         if state.reroll is not None and seat == state.reroll.asker:
             q = state.reroll
             return Msg(
@@ -700,7 +817,7 @@ class ThunderRoad(Game):
             params["car"] = f"@thunder_road.vehicle.{R.veh(state, p.car).name}"
         return Msg(key=f"thunder_road.prompt.{p.stage}", params=params)
 
-    def summary(self, state: TRState) -> Msg:
+    def _summary(self, state: TRState) -> Msg:
         out = self.outcome(state)
         if out is not None:
             return out.reason
@@ -714,10 +831,7 @@ class ThunderRoad(Game):
             },
         )
 
-    def ai_action(self, state: TRState, seat: str) -> Any:
+    def _ai_action(self, state: TRState, seat: str, level: str, legal: list[Any]) -> Any:
         from .ai import choose
 
-        legal = self.legal_actions(state, seat)
-        if not legal:
-            raise GameError("nothing_to_do", "core.error.nothing_to_do", seat=seat)
-        return choose(self, state, seat, legal)
+        return choose(self, state, seat, legal, level)

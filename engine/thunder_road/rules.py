@@ -30,7 +30,7 @@ from .content import (
     tokens,
     unkey,
 )
-from .models import Crew, Hazard, Pending, TREvent, TRState, Vehicle
+from .models import EVENT_BY_KIND, Crew, Hazard, Pending, TREventBase, TRState, Vehicle
 
 
 class Suspend(Exception):
@@ -49,7 +49,7 @@ class GameOver(Exception):
 class Ctx:
     def __init__(self, st: TRState, decisions: list[bool] | None = None):
         self.st = st
-        self.events: list[TREvent] = []
+        self.events: list[TREventBase] = []
         self.decisions = list(decisions or [])
         self.di = 0
         self.mover: str | None = None  # the car making a move right now
@@ -58,8 +58,9 @@ class Ctx:
         self.tracking = False  # count entered terrain for the road die
         self.defer_out = 0
 
-    def ev(self, kind: str, to: list[str] | None = None, **params: Any) -> None:
-        self.events.append(TREvent(kind=kind, to=to, params=params))
+    def ev(self, kind: str, to: list[str] | None = None, **fields: Any) -> None:
+        """Record the typed event of ``kind`` (validated: a wrong field fails at once)."""
+        self.events.append(EVENT_BY_KIND[kind](to=to, **fields))
 
 
 # ------------------------------------------------------------------ lookups
@@ -160,7 +161,7 @@ def new_id(st: TRState, prefix: str) -> str:
 
 
 def vname(v: Vehicle) -> dict[str, Any]:
-    return {"vid": v.id, "car": f"@thunder_road.vehicle.{v.name}", "owner": v.owner or "-"}
+    return {"vid": v.id, "car": v.name, "owner": v.owner}
 
 
 # ------------------------------------------------------------------ set-up
@@ -359,13 +360,13 @@ def eliminate(ctx: Ctx, v: Vehicle, reason: str) -> None:
     if v.kind == "wreck":
         v.where, v.pos = "gone", None
         st.wrecks_left += 1
-        ctx.ev("wreck_removed", reason=f"@thunder_road.reason.{reason}", **vname(v))
+        ctx.ev("wreck_removed", reason=reason, **vname(v))
         return
     v.where, v.pos = "gone", None
     st.damage_pile += [d for d in v.damage if d not in ("minor", "burn")]
     v.damage = []
     v.on_fire = False
-    ctx.ev("eliminated", reason=f"@thunder_road.reason.{reason}", **vname(v))
+    ctx.ev("eliminated", reason=reason, **vname(v))
     if ctx.mover == v.id:
         ctx.stopped = True
     check_out(ctx)
@@ -500,12 +501,12 @@ def enter_space(ctx: Ctx, v: Vehicle, dest: list[int], mode: str, pass_through: 
     hz = st.hazards.get(key(dest))
     if hz is not None:
         if not hz.up:
-            hz.up = True
-            ctx.ev("hazard", token=f"@thunder_road.token.{hz.type}", type=hz.type, **vname(v))
+            hz = st.hazards[key(dest)] = Hazard(type=hz.type, up=True)
+            ctx.ev("hazard", token=hz.type, **vname(v))
         if v.kind == "rig":
             del st.hazards[key(dest)]
             st.hazard_discard.append(hz.type)
-            ctx.ev("plough", token=f"@thunder_road.token.{hz.type}", **vname(v))
+            ctx.ev("plough", token=hz.type, **vname(v))
             damage(ctx, v, "hazard", stop_mover=False)
             return "ok" if v.where != "gone" else "gone"
         t = hz.type
@@ -540,7 +541,7 @@ def enter_space(ctx: Ctx, v: Vehicle, dest: list[int], mode: str, pass_through: 
             if ctx.tracking and ctx.mover == v.id:
                 ctx.offroad = True
             d = st.rng.choice("direction", dice()["direction"])
-            ctx.ev("oil", dir=f"@thunder_road.dir.{d}", **vname(v))
+            ctx.ev("oil", dir=d, **vname(v))
             return enter_space(ctx, v, add(dest, d), "forced")
         elif t == "fire":
             if v.kind != "wreck" and operable(v):
@@ -560,16 +561,16 @@ def slam(ctx: Ctx, top: Vehicle, bottom: Vehicle) -> None:
         "slam",
         top=top.id,
         bottom=bottom.id,
-        top_car=f"@thunder_road.vehicle.{top.name}",
-        bottom_car=f"@thunder_road.vehicle.{bottom.name}",
-        top_owner=top.owner or "-",
-        bottom_owner=bottom.owner or "-",
+        top_car=top.name,
+        bottom_car=bottom.name,
+        top_owner=top.owner,
+        bottom_owner=bottom.owner,
     )
     if ctx.mover == top.id:
         ctx.stopped = True
     face = st.rng.choice("slam", dice()["slam"])
     d = st.rng.choice("direction", dice()["direction"])
-    ctx.ev("slam_roll", slam=f"@thunder_road.slamface.{face}", dir=f"@thunder_road.dir.{d}")
+    ctx.ev("slam_roll", slam=face, dir=d)
     if size_rank(top) != size_rank(bottom):
         big = top if size_rank(top) > size_rank(bottom) else bottom
         if big.owner is not None and not crew_of(st, big.owner).out:
@@ -593,11 +594,11 @@ def slam(ctx: Ctx, top: Vehicle, bottom: Vehicle) -> None:
             if demand:
                 face = st.rng.choice("slam", dice()["slam"])
                 d = st.rng.choice("direction", dice()["direction"])
-                ctx.ev("reroll", seat=big.owner, slam=f"@thunder_road.slamface.{face}", dir=f"@thunder_road.dir.{d}")
+                ctx.ev("reroll", seat=big.owner, slam=face, dir=d)
     pick, other = (top, bottom) if face == "top" else (bottom, top)
     if pick.kind == "rig":
         pick, other = other, pick
-    ctx.ev("pushed", dir=f"@thunder_road.dir.{d}", **vname(pick))
+    ctx.ev("pushed", dir=d, **vname(pick))
     enter_space(ctx, pick, add(pick.pos or [0, 0], d), "forced")
 
 
@@ -629,10 +630,10 @@ def shoot(ctx: Ctx, shooter_label: dict[str, Any], target: Vehicle) -> None:
     hit = target.shoot_size in dice()["shooting_hits"][face]
     ctx.ev(
         "shoot",
-        face=f"@thunder_road.shootface.{face}",
+        face=face,
         target=target.id,
-        target_car=f"@thunder_road.vehicle.{target.name}",
-        target_owner=target.owner or "-",
+        target_car=target.name,
+        target_owner=target.owner,
         **shooter_label,
     )
     if hit:
@@ -667,7 +668,7 @@ def damage(ctx: Ctx, v: Vehicle, source: str, stop_mover: bool = True) -> None:
     tok = st.rng.choice("damage", sorted(set(st.damage_pile)))
     st.damage_pile.remove(tok)
     v.damage.append(tok)
-    ctx.ev("damage", token=f"@thunder_road.token.{tok}", type=tok, **vname(v))
+    ctx.ev("damage", token=tok, **vname(v))
     resolve_token(ctx, v, tok)
     after_damage(ctx, v)
 
@@ -695,23 +696,23 @@ def resolve_token(ctx: Ctx, v: Vehicle, tok: str) -> None:
         while True:
             p = add(p, d)
             if not on_board(p):
-                ctx.ev("shrapnel_none", dir=f"@thunder_road.dir.{d}", **vname(v))
+                ctx.ev("shrapnel_none", dir=d, **vname(v))
                 return
             hit = vehicle_at(st, p, exclude=v.id)
             if hit is not None:
                 ctx.ev(
                     "shrapnel",
-                    dir=f"@thunder_road.dir.{d}",
+                    dir=d,
                     target=hit.id,
-                    target_car=f"@thunder_road.vehicle.{hit.name}",
-                    target_owner=hit.owner or "-",
+                    target_car=hit.name,
+                    target_owner=hit.owner,
                     **vname(v),
                 )
                 damage(ctx, hit, "shrapnel")
                 return
     if tok.startswith("skid"):
         d = tokens()["skid_direction"][tok]
-        ctx.ev("skid", dir=f"@thunder_road.dir.{d}", **vname(v))
+        ctx.ev("skid", dir=d, **vname(v))
         enter_space(ctx, v, add(v.pos, d), "forced")
         return
     if tok == "dazed":
@@ -722,7 +723,7 @@ def resolve_token(ctx: Ctx, v: Vehicle, tok: str) -> None:
             if v.where != "road" or v.pos is None:
                 return
             d = st.rng.choice("direction", dice()["direction"])
-            ctx.ev("step", dir=f"@thunder_road.dir.{d}", **vname(v))
+            ctx.ev("step", dir=d, **vname(v))
             r = enter_space(ctx, v, add(v.pos, d), "forced")
             if r != "ok" or len(v.damage) != before:
                 return
@@ -730,7 +731,7 @@ def resolve_token(ctx: Ctx, v: Vehicle, tok: str) -> None:
     if tok == "blast":
         d = st.rng.choice("direction", dice()["direction"])
         n = st.rng.choice("stunt", dice()["stunt"])
-        ctx.ev("blast", dir=f"@thunder_road.dir.{d}", n=n, **vname(v))
+        ctx.ev("blast", dir=d, n=n, **vname(v))
         enter_space(ctx, v, add(v.pos, d, n), "forced")
         return
 
@@ -799,3 +800,210 @@ __all__ = [
     "TH",
     "W",
 ]
+
+
+# ------------------------------------------------------------------ what a state may be
+
+
+class BadState(Exception):
+    """The first thing wrong with a state (``check_state``)."""
+
+
+def _need(ok: bool, problem: str) -> None:
+    if not ok:
+        raise BadState(problem)
+
+
+def _supply(opts: Any, pile: str) -> dict[str, int]:
+    tk = tokens()
+    out = dict(tk[pile])
+    if opts.on_fire:
+        for t, k in tk[f"{pile}_on_fire"].items():
+            out[t] = out.get(t, 0) + k
+    return out
+
+
+def _count(items: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for x in items:
+        out[x] = out.get(x, 0) + 1
+    return out
+
+
+def _on_table(p: Any) -> bool:
+    return isinstance(p, list) and len(p) == 2 and 0 <= p[0] < W and 0 <= p[1] < H and (p[0] + p[1]) % 2 == 0
+
+
+def check_state(st: TRState) -> None:
+    """Raise :class:`BadState` naming the first thing in ``st`` that no game can reach:
+    seats and crews, every id against data/, token and figure counts, positions, counters
+    and the pending decision against the phase."""
+    opts = st.options
+    n = len(st.seats)
+    extras = [x for x, on in (("final_five", opts.final_five), ("big_rig", opts.big_rig)) if on]
+    _need(2 <= n <= 5, f"seats: {n} seats (2-5)")
+    _need(n < 5 or bool(extras), "seats: 5 seats need the big_rig or final_five crew")
+    _need(len(extras) <= n, "options: more extra crews than seats")
+    _need([c.seat for c in st.crews] == list(st.seats), "crews: one crew per seat, in seat order")
+    colours = board()["crew_colours"]
+    n_base = n - len(extras)
+    for i, c in enumerate(st.crews):
+        want = colours[i] if i < n_base else extras[i - n_base]
+        _need(c.crew == want, f"crews.{c.seat}: crew {c.crew!r} (expected {want!r})")
+        want_colour = want if i < n_base else crews()[want]["colour"]
+        _need(c.colour == want_colour, f"crews.{c.seat}: colour {c.colour!r}")
+        d = crew_def(c)
+        faces_ = set(d["dice_faces"])
+        _need(all(x in faces_ for x in c.dice + c.used), f"crews.{c.seat}: a die outside {sorted(faces_)}")
+        _need(
+            len(c.dice) + len(c.used) == d.get("movement_dice", board()["movement_dice"]),
+            f"crews.{c.seat}: {len(c.dice) + len(c.used)} movement dice",
+        )
+        _need(0 <= c.turns <= turns_per_round(c), f"crews.{c.seat}: turns {c.turns}")
+        _need(c.chopper is None or _on_table(c.chopper), f"crews.{c.seat}: chopper off the table")
+        _need(not c.out or c.chopper is None, f"crews.{c.seat}: out but has a chopper on the road")
+        _need(c.rig_turns is None or 0 <= c.rig_turns <= 6, f"crews.{c.seat}: rig_turns {c.rig_turns}")
+    # tiles and the road stack
+    fs = faces()
+    for f in st.tiles + st.deck:
+        _need(f in fs, f"tiles: unknown face {f!r}")
+    _need(len(st.tiles) == board()["tiles_on_table"], f"tiles: {len(st.tiles)} on the table")
+    numbers = [f[:-1] for f in st.tiles + st.deck]
+    _need(len(numbers) == len(set(numbers)), "tiles: a tile is both on the table and in the stack (or twice)")
+    _need(st.tiles_placed >= len(st.tiles), f"tiles_placed: {st.tiles_placed}")
+    # vehicles against crews.json
+    ids = [v.id for v in st.vehicles]
+    _need(len(ids) == len(set(ids)), "vehicles: duplicate id")
+    by_crew = {c.seat: crew_def(c) for c in st.crews}
+    ranks = crews()["size_rank"]
+    damage_types = set(_supply(opts, "damage")) | {"minor", "burn"}
+    wrecks_on_road = 0
+    for v in st.vehicles:
+        where = f"vehicles.{v.id}"
+        if v.kind == "wreck":
+            _need(v.owner is None and v.name == "wreck" and v.capacity == 1, f"{where}: not a wreck figure")
+            _need(v.where != "start", f"{where}: a wreck in the start area")
+            wrecks_on_road += v.where == "road"
+        else:
+            _need(v.owner in by_crew, f"{where}: owner {v.owner!r} is not a seat")
+            defs = {vd["name"]: vd for vd in by_crew[v.owner or ""]["vehicles"]}
+            vd = defs.get(v.name)
+            _need(vd is not None and v.id == f"{v.owner}:{v.name}", f"{where}: no such vehicle in the crew")
+            assert vd is not None
+            _need(
+                (v.kind, v.size, v.shoot_size, v.capacity, v.minor)
+                == (vd["kind"], vd["size"], vd["shoot_size"], vd["damage_slots"], vd["minor_damage"]),
+                f"{where}: differs from crews.json",
+            )
+        _need(v.size in ranks, f"{where}: size {v.size!r}")
+        _need(len(v.damage) <= v.capacity, f"{where}: {len(v.damage)} damage in {v.capacity} slots")
+        _need(all(d in damage_types for d in v.damage), f"{where}: unknown damage token")
+        _need(v.coasts <= board()["coasts_per_car"] and v.coasts >= 0, f"{where}: coasts {v.coasts}")
+        if v.where == "road":
+            _need(_on_table(v.pos), f"{where}: position {v.pos} off the table")
+            _need(base_char(st.tiles, v.pos or [0, 0]) != "X", f"{where}: on an impassable space")
+        else:
+            _need(v.pos is None, f"{where}: a position while not on the road")
+        if v.where == "gone":
+            _need(not v.damage and not v.on_fire, f"{where}: eliminated but still damaged")
+    spaces = [key(v.pos) for v in st.vehicles if v.where == "road" and v.pos is not None]
+    # (a car that crossed the finish line while drifting through a space stays drawn there)
+    _need(len(spaces) == len(set(spaces)) or st.winners is not None, "vehicles: two vehicles rest on one space")
+    for s in st.seats:
+        _need(any(v.owner == s for v in st.vehicles), f"vehicles: seat {s} has no vehicles")
+    _need(
+        st.wrecks_left >= 0 and st.wrecks_left + wrecks_on_road == board()["wreck_figures"],
+        f"wrecks_left: {st.wrecks_left} with {wrecks_on_road} on the road",
+    )
+    # hazard tokens: on hazard spaces, from the supply, conserved
+    supply = _supply(opts, "hazard")
+    for k, h in st.hazards.items():
+        try:
+            hp = unkey(k)
+        except ValueError:
+            raise BadState(f"hazards: bad space {k!r}") from None
+        _need(_on_table(hp) and key(hp) == k, f"hazards: space {k!r} off the table")
+        _need(is_hazard_char(base_char(st.tiles, hp)), f"hazards.{k}: not a hazard space")
+        _need(h.type in supply, f"hazards.{k}: unknown token {h.type!r}")
+    everywhere = [h.type for h in st.hazards.values()] + st.hazard_pile + st.hazard_discard
+    _need(all(t in supply for t in everywhere), "hazard_pile: unknown token")
+    _need(_count(everywhere) == supply, "hazards: the hazard tokens do not add up to the supply")
+    dmg_supply = _supply(opts, "damage")
+    drawn = [d for v in st.vehicles for d in v.damage if d not in ("minor", "burn")]
+    _need(_count(st.damage_pile + drawn) == dmg_supply, "damage_pile: the damage tokens do not add up to the supply")
+    # round, dice, turn order
+    _need(st.round >= 1, f"round: {st.round}")
+    _need(st.road_die in dice()["road"], f"road_die: {st.road_die}")
+    _need(st.starter in st.seats, f"starter: {st.starter!r}")
+    _need(st.current is None or st.current in st.seats, f"current: {st.current!r}")
+    outs = [s for group in st.out_order for s in group]
+    _need(sorted(outs) == sorted(c.seat for c in st.crews if c.out), "out_order: differs from the crews that are out")
+    # the end, or the decision pending
+    if st.winners is not None:
+        _need(bool(st.winners) and set(st.winners) <= set(st.seats), f"winners: {st.winners}")
+        _need(st.end_reason in ("finish", "last_standing"), f"end_reason: {st.end_reason!r}")
+        _need(st.pending is None and st.reroll is None, "pending: a decision after the end")
+        return
+    _need(st.end_reason is None, "end_reason: set while the game runs")
+    p = st.pending
+    _need(p is not None, "pending: nobody can act")
+    assert p is not None
+    _need(p.seat in st.seats and p.seat == st.current, f"pending.seat: {p.seat!r} (current {st.current!r})")
+    crew = crew_of(st, p.seat)
+    _need(not crew.out, f"pending.seat: {p.seat} is out")
+    _need(0 <= p.moves <= 30 and p.nitro in (0, 1, 2, 3), f"pending: moves {p.moves}, nitro {p.nitro}")
+    _need(p.die is None or p.die in set(crew_def(crew)["dice_faces"]), f"pending.die: {p.die}")
+    if p.stage == "assign":
+        _need(bool(assign_options(st, crew)), "pending: an assignment with no car to give a die")
+    _need(p.car is not None or p.stage in ("assign",), f"pending: stage {p.stage} without a car")
+    if p.car is not None:
+        try:
+            v = veh(st, p.car)
+        except KeyError:
+            raise BadState(f"pending.car: no vehicle {p.car!r}") from None
+        _need(v.owner == p.seat, f"pending.car: {p.car} is not {p.seat}'s")
+        if p.stage == "enter":
+            _need(v.where == "start", f"pending: entering with {p.car} not in the start area")
+        elif p.stage in ("step", "bonus", "shoot"):
+            _need(v.where == "road", f"pending: stage {p.stage} with {p.car} not on the road")
+    if p.stage in ("air_row", "air_space"):
+        _need(crew.has_chopper, "pending: an airstrike without a chopper")
+    if p.stage == "air_space":
+        _need(p.row is not None and 0 <= p.row < H // 2, f"pending.row: {p.row}")
+    if p.stage == "chopper_shoot":
+        _need(crew.chopper is not None, "pending: a chopper shot with no chopper on the road")
+    if st.reroll is not None:
+        q = st.reroll
+        _need(q.asker in st.seats and q.seat in st.seats, "reroll: unknown seat")
+        _need(not crew_of(st, q.asker).out, "reroll: asked of a crew that is out")
+        try:
+            snap = TRState.model_validate(q.snapshot)
+        except ValueError:
+            raise BadState("reroll.snapshot: not a state") from None
+        snap_ids = {v.id for v in snap.vehicles}
+        for vid in (q.top, q.bottom):  # or a wreck figure the replayed action puts down
+            _need(vid in snap_ids or (vid[:1] == "w" and vid[1:].isdigit()), f"reroll: unknown vehicle {vid!r}")
+        _need(q.slam in dice()["slam"] and q.direction in dice()["direction"], "reroll: unknown die faces")
+
+
+def rig_specs() -> dict[str, tuple[str, list[Any], str]]:
+    """Every named random draw of the game: (kind, the values it can take, what it is)."""
+    tk = tokens()
+    hazard = sorted(set(tk["hazard"]) | set(tk["hazard_on_fire"]))
+    damage = sorted(set(tk["damage"]) | set(tk["damage_on_fire"]))
+    move = sorted({x for c in ("base", "big_rig", "final_five") for x in crews()[c]["dice_faces"]})
+    return {
+        "move": ("die", move, "a movement die (also the set-up roll); Big Rig dice show 1-3"),
+        "road": ("die", sorted(set(dice()["road"])), "the road die (bonus moves)"),
+        "start_face": ("choice", ["a", "b"], "face of the start tile with start_face=random"),
+        "tiles": ("deck", sorted({f[:-1] for f in faces() if not f.startswith("1")}), "order of the road stack"),
+        "tile_side": ("choice", ["a", "b"], "the face up of each tile of the stack, in stack order"),
+        "hazard_pile": ("choice", hazard, "hazard tokens on top of a (re)shuffled hazard pile"),
+        "hazard": ("choice", hazard, "the hazard token put on a hazard space, by type"),
+        "damage": ("choice", damage, "the damage token drawn, by type"),
+        "slam": ("die", sorted(set(dice()["slam"])), "the slam die"),
+        "direction": ("die", list(dice()["direction"]), "the direction die"),
+        "shoot": ("die", sorted(set(dice()["shooting"])), "the shooting die"),
+        "stunt": ("die", sorted(set(dice()["stunt"])), "the stunt die (dazed, blast)"),
+        "fire": ("die", sorted(set(dice()["fire"])), "the fire die (option on_fire)"),
+    }

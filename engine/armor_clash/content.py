@@ -20,10 +20,12 @@ def tables() -> dict[str, Any]:
     return _load("tables")
 
 
+@cache
 def vehicles() -> dict[str, Any]:
     return {k: v for k, v in _load("vehicles").items() if not k.startswith("_")}
 
 
+@cache
 def scenarios() -> dict[str, Any]:
     return {k: v for k, v in _load("scenarios").items() if not k.startswith("_")}
 

@@ -1,0 +1,647 @@
+"""PostgreSQL backend (asyncpg): the same interface as the SQLite one, for several
+bot processes sharing one database.
+
+Every write is one transaction; every change to a table is a compare-and-swap on
+its version (``UPDATE ... WHERE id=$1 AND version=$2``: under READ COMMITTED a
+racing writer waits for the row lock, re-reads the version and loses).  A game is
+read with its seats in one statement, so a read never sees half a change.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import asyncpg
+
+from .base import (
+    ACTIVE_STATUSES,
+    ActionRow,
+    Campaign,
+    ChangeSet,
+    ChannelBusy,
+    Committed,
+    CorruptRow,
+    GameChange,
+    GameRow,
+    ResultRow,
+    Seat,
+    StatRow,
+    Store,
+    StoreError,
+    VersionConflict,
+    Vote,
+    dumps,
+    json_dict,
+    json_list,
+    seat_clocks,
+)
+from .migrations import CLOCKS_VERSION, migrate_postgres
+
+_COLS = (
+    "id, guild_id, channel_id, game, status, host_id, options_json, seed, state_json, version, "
+    "created_at, updated_at, locale, outcome_json, turn_started_at, to_act_json, last_reminder_at, "
+    "campaign_id, finished_at, table_json"
+)
+# a game row with its seats, in one statement (one snapshot)
+_GAME = (
+    "SELECT {cols}, ARRAY(SELECT s.seat FROM seats s WHERE s.game_id=g.id ORDER BY s.position) AS seat_names,"
+    " ARRAY(SELECT s.user_id FROM seats s WHERE s.game_id=g.id ORDER BY s.position) AS seat_users FROM games g"
+).format(cols=", ".join("g." + c.strip() for c in _COLS.split(",")))
+
+
+def _qmarks(sql: str) -> str:
+    """``?`` placeholders (the SQLite spelling) to ``$1, $2, ...``."""
+    out, n = [], 0
+    for part in sql.split("?"):
+        out.append(part)
+        n += 1
+        out.append(f"${n}")
+    return "".join(out[:-1])
+
+
+class PostgresStore(Store):
+    def __init__(self, dsn: str, clock=time.time, *, min_size: int = 1, max_size: int = 4) -> None:
+        super().__init__()
+        self.dsn = dsn
+        self.clock = clock
+        self.min_size = min_size
+        self.max_size = max_size
+        self._pool: asyncpg.Pool | None = None
+
+    # ---------------------------------------------------------- lifecycle
+    async def open(self) -> None:
+        if self._pool is not None:
+            return
+        try:
+            pool = await asyncpg.create_pool(self.dsn, min_size=self.min_size, max_size=self.max_size)
+        except (OSError, asyncpg.PostgresError) as exc:
+            raise StoreError(f"cannot connect to PostgreSQL: {exc}") from exc
+        try:
+            async with pool.acquire() as conn:
+                before, after = await migrate_postgres(conn, self.clock())
+                if before < CLOCKS_VERSION <= after:  # due times for the tables an older schema left running
+                    async with conn.transaction():
+                        await self._retime_all(conn)
+        except BaseException:
+            await pool.close()
+            raise
+        self._pool = pool
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            await pool.close()
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise RuntimeError("store is not open")
+        return self._pool
+
+    async def schema_version(self) -> int:
+        return int(await self.pool.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
+
+    async def sql(self, query: str, *args: Any) -> list[tuple]:
+        """Raw SQL for tests and tools (``?`` placeholders); autocommit."""
+        return [tuple(r) for r in await self.pool.fetch(_qmarks(query), *args)]
+
+    # ------------------------------------------------------------ games
+    async def create_game(
+        self,
+        *,
+        guild_id,
+        channel_id,
+        game,
+        host_id,
+        options,
+        seed,
+        seats,
+        locale=None,
+        status="lobby",
+        state_json=None,
+        table=None,
+        campaign_id=None,
+    ) -> GameRow:
+        now = self.clock()
+        async with self.pool.acquire() as conn:
+            try:
+                async with conn.transaction():
+                    gid = await conn.fetchval(
+                        "INSERT INTO games(guild_id, channel_id, game, status, host_id, options_json, seed, state_json,"
+                        " version, created_at, updated_at, locale, turn_started_at, table_json, campaign_id)"
+                        " VALUES ($1,$2,$3,$4,$5,$6,$7,$8,1,$9,$9,$10,$11,$12,$13) RETURNING id",
+                        guild_id,
+                        channel_id,
+                        game,
+                        status,
+                        host_id,
+                        dumps(options),
+                        seed,
+                        state_json,
+                        now,
+                        locale,
+                        now if status == "active" else None,
+                        dumps(table or {}),
+                        campaign_id,
+                    )
+                    await self._step("seats")
+                    await self._write_seats(conn, gid, seats)
+                    await self._step("commit")
+            except asyncpg.UniqueViolationError:  # games_one_open_per_channel
+                raise ChannelBusy(str(channel_id)) from None
+        row = await self.get_game(gid)
+        assert row is not None
+        return row
+
+    async def _write_seats(self, conn, game_id: int, seats: Sequence[Seat]) -> None:
+        await conn.execute("DELETE FROM seats WHERE game_id=$1", game_id)
+        await conn.executemany(
+            "INSERT INTO seats(game_id, position, seat, user_id) VALUES ($1,$2,$3,$4)",
+            [(game_id, i, s.seat, s.user_id) for i, s in enumerate(seats)],
+        )
+
+    @staticmethod
+    def _row(r: asyncpg.Record) -> GameRow:
+        gid = r["id"]
+        try:
+            options = json.loads(r["options_json"]) if r["options_json"] else {}
+            outcome = json.loads(r["outcome_json"]) if r["outcome_json"] else None
+            to_act = json.loads(r["to_act_json"]) if r["to_act_json"] else []
+            table = json.loads(r["table_json"]) if r["table_json"] else {}
+            if not isinstance(options, dict) or not isinstance(table, dict) or not isinstance(to_act, list):
+                raise ValueError("options/table/to_act have the wrong shape")
+        except (ValueError, TypeError) as exc:
+            raise CorruptRow(gid, f"unreadable options/outcome: {exc}") from None
+        return GameRow(
+            id=gid,
+            guild_id=r["guild_id"],
+            channel_id=r["channel_id"],
+            game=r["game"],
+            status=r["status"],
+            host_id=r["host_id"],
+            seats=[Seat(seat=s, user_id=u) for s, u in zip(r["seat_names"], r["seat_users"])],
+            options=options,
+            seed=r["seed"],
+            state_json=r["state_json"],
+            version=r["version"],
+            created_at=r["created_at"],
+            updated_at=r["updated_at"],
+            locale=r["locale"],
+            outcome=outcome,
+            turn_started_at=r["turn_started_at"],
+            to_act=to_act,
+            last_reminder_at=r["last_reminder_at"],
+            campaign_id=r["campaign_id"],
+            finished_at=r["finished_at"],
+            table=table,
+        )
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        r = await self.pool.fetchrow(_GAME + " WHERE g.id=$1", game_id)
+        return self._row(r) if r else None
+
+    async def active_game(self, channel_id: int) -> GameRow | None:
+        r = await self.pool.fetchrow(
+            _GAME + " WHERE g.channel_id=$1 AND g.status IN ('lobby','active') ORDER BY g.id DESC LIMIT 1", channel_id
+        )
+        return self._row(r) if r else None
+
+    async def latest_game(self, channel_id: int, statuses: Sequence[str]) -> GameRow | None:
+        r = await self.pool.fetchrow(
+            _GAME + " WHERE g.channel_id=$1 AND g.status = ANY($2::text[]) ORDER BY g.id DESC LIMIT 1",
+            channel_id,
+            list(statuses),
+        )
+        return self._row(r) if r else None
+
+    # ------------------------------------------------------------ commit
+    async def commit(self, changes: ChangeSet) -> Committed:
+        now = self.clock()
+        done = Committed()
+        async with self.pool.acquire() as conn, conn.transaction():
+            if changes.game is not None:
+                done.version = await self._apply_game(conn, changes.game, now)
+                g = changes.game
+                if g.to_act is not None or g.seats is not None or g.status is not None or g.table is not None:
+                    await self._retime(conn, [g.game_id])
+            for c in changes.campaigns:
+                await self._step("campaigns")
+                found = await conn.fetchval(
+                    "UPDATE campaigns SET progress_json=$1, version=version+1 WHERE id=$2 AND version=$3 RETURNING id",
+                    dumps(c.progress),
+                    c.campaign_id,
+                    c.expected_version,
+                )
+                if found is None:
+                    raise VersionConflict(f"campaign {c.campaign_id}")
+            for v in changes.votes:
+                await self._step("votes")
+                args: list[Any] = [v.vote_id, v.expected_version]
+                sets = ["version=version+1"]
+                if v.yes is not None:
+                    args.append(dumps(sorted(set(v.yes))))
+                    sets.append(f"yes_json=${len(args)}")
+                if v.no is not None:
+                    args.append(dumps(sorted(set(v.no))))
+                    sets.append(f"no_json=${len(args)}")
+                if v.status is not None:
+                    args.append(v.status)
+                    sets.append(f"status=${len(args)}")
+                found = await conn.fetchval(
+                    f"UPDATE votes SET {', '.join(sets)} WHERE id=$1 AND version=$2 RETURNING id", *args
+                )
+                if found is None:
+                    raise VersionConflict(f"vote {v.vote_id}")
+            for nv in changes.new_votes:
+                await self._step("votes")
+                vid = await conn.fetchval(
+                    "INSERT INTO votes(game_id, kind, payload_json, base_version, voters_json, created_by, created_at)"
+                    " VALUES ($1,$2,$3,$4,$5,$6,$7) RETURNING id",
+                    nv.game_id,
+                    nv.kind,
+                    dumps(nv.payload),
+                    nv.base_version,
+                    dumps(nv.voters),
+                    nv.created_by,
+                    now,
+                )
+                done.vote_ids.append(int(vid))
+            await self._step("commit")
+        return done
+
+    async def _apply_game(self, conn, c: GameChange, now: float) -> int:
+        args: list[Any] = [c.game_id, c.expected_version, now]
+        sets = ["version=version+1", "updated_at=$3"]
+
+        def arg(value: Any) -> str:
+            args.append(value)
+            return f"${len(args)}"
+
+        if c.status is not None:
+            sets.append(f"status={arg(c.status)}")
+            if c.status == "active" and c.to_act is None:
+                sets.append("turn_started_at=COALESCE(turn_started_at, $3)")
+            if c.status in ("finished", "abandoned"):
+                sets.append("finished_at=$3")
+        if c.state_json is not None:
+            sets.append(f"state_json={arg(c.state_json)}")
+        if c.to_act is not None:
+            # a new decision is pending: its clock (timer, reminders) starts now
+            sets += [f"to_act_json={arg(dumps(list(c.to_act)))}", "turn_started_at=$3", "last_reminder_at=NULL"]
+        if c.table is not None:
+            sets.append(f"table_json={arg(dumps(c.table))}")
+        if c.options is not None:
+            sets.append(f"options_json={arg(dumps(c.options))}")
+        if c.outcome is not None:
+            sets.append(f"outcome_json={arg(dumps(c.outcome))}")
+        found = await conn.fetchrow(
+            f"UPDATE games SET {', '.join(sets)} WHERE id=$1 AND version=$2 RETURNING guild_id, game", *args
+        )
+        if found is None:
+            raise VersionConflict(str(c.game_id))
+        new_version = c.expected_version + 1
+        if c.seats is not None:
+            await self._step("seats")
+            await self._write_seats(conn, c.game_id, c.seats)
+        if c.revert:
+            await self._step("revert")
+            await conn.executemany(
+                "INSERT INTO reverts(action_id, game_id, by_user, created_at) VALUES ($1,$2,$3,$4)",
+                [(aid, c.game_id, c.by_user, now) for aid in c.revert],
+            )
+        if c.actions:
+            await self._step("actions")
+            await conn.executemany(
+                "INSERT INTO actions(game_id, seat, user_id, action_json, events_json, version, created_at)"
+                " VALUES ($1,$2,$3,$4,$5,$6,$7)",
+                [(c.game_id, a.seat, a.user_id, dumps(a.action), dumps(a.events), new_version, now) for a in c.actions],
+            )
+        if c.results:
+            await self._step("results")
+            await conn.executemany(
+                "INSERT INTO results(game_id, guild_id, game, seat, user_id, place, won, score, record,"
+                " finished_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (game_id, seat) DO UPDATE SET"
+                " guild_id=excluded.guild_id, game=excluded.game, user_id=excluded.user_id,"
+                " place=excluded.place, won=excluded.won, score=excluded.score, record=excluded.record,"
+                " finished_at=excluded.finished_at",
+                [
+                    (
+                        c.game_id,
+                        found["guild_id"],
+                        found["game"],
+                        r.seat,
+                        r.user_id,
+                        r.place,
+                        int(r.won),
+                        _float(r.score),
+                        _float(r.record),
+                        now,
+                    )
+                    for r in c.results
+                ],
+            )
+        return new_version
+
+    async def actions(self, game_id: int, *, limit: int = 50, offset: int = 0) -> list[ActionRow]:
+        rows = await self.pool.fetch(
+            "SELECT id, seat, user_id, action_json, events_json, version, created_at FROM actions a"
+            " WHERE game_id=$1 AND NOT EXISTS (SELECT 1 FROM reverts r WHERE r.action_id=a.id)"
+            " ORDER BY id LIMIT $2 OFFSET $3",
+            game_id,
+            limit,
+            offset,
+        )
+        out = []
+        for i, seat, uid, aj, ej, ver, at in rows:
+            try:
+                action, events = json.loads(aj), json.loads(ej or "[]")
+            except ValueError as exc:
+                raise CorruptRow(game_id, f"unreadable action {i}: {exc}") from None
+            out.append(
+                ActionRow(id=i, seat=seat, user_id=uid, action=action, events=events, version=ver, created_at=at)
+            )
+        return out
+
+    async def count_actions(self, game_id: int) -> int:
+        return int(
+            await self.pool.fetchval(
+                "SELECT COUNT(*) FROM actions a WHERE game_id=$1 AND NOT EXISTS"
+                " (SELECT 1 FROM reverts r WHERE r.action_id=a.id)",
+                game_id,
+            )
+        )
+
+    async def waiting_tables(self) -> list[GameRow]:
+        rows = await self.pool.fetch(_GAME + " WHERE g.status='active' AND g.to_act_json != '[]' ORDER BY g.id")
+        return self._readable_rows(rows)
+
+    def _readable_rows(self, rows) -> list[GameRow]:
+        """Rows for listings; an unreadable one is skipped here (and quarantined when opened)."""
+        out = []
+        for r in rows:
+            try:
+                out.append(self._row(r))
+            except CorruptRow:
+                continue
+        return out
+
+    async def mark_reminded(
+        self, game_id: int, at: float | None, *, expected_version: int | None = None, previous: float | None = None
+    ) -> bool:
+        async with self.pool.acquire() as conn, conn.transaction():
+            if expected_version is None:
+                found = await conn.fetchval(
+                    "UPDATE games SET last_reminder_at=$2 WHERE id=$1 RETURNING id", game_id, at
+                )
+            else:  # a claim: only for the caller that saw this version and this previous reminder
+                found = await conn.fetchval(
+                    "UPDATE games SET last_reminder_at=$2 WHERE id=$1 AND version=$3"
+                    " AND last_reminder_at IS NOT DISTINCT FROM $4 RETURNING id",
+                    game_id,
+                    _float(at),
+                    expected_version,
+                    _float(previous),
+                )
+            if found is not None:
+                await self._retime(conn, [game_id])  # the next reminder is due one interval later
+        return found is not None
+
+    # ------------------------------------------------------- due times
+    async def _retime(self, conn, game_ids: Sequence[int]) -> None:
+        """Recompute the due times of these tables' waiting seats (inside the caller's transaction)."""
+        rows = await conn.fetch(
+            "SELECT g.id, g.status, g.to_act_json, g.table_json, g.turn_started_at, g.last_reminder_at,"
+            " (SELECT settings_json FROM guild_settings s WHERE s.guild_id=g.guild_id) AS guild,"
+            " ARRAY(SELECT s.seat FROM seats s WHERE s.game_id=g.id ORDER BY s.position) AS seat_names,"
+            " ARRAY(SELECT s.user_id FROM seats s WHERE s.game_id=g.id ORDER BY s.position) AS seat_users"
+            " FROM games g WHERE g.id = ANY($1::bigint[])",
+            list(game_ids),
+        )
+        await conn.execute("DELETE FROM turn_clocks WHERE game_id = ANY($1::bigint[])", list(game_ids))
+        clocks = []
+        for r in rows:
+            for c in seat_clocks(
+                status=r["status"],
+                to_act=json_list(r["to_act_json"]),
+                seats=list(zip(r["seat_names"], r["seat_users"])),
+                table=json_dict(r["table_json"]),
+                guild=json_dict(r["guild"]),
+                since=r["turn_started_at"],
+                last_reminder_at=r["last_reminder_at"],
+            ):
+                clocks.append((r["id"], *c))
+        if clocks:
+            await conn.executemany(
+                "INSERT INTO turn_clocks(game_id, seat, user_id, since, remind_at, expire_at)"
+                " VALUES ($1,$2,$3,$4,$5,$6)",
+                clocks,
+            )
+
+    async def _retime_all(self, conn, guild_id: int | None = None) -> None:
+        if guild_id is None:
+            ids = [r[0] for r in await conn.fetch("SELECT id FROM games WHERE status='active'")]
+        else:
+            ids = [
+                r[0] for r in await conn.fetch("SELECT id FROM games WHERE status='active' AND guild_id=$1", guild_id)
+            ]
+        await self._retime(conn, ids)
+
+    async def due_tables(self, now: float) -> list[GameRow]:
+        rows = await self.pool.fetch(
+            _GAME + " WHERE g.id IN (SELECT game_id FROM turn_clocks WHERE remind_at <= $1"
+            " UNION SELECT game_id FROM turn_clocks WHERE expire_at <= $1) AND g.status='active' ORDER BY g.id",
+            float(now),
+        )
+        return self._readable_rows(rows)
+
+    # ---------------------------------------------------------- settings
+    async def _get_json(self, sql: str, key: int) -> dict[str, Any]:
+        raw = await self.pool.fetchval(sql, key)
+        if raw is None:
+            return {}
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            return {}
+        return value if isinstance(value, dict) else {}
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        return await self._get_json("SELECT settings_json FROM guild_settings WHERE guild_id=$1", guild_id)
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO guild_settings(guild_id, settings_json) VALUES ($1, $2) ON CONFLICT (guild_id)"
+                " DO UPDATE SET settings_json=excluded.settings_json",
+                guild_id,
+                dumps(settings),
+            )
+            await self._retime_all(conn, guild_id)  # the server's timers apply to its waiting seats now
+
+    async def user_prefs(self, user_id: int) -> dict[str, Any]:
+        return await self._get_json("SELECT prefs_json FROM user_prefs WHERE user_id=$1", user_id)
+
+    async def set_user_prefs(self, user_id: int, prefs: dict[str, Any]) -> None:
+        await self.pool.execute(
+            "INSERT INTO user_prefs(user_id, prefs_json) VALUES ($1, $2) ON CONFLICT (user_id)"
+            " DO UPDATE SET prefs_json=excluded.prefs_json",
+            user_id,
+            dumps(prefs),
+        )
+
+    # ------------------------------------------------------------- stats
+    async def stats(self, guild_id: int, *, game: str | None = None, user_id: int | None = None) -> list[StatRow]:
+        sql = "SELECT game, user_id, COUNT(*), SUM(won), MIN(record), MAX(record) FROM results WHERE guild_id=$1"
+        args: list[Any] = [guild_id]
+        if game is not None:
+            args.append(game)
+            sql += f" AND game=${len(args)}"
+        if user_id is not None:
+            args.append(user_id)
+            sql += f" AND user_id=${len(args)}"
+        sql += " GROUP BY game, user_id ORDER BY game, user_id"
+        rows = await self.pool.fetch(sql, *args)
+        return [StatRow(g, u, int(n), int(w or 0), lo, hi) for g, u, n, w, lo, hi in rows]
+
+    async def results_of_campaign(self, campaign_id: int) -> list[ResultRow]:
+        rows = await self.pool.fetch(
+            "SELECT r.seat, r.user_id, r.place, r.won, r.score, r.record FROM results r JOIN games g ON g.id=r.game_id"
+            " WHERE g.campaign_id=$1 ORDER BY r.game_id, r.place",
+            campaign_id,
+        )
+        return [ResultRow(s, u, p, bool(w), sc, rec) for s, u, p, w, sc, rec in rows]
+
+    # --------------------------------------------------------- campaigns
+    @staticmethod
+    def _campaign(r) -> Campaign:
+        try:
+            points = json.loads(r[4])
+            progress = json.loads(r[5]) if r[5] else None
+        except ValueError as exc:
+            raise CorruptRow(-int(r[0]), f"campaign {r[0]}: {exc}") from None
+        return Campaign(
+            id=r[0],
+            guild_id=r[1],
+            game=r[2],
+            name=r[3],
+            points=points,
+            progress=progress,
+            created_by=r[6],
+            status=r[7],
+            version=r[8],
+        )
+
+    _CAMPAIGN = (
+        "SELECT id, guild_id, game, name, points_json, progress_json, created_by, status, version FROM campaigns"
+    )
+
+    async def create_campaign(self, *, guild_id, game, name, points, created_by, progress=None) -> Campaign:
+        try:
+            cid = await self.pool.fetchval(
+                "INSERT INTO campaigns(guild_id, game, name, points_json, progress_json, created_by, created_at)"
+                " VALUES ($1,$2,$3,$4,$5,$6,$7) RETURNING id",
+                guild_id,
+                game,
+                name,
+                dumps(points),
+                dumps(progress) if progress is not None else None,
+                created_by,
+                self.clock(),
+            )
+        except asyncpg.UniqueViolationError:
+            raise ChannelBusy(f"campaign {name}") from None
+        campaign = await self.campaign_by_id(cid)
+        assert campaign is not None
+        return campaign
+
+    async def campaign(self, guild_id: int, name: str) -> Campaign | None:
+        r = await self.pool.fetchrow(self._CAMPAIGN + " WHERE guild_id=$1 AND name=$2", guild_id, name)
+        return self._campaign(r) if r else None
+
+    async def campaign_by_id(self, campaign_id: int) -> Campaign | None:
+        r = await self.pool.fetchrow(self._CAMPAIGN + " WHERE id=$1", campaign_id)
+        return self._campaign(r) if r else None
+
+    async def campaigns(self, guild_id: int) -> list[Campaign]:
+        rows = await self.pool.fetch(self._CAMPAIGN + " WHERE guild_id=$1 ORDER BY id", guild_id)
+        return [self._campaign(r) for r in rows]
+
+    # ------------------------------------------------------------- votes
+    _VOTE = (
+        "SELECT id, game_id, kind, payload_json, base_version, voters_json, yes_json, status, created_by, no_json,"
+        " version, created_at FROM votes"
+    )
+
+    async def get_vote(self, vote_id: int) -> Vote | None:
+        r = await self.pool.fetchrow(self._VOTE + " WHERE id=$1", vote_id)
+        if not r:
+            return None
+        return Vote(
+            id=r[0],
+            game_id=r[1],
+            kind=r[2],
+            payload=json.loads(r[3]),
+            base_version=r[4],
+            voters=json.loads(r[5]),
+            yes=json.loads(r[6]),
+            status=r[7],
+            created_by=r[8],
+            no=json.loads(r[9]),
+            version=r[10],
+            created_at=r[11],
+        )
+
+    async def quarantine(self, game_id: int, reason: str) -> None:
+        now = self.clock()
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO quarantine(game_id, reason, payload, created_at)"
+                " SELECT id, $2, COALESCE(state_json, '') || chr(10) || COALESCE(options_json, ''), $3"
+                " FROM games WHERE id=$1 AND status != 'quarantined'",
+                game_id,
+                reason,
+                now,
+            )
+            await conn.execute(
+                "UPDATE games SET status='quarantined', to_act_json='[]', version=version+1, updated_at=$2"
+                " WHERE id=$1 AND status != 'quarantined'",
+                game_id,
+                now,
+            )
+            await conn.execute("DELETE FROM turn_clocks WHERE game_id=$1", game_id)
+
+    async def quarantined(self) -> list[tuple[int, str]]:
+        rows = await self.pool.fetch("SELECT game_id, reason FROM quarantine ORDER BY id")
+        return [(int(g), str(r)) for g, r in rows]
+
+    async def games_of_user(self, user_id, guild_id=None, statuses=ACTIVE_STATUSES) -> list[GameRow]:
+        sql = (
+            _GAME + " WHERE g.status = ANY($2::text[]) AND EXISTS"
+            " (SELECT 1 FROM seats s WHERE s.game_id=g.id AND s.user_id=$1)"
+        )
+        args: list[Any] = [user_id, list(statuses)]
+        if guild_id is not None:
+            sql += " AND g.guild_id=$3"
+            args.append(guild_id)
+        rows = await self.pool.fetch(sql + " ORDER BY g.id", *args)
+        return self._readable_rows(rows)
+
+    async def count_games(self) -> int:
+        return int(await self.pool.fetchval("SELECT COUNT(*) FROM games"))
+
+    async def get_meta(self, key: str) -> str | None:
+        return await self.pool.fetchval("SELECT value FROM meta WHERE key=$1", key)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self.pool.execute(
+            "INSERT INTO meta(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
+            key,
+            value,
+        )
+
+
+def _float(value: float | int | None) -> float | None:
+    return None if value is None else float(value)
