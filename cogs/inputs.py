@@ -136,6 +136,38 @@ def _depth(text: str) -> int:
     return deepest
 
 
+def _parts(text: str) -> list[str]:
+    """``key=value`` parts, separated by spaces or commas outside brackets and
+    JSON strings (so ``vehicles=["kv2", "t34_85"]`` stays one part)."""
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        elif depth == 0 and (ch == "," or ch.isspace()):
+            if current:
+                parts.append("".join(current))
+                current = []
+            continue
+        current.append(ch)
+    if current:
+        parts.append("".join(current))
+    return parts
+
+
 def parse_options(text: str | None) -> dict[str, Any]:
     """``key=value key2=value2`` (values parsed as JSON where they can be).
     Bounded: at most :data:`MAX_OPTIONS_CHARS` characters, :data:`MAX_OPTIONS`
@@ -144,7 +176,7 @@ def parse_options(text: str | None) -> dict[str, Any]:
     if len(text) > MAX_OPTIONS_CHARS:
         raise GameError("bad_options", "discord.options.too_long", n=MAX_OPTIONS_CHARS)
     out: dict[str, Any] = {}
-    for part in text.replace(",", " ").split():
+    for part in _parts(text):
         if "=" not in part:
             raise GameError("bad_options", "discord.options.syntax", part=echo(part))
         key, _, value = part.partition("=")

@@ -566,3 +566,57 @@ async def test_the_reported_forgeries_get_clear_private_answers(table):
     assert text == t("discord.forged.play_stale", player.locale)
     assert table.row(gid)["version"] == version
     assert not fd.violations
+
+
+# ------------------------------------------------------------ the parsers alone
+def test_option_parsing_is_bounded_and_never_recurses():
+    from cogs.inputs import MAX_DEPTH, options_help, parse_options
+    from engine import GameError
+
+    assert parse_options('hero=brawler vehicles=["kv2","t34_85"] big_rig=true') == {
+        "hero": "brawler",
+        "vehicles": ["kv2", "t34_85"],
+        "big_rig": True,
+    }
+    assert parse_options('name="[[[[[[[["') == {"name": "[[[[[[[["}, "brackets inside a JSON string are text"
+    assert parse_options('name="a\\" b, c" x=1,y=2') == {"name": 'a" b, c', "x": 1, "y": 2}
+    assert parse_options("x=" + "[" * MAX_DEPTH + "]" * MAX_DEPTH) == {"x": [[[[]]]]}
+    for text, key in [
+        ("x=" + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "discord.options.too_deep"),
+        ("x=" + "[" * 900, "discord.options.too_deep"),
+        ("a=" + "x" * 1000, "discord.options.too_long"),
+        ("hero", "discord.options.syntax"),
+        ("=3", "discord.options.syntax"),
+        (" ".join(f"k{i}=1" for i in range(21)), "discord.options.too_many"),
+    ]:
+        with pytest.raises(GameError) as err:
+            parse_options(text)
+        assert err.value.key == key, text[:40]
+        for lang in ("en", "zh"):
+            assert not PLACEHOLDER.search(_outside_backticks(err.value.message(lang)))
+    assert options_help("city_of_fury", "en") == "Options of City of Fury: hero = vigilante | brawler"
+    assert "boss_speed_pct = 150-200" in options_help("armor_clash", "en")
+    assert options_help("automobile", "zh") == t("discord.options.none", "zh", game=t("discord.game.automobile", "zh"))
+
+
+def test_chain_values_are_bounded():
+    from cogs.inputs import MAX_CHAIN, MAX_ID, parse_chain
+
+    assert parse_chain("3:7:0.2.1 dice") == (3, 7, [0, 2, 1], "dice")
+    assert parse_chain(f"{MAX_ID + 1}:1:0") is None, "no row can have that id"
+    assert parse_chain("1:1:" + ".".join(["0"] * (MAX_CHAIN + 1))) is None
+    assert parse_chain("1:1:10000000") is None
+    assert parse_chain("9" * 5000 + ":1:0") is None
+    assert parse_chain("1:2:") == (1, 2, [], "")
+
+
+def test_quoted_values_cannot_pose_as_catalog_keys_or_break_messages():
+    from cogs.inputs import echo
+
+    assert echo("@core.ui.internal") == "`@core.ui.internal`"
+    assert t("discord.forged.game", "en", value=echo("@core.ui.internal"), games="x").startswith(
+        "There is no game called `@core.ui.internal`"
+    )
+    assert echo("\ud800x") == "`?x`"
+    assert echo("a`b\nc") == "`a'b c`"
+    assert len(echo("x" * 500)) <= 62
