@@ -88,6 +88,8 @@ def known_component(interaction: discord.Interaction) -> bool:
     message = interaction.message
     if not isinstance(cid, str) or message is None:
         return False
+    if _in_a_view(interaction, message.id, (ctype, cid)):
+        return True  # an ordinary discord.ui.View of this process answers it
     if not any(item.__discord_ui_compiled_template__.fullmatch(cid) for item in DYNAMIC_ITEMS):
         return False
     try:
@@ -96,6 +98,16 @@ def known_component(interaction: discord.Interaction) -> bool:
         return any(getattr(i, "custom_id", None) == cid and i.type.value == ctype for i in view.walk_children())
     except Exception:  # noqa: BLE001 -- a message discord.py cannot rebuild reaches no handler either
         return False
+
+
+def _in_a_view(interaction: discord.Interaction, message_id: int, key: tuple[Any, str]) -> bool:
+    """Whether a live (non-dynamic) view item is registered for ``key`` on this
+    message or persistently: the lookup discord.py's view store does."""
+    store = getattr(getattr(interaction.client, "_connection", None), "_view_store", None)
+    views = getattr(store, "_views", None)
+    if not isinstance(views, dict):
+        return False
+    return key in views.get(message_id, {}) or key in views.get(None, {})
 
 
 def _strings(options: Any) -> typing.Iterator[str]:

@@ -620,3 +620,32 @@ def test_quoted_values_cannot_pose_as_catalog_keys_or_break_messages():
     assert echo("\ud800x") == "`?x`"
     assert echo("a`b\nc") == "`a'b c`"
     assert len(echo("x" * 500)) <= 62
+
+
+async def test_a_click_on_an_ordinary_view_of_the_bot_is_left_to_that_view(table):
+    """The answer to components that are none of ours never answers a component
+    some live discord.ui.View of this process handles (no double response)."""
+    import discord
+
+    user = table.fd.add_user(101, "host")
+    bot = await table.start()
+    view = discord.ui.View(timeout=60)
+    button = discord.ui.Button(label="x", custom_id="plain:1")
+
+    async def answer(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("plain ok", ephemeral=True)
+
+    button.callback = answer
+    view.add_item(button)
+    sent = await bot.get_channel(table.fd.channel_id).send("a view", view=view)
+    ex = await table.fd.click(user, sent.id, "plain:1")
+    assert (await table.wait_ephemeral(ex)).content == "plain ok"
+    await ex.wait_idle(quiet=0.2)
+    assert [m.content for m in ex.messages] == ["plain ok"] and not ex.errors
+    ex = await table.fd.click(user, sent.id, "plain:1", force=True)  # the same message, still fine
+    assert (await table.wait_ephemeral(ex)).content == "plain ok"
+    # while a custom_id nobody handles on that same message is answered privately
+    snap = copy.deepcopy(table.fd.message(sent.id).data)
+    snap["components"] = [{"type": 1, "components": [_button("plain:2")]}]
+    ex = await table.fd.click(user, snap, "plain:2", force=True)
+    assert (await table.wait_ephemeral(ex)).content == t("discord.forged.component", "en")
