@@ -45,8 +45,8 @@ def play(n: int, seed: int) -> dict:
                 made += e.n
             elif e.kind == "unsold":
                 unsold += e.n
-            elif e.kind == "pick" and e.text:
-                chars[e.text] += 1
+            elif e.kind == "pick":
+                chars[e.character] += 1
     out = GAME.outcome(st)
     assert out is not None
     return {
@@ -103,8 +103,8 @@ def report(rows: list[dict]) -> str:
         f"Measured {now} on a 2-core {platform.machine()} machine shared with other work (load average "
         f"{os.getloadavg()[0]:.1f} at the end, so wall-clock rates are low; games per CPU-second is the fairer figure), Python "
         f"{platform.python_version()}, with `python bench/selfplay_automobile.py --games {rows[0]['games']}`.",
-        "Seeds 0..N-1; every seat is the seat-filler AI (`engine/automobile/ai.py`); each game goes through the",
-        "public API (`apply` copies the state, validates the action against the legal list).",
+        "Seeds 0..N-1; every seat is the easy seat-filler AI (`engine/automobile/ai.py`), rules 2 (issue 14); each game goes through the",
+        "public API (`apply` copies the state; the AI's action comes from `legal_actions`, so it is not checked again).",
         "",
         "| players | games | games/s (wall) | games per CPU-s | winner $ mean | median | min | max | seat $ mean | seats < $2000 | "
         "bankrupt seats (games) | emergency loans | tied wins | steps/game | cars made/seat | unsold |",

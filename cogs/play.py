@@ -808,19 +808,6 @@ class Play(commands.Cog):
         embed.set_image(url="attachment://board.png")
         await interaction.followup.send(embed=embed, file=board_file(png), ephemeral=True)
 
-    auto = app_commands.Group(
-        name=ls("auto", "discord.cmd.auto"), description=ls("Automobile", "discord.game.automobile"), guild_only=True
-    )
-
-    @auto.command(
-        name=ls("hand", "discord.cmd.auto.hand"),
-        description=ls("Your demand cards, privately", "discord.cmd.auto.hand.desc"),
-    )
-    async def auto_hand(self, interaction: discord.Interaction) -> None:
-        """The name Automobile players look for; the same private view as /game view."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self._private_view(interaction)
-
     # ------------------------------------------------------------- /play
     @app_commands.command(
         name=ls("play", "discord.cmd.play"),

@@ -1,4 +1,4 @@
-"""Automobile board image, drawn only from a view (``Game.view``)."""
+"""Automobile board image, drawn only from the typed view (``engine.automobile.models.PublicView``)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.automobile.models import PublicView, SeatView, SpaceView
 from engine.i18n import normalise, t
 from render.common import font, to_png
 
@@ -20,10 +21,13 @@ CLASSES = ("high", "mid", "low")
 CHARS = ("ford", "kettering", "sloan", "howard", "durant", "chrysler")
 
 
-def _color(view: dict[str, Any], seat: str | None) -> str:
-    if seat is None or seat not in view["seats"]:
+def _color(view: PublicView, seat: str | None) -> str:
+    if seat is None or seat not in view.seats:
         return "#666666"
-    return SEAT_COLORS[view["seats"].index(seat) % len(SEAT_COLORS)]
+    lab = view.labels.get(seat)
+    if lab is not None and lab.colour:
+        return lab.colour
+    return SEAT_COLORS[view.seats.index(seat) % len(SEAT_COLORS)]
 
 
 def _fit(s: str, size: int, width: int) -> str:
@@ -130,44 +134,45 @@ def _base(loc: str, round_: int, spaces_key: tuple[tuple[int, str, int, str, str
     return img
 
 
-def draw(view: dict[str, Any], locale: str = "en") -> bytes:
+def draw(view: PublicView | dict[str, Any], locale: str = "en") -> bytes:
+    """The board as PNG bytes, from the typed view (a dict is read as one)."""
+    if isinstance(view, dict):
+        view = SeatView.model_validate(view) if "hand" in view else PublicView.model_validate(view)
     loc = normalise(locale)
-    spaces = view["spaces"]
-    key = tuple((sp["id"], sp["cls"], sp["year"], sp["name"], sp["name_zh"], sp["cost"]) for sp in spaces)
-    img = _base(loc, int(view["round"]), key).copy()
+    spaces = view.spaces
+    key = tuple((sp.id, sp.cls, sp.year, sp.name, sp.name_zh, sp.cost) for sp in spaces)
+    img = _base(loc, view.round, key).copy()
     d = ImageDraw.Draw(img)
 
     # ---------------------------------------------------------- header
     summary = (
         t("automobile.summary.over", loc)
-        if view.get("finished")
-        else (
-            t("automobile.summary.round", loc, round=view["round"], phase=t(f"automobile.phase.{view['phase']}", loc))
-        )
+        if view.finished
+        else (t("automobile.summary.round", loc, round=view.round, phase=t(f"automobile.phase.{view.phase}", loc)))
     )
     text(d, (320, 18), summary, 18, "#e8c547")
     # round / phase track: only the current phase is drawn over the printed track
-    if not view.get("finished"):
-        x = TRACK_X + (view["round"] - 1) * 182 + (view["phase"] - 1) * 19
+    if not view.finished:
+        x = TRACK_X + (view.round - 1) * 182 + (view.phase - 1) * 19
         d.rectangle((x, TRACK_Y, x + 16, TRACK_Y + 16), fill="#e8c547", outline="#111111")
-        text(d, (x + 8, TRACK_Y + 8), str(view["phase"]), 10, "#000000", anchor="mm")
+        text(d, (x + 8, TRACK_Y + 8), str(view.phase), 10, "#000000", anchor="mm")
 
     # ------------------------------------------------------ model track
-    by_cls: dict[str, list[dict[str, Any]]] = {c: [] for c in CLASSES}
+    by_cls: dict[str, list[SpaceView]] = {c: [] for c in CLASSES}
     for sp in spaces:
-        by_cls[sp["cls"]].append(sp)
+        by_cls[sp.cls].append(sp)
     cw, ch, tx, ty = CW, CH, TX, TY
     for row, cls in enumerate(CLASSES):
         y = ty + 22 + row * (ch + 6)
         for col, sp in enumerate(by_cls[cls]):
             x = tx + 70 + col * cw
-            if sp["closed"]:
+            if sp.closed:
                 d.rectangle((x + 4, y + 36, x + cw - 8, y + 60), fill="#111111", outline="#aa3333")
                 text(d, (x + cw // 2 - 2, y + 48), t("automobile.ui.closed", loc), 13, "#ff6666", anchor="mm")
-            owner = sp.get("owner")
-            if owner is not None and not sp["closed"]:
+            owner = sp.owner
+            if owner is not None and not sp.closed:
                 col_ = _color(view, owner)
-                for k in range(sp["factories"]):
+                for k in range(sp.factories):
                     fx = x + 6 + k * 24
                     d.polygon(
                         [
@@ -182,18 +187,18 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
                         fill=col_,
                         outline="#000000",
                     )
-                if sp["parts"]:
+                if sp.parts:
                     px = x + 6 + 3 * 24
                     d.ellipse((px, y + 40, px + 18, y + 58), fill="#dddddd", outline=col_, width=3)
                     text(d, (px + 9, y + 49), "P", 11, "#000000", anchor="mm")
-            if owner is not None and sp["cars"] > 0:
+            if owner is not None and sp.cars > 0:
                 col_ = _color(view, owner)
                 d.rectangle((x + 4, y + 66, x + 60, y + 86), fill=col_, outline="#000000")
-                text(d, (x + 32, y + 76), f"{sp['cars']}", 13, "#000000", anchor="mm")
-            if sp["bonus"]:
+                text(d, (x + 32, y + 76), f"{sp.cars}", 13, "#000000", anchor="mm")
+            if sp.bonus:
                 d.ellipse((x + 64, y + 66, x + 84, y + 86), fill="#3fbf7f", outline="#000000")
                 text(d, (x + 74, y + 76), "+", 14, "#000000", anchor="mm")
-            if sp["discount"]:
+            if sp.discount:
                 d.ellipse((x + 88, y + 66, x + 108, y + 86), fill="#e07a3f", outline="#000000")
                 text(d, (x + 98, y + 76), "−", 14, "#000000", anchor="mm")
             if owner is not None:
@@ -201,16 +206,14 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
 
     # -------------------------------------------------- distribution area
     dy = ty + 22 + 3 * (ch + 6) + 10
-    text(
-        d, (20, dy), t("automobile.ui.lanes", loc) + "  (" + ", ".join(view.get("boxes_open", [])) + ")", 16, "#ffffff"
-    )
-    cap = int(view.get("lane_capacity", 0))
+    text(d, (20, dy), t("automobile.ui.lanes", loc) + "  (" + ", ".join(view.boxes_open) + ")", 16, "#ffffff")
+    cap = view.lane_capacity
     boxes_total = 3
-    per_box = cap // max(1, len(view.get("boxes_open", [])) or 1) if cap else 0
+    per_box = cap // max(1, len(view.boxes_open) or 1) if cap else 0
     total_slots = per_box * boxes_total if per_box else 0
     for row, cls in enumerate(CLASSES):
         y = dy + 26 + row * 34
-        sold = view["lanes"].get(cls, [])
+        sold = view.lanes.get(cls, [])
         for k in range(max(total_slots, len(sold))):
             x = 118 + k * 20 + (k // per_box) * 8 if per_box else 118 + k * 20
             open_ = k < cap
@@ -219,8 +222,8 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
                 d.rectangle((x + 3, y + 5, x + 14, y + 23), fill=_color(view, sold[k]))
         # distributors waiting in the big square of this class
         cx = DIST_X + 72
-        for seat in view["seats"]:
-            n = view["players"][seat]["dist"][cls]
+        for seat in view.seats:
+            n = view.players[seat].dist[cls]
             if n:
                 d.polygon(
                     [(cx, y + 24), (cx + 8, y + 4), (cx + 16, y + 24)], fill=_color(view, seat), outline="#000000"
@@ -230,77 +233,77 @@ def draw(view: dict[str, Any], locale: str = "en") -> bytes:
 
     # --------------------------------------------------- executive area
     ex, ey = 720, dy
-    ex_ = view["exec"]
-    text(d, (ex, ey + 26), f"{t('automobile.action.exec.close', loc)}: {ex_['close']}", 13, "#cccccc")
-    text(d, (ex, ey + 46), "+ " + " ".join(f"[{p}]" for p in ex_["bonus"]) + " R&D", 13, "#3fbf7f")
-    text(d, (ex, ey + 66), "− " + " ".join(f"[{g}]" for g in ex_["discount"]), 13, "#e07a3f")
+    ex_ = view.exec
+    text(d, (ex, ey + 26), f"{t('automobile.action.exec.close', loc)}: {ex_.close}", 13, "#cccccc")
+    text(d, (ex, ey + 46), "+ " + " ".join(f"[{p}]" for p in ex_.bonus) + " R&D", 13, "#3fbf7f")
+    text(d, (ex, ey + 66), "− " + " ".join(f"[{g}]" for g in ex_.discount), 13, "#e07a3f")
     # characters
     cx = ex + 190
     for k, c in enumerate(CHARS):
-        info = view["characters"].get(c, {})
+        info = view.characters.get(c)
         x = cx + (k % 3) * 170
         y = ey + 22 + (k // 3) * 40
-        seat = info.get("seat")
-        d.rectangle((x, y, x + 162, y + 34), fill=_color(view, seat) if seat else "#2c3038", outline="#111111")
-        label = t(f"automobile.char.{c}", loc) + (f"  R&D {info.get('rd', 0)}" if info.get("rd") else "")
-        text(d, (x + 6, y + 4), label, 13, "#000000" if seat else "#dddddd")
-        if seat:
-            text(d, (x + 6, y + 19), _fit(seat, 11, 150), 11, "#000000")
+        holder = info.seat if info else None
+        d.rectangle((x, y, x + 162, y + 34), fill=_color(view, holder) if holder else "#2c3038", outline="#111111")
+        label = t(f"automobile.char.{c}", loc) + (f"  R&D {info.rd}" if info and info.rd else "")
+        text(d, (x + 6, y + 4), label, 13, "#000000" if holder else "#dddddd")
+        if holder:
+            text(d, (x + 6, y + 19), _fit(view.label(holder), 11, 150), 11, "#000000")
 
     # demand
     yy = ey + 99
-    if view.get("demand"):
-        dem = view["demand"]
+    if view.demand:
+        dem = view.demand
         text(
             d,
             (ex, yy),
-            t("automobile.ui.demand_round", loc, round=view.get("revealed_round", 0))
+            t("automobile.ui.demand_round", loc, round=view.revealed_round)
             + ": "
             + "  ".join(f"{t(f'automobile.cls.{c}', loc)} {dem.get(c, 0)}" for c in ("low", "mid", "high")),
             13,
             "#e8c547",
         )
         yy += 18
-    if "hand" in view and view["hand"]:
-        text(d, (ex, yy), t("automobile.ui.hand", loc) + ": " + "  ".join(str(c) for c in view["hand"]), 13, "#7fd0ff")
+    if isinstance(view, SeatView) and view.hand:
+        text(d, (ex, yy), t("automobile.ui.hand", loc) + ": " + "  ".join(str(c) for c in view.hand), 13, "#7fd0ff")
 
     # ------------------------------------------------------ player table
     py = dy + 140
     cols = COLS
-    for k, seat in enumerate(view["seats"]):
-        p = view["players"][seat]
+    for k, seat in enumerate(view.seats):
+        p = view.players[seat]
         y = py + 20 + k * 24
-        cur = seat in view.get("to_act", [])
+        cur = seat in view.to_act
         if cur:
             d.rectangle((16, y - 2, W - 20, y + 20), fill="#30343c")
         d.rectangle((20, y + 2, 34, y + 16), fill=_color(view, seat))
-        text(d, (40, y), _fit(seat, 14, 180), 14, "#ffffff")
-        discs, cubes = divmod(p["losses"], 5)
+        text(d, (40, y), _fit(view.label(seat), 14, 180), 14, "#ffffff")
+        discs, cubes = divmod(p.losses, 5)
         vals = [
-            f"${p['money']}",
-            str(p["loans"]),
-            f"{p['losses']} (●{discs} ■{cubes})",
-            str(p["rd"]),
-            f"{sum(p['dist'].values())}/{p['dist_supply']}",
-            str(p["cars_supply"]),
+            f"${p.money}",
+            str(p.loans),
+            f"{p.losses} (●{discs} ■{cubes})",
+            str(p.rd),
+            f"{sum(p.dist.values())}/{p.dist_supply}",
+            str(p.cars_supply),
         ]
         for v, x in zip(vals, cols[1:]):
             text(d, (x, y), v, 14, "#ffffff")
         extra = []
-        if p.get("character"):
-            extra.append(t(f"automobile.char.{p['character']}", loc))
-        if p.get("arrears"):
-            extra.append(f"-${p['arrears']}")
-        if seat in view.get("revealed", {}):
+        if p.character:
+            extra.append(t(f"automobile.char.{p.character}", loc))
+        if p.arrears:
+            extra.append(f"-${p.arrears}")
+        if seat in view.revealed:
             extra.append(
                 t(
                     "automobile.ui.revealed",
                     loc,
-                    round=view.get("revealed_round", 0),
-                    cards=" ".join(str(c) for c in view["revealed"][seat]),
+                    round=view.revealed_round,
+                    cards=" ".join(str(c) for c in view.revealed[seat]),
                 )
             )
-        if view.get("scores"):
-            extra.append(f"= ${view['scores'].get(seat, 0)}")
+        if view.scores:
+            extra.append(f"= ${view.scores.get(seat, 0)}")
         text(d, (cols[-1], y), "  ".join(extra), 14, "#e8c547")
     return to_png(img)

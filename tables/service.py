@@ -522,11 +522,14 @@ class TableService:
             camp = await self._campaign(row)
             if camp is not None:
                 seats, options, setup = self._campaign_setup(row, game, camp)
-            started = replace(row, seats=seats, options=options)
             try:
+                # stored complete (every default filled in), so a replay never depends on the
+                # defaults of a later release: a lobby opened before a rules change starts on today's
+                options = game.parse_options(options).model_dump(mode="json")
                 state = game.new([s.seat for s in seats], options, row.seed)
             except GameError as exc:
                 raise TurnRefused.from_game_error(exc) from None
+            started = replace(row, seats=seats, options=options)
             state, entries, events = await self._run_ai(started, game, state)
             decided.update(row=started, state=state, entries=entries, events=events)
             change = self._turn_change(started, game, state, entries, status="active", seats=seats, options=options)

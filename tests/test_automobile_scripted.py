@@ -6,6 +6,7 @@ Space ids: mid 0 ($300), 3 ($310), 6 ($320); low 9 ($240, era 2).
 """
 
 from engine.automobile import GAME
+from engine.automobile import rules as R
 from engine.automobile.models import (
     Act,
     BuildClass,
@@ -99,7 +100,7 @@ def test_scripted_three_player_game():
     g("c", Act(what="distributors"))
     g("c", PlaceDist(cls="mid"))
     g("c", Done())
-    assert st().phase == 5 and GAME.lane_capacity(st()) == 3  # no Howard this round
+    assert st().phase == 5 and R.lane_capacity(st()) == 3  # no Howard this round
 
     g("a", mid_mid())  # +150, the car is taken from space 6
     g("c", mid_mid())  # b has no distributor
@@ -110,11 +111,15 @@ def test_scripted_three_player_game():
     g("b", Exec(choice="bonus"))  # first marker: 2 R&D
     g("b", Marker(space=0))
     g("c", Exec(choice="discount1"))
-    g.rig("deck.demand", [5, 2, 4, 3, 4, 2])  # round 2 deal, selection order a, b, c
-    events = g("c", Marker(space=3))
+    g("c", Marker(space=3))
+    # decisions go round until everyone passed: a passed, so b and c decide again
+    assert GAME.to_act(st()) == ["b"]
+    g("b", Exec(choice="pass"))
+    g.rig("deck.demand", [5, 2, 4, 3, 4, 2])  # round 2 deal, selection order a, b, c (the passing order)
+    events = g("c", Exec(choice="pass"))
     # demand 12: newest first. pass 1: a 1 @150, c 2 @100 (discount), b 2 @150 (bonus)
     # pass 2: a 1, c 1 (c empty), b 2 (b empty); then a alone: 3 more -> a sold 5, 1 left unsold
-    sales = [(e.seat, e.n, e.value) for e in events if e.kind == "demand_sale"]
+    sales = [(e.seat, e.n, e.price) for e in events if e.kind == "demand_sale"]
     assert sales == [
         ("a", 1, 150),
         ("c", 2, 100),
@@ -166,7 +171,7 @@ def test_scripted_three_player_game():
     events = g("c", Act(what="rd"))
     # Howard (a) must sell 2: only mid cars, so both come from space 6 at $150
     assert [e.delta for e in events if e.kind == "howard_sale"] == [150, 150]
-    assert g.money() == (1420, 1140, 1720) and st().phase == 5 and GAME.lane_capacity(st()) == 6
+    assert g.money() == (1420, 1140, 1720) and st().phase == 5 and R.lane_capacity(st()) == 6
 
     g("b", DistMove(src="low", lane="low"))  # +100 from space 9
     g("a", mid_mid())
@@ -175,18 +180,21 @@ def test_scripted_three_player_game():
     assert g.money() == (1720, 1240, 1870) and st().phase == 6
 
     g("b", Exec(choice="close"))
-    g("b", Close(space=0))  # 2 x ($300 - $100); losses 2 -> 1
+    events = g("b", Close(space=0))  # 2 x ($300 - $100); losses 2 -> 1; its 5 cars are withdrawn unsold
+    assert [(e.kind, e.cars) for e in events if e.kind == "close"] == [("close", 5)] and st().spaces[0].cars == 0
     assert g.money()[1] == 1640 and st().players["b"].losses == 1
     assert Exec(choice="discount2") not in GAME.legal_actions(st(), "a")  # a has one space only
     g("a", Exec(choice="pass"))
-    g.rig("deck.demand", [5, 3, 4, 4, 3, 2])  # round 3 order: a, c (passed), then b
-    events = g("c", Exec(choice="pass"))
-    # low 7: b sells its 1 car. mid 13: a 4, c 5, b (closed space, 5 cars) 4 -> b 1 unsold
-    assert g.money() == (2300, 2300, 2530)
-    # losses: c rank 1 in mid -> 2 points; fees $20: b 2 -> 40, a 1 -> 20, c 2 -> 40
+    g("c", Exec(choice="pass"))
+    assert Exec(choice="close") not in GAME.legal_actions(st(), "b")  # one close a round
+    g.rig("deck.demand", [5, 3, 4, 4, 3, 2])  # round 3 order: a, c, b (the passing order)
+    events = g("b", Exec(choice="pass"))
+    # low 7: b sells its 1 car. mid 13: a 4, c 5 (b's cars left with the closed factories)
+    assert g.money() == (2300, 1720, 2530)
+    # losses: c rank 1 in mid -> 2 points; fees $20: b 1 -> 20, a 1 -> 20, c 2 -> 40
     # Sloan b discards 1, Chrysler c discards 2 (round 2), c pays $50 interest
-    assert [(e.seat, e.delta) for e in events if e.kind == "loss_fee"] == [("b", -40), ("a", -20), ("c", -40)]
-    assert g.losses() == (1, 1, 0)
+    assert [(e.seat, e.delta) for e in events if e.kind == "loss_fee"] == [("b", -20), ("a", -20), ("c", -40)]
+    assert g.losses() == (1, 0, 0)
 
     # ---------------- round 3 (low 5 + 4 + 3 = 12, mid 3 + 4 + 2 = 9, high: extra card 2)
     assert st().selection_order == ["a", "c", "b"]
@@ -202,24 +210,24 @@ def test_scripted_three_player_game():
     g("a", Produce(space=6, count=8))
     g("b", Act(what="produce"))
     g("b", Produce(space=9, count=2))
-    assert g.money() == (1820, 2240, 2290)
+    assert g.money() == (1820, 1660, 2290)
     for _ in range(2):
         for seat in "cab":
             g(seat, Act(what="rd"))
-    assert GAME.lane_capacity(st()) == 9
+    assert R.lane_capacity(st()) == 9
     g("c", mid_mid())
     g("a", mid_mid())
     g("b", DistMove(src="low", lane="low"))
     g("a", mid_mid())
-    assert g.money() == (2120, 2340, 2440) and st().phase == 6
+    assert g.money() == (2120, 1760, 2440) and st().phase == 6
     g("c", Exec(choice="pass"))
     g("a", Exec(choice="pass"))
     g.rig("demand.extra", [2, 5, 3])  # round 3 high; round 4 high then low
     g.rig("deck.demand", [5, 2, 4, 3, 3, 2])  # round 4 order: c, a, b
     events = g("b", Exec(choice="pass"))
     assert st().round == 4
-    # low 12: b 1 car; mid 9: a 6 (all), c 3 (all); fees $30: c 1 point, a 1, b 1; c interest $50
-    assert g.money() == (2120 + 900 - 30, 2340 + 100 - 30, 2440 + 450 - 30 - 50) == (2990, 2410, 2810)
+    # low 12: b 1 car; mid 9: a 6 (all), c 3 (all); fees $30: c 1 point, a 1 (b has none); c interest $50
+    assert g.money() == (2120 + 900 - 30, 1760 + 100, 2440 + 450 - 30 - 50) == (2990, 1860, 2810)
 
     # ---------------- round 4 (low 5 + 4 + 3 + extra 3 = 15, mid 2 + 3 + 2 = 7, high extra 5)
     assert st().selection_order == ["c", "a", "b"]
@@ -239,19 +247,20 @@ def test_scripted_three_player_game():
         events = g("a", Act(what="rd"))
     # Howard (b) sells both low cars at $100
     assert [e.delta for e in events if e.kind == "howard_sale"] == [100, 100]
-    assert g.money() == (2510, 2550, 2570)
+    assert g.money() == (2510, 2000, 2570)
     g("c", mid_mid())
     g("a", mid_mid())  # b has no car left for its distributor
     g("a", mid_mid())
-    assert g.money() == (2810, 2550, 2720) and st().players["b"].losses == 2  # unused distributor
+    assert g.money() == (2810, 2000, 2720) and st().players["b"].losses == 1  # unused distributor
     g("c", Exec(choice="close"))
-    g("c", Close(space=3))  # 2 x ($310 - $100); losses 1 -> 0
+    g("c", Close(space=3))  # 2 x ($310 - $100); losses 1 -> 0; its 3 cars leave unsold
     g("b", Exec(choice="pass"))
-    events = g("a", Exec(choice="pass"))
-    # mid 7: a 4, c 3 (closed space still sells its cars); a 2 unsold -> 3 points
-    # fees $40: b 2 -> 80, a 3 -> 120; Chrysler a discards 3; c interest 50, then repays $600
+    g("a", Exec(choice="pass"))
+    events = g("c", Exec(choice="pass"))
+    # mid 7: a sells all 6 (c's cars left with its factories); no unsold car
+    # fees $40: b 1 -> 40, a 1 -> 40; Chrysler a discards 1; c interest 50, then repays $600
     out = GAME.outcome(st())
     assert out is not None
-    assert out.scores == {"a": 2810 + 600 - 120, "b": 2550 - 80, "c": 2720 + 420 + 450 - 50 - 600}
-    assert out.scores == {"a": 3290, "b": 2470, "c": 2940} and out.winners == ["a"]
+    assert out.scores == {"a": 2810 + 900 - 40, "b": 2000 - 40, "c": 2720 + 420 - 50 - 600}
+    assert out.scores == {"a": 3670, "b": 1960, "c": 2490} and out.winners == ["a"]
     assert st().players["a"].losses == 0

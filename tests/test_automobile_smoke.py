@@ -44,7 +44,7 @@ def test_ai_plays_an_economy_builds_produces_sells_and_stays_solvent():
                 elif e.kind == "produce":
                     made[e.seat] += e.n
                 elif e.kind in ("demand_sale", "howard_sale", "dist_sale"):
-                    sold[e.seat] += e.n or 1
+                    sold[e.seat] += getattr(e, "n", 1)
         assert built == set(seats)
         assert all(made[s] > 0 and sold[s] >= 0.9 * made[s] for s in seats), (made, sold)
         assert not any(p.bankrupt or p.arrears for p in st.players.values())

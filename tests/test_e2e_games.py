@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from engine import get_game
+from engine.i18n import t
 
 
 async def test_thunder_road_four_players_buttons_only(table):
@@ -86,7 +87,7 @@ async def test_automobile_hand_reaches_only_its_owner(table):
     outsider = table.fd.add_user(399, "outsider")
     ex = await table.fd.slash(outsider, "auto hand")
     msg = await table.wait_ephemeral(ex)
-    assert "not seated" in msg.content and not msg.attachments
+    assert msg.content == t("core.error.not_seated", "en") and not msg.attachments
 
 
 async def test_armor_clash_orders_stay_private_until_the_turn_resolves(table):

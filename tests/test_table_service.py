@@ -457,3 +457,27 @@ def test_report_crash_figures():
     """Prints the crash-injection figures the other tests gathered (for the issue note)."""
     for name, (tried, bad) in sorted(CRASH_TRIES.items()):
         print(f"{name}: tried={tried} partial_or_wrong={bad}")
+
+
+@pytest.mark.parametrize("game_id", ["automobile", "armor_clash"])
+async def test_a_lobby_stored_before_a_rules_change_starts_with_complete_options_and_replays(store, game_id):
+    """A lobby row whose options are ``{}`` (as stored before tables kept every default) is
+    started on today's rules, its stored options say so, and its log replays to its state
+    (a replay with ``{}`` would pick the rules of the old release)."""
+    game = get_game(game_id)
+    lo, _ = game.seat_range()
+    seats = [Seat("p1", HOST)] + [Seat(f"p{i + 2}", None) for i in range(lo - 1)]
+    row = await store.create_game(
+        guild_id=1, channel_id=4242, game=game_id, host_id=HOST, options={}, seed=3, seats=seats
+    )
+    service = TableService(store)
+    await service.lobby(row.id, HOST, "start")
+    for _ in range(12):
+        if (await store.get_game(row.id)).status != "active":
+            break
+        await service.act(row.id, HOST, AI)
+    row = await store.get_game(row.id)
+    assert row.options == game.parse_options({}).model_dump(mode="json")
+    log = [(a.seat, a.action) for a in await store.actions(row.id, limit=10_000)]
+    replayed = game.replay([s.seat for s in row.seats], row.options, row.seed, log)
+    assert replayed.model_dump_json() == game.load(row.state_json).model_dump_json()

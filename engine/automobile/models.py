@@ -1,4 +1,4 @@
-"""Automobile state, actions and events (pydantic v2, JSON round-trip exact)."""
+"""Automobile state, actions, events and views (pydantic v2, JSON round-trip exact)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,22 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from ..base import BaseState, Event, Model
+from ..base import BaseState, Event, Model, OptSeatId, SeatId, View
 
 Cls = Literal["low", "mid", "high"]
 Character = Literal["ford", "kettering", "sloan", "howard", "durant", "chrysler"]
+PendingKind = Literal[
+    "build_class",
+    "build_space",
+    "build_count",
+    "dist_place",
+    "produce",
+    "close",
+    "howard",
+    "dist_sell",
+    "bonus",
+    "discount",
+]
 
 
 # ----------------------------------------------------------------- state
@@ -20,7 +32,7 @@ class Player(Model):
     losses: int = 0
     arrears: int = 0
     hand: list[int] = Field(default_factory=list)  # private demand cards
-    character: str | None = None
+    character: Character | None = None
     dist: dict[str, int] = Field(default_factory=lambda: {"low": 0, "mid": 0, "high": 0})
     dist_supply: int = 8
     dist_used: dict[str, int] = Field(default_factory=lambda: {"low": 0, "mid": 0, "high": 0})  # by source square
@@ -40,20 +52,25 @@ class Space(Model):
 
 
 class Pending(Model):
-    kind: str
+    kind: PendingKind
     seat: str
-    origin: str = "action"  # action | durant | exec
-    cls: str | None = None
+    origin: Literal["action", "durant", "exec"] = "action"
+    cls: Cls | None = None
     space: int | None = None
-    lane: str | None = None
-    src: str | None = None
+    lane: Cls | None = None
+    src: Cls | None = None
     left: int = 0
     queue: list[int] = Field(default_factory=list)
     done_any: bool = False
 
 
 class AutoState(BaseState):
+    """Schema 2 (issue 14): phase 6 goes round until everyone passed; closing a space
+    removes its cars.  ``ruleset`` 1 keeps the old mechanics for games stored before
+    (one decision each, closed spaces keep their cars) so their logs replay exactly."""
+
     game: Literal["automobile"] = "automobile"
+    ruleset: int = 2
     round: int = 1
     phase: int = 1
     current: str | None = None
@@ -66,11 +83,10 @@ class AutoState(BaseState):
     char_rd: dict[str, int]
     taken: dict[str, str] = Field(default_factory=dict)  # character -> seat
     pending: Pending | None = None
-    lanes: dict[str, list[str]] = Field(default_factory=lambda: {"low": [], "mid": [], "high": []})
+    lanes: dict[str, list[str]] = Field(default_factory=lambda: {c: list[str]() for c in ("low", "mid", "high")})
     exec_close: int = 1
     bonus_left: list[int] = Field(default_factory=list)
     discount_left: list[int] = Field(default_factory=list)
-    exec_done: list[str] = Field(default_factory=list)
     pass_order: list[str] = Field(default_factory=list)
     revealed: dict[str, list[int]] = Field(default_factory=dict)
     extra: dict[str, list[int]] = Field(default_factory=dict)
@@ -170,7 +186,7 @@ class Marker(Model):
     space: int
 
 
-Action = Annotated[
+AnyAction = (
     Pick
     | Act
     | Loan
@@ -188,22 +204,365 @@ Action = Annotated[
     | DistSell
     | DistStop
     | Exec
-    | Marker,
-    Field(discriminator="kind"),
-]
+    | Marker
+)
+Action = Annotated[AnyAction, Field(discriminator="kind")]
 
 
 # ---------------------------------------------------------------- events
-class Ev(Event):
-    """Every Automobile event; ``delta`` is the money change of ``seat`` (0 if none)."""
+class AutoEvent(Event):
+    """Fields every Automobile event has: the seat it concerns (None: the table) and
+    ``delta``, that seat's money change (0 if none)."""
 
-    kind: str
-    seat: str | None = None
+    seat: OptSeatId = None
     delta: int = 0
-    space: int | None = None
-    cls: str | None = None
-    n: int = 0
-    value: int = 0
-    cards: list[int] = Field(default_factory=list)
-    detail: dict[str, list[int]] = Field(default_factory=dict)
-    text: str | None = None
+
+
+class RoundStart(AutoEvent):
+    kind: Literal["round_start"] = "round_start"
+    round: int
+
+
+class DemandDrawn(AutoEvent):
+    """Private (``to=[seat]``): the cards ``seat`` drew."""
+
+    kind: Literal["demand_drawn"] = "demand_drawn"
+    cards: list[int]
+
+
+class DemandCount(AutoEvent):
+    kind: Literal["demand_count"] = "demand_count"
+    n: int
+
+
+class ActionOrder(AutoEvent):
+    kind: Literal["action_order"] = "action_order"
+    order: list[SeatId]
+
+
+class Picked(AutoEvent):
+    kind: Literal["pick"] = "pick"
+    character: Character
+    rd: int
+
+
+class RdTaken(AutoEvent):
+    kind: Literal["rd"] = "rd"
+    n: int
+
+
+class LoanTaken(AutoEvent):
+    kind: Literal["loan"] = "loan"
+    n: int  # loans held afterwards
+
+
+class DurantDecline(AutoEvent):
+    kind: Literal["durant_decline"] = "durant_decline"
+
+
+class Built(AutoEvent):
+    kind: Literal["build"] = "build"
+    space: int
+    n: int  # factories
+    rd: int  # R&D paid (jump fee)
+
+
+class PartsBuilt(AutoEvent):
+    kind: Literal["parts"] = "parts"
+    space: int
+
+
+class DistPlaced(AutoEvent):
+    kind: Literal["place_dist"] = "place_dist"
+    cls: Cls
+    n: int
+
+
+class Produced(AutoEvent):
+    kind: Literal["produce"] = "produce"
+    space: int
+    n: int
+
+
+class Closed(AutoEvent):
+    kind: Literal["close"] = "close"
+    space: int
+    n: int  # factories closed
+    discarded: int  # loss points discarded
+    cars: int = 0  # cars removed from the space (returned to the owner unsold)
+
+
+class HowardSale(AutoEvent):
+    kind: Literal["howard_sale"] = "howard_sale"
+    space: int
+    price: int
+
+
+class DistSale(AutoEvent):
+    kind: Literal["dist_sale"] = "dist_sale"
+    space: int
+    lane: Cls
+    src: Cls
+    price: int
+
+
+class DistStopped(AutoEvent):
+    kind: Literal["dist_stop"] = "dist_stop"
+
+
+class DistUnused(AutoEvent):
+    kind: Literal["dist_unused"] = "dist_unused"
+    n: int
+    points: int
+
+
+class BonusBought(AutoEvent):
+    kind: Literal["bonus_bought"] = "bonus_bought"
+    price: int  # R&D cubes
+
+
+class DiscountTaken(AutoEvent):
+    kind: Literal["discount_taken"] = "discount_taken"
+    n: int
+
+
+class ExecPass(AutoEvent):
+    kind: Literal["exec_pass"] = "exec_pass"
+    n: int  # place on next round's selection track
+
+
+class BonusPlaced(AutoEvent):
+    kind: Literal["bonus_placed"] = "bonus_placed"
+    space: int
+
+
+class DiscountPlaced(AutoEvent):
+    kind: Literal["discount_placed"] = "discount_placed"
+    space: int
+
+
+class DemandRevealed(AutoEvent):
+    kind: Literal["demand_revealed"] = "demand_revealed"
+    hands: dict[str, list[int]]
+    extra: dict[str, list[int]]
+    demand: dict[str, int]
+
+
+class DemandSale(AutoEvent):
+    kind: Literal["demand_sale"] = "demand_sale"
+    space: int
+    cls: Cls
+    n: int
+    price: int
+
+
+class Unsold(AutoEvent):
+    kind: Literal["unsold"] = "unsold"
+    space: int
+    n: int
+    points: int
+
+
+class LossPoints(AutoEvent):
+    kind: Literal["loss_points"] = "loss_points"
+    space: int
+    cls: Cls
+    n: int
+
+
+class LossFee(AutoEvent):
+    kind: Literal["loss_fee"] = "loss_fee"
+    n: int  # points
+    rate: int
+
+
+class Interest(AutoEvent):
+    kind: Literal["interest"] = "interest"
+    n: int  # loans
+    rate: int
+
+
+class EmergencyLoan(AutoEvent):
+    kind: Literal["emergency_loan"] = "emergency_loan"
+    n: int
+
+
+class Arrears(AutoEvent):
+    kind: Literal["arrears"] = "arrears"
+    amount: int
+
+
+class SloanDiscard(AutoEvent):
+    kind: Literal["sloan_discard"] = "sloan_discard"
+    n: int
+
+
+class ChryslerDiscard(AutoEvent):
+    kind: Literal["chrysler_discard"] = "chrysler_discard"
+    n: int
+
+
+class RoundEnd(AutoEvent):
+    kind: Literal["round_end"] = "round_end"
+    round: int
+
+
+class Repay(AutoEvent):
+    kind: Literal["repay"] = "repay"
+    n: int
+
+
+class GameEnd(AutoEvent):
+    kind: Literal["game_end"] = "game_end"
+    best: int
+    winners: list[SeatId]
+
+
+AnyEvent = (
+    RoundStart
+    | DemandDrawn
+    | DemandCount
+    | ActionOrder
+    | Picked
+    | RdTaken
+    | LoanTaken
+    | DurantDecline
+    | Built
+    | PartsBuilt
+    | DistPlaced
+    | Produced
+    | Closed
+    | HowardSale
+    | DistSale
+    | DistStopped
+    | DistUnused
+    | BonusBought
+    | DiscountTaken
+    | ExecPass
+    | BonusPlaced
+    | DiscountPlaced
+    | DemandRevealed
+    | DemandSale
+    | Unsold
+    | LossPoints
+    | LossFee
+    | Interest
+    | EmergencyLoan
+    | Arrears
+    | SloanDiscard
+    | ChryslerDiscard
+    | RoundEnd
+    | Repay
+    | GameEnd
+)
+AutoEv = Annotated[AnyEvent, Field(discriminator="kind")]
+#: the event kinds that move money (``delta`` may be non-zero only for these)
+MONEY_KINDS = frozenset(
+    {
+        "build",
+        "parts",
+        "produce",
+        "close",
+        "loan",
+        "howard_sale",
+        "dist_sale",
+        "demand_sale",
+        "loss_fee",
+        "interest",
+        "emergency_loan",
+        "repay",
+    }
+)
+
+
+# ----------------------------------------------------------------- views
+class PlayerView(Model):
+    money: int
+    rd: int
+    loans: int
+    losses: int
+    arrears: int
+    character: Character | None
+    dist: dict[str, int]
+    dist_supply: int
+    dist_used: dict[str, int]
+    hand_count: int
+    bankrupt: bool
+    cars_supply: int
+    factories_supply: int
+
+
+class SpaceView(Model):
+    """A model space: what is printed on it (from data/) and what is on it."""
+
+    id: int
+    year: int
+    name: str
+    name_zh: str
+    cls: Cls
+    era: int
+    cost: int
+    owner: str | None
+    factories: int
+    parts: bool
+    closed: bool
+    cars: int
+    bonus: bool
+    discount: bool
+
+
+class CharacterView(Model):
+    seat: str | None
+    rd: int
+
+
+class ExecView(Model):
+    close: int
+    bonus: list[int]
+    discount: list[int]
+    passed: list[str]
+
+
+class PublicView(View):
+    """Everything the table may see; the only input of render/automobile.py (the base adds
+    game, viewer, step, seats, to_act and the seat labels)."""
+
+    round: int
+    phase: int
+    current: str | None
+    selection_order: list[str]
+    action_order: list[str]
+    turn: int
+    players: dict[str, PlayerView]
+    spaces: list[SpaceView]
+    characters: dict[str, CharacterView]
+    lanes: dict[str, list[str]]
+    lane_capacity: int
+    boxes_open: list[str]
+    exec: ExecView
+    pending: Pending | None
+    revealed: dict[str, list[int]]
+    extra: dict[str, list[int]]
+    demand: dict[str, int]
+    revealed_round: int
+    finished: bool
+    scores: dict[str, int]
+
+
+class SeatView(PublicView):
+    """A seat's view: the public one plus its own demand cards."""
+
+    hand: list[int]
+
+
+class Options(Model):
+    """Automobile table options."""
+
+    ruleset: Literal[1, 2] = Field(
+        default=2,
+        description="rules version: 2 = current; 1 = before 2026-12 (one executive decision each, "
+        "a closed space keeps its cars), for games stored before",
+    )
+
+
+AutoView = SeatView | PublicView
