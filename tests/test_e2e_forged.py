@@ -63,7 +63,7 @@ class World:
         fd = self.fd
         self.host = fd.add_user(101, "host")
         self.bob = fd.add_user(102, "bob", locale="zh-CN")
-        self.admin = fd.add_user(103, "admin", manage_guild=True)
+        self.admin = fd.add_user(103, "admin", manage_guild=True, locale="zh-CN")
         await self.table.start()
         self.lobby_channel = fd.add_channel("lobby")
         self.done_channel = fd.add_channel("done")
@@ -445,7 +445,7 @@ async def _check(world: World, ex, user, what: str) -> list[str]:
             problems.append(f"{what}: unfilled message {text[:200]!r}")
     if ex.edits:
         problems.append(f"{what}: edited a message {ex.edits[:1]!r}")
-    if user is world.bob and not CJK.search(_text(reply)):
+    if user.locale.startswith("zh") and not CJK.search(_text(reply)):
         problems.append(f"{what}: not in the reader's language {_text(reply)[:200]!r}")
     return problems
 
