@@ -232,7 +232,7 @@ def options_help(game_id: str, locale: str, model: type[BaseModel] | None = None
     fields = (model or get_game(game_id).Options).model_fields
     name = game_name(game_id, locale)
     if not fields:
-        return t("discord.options.none", locale, game=name)
+        return t("discord.options.has_none", locale, game=name)
     listed = "; ".join(
         f"{key} = {_values_of(f.annotation, list(f.metadata), locale)}" for key, f in sorted(fields.items())
     )

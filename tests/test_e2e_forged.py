@@ -599,7 +599,7 @@ def test_option_parsing_is_bounded_and_never_recurses():
     from engine.base import NoOptions
 
     assert options_help("automobile", "zh", NoOptions) == t(
-        "discord.options.none", "zh", game=t("discord.game.automobile", "zh")
+        "discord.options.has_none", "zh", game=t("discord.game.automobile", "zh")
     )
 
 
