@@ -40,7 +40,7 @@ from cogs.services import Services
 from store import Store, StoreError, open_store
 
 log = logging.getLogger("tabletop")
-EXTENSIONS = ("cogs.play", "cogs.scheduler", "cogs.community", "cogs.game_commands")
+EXTENSIONS = ("cogs.play", "cogs.scheduler", "cogs.community", "cogs.game_commands", "cogs.following")
 ROOT = Path(__file__).resolve().parent
 
 NO_TOKEN = """\

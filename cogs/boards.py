@@ -10,6 +10,7 @@ import discord
 from store import GameRow
 from tables import TableService, TurnResult
 
+from .clockview import add_bank_field
 from .services import Services
 from .ui import allowed_mentions, board_components, board_embed, board_file, next_mentions
 
@@ -45,7 +46,12 @@ class Boards:
         content = " ".join(p for p in (note, next_mentions(result.row, result.game, result.state)) if p)
         return {
             "content": content or None,
-            "embed": board_embed(result.row, result.game, result.state, result.events, locale),
+            "embed": await add_bank_field(
+                board_embed(result.row, result.game, result.state, result.events, locale),
+                self.tables,
+                result.row,
+                locale,
+            ),
             "file": board_file(png),
             "view": board_components(result.row, result.game, result.state, locale) or discord.utils.MISSING,
             "allowed_mentions": allowed_mentions(),

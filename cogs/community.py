@@ -16,9 +16,10 @@ from discord.ext import commands
 from engine import GameError, available, get_game
 from engine.i18n import t
 from render.leaderboard import draw as draw_leaderboard
-from store import StatRow
-from tables import TurnRefused
+from store import RatingRow, StatRow
+from tables import TurnRefused, clocks, ratings
 
+from .clockview import rating_text
 from .inputs import check_choice, check_game, echo, game_choices, options_error, parse_options
 from .locale import locale_of, ls
 from .services import Services
@@ -43,6 +44,22 @@ def wilson_lower(wins: int, played: int) -> float:
 
 def rank(rows: list[StatRow]) -> list[StatRow]:
     return sorted(rows, key=lambda r: (-wilson_lower(r.wins, r.played), -r.wins, r.user_id))
+
+
+def rating_cell(row: RatingRow | None) -> str:
+    """A rating for the drawn tables: the cautious estimate and its uncertainty."""
+    if row is None:
+        return "-"
+    return f"{ratings.conservative(row.mu, row.sigma):.1f} ±{row.sigma:.1f}"
+
+
+def rank_by_rating(rows: list[StatRow], rated: dict[int, RatingRow]) -> list[StatRow]:
+    """Rated players by their cautious rating, then the unrated by the win-rate bound."""
+    with_rating = sorted(
+        (r for r in rows if r.user_id in rated),
+        key=lambda r: (-ratings.conservative(rated[r.user_id].mu, rated[r.user_id].sigma), r.user_id),
+    )
+    return with_rating + rank([r for r in rows if r.user_id not in rated])
 
 
 def parse_points(text: str | None) -> list[int]:
@@ -81,6 +98,10 @@ class Community(commands.Cog):
     remind_group = app_commands.Group(
         name=ls("remind", "discord.cmd.remind"),
         description=ls("Your turn-reminder preferences", "discord.cmd.remind.desc"),
+    )
+    privacy_group = app_commands.Group(
+        name=ls("privacy", "asyncplay.cmd.privacy"),
+        description=ls("What the bot keeps about you", "asyncplay.cmd.privacy.desc"),
     )
 
     def __init__(self, bot: commands.Bot, services: Services) -> None:
@@ -153,8 +174,14 @@ class Community(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
         rows = await self.store.stats(_guild_id(interaction), user_id=user.id)
+        rated = {r.game: r for r in await self.store.ratings(_guild_id(interaction), user_ids=[user.id])}
         title = t("core.stats.title_user", locale, user=user.display_name)
-        embed = discord.Embed(title=title, description=self._stat_lines(rows, locale), colour=0x9B59B6)
+        desc = self._stat_lines(rows, locale)
+        if rows:
+            desc += "\n" + "\n".join(
+                f"{game_name(r.game, locale)}: {rating_text(rated.get(r.game), locale)}" for r in rows
+            )
+        embed = discord.Embed(title=title, description=clip(desc, 4096), colour=0x9B59B6)
         if not rows:
             return await interaction.followup.send(embed=embed, ephemeral=True)
         headers = [
@@ -175,7 +202,7 @@ class Community(commands.Cog):
                     str(r.played),
                     str(r.wins),
                     f"{100 * r.wins / r.played:.0f}%",
-                    f"{100 * wilson_lower(r.wins, r.played):.0f}",
+                    rating_cell(rated.get(r.game)),
                     f"{best:g}" if g.record_key and best is not None else "-",
                 ]
             )
@@ -254,7 +281,8 @@ class Community(commands.Cog):
             return await self.refuse(interaction, exc.text(locale))
         await interaction.response.defer(thinking=True)
         g = get_game(game)
-        rows = rank(await self.store.stats(_guild_id(interaction), game=game))[:10]
+        rated = {r.user_id: r for r in await self.store.ratings(_guild_id(interaction), game)}
+        rows = rank_by_rating(await self.store.stats(_guild_id(interaction), game=game), rated)[:10]
         names = [await self.name_of(interaction.guild, r.user_id) for r in rows]
         headers = [
             t("core.board.rank", locale),
@@ -274,7 +302,7 @@ class Community(commands.Cog):
                 clip(name, 18),
                 str(r.played),
                 str(r.wins),
-                f"{100 * wilson_lower(r.wins, r.played):.0f}",
+                rating_cell(rated.get(r.user_id)),
             ]
             if g.record_key:
                 best = r.best_low if g.record_lower_is_better else r.best_high
@@ -284,7 +312,7 @@ class Community(commands.Cog):
         png = await self._draw(title, headers, table, widths)
         embed = discord.Embed(
             title=title,
-            description=t("core.board.explain", locale) if rows else t("core.stats.none", locale),
+            description=t("asyncplay.board_explain", locale) if rows else t("core.stats.none", locale),
             colour=0xF1C40F,
         )
         embed.set_image(url="attachment://leaderboard.png")
@@ -419,15 +447,24 @@ class Community(commands.Cog):
             )
             or "-"
         )
-        return t(
-            "core.settings.show",
-            locale,
-            channels=chans,
-            threads=threads,
-            language=s.get("language") or "-",
-            reminder=s.get("reminder"),
-            timer=s.get("turn_timer"),
-            options=opts,
+        return (
+            t(
+                "core.settings.show",
+                locale,
+                channels=chans,
+                threads=threads,
+                language=s.get("language") or "-",
+                reminder=s.get("reminder"),
+                timer=s.get("turn_timer"),
+                options=opts,
+            )
+            + "\n"
+            + t(
+                "asyncplay.clock_set",
+                locale,
+                profile=t(f"asyncplay.profile.{s.get('clock') or 'off'}", locale),
+                policy=t(f"asyncplay.policy.{s.get('clock_policy') or 'ai'}", locale),
+            )
         )
 
     @settings_group.command(
@@ -571,6 +608,123 @@ class Community(commands.Cog):
         prefs.pop("quiet", None)
         await self.services.settings.set_user(interaction.user.id, prefs)
         await interaction.response.send_message(t("core.remind.always", self.loc(interaction)), ephemeral=True)
+
+    # ------------------------------------------------------- vacations
+    @remind_group.command(
+        name=ls("away", "asyncplay.cmd.remind.away"),
+        description=ls(
+            "Go on vacation: your time banks and reminders pause at every table", "asyncplay.cmd.remind.away.desc"
+        ),
+    )
+    @app_commands.describe(days=ls("Days away (your yearly allowance is 21)", "asyncplay.arg.days"))
+    async def remind_away(
+        self, interaction: discord.Interaction, days: app_commands.Range[int, 1, clocks.AWAY_DAYS_PER_YEAR]
+    ) -> None:
+        locale = self.loc(interaction)
+        try:
+            _, until = await self.services.tables.go_away(interaction.user.id, days)
+        except TurnRefused as exc:
+            await interaction.response.send_message(exc.text(locale), ephemeral=True)
+            return
+        await interaction.response.send_message(
+            t("asyncplay.away_set", locale, until=clocks.discord_time(until, "f"), rel=clocks.discord_time(until)),
+            ephemeral=True,
+        )
+
+    @remind_group.command(
+        name=ls("back", "asyncplay.cmd.remind.back"),
+        description=ls("Back from vacation early", "asyncplay.cmd.remind.back.desc"),
+    )
+    async def remind_back(self, interaction: discord.Interaction) -> None:
+        locale = self.loc(interaction)
+        try:
+            await self.services.tables.come_back(interaction.user.id)
+        except TurnRefused as exc:
+            await interaction.response.send_message(exc.text(locale), ephemeral=True)
+            return
+        await interaction.response.send_message(t("asyncplay.back", locale), ephemeral=True)
+
+    @settings_group.command(
+        name=ls("clock", "asyncplay.cmd.settings.clock"),
+        description=ls(
+            "Time bank of new tables and what happens when it runs out", "asyncplay.cmd.settings.clock.desc"
+        ),
+    )
+    @app_commands.describe(
+        profile=ls("Time-bank profile", "asyncplay.arg.profile"),
+        policy=ls("When a bank runs out", "asyncplay.arg.policy"),
+    )
+    @app_commands.choices(
+        profile=[app_commands.Choice(name=ls(n, f"asyncplay.profile.{n}"), value=n) for n in clocks.PROFILES],
+        policy=[app_commands.Choice(name=ls(p, f"asyncplay.policy.{p}"), value=p) for p in clocks.POLICIES],
+    )
+    async def settings_clock(self, interaction: discord.Interaction, profile: str, policy: str = "ai") -> None:
+        if not await self._admin(interaction):
+            return
+        locale = self.loc(interaction)
+        if profile not in clocks.PROFILES or policy not in clocks.POLICIES:
+            await interaction.response.send_message(t("asyncplay.bad_clock", locale, name=profile), ephemeral=True)
+            return
+        s = await self.services.guild_settings(interaction.guild_id)
+        await self.services.set_guild_settings(_guild_id(interaction), {**s, "clock": profile, "clock_policy": policy})
+        await interaction.response.send_message(
+            t(
+                "asyncplay.clock_set",
+                locale,
+                profile=t(f"asyncplay.profile.{profile}", locale),
+                policy=t(f"asyncplay.policy.{policy}", locale),
+            ),
+            ephemeral=True,
+        )
+
+    # --------------------------------------------------------- privacy
+    async def _privacy_target(self, interaction: discord.Interaction, member: discord.User | None):
+        """(user id, server scope) the command is about; a member other than oneself: admins only."""
+        if member is None or member.id == interaction.user.id:
+            return interaction.user.id, None
+        perms = getattr(interaction.user, "guild_permissions", None)
+        if interaction.guild_id is None or not (perms and perms.manage_guild):
+            await interaction.response.send_message(t("asyncplay.admin_only", self.loc(interaction)), ephemeral=True)
+            return None
+        return member.id, interaction.guild_id
+
+    @privacy_group.command(
+        name=ls("show", "asyncplay.cmd.privacy.show"),
+        description=ls("See what the bot keeps about you (or a member, admins)", "asyncplay.cmd.privacy.show.desc"),
+    )
+    @app_commands.describe(member=ls("A member who left (server admins)", "asyncplay.arg.member"))
+    async def privacy_show(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
+        target = await self._privacy_target(interaction, member)
+        if target is None:
+            return
+        locale = self.loc(interaction)
+        seen = await self.services.tables.footprint(target[0])
+        prefs = seen.pop("prefs")
+        shown = ", ".join(f"{k}={v}" for k, v in sorted(prefs.items())) or "-"
+        await interaction.response.send_message(
+            clip(t("asyncplay.footprint", locale, user=f"<@{target[0]}>", prefs=shown, **seen), 2000),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @privacy_group.command(
+        name=ls("forget", "asyncplay.cmd.privacy.forget"),
+        description=ls(
+            "Remove your stats, ratings and settings; anonymise your moves in logs", "asyncplay.cmd.privacy.forget.desc"
+        ),
+    )
+    @app_commands.describe(member=ls("A member who left (server admins)", "asyncplay.arg.member"))
+    async def privacy_forget(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
+        target = await self._privacy_target(interaction, member)
+        if target is None:
+            return
+        locale = self.loc(interaction)
+        try:
+            await self.services.tables.forget(target[0], target[1])
+        except TurnRefused as exc:
+            await interaction.response.send_message(exc.text(locale), ephemeral=True)
+            return
+        await interaction.response.send_message(t("asyncplay.forgotten", locale), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -21,9 +21,10 @@ from discord.ext import commands
 from engine import GameError, available, get_game
 from engine.i18n import DATA, t
 from store import GameRow
-from tables import TurnRefused, TurnResult, preview
+from tables import TurnRefused, TurnResult, clocks, preview
 
 from .boards import Boards
+from .clockview import add_bank_field
 from .flood import admit
 from .inputs import (
     chain_value,
@@ -52,6 +53,9 @@ from .ui import (
 
 log = logging.getLogger("tabletop.play")
 GAME_CHOICES = game_choices()  # at load time: see game_choices()
+CLOCK_CHOICES = [
+    app_commands.Choice(name=ls(name, f"asyncplay.profile.{name}"), value=name) for name in clocks.PROFILES
+]
 
 
 def rules_topics(game_id: str, locale: str) -> list[tuple[str, str, str]]:
@@ -203,7 +207,12 @@ class Play(commands.Cog):
         png = await self.tables.render(result.game, result.state, None, locale)
         await interaction.edit_original_response(
             content=next_mentions(result.row, result.game, result.state) or None,
-            embed=board_embed(result.row, result.game, result.state, result.events, locale),
+            embed=await add_bank_field(
+                board_embed(result.row, result.game, result.state, result.events, locale),
+                self.tables,
+                result.row,
+                locale,
+            ),
             attachments=[board_file(png)],
             view=board_components(result.row, result.game, result.state, locale) or None,
             allowed_mentions=allowed_mentions(),
@@ -229,8 +238,9 @@ class Play(commands.Cog):
         timer=ls("Minutes before the AI plays for an absent player (0 = never)", "discord.arg.timer"),
         remind=ls("Minutes before a waiting player is pinged (0 = never)", "discord.arg.remind"),
         campaign=ls("Count this table in a campaign", "discord.arg.campaign"),
+        clock=ls("Time bank per player (replaces the turn timer)", "asyncplay.arg.clock"),
     )
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, clock=CLOCK_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -241,6 +251,7 @@ class Play(commands.Cog):
         timer: app_commands.Range[int, 0, 10080] | None = None,
         remind: app_commands.Range[int, 0, 10080] | None = None,
         campaign: str | None = None,
+        clock: str | None = None,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
@@ -272,6 +283,8 @@ class Play(commands.Cog):
         table = {
             "turn_timer": settings["turn_timer"] if timer is None else timer,
             "reminder": settings["reminder"] if remind is None else remind,
+            "clock": clock or settings.get("clock") or "off",  # a profile name: the table service makes it concrete
+            "clock_policy": settings.get("clock_policy") or "ai",
         }
         plocale = settings.get("language") or locale
         if thread is None:
@@ -740,21 +753,72 @@ class Play(commands.Cog):
     async def mine(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
-        rows = await self.store.games_of_user(interaction.user.id, interaction.guild_id)
         lines = []
-        for row in rows:
-            seat = row.seat_of(interaction.user.id)
+        # most urgent first: the tables waiting on the member, soonest time bank / timer first
+        for row, seat, deadline in await self.tables.mine(interaction.user.id, interaction.guild_id):
             link = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
             if row.status == "lobby":
                 state = t("core.ui.mine_lobby", locale)
             elif seat in row.to_act:
                 state = t("core.ui.mine_waiting", locale)
+                if deadline is not None:
+                    state += " — " + t("asyncplay.mine_deadline", locale, when=clocks.discord_time(deadline))
             else:
                 state = t("core.ui.mine_others", locale)
-            lines.append((seat not in row.to_act, f"**{game_name(row.game, locale)}** #{row.id} — {state} — {link}"))
-        lines.sort(key=lambda x: x[0])
-        text = "\n".join(line for _, line in lines) or t("core.ui.mine_none", locale)
+            lines.append(f"**{game_name(row.game, locale)}** #{row.id} — {state} — {link}")
+        text = "\n".join(lines) or t("core.ui.mine_none", locale)
         await interaction.followup.send(clip(text, 2000), ephemeral=True)
+
+    # -------------------------------------------------------- followers
+    @game.command(
+        name=ls("follow", "asyncplay.cmd.game.follow"),
+        description=ls(
+            "Follow this channel's table (public board, in a private message)", "asyncplay.cmd.game.follow.desc"
+        ),
+    )
+    @app_commands.describe(mode=ls("Each turn, or a daily digest", "asyncplay.arg.mode"))
+    @app_commands.choices(
+        mode=[
+            app_commands.Choice(name=ls("each turn", "asyncplay.mode.turn"), value="turn"),
+            app_commands.Choice(name=ls("daily digest", "asyncplay.mode.digest"), value="digest"),
+        ]
+    )
+    async def follow(self, interaction: discord.Interaction, mode: str = "turn") -> None:
+        locale = self.loc(interaction)
+        try:
+            row = await self.tables.follow(_channel_id(interaction), interaction.user.id, mode)
+        except TurnRefused as exc:
+            return await self.tell(interaction, exc)
+        text = t("asyncplay.following", locale, id=row.id, mode=t(f"asyncplay.mode.{mode}", locale))
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @game.command(
+        name=ls("unfollow", "asyncplay.cmd.game.unfollow"),
+        description=ls("Stop following this channel's table", "asyncplay.cmd.game.unfollow.desc"),
+    )
+    async def unfollow(self, interaction: discord.Interaction) -> None:
+        try:
+            gid = await self.tables.unfollow(interaction.user.id, channel_id=_channel_id(interaction))
+        except TurnRefused as exc:
+            return await self.tell(interaction, exc)
+        await interaction.response.send_message(
+            t("asyncplay.unfollowed", self.loc(interaction), id=gid), ephemeral=True
+        )
+
+    @game.command(
+        name=ls("followers", "asyncplay.cmd.game.followers"),
+        description=ls("Open or close this table to followers (host)", "asyncplay.cmd.game.followers.desc"),
+    )
+    @app_commands.describe(open=ls("Open to followers?", "asyncplay.arg.open"))
+    async def followers(self, interaction: discord.Interaction, open: bool) -> None:
+        try:
+            row = await self.tables.close_to_followers(
+                _channel_id(interaction), interaction.user.id, not open, admin=self._is_admin(interaction)
+            )
+        except TurnRefused as exc:
+            return await self.tell(interaction, exc)
+        key = "asyncplay.followers_open_now" if open else "asyncplay.followers_closed_now"
+        await interaction.response.send_message(t(key, self.loc(interaction), id=row.id), ephemeral=True)
 
     async def _finished_table(self, interaction: discord.Interaction, gid: int | None, locale: str):
         try:

@@ -16,9 +16,10 @@ import discord
 from discord.ext import commands, tasks
 
 from engine.i18n import t
-from tables import Due, TurnRefused, in_quiet_hours
+from tables import Due, TurnRefused, clocks, in_quiet_hours
 
 from .boards import Boards
+from .components import VoteButton
 from .services import Services
 
 __all__ = ["INTERVAL", "Scheduler", "in_quiet_hours"]
@@ -83,20 +84,58 @@ class Scheduler(commands.Cog):
         return len(due.users)
 
     async def expire(self, due: Due) -> int:
-        """The turn timer of exactly the decision ``due`` saw ran out: the
-        seat-filler AI (or the game's default, e.g. a pass) takes each waiting
-        seat's decision, announced in the channel."""
+        """The turn timer (or time bank) of exactly the decision ``due`` saw ran out:
+        the table's policy applies to each seat whose time ran out (the seat-filler
+        AI or the game's default, e.g. a pass, takes its decision; or the others
+        may vote it to the AI), announced in the channel."""
+        if due.policy == "vote":
+            return await self.expiry_vote(due)
         try:
-            result, seats = await self.tables.timeout(due.row.id, due.row.version)
+            result, seats = await self.tables.timeout(
+                due.row.id, due.row.version, [s for s, _ in due.seats], due.policy
+            )
         except TurnRefused as exc:
             log.info("timer on table %s: %s", due.row.id, exc.code)
             return 0
         channel = await self.boards.channel_of(result.row)
         if channel is not None:
             locale = await self.boards.public_locale_of(result.row)
-            note = " ".join(t("core.ui.timed_out", locale, user=f"<@{uid}>", seat=seat) for seat, uid in seats)
+            key = "core.ui.timed_out"
+            if clocks.of(due.row.table) is not None:  # a time bank ran out
+                key = "asyncplay.expired_ai" if due.policy == "ai" else "asyncplay.expired_default"
+            note = " ".join(t(key, locale, user=f"<@{uid}>", seat=seat) for seat, uid in seats)
             await self.boards.post_to(channel, result, locale, note=note)
         return len(seats)
+
+    async def expiry_vote(self, due: Due) -> int:
+        """Policy "vote": the other players are asked, once, whether the seat goes to the AI now."""
+        try:
+            opened = await self.tables.expiry_votes(due.row.id, due.row.version, [s for s, _ in due.seats])
+        except TurnRefused as exc:
+            log.info("bank vote on table %s: %s", due.row.id, exc.code)
+            return 0
+        if not opened:
+            return 0
+        channel = await self.boards.channel_of(due.row)
+        if channel is None:
+            return 0
+        locale = await self.boards.public_locale_of(due.row)
+        for o in opened:
+            view = discord.ui.View(timeout=None)
+            view.add_item(VoteButton(o.vote.id, "yes", label=t("core.ui.agree", locale)))
+            view.add_item(VoteButton(o.vote.id, "no", label=t("core.ui.refuse", locale)))
+            text = t(
+                "asyncplay.expired_vote",
+                locale,
+                user=f"<@{o.owner}>",
+                seat=o.vote.payload.get("seat"),
+                voters=" ".join(f"<@{u}>" for u in o.voters),
+                needed=o.needed,
+            )
+            await channel.send(
+                text, view=view, allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False)
+            )
+        return len(opened)
 
 
 async def setup(bot: commands.Bot) -> None:

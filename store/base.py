@@ -32,7 +32,7 @@ Crash injection (tests)
 A backend calls ``await self._step(name)`` between the steps of a write,
 inside its transaction: after the table's row is updated and before its
 ``"seats"``, ``"revert"``, ``"actions"``, ``"results"``, then before each
-``"campaigns"`` and ``"votes"`` part, and last before ``"commit"``; :meth:`Store.inject_crash` makes the
+``"campaigns"``, ``"votes"`` and ``"ratings"`` part, and last before ``"commit"``; :meth:`Store.inject_crash` makes the
 named step raise :class:`InjectedCrash` (or kill the process), which tests
 use to show that a change set lands whole or not at all.
 """
@@ -85,6 +85,57 @@ def json_dict(raw: str | None) -> dict:
     return value if isinstance(value, dict) else {}
 
 
+# ------------------------------------------------------------------ time banks
+# A table with a clock profile keeps, in ``GameRow.table["clock"]``, each seat's bank
+# (seconds left) as of the moment ``at`` of its last change; a bank runs only while
+# its seat is waiting and its member is not away (``away``: [start, end] periods of
+# the member's vacations, from their preferences).  Everything is computed from
+# these stored times, so the due times survive restarts (tables/clocks.py keeps
+# the accounting; these two functions are shared with the store's due times).
+
+
+def away_periods(prefs: dict[str, Any]) -> list[tuple[float, float]]:
+    """A member's vacations ([start, end] in epoch seconds), sorted."""
+    out = []
+    for p in prefs.get("away") or []:
+        try:
+            start, end = float(p[0]), float(p[1])
+        except (TypeError, ValueError, IndexError):
+            continue
+        if end > start:
+            out.append((start, end))
+    return sorted(out)
+
+
+def running_seconds(start: float, end: float, away: Sequence[tuple[float, float]] = ()) -> float:
+    """Seconds of [start, end] outside every vacation period (the time a bank ran)."""
+    if end <= start:
+        return 0.0
+    total = end - start
+    cursor = start
+    for a, b in sorted(away):
+        a, b = max(a, cursor), min(b, end)
+        if b > a:
+            total -= b - a
+            cursor = b
+    return max(0.0, total)
+
+
+def runs_out_at(start: float, seconds: float, away: Sequence[tuple[float, float]] = ()) -> float:
+    """When a clock of ``seconds`` that starts running at ``start`` runs out, paused
+    during the vacation periods ``away``."""
+    t, left = start, max(0.0, seconds)
+    for a, b in sorted(away):
+        if b <= t:
+            continue
+        a = max(a, t)
+        if t + left <= a:
+            break
+        left -= a - t
+        t = b
+    return t + left
+
+
 def seat_clocks(
     *,
     status: str,
@@ -94,25 +145,66 @@ def seat_clocks(
     guild: dict[str, Any],
     since: float | None,
     last_reminder_at: float | None,
+    away: dict[int, list[tuple[float, float]]] | None = None,
 ) -> list[tuple[str, int, float, float | None, float | None]]:
-    """(seat, user, waiting since, next reminder due, turn timer runs out) for every
-    human seat a running table waits for; the same rule the scheduler applies."""
+    """(seat, user, waiting since, next reminder due, turn timer / bank runs out) for
+    every human seat a running table waits for; the same rule the scheduler applies.
+    A table with a clock profile runs out when the seat's bank does; vacations
+    (``away``: member -> periods) pause both the bank or timer and the reminders."""
     if status != "active" or since is None:
         return []
     remind, timer = clock_minutes("reminder", table, guild), clock_minutes("turn_timer", table, guild)
+    clock = table.get("clock") if isinstance(table.get("clock"), dict) else None
+    banks = clock.get("banks") if clock else None
     users = dict(seats)
     out = []
     for seat in to_act:
         uid = users.get(seat)
         if uid is None:
             continue
+        periods = (away or {}).get(uid, [])
         remind_at = None
         if remind:
             remind_at = since + remind * 60
             if last_reminder_at is not None:
                 remind_at = max(remind_at, last_reminder_at + remind * 60)
-        out.append((seat, uid, since, remind_at, since + timer * 60 if timer else None))
+            for a, b in periods:  # no pings while away: the next one is due when they are back
+                if a <= remind_at < b:
+                    remind_at = b
+        if clock is not None and isinstance(banks, dict) and seat in banks:
+            expire_at: float | None = runs_out_at(float(clock.get("at") or since), float(banks[seat]), periods)
+        else:
+            expire_at = runs_out_at(since, timer * 60, periods) if timer else None
+        out.append((seat, uid, since, remind_at, expire_at))
     return out
+
+
+def replace_member(value: Any, user_id: int, anon_id: int) -> Any:
+    """``value`` (parsed JSON) with every occurrence of a member's id, as a number
+    or as an object key, replaced by ``anon_id`` (privacy: vote ballots, campaign members)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return anon_id if value == user_id else value
+    if isinstance(value, list):
+        return [replace_member(v, user_id, anon_id) for v in value]
+    if isinstance(value, dict):
+        return {
+            (str(anon_id) if k == str(user_id) else k): replace_member(v, user_id, anon_id) for k, v in value.items()
+        }
+    return value
+
+
+def anonymised(raw: str | None, user_id: int, anon_id: int) -> str | None:
+    """Stored JSON text with the member replaced (None when nothing changed or it does not parse)."""
+    if not raw or str(user_id) not in raw:
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    out = dumps(replace_member(value, user_id, anon_id))
+    return out if out != raw else None
 
 
 class StoreError(Exception):
@@ -311,6 +403,45 @@ class NewVote:
 
 
 @dataclass
+class RatingRow:
+    """A member's multiplayer rating in one game on one server (OpenSkill: mean and
+    uncertainty), with the number of rated games."""
+
+    guild_id: int
+    game: str
+    user_id: int
+    mu: float
+    sigma: float
+    played: int
+    version: int = 1
+
+
+@dataclass
+class RatingChange:
+    """A new rating, if the stored one is still at ``expected_version`` (0: no rating yet)."""
+
+    guild_id: int
+    game: str
+    user_id: int
+    expected_version: int
+    mu: float
+    sigma: float
+    played: int
+
+
+@dataclass
+class FollowRow:
+    """A member following a table: ``mode`` "turn" (a summary of each turn) or "digest"
+    (once a day); ``sent_version`` is the table version they last heard of."""
+
+    game_id: int
+    user_id: int
+    mode: str
+    sent_version: int
+    sent_at: float
+
+
+@dataclass
 class ChangeSet:
     """Everything one service call writes: all of it in one transaction, or nothing."""
 
@@ -318,9 +449,10 @@ class ChangeSet:
     campaigns: Sequence[CampaignChange] = ()
     votes: Sequence[VoteChange] = ()
     new_votes: Sequence[NewVote] = ()
+    ratings: Sequence[RatingChange] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.game or self.campaigns or self.votes or self.new_votes)
+        return bool(self.game or self.campaigns or self.votes or self.new_votes or self.ratings)
 
 
 @dataclass
@@ -526,6 +658,59 @@ class Store:
         raise NotImplementedError
 
     async def count_games(self) -> int:
+        raise NotImplementedError
+
+    async def open_votes(self, game_id: int) -> list[Vote]:
+        """The table's open votes, oldest first."""
+        raise NotImplementedError
+
+    # ratings
+    async def ratings(
+        self, guild_id: int, game: str | None = None, user_ids: Sequence[int] | None = None
+    ) -> list[RatingRow]:
+        raise NotImplementedError
+
+    # followers (spectators)
+    async def follow(self, game_id: int, user_id: int, mode: str, sent_version: int) -> None:
+        """Start (or change) following a table."""
+        raise NotImplementedError
+
+    async def unfollow(self, game_id: int, user_id: int) -> bool:
+        raise NotImplementedError
+
+    async def follows_of_user(self, user_id: int) -> list[FollowRow]:
+        raise NotImplementedError
+
+    async def followers_of(self, game_id: int) -> list[FollowRow]:
+        raise NotImplementedError
+
+    async def due_follows(self, now: float, digest_seconds: float) -> list[FollowRow]:
+        """Follows whose table moved on since they last heard: "turn" ones at once,
+        "digest" ones when ``digest_seconds`` passed since the last digest."""
+        raise NotImplementedError
+
+    async def mark_follow_sent(self, game_id: int, user_id: int, version: int, now: float, previous: int) -> bool:
+        """Claim one delivery: True only while the follow is still at ``previous``."""
+        raise NotImplementedError
+
+    async def set_followers_closed(self, game_id: int, closed: bool) -> None:
+        """Close (or reopen) a table to followers; closing ends every follow of it."""
+        raise NotImplementedError
+
+    async def followers_closed(self, game_id: int) -> bool:
+        raise NotImplementedError
+
+    # privacy
+    async def footprint(self, user_id: int) -> dict[str, Any]:
+        """What is kept about a member: counts per kind and their preferences."""
+        raise NotImplementedError
+
+    async def forget_user(self, user_id: int, anon_id: int, guild_id: int | None = None) -> dict[str, int]:
+        """In one transaction: delete the member's results, ratings and follows (and,
+        unless ``guild_id`` limits it to one server, their preferences), and put
+        ``anon_id`` in their place in the seats, host and action logs of finished
+        tables (replays keep working: they use seats, not members), and in the votes
+        of those tables and the campaigns' member lists.  Returns counts."""
         raise NotImplementedError
 
     # key/value metadata (command-tree hash, ...)

@@ -18,6 +18,10 @@ from typing import Any
 #: database fills them in for its running tables (store backends, after migrating)
 CLOCKS_VERSION = 4
 
+#: ratings, followers and privacy (migration 5): the action log stays append-only
+#: except for who acted (``user_id``), which ``forget`` replaces with an anonymous id
+PRIVACY_VERSION = 5
+
 #: pg_advisory_xact_lock key for the migration runner ("tgmigr" in ASCII)
 PG_MIGRATION_LOCK = 0x74676D696772
 
@@ -181,6 +185,45 @@ MIGRATIONS: list[tuple[int, str]] = [
     CREATE INDEX turn_clocks_remind ON turn_clocks(remind_at)
     --;
     CREATE INDEX turn_clocks_expire ON turn_clocks(expire_at)
+    """,
+    ),
+    (
+        5,
+        """
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        played INTEGER NOT NULL DEFAULT 0,
+        version INTEGER NOT NULL DEFAULT 1,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    )
+    --;
+    CREATE INDEX ratings_user ON ratings(user_id)
+    --;
+    CREATE TABLE follows (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        mode TEXT NOT NULL DEFAULT 'turn' CHECK (mode IN ('turn','digest')),
+        sent_version INTEGER NOT NULL DEFAULT 0,
+        sent_at REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    )
+    --;
+    CREATE INDEX follows_user ON follows(user_id)
+    --;
+    CREATE TABLE follow_closed (game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE)
+    --;
+    CREATE INDEX actions_user ON actions(user_id)
+    --;
+    DROP TRIGGER actions_append_only_update
+    --;
+    CREATE TRIGGER actions_append_only_update BEFORE UPDATE OF game_id, seat, action_json, events_json, version,
+        created_at ON actions
+        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END
     """,
     ),
 ]
@@ -350,6 +393,44 @@ POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
     CREATE INDEX turn_clocks_remind ON turn_clocks(remind_at)
     --;
     CREATE INDEX turn_clocks_expire ON turn_clocks(expire_at)
+    """,
+    ),
+    (
+        5,
+        """
+    CREATE TABLE ratings (
+        guild_id BIGINT NOT NULL,
+        game TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        played INTEGER NOT NULL DEFAULT 0,
+        version BIGINT NOT NULL DEFAULT 1,
+        updated_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    )
+    --;
+    CREATE INDEX ratings_user ON ratings(user_id)
+    --;
+    CREATE TABLE follows (
+        game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        user_id BIGINT NOT NULL,
+        mode TEXT NOT NULL DEFAULT 'turn' CHECK (mode IN ('turn','digest')),
+        sent_version BIGINT NOT NULL DEFAULT 0,
+        sent_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    )
+    --;
+    CREATE INDEX follows_user ON follows(user_id)
+    --;
+    CREATE TABLE follow_closed (game_id BIGINT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE)
+    --;
+    CREATE INDEX actions_user ON actions(user_id)
+    --;
+    DROP TRIGGER actions_append_only_update ON actions
+    --;
+    CREATE TRIGGER actions_append_only_update BEFORE UPDATE OF game_id, seat, action_json, events_json, version,
+        created_at ON actions FOR EACH ROW EXECUTE FUNCTION actions_append_only()
     """,
     ),
 ]

@@ -24,8 +24,10 @@ from .base import (
     ChannelBusy,
     Committed,
     CorruptRow,
+    FollowRow,
     GameChange,
     GameRow,
+    RatingRow,
     ResultRow,
     Seat,
     StatRow,
@@ -33,6 +35,8 @@ from .base import (
     StoreError,
     VersionConflict,
     Vote,
+    anonymised,
+    away_periods,
     dumps,
     json_dict,
     json_list,
@@ -255,6 +259,35 @@ class PostgresStore(Store):
                 )
                 if found is None:
                     raise VersionConflict(f"vote {v.vote_id}")
+            for rc in changes.ratings:
+                await self._step("ratings")
+                if rc.expected_version == 0:
+                    found = await conn.fetchval(
+                        "INSERT INTO ratings(guild_id, game, user_id, mu, sigma, played, version, updated_at)"
+                        " VALUES ($1,$2,$3,$4,$5,$6,1,$7) ON CONFLICT DO NOTHING RETURNING user_id",
+                        rc.guild_id,
+                        rc.game,
+                        rc.user_id,
+                        float(rc.mu),
+                        float(rc.sigma),
+                        rc.played,
+                        now,
+                    )
+                else:
+                    found = await conn.fetchval(
+                        "UPDATE ratings SET mu=$1, sigma=$2, played=$3, version=version+1, updated_at=$4"
+                        " WHERE guild_id=$5 AND game=$6 AND user_id=$7 AND version=$8 RETURNING user_id",
+                        float(rc.mu),
+                        float(rc.sigma),
+                        rc.played,
+                        now,
+                        rc.guild_id,
+                        rc.game,
+                        rc.user_id,
+                        rc.expected_version,
+                    )
+                if found is None:
+                    raise VersionConflict(f"rating {rc.guild_id}/{rc.game}/{rc.user_id}")
             for nv in changes.new_votes:
                 await self._step("votes")
                 vid = await conn.fetchval(
@@ -421,6 +454,13 @@ class PostgresStore(Store):
             list(game_ids),
         )
         await conn.execute("DELETE FROM turn_clocks WHERE game_id = ANY($1::bigint[])", list(game_ids))
+        uids = sorted({u for r in rows for u in r["seat_users"] if u is not None})
+        away: dict[int, list[tuple[float, float]]] = {}
+        if uids:
+            prefs = await conn.fetch(
+                "SELECT user_id, prefs_json FROM user_prefs WHERE user_id = ANY($1::bigint[])", uids
+            )
+            away = {p["user_id"]: away_periods(json_dict(p["prefs_json"])) for p in prefs}
         clocks = []
         for r in rows:
             for c in seat_clocks(
@@ -431,6 +471,7 @@ class PostgresStore(Store):
                 guild=json_dict(r["guild"]),
                 since=r["turn_started_at"],
                 last_reminder_at=r["last_reminder_at"],
+                away=away,
             ):
                 clocks.append((r["id"], *c))
         if clocks:
@@ -485,12 +526,22 @@ class PostgresStore(Store):
         return await self._get_json("SELECT prefs_json FROM user_prefs WHERE user_id=$1", user_id)
 
     async def set_user_prefs(self, user_id: int, prefs: dict[str, Any]) -> None:
-        await self.pool.execute(
-            "INSERT INTO user_prefs(user_id, prefs_json) VALUES ($1, $2) ON CONFLICT (user_id)"
-            " DO UPDATE SET prefs_json=excluded.prefs_json",
-            user_id,
-            dumps(prefs),
-        )
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO user_prefs(user_id, prefs_json) VALUES ($1, $2) ON CONFLICT (user_id)"
+                " DO UPDATE SET prefs_json=excluded.prefs_json",
+                user_id,
+                dumps(prefs),
+            )
+            ids = [  # a vacation moves the member's due times at every table
+                r[0]
+                for r in await conn.fetch(
+                    "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id=g.id"
+                    " WHERE s.user_id=$1 AND g.status='active'",
+                    user_id,
+                )
+            ]
+            await self._retime(conn, ids)
 
     # ------------------------------------------------------------- stats
     async def stats(self, guild_id: int, *, game: str | None = None, user_id: int | None = None) -> list[StatRow]:
@@ -631,6 +682,172 @@ class PostgresStore(Store):
 
     async def count_games(self) -> int:
         return int(await self.pool.fetchval("SELECT COUNT(*) FROM games"))
+
+    async def open_votes(self, game_id: int) -> list[Vote]:
+        rows = await self.pool.fetch("SELECT id FROM votes WHERE game_id=$1 AND status='open' ORDER BY id", game_id)
+        out = []
+        for r in rows:
+            vote = await self.get_vote(r[0])
+            if vote is not None:
+                out.append(vote)
+        return out
+
+    # ----------------------------------------------------------- ratings
+    async def ratings(self, guild_id, game=None, user_ids=None) -> list[RatingRow]:
+        sql = "SELECT guild_id, game, user_id, mu, sigma, played, version FROM ratings WHERE guild_id=$1"
+        args: list[Any] = [guild_id]
+        if game is not None:
+            args.append(game)
+            sql += f" AND game=${len(args)}"
+        if user_ids is not None:
+            if not user_ids:
+                return []
+            args.append(list(user_ids))
+            sql += f" AND user_id = ANY(${len(args)}::bigint[])"
+        rows = await self.pool.fetch(sql + " ORDER BY game, user_id", *args)
+        return [RatingRow(*tuple(r)) for r in rows]
+
+    # --------------------------------------------------------- followers
+    _FOLLOW = "SELECT game_id, user_id, mode, sent_version, sent_at FROM follows"
+
+    async def follow(self, game_id: int, user_id: int, mode: str, sent_version: int) -> None:
+        await self.pool.execute(
+            "INSERT INTO follows(game_id, user_id, mode, sent_version, sent_at) VALUES ($1,$2,$3,$4,$5)"
+            " ON CONFLICT (game_id, user_id) DO UPDATE SET mode=excluded.mode",
+            game_id,
+            user_id,
+            mode,
+            sent_version,
+            float(self.clock()),
+        )
+
+    async def unfollow(self, game_id: int, user_id: int) -> bool:
+        found = await self.pool.fetchval(
+            "DELETE FROM follows WHERE game_id=$1 AND user_id=$2 RETURNING user_id", game_id, user_id
+        )
+        return found is not None
+
+    async def follows_of_user(self, user_id: int) -> list[FollowRow]:
+        rows = await self.pool.fetch(self._FOLLOW + " WHERE user_id=$1 ORDER BY game_id", user_id)
+        return [FollowRow(*tuple(r)) for r in rows]
+
+    async def followers_of(self, game_id: int) -> list[FollowRow]:
+        rows = await self.pool.fetch(self._FOLLOW + " WHERE game_id=$1 ORDER BY user_id", game_id)
+        return [FollowRow(*tuple(r)) for r in rows]
+
+    async def due_follows(self, now: float, digest_seconds: float) -> list[FollowRow]:
+        rows = await self.pool.fetch(
+            "SELECT f.game_id, f.user_id, f.mode, f.sent_version, f.sent_at FROM follows f JOIN games g"
+            " ON g.id=f.game_id WHERE g.version > f.sent_version AND g.status IN ('active','finished','abandoned')"
+            " AND (f.mode='turn' OR f.sent_at <= $1) ORDER BY f.game_id, f.user_id",
+            float(now - digest_seconds),
+        )
+        return [FollowRow(*tuple(r)) for r in rows]
+
+    async def mark_follow_sent(self, game_id: int, user_id: int, version: int, now: float, previous: int) -> bool:
+        found = await self.pool.fetchval(
+            "UPDATE follows SET sent_version=$1, sent_at=$2 WHERE game_id=$3 AND user_id=$4 AND sent_version=$5"
+            " RETURNING user_id",
+            version,
+            float(now),
+            game_id,
+            user_id,
+            previous,
+        )
+        return found is not None
+
+    async def set_followers_closed(self, game_id: int, closed: bool) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            if closed:
+                await conn.execute("INSERT INTO follow_closed(game_id) VALUES ($1) ON CONFLICT DO NOTHING", game_id)
+                await conn.execute("DELETE FROM follows WHERE game_id=$1", game_id)
+            else:
+                await conn.execute("DELETE FROM follow_closed WHERE game_id=$1", game_id)
+
+    async def followers_closed(self, game_id: int) -> bool:
+        return bool(await self.pool.fetchval("SELECT 1 FROM follow_closed WHERE game_id=$1", game_id))
+
+    # ----------------------------------------------------------- privacy
+    async def footprint(self, user_id: int) -> dict[str, Any]:
+        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            out: dict[str, Any] = {}
+            for key, sql in (
+                ("results", "SELECT COUNT(*) FROM results WHERE user_id=$1"),
+                ("ratings", "SELECT COUNT(*) FROM ratings WHERE user_id=$1"),
+                ("tables", "SELECT COUNT(DISTINCT game_id) FROM seats WHERE user_id=$1"),
+                ("actions", "SELECT COUNT(*) FROM actions WHERE user_id=$1"),
+                ("follows", "SELECT COUNT(*) FROM follows WHERE user_id=$1"),
+                ("hosted", "SELECT COUNT(*) FROM games WHERE host_id=$1"),
+            ):
+                out[key] = int(await conn.fetchval(sql, user_id))
+            raw = await conn.fetchval("SELECT prefs_json FROM user_prefs WHERE user_id=$1", user_id)
+            out["prefs"] = json_dict(raw)
+            return out
+
+    async def forget_user(self, user_id: int, anon_id: int, guild_id: int | None = None) -> dict[str, int]:
+        scope = " AND guild_id=$2" if guild_id is not None else ""
+        args: list[Any] = [user_id] + ([guild_id] if guild_id is not None else [])
+        games = f"SELECT id FROM games WHERE status NOT IN ('lobby','active'){scope}"
+        anon = f"${len(args) + 1}"
+        done: dict[str, int] = {}
+        async with self.pool.acquire() as conn, conn.transaction():
+            for key, sql, a in (
+                ("results", f"DELETE FROM results WHERE user_id=$1{scope}", args),
+                ("ratings", f"DELETE FROM ratings WHERE user_id=$1{scope}", args),
+                (
+                    "follows",
+                    "DELETE FROM follows WHERE user_id=$1"
+                    + (" AND game_id IN (SELECT id FROM games WHERE guild_id=$2)" if guild_id is not None else ""),
+                    args,
+                ),
+                (
+                    "actions",
+                    f"UPDATE actions SET user_id={anon} WHERE user_id=$1 AND game_id IN ({games})",
+                    [*args, anon_id],
+                ),
+                (
+                    "seats",
+                    f"UPDATE seats SET user_id={anon} WHERE user_id=$1 AND game_id IN ({games})",
+                    [*args, anon_id],
+                ),
+                (
+                    "reverts",
+                    f"UPDATE reverts SET by_user={anon} WHERE by_user=$1 AND game_id IN ({games})",
+                    [*args, anon_id],
+                ),
+                ("hosted", f"UPDATE games SET host_id={anon} WHERE host_id=$1 AND id IN ({games})", [*args, anon_id]),
+            ):
+                status = await conn.execute(sql, *a)
+                done[key] = int(status.split()[-1])
+            done["votes"] = done["campaigns"] = 0
+            only = " AND guild_id=$1" if guild_id is not None else ""
+            gargs = [guild_id] if guild_id is not None else []
+            votes = await conn.fetch(
+                "SELECT id, payload_json, voters_json, yes_json, no_json FROM votes WHERE game_id IN"
+                f" (SELECT id FROM games WHERE status NOT IN ('lobby','active'){only})",
+                *gargs,
+            )
+            for v in votes:
+                cols = [v["payload_json"], v["voters_json"], v["yes_json"], v["no_json"]]
+                new = [anonymised(c, user_id, anon_id) for c in cols]
+                if any(n is not None for n in new):
+                    vals = [n if n is not None else c for n, c in zip(new, cols)]
+                    await conn.execute(
+                        "UPDATE votes SET payload_json=$1, voters_json=$2, yes_json=$3, no_json=$4 WHERE id=$5",
+                        *vals,
+                        v["id"],
+                    )
+                    done["votes"] += 1
+            camps = await conn.fetch(f"SELECT id, progress_json FROM campaigns WHERE TRUE{only}", *gargs)
+            for c in camps:
+                new_progress = anonymised(c["progress_json"], user_id, anon_id)
+                if new_progress is not None:
+                    await conn.execute("UPDATE campaigns SET progress_json=$1 WHERE id=$2", new_progress, c["id"])
+                    done["campaigns"] += 1
+            if guild_id is None:
+                status = await conn.execute("DELETE FROM user_prefs WHERE user_id=$1", user_id)
+                done["prefs"] = int(status.split()[-1])
+        return done
 
     async def get_meta(self, key: str) -> str | None:
         return await self.pool.fetchval("SELECT value FROM meta WHERE key=$1", key)

@@ -29,8 +29,10 @@ from .base import (
     ChannelBusy,
     Committed,
     CorruptRow,
+    FollowRow,
     GameChange,
     GameRow,
+    RatingRow,
     ResultRow,
     Seat,
     StatRow,
@@ -38,6 +40,8 @@ from .base import (
     StoreInUse,
     VersionConflict,
     Vote,
+    anonymised,
+    away_periods,
     dumps,
     json_dict,
     json_list,
@@ -336,6 +340,22 @@ class SqliteStore(Store):
                 )
                 if cur.rowcount != 1:
                     raise VersionConflict(f"vote {v.vote_id}")
+            for rc in changes.ratings:
+                await self._step("ratings")
+                if rc.expected_version == 0:
+                    cur = await db.execute(
+                        "INSERT INTO ratings(guild_id, game, user_id, mu, sigma, played, version, updated_at)"
+                        " VALUES (?,?,?,?,?,?,1,?) ON CONFLICT DO NOTHING",
+                        (rc.guild_id, rc.game, rc.user_id, rc.mu, rc.sigma, rc.played, now),
+                    )
+                else:
+                    cur = await db.execute(
+                        "UPDATE ratings SET mu=?, sigma=?, played=?, version=version+1, updated_at=?"
+                        " WHERE guild_id=? AND game=? AND user_id=? AND version=?",
+                        (rc.mu, rc.sigma, rc.played, now, rc.guild_id, rc.game, rc.user_id, rc.expected_version),
+                    )
+                if cur.rowcount != 1:
+                    raise VersionConflict(f"rating {rc.guild_id}/{rc.game}/{rc.user_id}")
             for nv in changes.new_votes:
                 await self._step("votes")
                 cur = await db.execute(
@@ -446,6 +466,14 @@ class SqliteStore(Store):
                 continue
             async with db.execute("SELECT seat, user_id FROM seats WHERE game_id=?", (gid,)) as cur:
                 seats = [(a, b) for a, b in await cur.fetchall()]
+            uids = [u for _, u in seats if u is not None]
+            away: dict[int, list[tuple[float, float]]] = {}
+            if uids:
+                marks = ",".join("?" for _ in uids)
+                async with db.execute(
+                    f"SELECT user_id, prefs_json FROM user_prefs WHERE user_id IN ({marks})", uids
+                ) as cur:
+                    away = {u: away_periods(json_dict(p)) for u, p in await cur.fetchall()}
             rows = seat_clocks(
                 status=r[0],
                 to_act=json_list(r[1]),
@@ -454,6 +482,7 @@ class SqliteStore(Store):
                 guild=json_dict(r[5]),
                 since=r[3],
                 last_reminder_at=r[4],
+                away=away,
             )
             await db.executemany(
                 "INSERT INTO turn_clocks(game_id, seat, user_id, since, remind_at, expire_at) VALUES (?,?,?,?,?,?)",
@@ -580,6 +609,13 @@ class SqliteStore(Store):
                 " DO UPDATE SET prefs_json=excluded.prefs_json",
                 (user_id, dumps(prefs)),
             )
+            async with db.execute(  # a vacation moves the member's due times at every table
+                "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id=g.id"
+                " WHERE s.user_id=? AND g.status='active'",
+                (user_id,),
+            ) as cur:
+                ids = [r[0] for r in await cur.fetchall()]
+            await self._retime(db, ids)
 
         await self._tx(tx)
 
@@ -691,6 +727,177 @@ class SqliteStore(Store):
             version=r[10],
             created_at=r[11],
         )
+
+    async def open_votes(self, game_id: int) -> list[Vote]:
+        rows = await self._all("SELECT id FROM votes WHERE game_id=? AND status='open' ORDER BY id", (game_id,))
+        out = []
+        for (vid,) in rows:
+            vote = await self.get_vote(vid)
+            if vote is not None:
+                out.append(vote)
+        return out
+
+    # ----------------------------------------------------------- ratings
+    async def ratings(self, guild_id, game=None, user_ids=None) -> list[RatingRow]:
+        sql = "SELECT guild_id, game, user_id, mu, sigma, played, version FROM ratings WHERE guild_id=?"
+        args: list[Any] = [guild_id]
+        if game is not None:
+            sql += " AND game=?"
+            args.append(game)
+        if user_ids is not None:
+            if not user_ids:
+                return []
+            sql += f" AND user_id IN ({','.join('?' for _ in user_ids)})"
+            args += list(user_ids)
+        rows = await self._all(sql + " ORDER BY game, user_id", args)
+        return [RatingRow(*r) for r in rows]
+
+    # --------------------------------------------------------- followers
+    _FOLLOW = "SELECT game_id, user_id, mode, sent_version, sent_at FROM follows"
+
+    async def follow(self, game_id: int, user_id: int, mode: str, sent_version: int) -> None:
+        now = self.clock()
+
+        async def tx(db):
+            await db.execute(
+                "INSERT INTO follows(game_id, user_id, mode, sent_version, sent_at) VALUES (?,?,?,?,?)"
+                " ON CONFLICT(game_id, user_id) DO UPDATE SET mode=excluded.mode",
+                (game_id, user_id, mode, sent_version, now),
+            )
+
+        await self._tx(tx)
+
+    async def unfollow(self, game_id: int, user_id: int) -> bool:
+        async def tx(db):
+            cur = await db.execute("DELETE FROM follows WHERE game_id=? AND user_id=?", (game_id, user_id))
+            return cur.rowcount == 1
+
+        return await self._tx(tx)
+
+    async def follows_of_user(self, user_id: int) -> list[FollowRow]:
+        return [FollowRow(*r) for r in await self._all(self._FOLLOW + " WHERE user_id=? ORDER BY game_id", (user_id,))]
+
+    async def followers_of(self, game_id: int) -> list[FollowRow]:
+        return [FollowRow(*r) for r in await self._all(self._FOLLOW + " WHERE game_id=? ORDER BY user_id", (game_id,))]
+
+    async def due_follows(self, now: float, digest_seconds: float) -> list[FollowRow]:
+        rows = await self._all(
+            "SELECT f.game_id, f.user_id, f.mode, f.sent_version, f.sent_at FROM follows f JOIN games g"
+            " ON g.id=f.game_id WHERE g.version > f.sent_version AND g.status IN ('active','finished','abandoned')"
+            " AND (f.mode='turn' OR f.sent_at <= ?) ORDER BY f.game_id, f.user_id",
+            (now - digest_seconds,),
+        )
+        return [FollowRow(*r) for r in rows]
+
+    async def mark_follow_sent(self, game_id: int, user_id: int, version: int, now: float, previous: int) -> bool:
+        async def tx(db):
+            cur = await db.execute(
+                "UPDATE follows SET sent_version=?, sent_at=? WHERE game_id=? AND user_id=? AND sent_version=?",
+                (version, now, game_id, user_id, previous),
+            )
+            return cur.rowcount == 1
+
+        return await self._tx(tx)
+
+    async def set_followers_closed(self, game_id: int, closed: bool) -> None:
+        async def tx(db):
+            if closed:
+                await db.execute("INSERT OR IGNORE INTO follow_closed(game_id) VALUES (?)", (game_id,))
+                await db.execute("DELETE FROM follows WHERE game_id=?", (game_id,))
+            else:
+                await db.execute("DELETE FROM follow_closed WHERE game_id=?", (game_id,))
+
+        await self._tx(tx)
+
+    async def followers_closed(self, game_id: int) -> bool:
+        return bool(await self._one("SELECT 1 FROM follow_closed WHERE game_id=?", (game_id,)))
+
+    # ----------------------------------------------------------- privacy
+    async def footprint(self, user_id: int) -> dict[str, Any]:
+        async with self._read() as db:
+            out: dict[str, Any] = {}
+            for key, sql in (
+                ("results", "SELECT COUNT(*) FROM results WHERE user_id=?"),
+                ("ratings", "SELECT COUNT(*) FROM ratings WHERE user_id=?"),
+                ("tables", "SELECT COUNT(DISTINCT game_id) FROM seats WHERE user_id=?"),
+                ("actions", "SELECT COUNT(*) FROM actions WHERE user_id=?"),
+                ("follows", "SELECT COUNT(*) FROM follows WHERE user_id=?"),
+                ("hosted", "SELECT COUNT(*) FROM games WHERE host_id=?"),
+            ):
+                async with db.execute(sql, (user_id,)) as cur:
+                    found = await cur.fetchone()
+                out[key] = int(found[0]) if found else 0
+            async with db.execute("SELECT prefs_json FROM user_prefs WHERE user_id=?", (user_id,)) as cur:
+                r = await cur.fetchone()
+            out["prefs"] = json_dict(r[0]) if r else {}
+            return out
+
+    async def forget_user(self, user_id: int, anon_id: int, guild_id: int | None = None) -> dict[str, int]:
+        async def tx(db):
+            scope, args = "", []
+            if guild_id is not None:
+                scope, args = " AND guild_id=?", [guild_id]
+            games = f"SELECT id FROM games WHERE status NOT IN ('lobby','active'){scope}"
+            done = {}
+            for key, sql, a in (
+                ("results", f"DELETE FROM results WHERE user_id=?{scope}", [user_id, *args]),
+                ("ratings", f"DELETE FROM ratings WHERE user_id=?{scope}", [user_id, *args]),
+                (
+                    "follows",
+                    f"DELETE FROM follows WHERE user_id=?"
+                    f"{' AND game_id IN (SELECT id FROM games WHERE guild_id=?)' if guild_id is not None else ''}",
+                    [user_id, *args],
+                ),
+                (
+                    "actions",
+                    f"UPDATE actions SET user_id=? WHERE user_id=? AND game_id IN ({games})",
+                    [anon_id, user_id, *args],
+                ),
+                (
+                    "seats",
+                    f"UPDATE seats SET user_id=? WHERE user_id=? AND game_id IN ({games})",
+                    [anon_id, user_id, *args],
+                ),
+                (
+                    "reverts",
+                    f"UPDATE reverts SET by_user=? WHERE by_user=? AND game_id IN ({games})",
+                    [anon_id, user_id, *args],
+                ),
+                (
+                    "hosted",
+                    f"UPDATE games SET host_id=? WHERE host_id=? AND id IN ({games})",
+                    [anon_id, user_id, *args],
+                ),
+            ):
+                cur = await db.execute(sql, a)
+                done[key] = cur.rowcount
+            done["votes"] = done["campaigns"] = 0
+            async with db.execute(
+                f"SELECT id, payload_json, voters_json, yes_json, no_json FROM votes WHERE game_id IN ({games})", args
+            ) as cur:
+                votes = list(await cur.fetchall())
+            for vid, *cols in votes:
+                new = [anonymised(c, user_id, anon_id) for c in cols]
+                if any(n is not None for n in new):
+                    vals = [n if n is not None else c for n, c in zip(new, cols)]
+                    await db.execute(
+                        "UPDATE votes SET payload_json=?, voters_json=?, yes_json=?, no_json=? WHERE id=?",
+                        (*vals, vid),
+                    )
+                    done["votes"] += 1
+            async with db.execute(f"SELECT id, progress_json FROM campaigns WHERE 1=1{scope}", args) as cur:
+                camps = list(await cur.fetchall())
+            for cid, progress in camps:
+                new_progress = anonymised(progress, user_id, anon_id)
+                if new_progress is not None:
+                    await db.execute("UPDATE campaigns SET progress_json=? WHERE id=?", (new_progress, cid))
+                    done["campaigns"] += 1
+            if guild_id is None:
+                cur = await db.execute("DELETE FROM user_prefs WHERE user_id=?", (user_id,))
+                done["prefs"] = cur.rowcount
+            return done
+
+        return await self._tx(tx)
 
     # -------------------------------------------------------------- meta
     async def get_meta(self, key: str) -> str | None:

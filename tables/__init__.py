@@ -5,6 +5,7 @@ interactions into calls on :class:`TableService` and its results into
 messages; every call here is one store transaction (see store/base.py).
 """
 
+from . import clocks, ratings
 from .preview import Preview, preview, step_ends_chain
 from .service import (
     BallotResult,
@@ -24,6 +25,8 @@ from .settings import DEFAULT_SETTINGS, Settings, in_quiet_hours
 
 __all__ = [
     "DEFAULT_SETTINGS",
+    "clocks",
+    "ratings",
     "BallotResult",
     "Due",
     "HandoverResult",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import contextmanager
@@ -36,6 +37,7 @@ from store import (
     GameChange,
     GameRow,
     NewVote,
+    RatingChange,
     ResultRow,
     Seat,
     Store,
@@ -43,7 +45,9 @@ from store import (
     Vote,
     VoteChange,
 )
+from store.base import away_periods, runs_out_at
 
+from . import clocks, ratings
 from .preview import step_ends_chain
 from .settings import Settings, in_quiet_hours
 
@@ -133,8 +137,9 @@ class Due:
 
     row: GameRow
     kind: str  # "timeout" or "remind"
-    seats: list[tuple[str, int]]  # (seat, member) waiting
+    seats: list[tuple[str, int]]  # (seat, member) waiting (timeouts: those whose time ran out)
     users: list[int] = field(default_factory=list)  # reminders: the members awake now
+    policy: str = "default"  # timeouts: "ai", "default" or "vote" (tables/clocks.py POLICIES)
 
 
 class _Raced(Exception):
@@ -299,7 +304,12 @@ class TableService:
                 return (await self.store.commit(changes)).version
             except VersionConflict:
                 fresh = await self.store.get_game(row.id)
-                if attempt < 4 and fresh is not None and fresh.version == row.version and changes.campaigns:
+                if (
+                    attempt < 4
+                    and fresh is not None
+                    and fresh.version == row.version
+                    and (changes.campaigns or changes.ratings)
+                ):
                     continue
                 raise TurnRefused("stale", "core.ui.stale") from None
         raise TurnRefused("stale", "core.ui.stale")
@@ -319,9 +329,11 @@ class TableService:
         by_user: int | None = None,
         seats: Sequence[Seat] | None = None,
         options: dict[str, Any] | None = None,
+        table: dict[str, Any] | None = None,
     ) -> GameChange:
         """The table's part of a turn: state, log, who acts next and, when the
-        game just ended, its outcome and the placings for the leaderboards."""
+        game just ended, its outcome and the placings for the leaderboards;
+        ``table``: the table's settings with its settled time banks."""
         outcome = game.outcome(state)
         if outcome is not None:
             status = "finished"
@@ -338,7 +350,39 @@ class TableService:
             by_user=by_user,
             seats=seats,
             options=options,
+            table=table,
         )
+
+    # ======================================================= time banks
+    async def _away(self, row: GameRow, now: float | None = None) -> dict[str, list[tuple[float, float]]]:
+        """seat -> vacation periods of its member."""
+        prefs = {u: await self.settings.user(u) for u in row.humans}
+        return clocks.away_of(prefs, {s.seat: s.user_id for s in row.seats})
+
+    async def _banked(self, row: GameRow, change: GameChange) -> GameChange:
+        """``change`` with the table's time banks settled at now (clocks.settle): a
+        table with a clock profile keeps its banks in its settings, written with the turn."""
+        clock = clocks.of(row.table)
+        if clock is None or change.status == "finished" or change.to_act is None:
+            return change
+        seats = [s.seat for s in (change.seats if change.seats is not None else row.seats)]
+        settled = clocks.settle(
+            clock,
+            seats=seats,
+            waiting_before=row.to_act if row.status == "active" else [],
+            acted=[a.seat for a in change.actions],
+            to_act_after=list(change.to_act),
+            away=await self._away(row),
+            now=self.clock(),
+        )
+        return replace(change, table={**row.table, "clock": settled})
+
+    async def _rated(self, row: GameRow, change: GameChange) -> list[RatingChange]:
+        """The rating changes of a finished table's results (tables/ratings.py)."""
+        if not change.results or row.guild_id is None:
+            return []
+        current = await self.store.ratings(row.guild_id, row.game, [r.user_id for r in change.results])
+        return ratings.rate(row.guild_id, row.game, change.results, current)
 
     async def _finish_campaign(
         self, row: GameRow, game: Game, state: BaseState, base: CampaignChange | None = None
@@ -366,12 +410,21 @@ class TableService:
     async def _save_turn(
         self, row: GameRow, game: Game, state: BaseState, entries: Sequence[ActionRow], *, votes=(), **kw: Any
     ) -> int:
+        made: list[GameChange] = []
+
         async def build() -> ChangeSet:
-            change = self._turn_change(row, game, state, entries, **kw)
-            return ChangeSet(game=change, campaigns=await self._finish_campaign(row, game, state), votes=votes)
+            change = await self._banked(row, self._turn_change(row, game, state, entries, **kw))
+            made[:] = [change]
+            return ChangeSet(
+                game=change,
+                campaigns=await self._finish_campaign(row, game, state),
+                votes=votes,
+                ratings=await self._rated(row, change),
+            )
 
         version = await self._commit(row, build)
         assert version is not None
+        _written(row, made[0])
         if game.outcome(state) is not None:
             row.status = "finished"
         elif kw.get("status"):
@@ -442,6 +495,7 @@ class TableService:
         if not 0 <= ai <= hi - 1:
             raise TurnRefused("bad_number", "core.ui.bad_number", lo=0, hi=hi - 1)
         seats = [Seat("p1", host_id)] + [Seat(f"p{i + 2}", None) for i in range(ai)]
+        table = _with_clock(table)
         try:
             row = await self.store.create_game(
                 guild_id=guild_id,
@@ -533,10 +587,17 @@ class TableService:
             state, entries, events = await self._run_ai(started, game, state)
             decided.update(row=started, state=state, entries=entries, events=events)
             change = self._turn_change(started, game, state, entries, status="active", seats=seats, options=options)
-            return ChangeSet(game=change, campaigns=await self._finish_campaign(started, game, state, setup))
+            change = await self._banked(started, change)
+            decided["change"] = change
+            return ChangeSet(
+                game=change,
+                campaigns=await self._finish_campaign(started, game, state, setup),
+                ratings=await self._rated(started, change),
+            )
 
         version = await self._commit(row, build)
         started: GameRow = decided["row"]
+        _written(started, decided["change"])
         started.version = version or row.version
         started.status = "finished" if game.outcome(decided["state"]) is not None else "active"
         return TurnResult(started, game, decided["state"], decided["events"], [e.seat for e in decided["entries"]])
@@ -673,27 +734,43 @@ class TableService:
             events += ai_events
         return state, entries, events
 
-    async def timeout(self, game_id: int, expected_version: int) -> tuple[TurnResult, list[tuple[str, int]]]:
-        """The turn timer of the decision at ``expected_version`` ran out: the
-        game's default action (the seat-filler AI's choice unless the game says
-        otherwise) for every human seat waiting, in one commit.  Refused as
+    async def timeout(
+        self,
+        game_id: int,
+        expected_version: int,
+        seats: Sequence[str] | None = None,
+        policy: str = "default",
+    ) -> tuple[TurnResult, list[tuple[str, int]]]:
+        """The turn timer (or the time bank) of the decision at ``expected_version``
+        ran out: for every human seat waiting (only ``seats``, when given), the
+        game's default action (policy "default": the seat-filler AI's choice unless
+        the game says otherwise) or the seat-filler AI's own choice (policy "ai"),
+        in one commit.  A member away (vacation) is never timed out.  Refused as
         stale when anything happened at the table since."""
         async with self.store.lock(game_id):
             loaded = await self.load(game_id)
             row, game, state = loaded.row, loaded.game, loaded.state
             if row.version != expected_version:
                 raise TurnRefused("stale", "core.ui.stale")
-            waiting = [(s, u) for s in game.to_act(state) if (u := row.user_of(s)) is not None]
+            now = self.clock()
+            waiting = [
+                (s, u)
+                for s in game.to_act(state)
+                if (u := row.user_of(s)) is not None
+                and (seats is None or s in seats)
+                and clocks.away_now(await self.settings.user(u), now) is None
+            ]
             if not waiting:
                 raise TurnRefused("not_your_turn", "core.error.not_your_turn")
             waiting_before = game.to_act(state)
+            choose = game.ai_action if policy == "ai" else game.default_action
 
             def advance():
                 st, entries, events = state, [], []
                 for s, _ in waiting:
                     if s not in game.to_act(st) or game.outcome(st) is not None:
                         continue
-                    action = game.default_action(st, s)
+                    action = choose(st, s)
                     st, evs = game.apply(st, s, action)
                     entries.append(log_entry(game, s, None, action, evs))
                     events += evs
@@ -803,6 +880,8 @@ class TableService:
                 voters = list(row.humans)
                 needed = len(voters) // 2 + 1
             else:
+                if clocks.away_now(await self.settings.user(owner), now) is not None:
+                    raise TurnRefused("owner_away", "asyncplay.owner_away", seat=seat)  # never voted off while away
                 settings = await self.settings.guild(row.guild_id)
                 idle = self.idle_minutes(row, settings)
                 waited = now - (row.turn_started_at or row.updated_at)
@@ -939,17 +1018,37 @@ class TableService:
             if not humans:
                 continue
             settings = await self.settings.guild(row.guild_id)
+            prefs = {uid: await self.settings.user(uid) for _, uid in humans}
+            present = [(s, u) for s, u in humans if clocks.away_now(prefs[u], now) is None]
             timer = float(row.table.get("turn_timer", settings["turn_timer"]) or 0)
             remind = float(row.table.get("reminder", settings["reminder"]) or 0)
             started = row.turn_started_at or row.updated_at
-            if timer and now >= started + timer * 60:
-                out.append(Due(row, "timeout", humans))
-            elif (
+            clock = clocks.of(row.table)
+            if clock is not None and clock.get("banks"):  # a clock profile takes the turn timer's place
+                expired = [
+                    (s, u)
+                    for s, u in present
+                    if (end := clocks.runs_out(clock, s, away_periods(prefs[u]))) is not None and now >= end
+                ]
+                if expired:
+                    policy = str(clock.get("policy") or "ai")
+                    if policy == "vote" and not await self._present_voters(row, expired[0][1], now):
+                        policy = "ai"  # nobody else here to vote: the AI moves
+                    out.append(Due(row, "timeout", expired, policy=policy))
+                    continue
+            elif timer:
+                expired = [
+                    (s, u) for s, u in present if now >= runs_out_at(started, timer * 60, away_periods(prefs[u]))
+                ]
+                if expired:
+                    out.append(Due(row, "timeout", expired))
+                    continue
+            if (
                 remind
                 and now >= started + remind * 60
                 and (row.last_reminder_at is None or now >= row.last_reminder_at + remind * 60)
             ):
-                awake = [uid for _, uid in humans if not in_quiet_hours(await self.settings.user(uid), now)]
+                awake = [uid for _, uid in present if not in_quiet_hours(prefs[uid], now)]
                 if awake:
                     out.append(Due(row, "remind", humans, awake))
         return out
@@ -962,6 +1061,172 @@ class TableService:
     async def release_reminder(self, row: GameRow, now: float) -> None:
         """Undo :meth:`claim_reminder` when the reminder could not be sent (it stays due)."""
         await self.store.mark_reminded(row.id, row.last_reminder_at, expected_version=row.version, previous=now)
+
+    # ============================================ async play (issue 15)
+    async def expiry_votes(self, game_id: int, expected_version: int, seats: Sequence[str]) -> list[VoteOpened]:
+        """Time-bank policy "vote": a seat whose bank ran out may be voted to the AI at
+        once by the other humans (a majority of them; the owner may still move, or
+        refuse).  One vote per seat and decision: none is opened twice."""
+        async with self.store.lock(game_id):
+            loaded = await self.load(game_id)
+            row = loaded.row
+            if row.version != expected_version:
+                raise TurnRefused("stale", "core.ui.stale")
+            open_for = {v.payload.get("seat") for v in await self.store.open_votes(row.id) if v.kind == "handover"}
+            out = []
+            now = self.clock()
+            for seat in seats:
+                owner = row.user_of(seat)
+                voters = await self._present_voters(row, owner, now)
+                if owner is None or seat in open_for or not voters:
+                    continue
+                needed = len(voters) // 2 + 1
+                payload = {"seat": seat, "to": None, "owner": owner, "expired": True}
+                vote = await self._open_vote(row, "handover", payload, voters, needed, owner)
+                out.append(VoteOpened(vote, voters, needed, owner))
+            return out
+
+    async def _present_voters(self, row: GameRow, owner: int | None, now: float) -> list[int]:
+        """The other humans at the table who are not away (they can answer a vote)."""
+        return [u for u in row.humans if u != owner and clocks.away_now(await self.settings.user(u), now) is None]
+
+    async def go_away(self, user_id: int, days: float) -> tuple[float, float]:
+        """A vacation of ``days`` from now (extending one under way): the member's
+        banks and pings pause at every table.  Returns (start, end); refused when it
+        exceeds the yearly allowance."""
+        if not 0 < days <= clocks.AWAY_DAYS_PER_YEAR:
+            raise TurnRefused("bad_number", "core.ui.bad_number", lo=1, hi=clocks.AWAY_DAYS_PER_YEAR)
+        now = self.clock()
+        prefs = await self.settings.user(user_id)
+        new, allowed = clocks.go_away(prefs, now, days)
+        if new is None:
+            raise TurnRefused("away_allowance", "asyncplay.away_allowance", days=f"{allowed:g}")
+        await self.settings.set_user(user_id, new)  # the store re-times the member's seats
+        current = clocks.away_now(new, now)
+        assert current is not None
+        return current
+
+    async def come_back(self, user_id: int) -> None:
+        """End the member's vacation now (the unused days return to the allowance)."""
+        now = self.clock()
+        new = clocks.come_back(await self.settings.user(user_id), now)
+        if new is None:
+            raise TurnRefused("not_away", "asyncplay.not_away")
+        await self.settings.set_user(user_id, new)
+
+    async def bank_lines(
+        self, row: GameRow, now: float | None = None
+    ) -> list[tuple[str, int | None, float, bool, float | None]]:
+        """(seat, member, when its bank runs out or seconds left, waiting?, away until)
+        per seat of a table with a clock profile: waiting seats get the time their bank
+        runs out (for a Discord timestamp; a vacation's pause included), the others
+        what their bank holds."""
+        clock = clocks.of(row.table)
+        if clock is None or not clock.get("banks"):
+            return []
+        now = self.clock() if now is None else now
+        away = await self._away(row)
+        out: list[tuple[str, int | None, float, bool, float | None]] = []
+        for s in row.seats:
+            periods = away.get(s.seat, [])
+            until = next((b for a, b in periods if a <= now < b), None)
+            waiting = s.seat in row.to_act and row.status == "active"
+            if waiting:
+                end = clocks.runs_out(clock, s.seat, periods)
+                out.append((s.seat, s.user_id, end if end is not None else now, True, until))
+            else:
+                out.append((s.seat, s.user_id, clocks.left(clock, s.seat, now, waiting=False), False, until))
+        return out
+
+    async def mine(self, user_id: int, guild_id: int | None) -> list[tuple[GameRow, str | None, float | None]]:
+        """The member's lobby and running tables here, most urgent first: (row, seat,
+        when their time runs out, if the table waits for them and keeps a clock).
+        Tables waiting for them come first, the soonest deadline first; then the rest."""
+        rows = await self.store.games_of_user(user_id, guild_id)
+        out = []
+        for row in rows:
+            seat = row.seat_of(user_id)
+            deadline = None
+            if seat is not None and seat in row.to_act and row.status == "active":
+                settings = await self.settings.guild(row.guild_id)
+                away = away_periods(await self.settings.user(user_id))
+                clock = clocks.of(row.table)
+                timer = float(row.table.get("turn_timer", settings["turn_timer"]) or 0)
+                if clock is not None and clock.get("banks"):
+                    deadline = clocks.runs_out(clock, seat, away)
+                elif timer:
+                    deadline = runs_out_at(row.turn_started_at or row.updated_at, timer * 60, away)
+            out.append((row, seat, deadline))
+
+        def urgency(item):
+            row, seat, deadline = item
+            waiting = seat in row.to_act and row.status == "active"
+            return (0 if waiting else 1 if row.status == "active" else 2, deadline or float("inf"), row.id)
+
+        return sorted(out, key=urgency)
+
+    async def follow(self, channel_id: int, user_id: int, mode: str = "turn") -> GameRow:
+        """Follow the channel's running table ("turn": each turn's summary; "digest": daily)."""
+        row = await self.row(channel_id=channel_id)
+        if row is None or row.status != "active":
+            raise TurnRefused("no_game", "core.ui.no_game")
+        if mode not in ("turn", "digest"):
+            raise TurnRefused("bad_mode", "asyncplay.follow_bad_mode")
+        if await self.store.followers_closed(row.id):
+            raise TurnRefused("closed", "asyncplay.follow_closed", id=row.id)
+        await self.store.follow(row.id, user_id, mode, row.version)
+        return row
+
+    async def unfollow(self, user_id: int, channel_id: int | None = None, game_id: int | None = None) -> int:
+        """Stop following this channel's table (or table ``game_id``); its id."""
+        if game_id is None:
+            row = await self.row(channel_id=channel_id)
+            if row is None:
+                row = await self.store.latest_game(channel_id, FINISHED) if channel_id is not None else None
+            if row is None:
+                raise TurnRefused("no_game", "core.ui.no_game")
+            game_id = row.id
+        if not await self.store.unfollow(game_id, user_id):
+            raise TurnRefused("not_following", "asyncplay.not_following", id=game_id)
+        return game_id
+
+    async def close_to_followers(self, channel_id: int, user_id: int, closed: bool, *, admin: bool = False) -> GameRow:
+        """The host (or an admin) closes the table to followers (ending every follow) or opens it."""
+        row = await self.row(channel_id=channel_id)
+        if row is None:
+            raise TurnRefused("no_game", "core.ui.no_game")
+        if user_id != row.host_id and not admin:
+            raise TurnRefused("host_only", "core.ui.host_only")
+        await self.store.set_followers_closed(row.id, closed)
+        return row
+
+    async def follow_updates(self, now: float, digest_seconds: float = 86400.0):
+        """Deliveries due to followers: (follow, table row, game, public state). The caller
+        sends each and then claims it with :meth:`follow_sent` (so each goes out once)."""
+        out = []
+        for f in await self.store.due_follows(now, digest_seconds):
+            try:
+                loaded = await self.load(f.game_id, statuses=("active", *FINISHED))
+            except TurnRefused:
+                continue
+            out.append((f, loaded.row, loaded.game, loaded.state))
+        return out
+
+    async def follow_sent(self, game_id: int, user_id: int, version: int, previous: int, now: float) -> bool:
+        return await self.store.mark_follow_sent(game_id, user_id, version, now, previous)
+
+    async def footprint(self, user_id: int) -> dict[str, Any]:
+        return await self.store.footprint(user_id)
+
+    async def forget(self, user_id: int, guild_id: int | None = None) -> dict[str, int]:
+        """Remove the member's stats, ratings, follows and (unless only one server's data
+        is forgotten) settings, and replace them in finished tables' logs with an
+        anonymous id.  Refused while they sit at a lobby or running table (resign first)."""
+        seated = await self.store.games_of_user(user_id, guild_id)
+        if seated:
+            raise TurnRefused("still_seated", "asyncplay.forget_seated", ids=", ".join(f"#{r.id}" for r in seated))
+        anon = -secrets.randbits(47) - 1  # negative: never a Discord id; seats keep their names
+        return await self.store.forget_user(user_id, anon, guild_id)
 
     # ============================================================ render
     async def render(self, game: Game, state: BaseState, seat: str | None, locale: str) -> bytes:
@@ -1000,6 +1265,33 @@ def _validate(game: Game, state: BaseState) -> str | None:
     if isinstance(problem, (list, tuple)):
         return str(problem[0]) if problem else None
     return str(problem)
+
+
+def _with_clock(table: dict[str, Any]) -> dict[str, Any]:
+    """A new table's settings with its clock profile (``"clock"``: a profile name,
+    ``"clock_policy"``: what happens when a bank runs out) made concrete; a clock
+    profile takes the place of the turn timer."""
+    table = dict(table)
+    policy = str(table.pop("clock_policy", None) or "ai")
+    name = table.get("clock")
+    if isinstance(name, str):
+        if name not in clocks.PROFILES:
+            raise TurnRefused("bad_clock", "asyncplay.bad_clock", name=name)
+        made = clocks.new_clock(name, policy)
+        if made is None:
+            table.pop("clock")
+        else:
+            table["clock"] = made
+            table["turn_timer"] = 0
+    return table
+
+
+def _written(row: GameRow, change: GameChange) -> None:
+    """Keep ``row`` in step with what ``change`` wrote (who waits now, the settled time banks)."""
+    if change.to_act is not None:
+        row.to_act = list(change.to_act)
+    if change.table is not None:
+        row.table = change.table
 
 
 def _free_seat(seats: list[Seat]) -> str:

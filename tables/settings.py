@@ -16,6 +16,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "reminder": DEFAULT_CLOCKS["reminder"],  # minutes a seat may wait before the bot pings it (0 = never)
     "turn_timer": DEFAULT_CLOCKS["turn_timer"],  # minutes before the AI takes an absent seat's decision (0 = never)
     "options": {},  # game id -> default house-rule options
+    "clock": "off",  # time-bank profile of new tables (tables/clocks.py PROFILES); replaces the turn timer
+    "clock_policy": "ai",  # when a bank runs out: "ai", "default" or "vote"
 }
 
 

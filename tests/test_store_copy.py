@@ -14,7 +14,7 @@ import pytest
 from bot import Config, create_bot
 from engine import get_game
 from store import Seat, open_store
-from store.base import ActionRow, ResultRow
+from store.base import ActionRow, ChangeSet, RatingChange, ResultRow
 from store.tools import SKIP, backup, copy, restore, tables_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,6 +64,9 @@ async def fill(store) -> None:
     await store.set_guild_settings(1, {"reminder": 60})
     await store.set_user_prefs(5, {"quiet": [22, 7]})
     await store.set_meta("command_hash:global", "abc")
+    await store.commit(ChangeSet(ratings=[RatingChange(1, "thunder_road", 5, 0, 27.5, 7.9, 1)]))
+    await store.follow(waiting.id, 5, "digest", 1)
+    await store.set_followers_closed(row.id, True)
 
 
 async def dump(url: str) -> dict[str, list[tuple]]:

@@ -212,8 +212,10 @@ def _share_the_fire(state: State, u: Unit) -> Order | None:
 
 
 def _best_ammo(state: State) -> str:
-    """HE wounds on 4 damage faces of 6 and keeps the knock-outs (R11); AP when an ammo rack can blow (10.2)."""
-    if state.options.mode != "normal" or state.options.ammo_rack:
+    """HE wounds on 4 damage faces of 6 and keeps the knock-outs (R11).  With the ammo-rack rule
+    (10.2) AP also blows up 1 hit in 36; in a duel HE's extra wounds still win more (R17, bench
+    ``--bound``), elsewhere (Wittmann's rage is halved on his ammo rack, 9.3) it keeps AP."""
+    if state.options.mode != "normal" or (state.options.ammo_rack and not _pvp(state)):
         return str(C.tables()["default_ammo"])
     return "HE"
 

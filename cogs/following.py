@@ -1,0 +1,103 @@
+"""Spectators: members who ``/game follow`` a table hear of it in a private message,
+a short summary of each turn or a daily digest, with the public board; never
+hidden information (only events everyone sees, the board as no seat sees it).
+
+Driven from the database like the scheduler: each follow remembers the table
+version it last heard of, so a delivery is claimed once (also across processes)
+and survives restarts.  ``Following.tick(now)`` does one pass; tests call it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, cast
+
+import discord
+from discord.ext import commands, tasks
+
+from engine.i18n import t
+
+from .boards import Boards
+from .services import Services
+from .ui import board_file, clip, game_name
+
+log = logging.getLogger("tabletop.following")
+INTERVAL = 60.0
+DIGEST_SECONDS = 86400.0
+SUMMARY_LINES = 8
+
+
+class Following(commands.Cog):
+    def __init__(self, bot: commands.Bot, services: Services) -> None:
+        self.bot = bot
+        self.services = services
+        self.tables = services.tables
+        self.boards = Boards(bot, services)
+        self.loop_task = tasks.loop(seconds=INTERVAL)(self._loop)
+
+    async def cog_load(self) -> None:
+        if getattr(cast(Any, self.bot).config, "scheduler", True):
+            self.loop_task.start()
+
+    async def cog_unload(self) -> None:
+        self.loop_task.cancel()
+
+    async def _loop(self) -> None:
+        await self.bot.wait_until_ready()
+        try:
+            await self.tick(self.services.clock())
+        except Exception:
+            log.exception("followers pass failed")
+
+    async def tick(self, now: float) -> int:
+        """Send every delivery that is due; returns how many were sent."""
+        sent = 0
+        for follow, row, game, state in await self.tables.follow_updates(now, DIGEST_SECONDS):
+            if not await self.tables.follow_sent(row.id, follow.user_id, row.version, follow.sent_version, now):
+                continue  # another pass or process took it
+            try:
+                await self._send(follow, row, game, state)
+                sent += 1
+            except Exception:
+                # not delivered (DMs closed, Discord down): give it back, it stays due
+                await self.tables.follow_sent(row.id, follow.user_id, follow.sent_version, row.version, follow.sent_at)
+                log.exception("follower %s of table %s", follow.user_id, row.id)
+        return sent
+
+    async def _send(self, follow, row, game, state) -> None:
+        locale = await self.boards.public_locale_of(row)
+        total = await self.services.store.count_actions(row.id)
+        recent = await self.services.store.actions(row.id, limit=50, offset=max(0, total - 50))
+        new = [a for a in recent if a.version > follow.sent_version]
+        lines = []
+        for a in new:
+            events = game.visible_events(game.load_events(a.events), None)  # public events only
+            lines += [game.event_text(e, locale) for e in events]
+        lines = lines[-SUMMARY_LINES:]
+        summary = game.summary(state).text(locale)
+        name = game_name(row.game, locale)
+        if row.status != "active":
+            head = t("asyncplay.follow_over", locale, id=row.id, game=name, summary=summary)
+        elif follow.mode == "digest":
+            head = t(
+                "asyncplay.follow_digest",
+                locale,
+                id=row.id,
+                game=name,
+                channel=row.channel_id,
+                n=len(new),
+                summary=summary,
+            )
+        else:
+            head = t("asyncplay.follow_turn", locale, id=row.id, game=name, channel=row.channel_id, summary=summary)
+        png = await self.tables.render(game, state, None, locale)  # the public board: no seat's hidden view
+        user = self.bot.get_user(follow.user_id) or await self.bot.fetch_user(follow.user_id)
+        await user.send(
+            clip("\n".join([head, *lines]), 2000),
+            file=board_file(png),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Following(bot, cast(Any, bot).services))
