@@ -29,6 +29,7 @@ from cogs.components import DYNAMIC_ITEMS
 from cogs.inputs import parse_chain
 from engine import available, get_game
 from engine.i18n import t
+from tables import clocks
 
 INTERNAL = [t("core.ui.internal", lang) for lang in ("en", "zh")]
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -38,6 +39,7 @@ TEMPLATES = [item.__discord_ui_compiled_template__ for item in DYNAMIC_ITEMS]
 OPTION_KEYS = {k for g in available() for k in get_game(g).Options.model_fields}
 SEATS = {f"p{i}" for i in range(1, 7)}
 EXAMPLES = int(os.environ.get("FORGED_EXAMPLES", "100"))
+AWAY_DAYS = int(clocks.AWAY_DAYS_PER_YEAR)
 
 
 # ------------------------------------------------------------ the world
@@ -262,6 +264,29 @@ COMMANDS = st.one_of(
             st.fixed_dictionaries({"reminder": _outside(0, 10080), "turn_timer": st.integers(0, 10080)}),
             st.fixed_dictionaries({"reminder": st.integers(0, 10080), "turn_timer": _outside(0, 10080)}),
         ),
+    ),
+    st.tuples(
+        st.just("remind away"),
+        st.sampled_from(["host", "bob"]),
+        st.fixed_dictionaries({"days": _outside(1, AWAY_DAYS)}),
+    ),
+    st.tuples(
+        st.just("settings clock"),
+        st.just("admin"),
+        st.one_of(
+            st.fixed_dictionaries({"profile": NASTY.filter(lambda s: s not in clocks.PROFILES)}),
+            st.fixed_dictionaries(
+                {
+                    "profile": st.sampled_from(sorted(clocks.PROFILES)),
+                    "policy": NASTY.filter(lambda s: s not in clocks.POLICIES),
+                }
+            ),
+        ),
+    ),
+    st.tuples(
+        st.just("game follow"),
+        st.sampled_from(["host", "bob"]),
+        st.fixed_dictionaries({"mode": NASTY.filter(lambda s: s not in ("turn", "digest"))}),
     ),
     st.tuples(
         st.just("remind quiet"),
