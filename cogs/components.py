@@ -107,6 +107,37 @@ class LobbyButton(
         await _tables(interaction).on_lobby(interaction, self.gid, self.op)
 
 
+class LobbyAISelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tg:la:(?P<gid>\d+)"):
+    """Add an AI seat at the chosen level (a lobby of a game with several AI levels)."""
+
+    def __init__(
+        self,
+        gid: int,
+        *,
+        placeholder: str | None = None,
+        options: list[discord.SelectOption] | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"tg:la:{gid}",
+                placeholder=placeholder,
+                options=options or [discord.SelectOption(label="-", value="-")],
+                row=row,
+            )
+        )
+        self.gid = gid
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        data: Any = interaction.data or {}
+        values = data.get("values") or [None]
+        await _tables(interaction).on_lobby(interaction, self.gid, "ai", values[0])
+
+
 class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:p:(?P<gid>\d+):(?P<ver>\d+)"):
     """Opens a private panel with the clicker's own choices (simultaneous or secret turns)."""
 
@@ -157,4 +188,4 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:vote:(
         await _tables(interaction).on_vote(interaction, self.vid, self.answer == "yes")
 
 
-DYNAMIC_ITEMS = (ActionButton, ActionSelect, LobbyButton, PanelButton, PrivateViewButton, VoteButton)
+DYNAMIC_ITEMS = (ActionButton, ActionSelect, LobbyButton, LobbyAISelect, PanelButton, PrivateViewButton, VoteButton)

@@ -22,6 +22,7 @@ from engine import GameError, available, get_game
 from engine.i18n import DATA, t
 from store import GameRow
 from tables import TurnRefused, TurnResult, clocks, preview
+from tables.levels import check_level
 
 from .boards import Boards
 from .clockview import add_bank_field
@@ -36,6 +37,7 @@ from .inputs import (
     parse_chain,
     parse_options,
 )
+from .levels import level_choices
 from .locale import locale_of, ls
 from .services import Services
 from .ui import (
@@ -56,6 +58,7 @@ GAME_CHOICES = game_choices()  # at load time: see game_choices()
 CLOCK_CHOICES = [
     app_commands.Choice(name=ls(name, f"asyncplay.profile.{name}"), value=name) for name in clocks.PROFILES
 ]
+LEVEL_CHOICES = level_choices()
 
 
 def rules_topics(game_id: str, locale: str) -> list[tuple[str, str, str]]:
@@ -239,8 +242,9 @@ class Play(commands.Cog):
         remind=ls("Minutes before a waiting player is pinged (0 = never)", "discord.arg.remind"),
         campaign=ls("Count this table in a campaign", "discord.arg.campaign"),
         clock=ls("Time bank per player (replaces the turn timer)", "asyncplay.arg.clock"),
+        ai_level=ls("How well the AI plays: its seats, and for absent players", "discord.arg.ai_level"),
     )
-    @app_commands.choices(game=GAME_CHOICES, clock=CLOCK_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, clock=CLOCK_CHOICES, ai_level=LEVEL_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -252,6 +256,7 @@ class Play(commands.Cog):
         remind: app_commands.Range[int, 0, 10080] | None = None,
         campaign: str | None = None,
         clock: str | None = None,
+        ai_level: str | None = None,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
@@ -273,6 +278,7 @@ class Play(commands.Cog):
             g = get_game(game)
             merged = {**(settings.get("options") or {}).get(game, {}), **parse_options(options)}
             g.parse_options(merged)  # refuse bad options before a thread is opened for them
+            check_level(g, ai_level)
         except GameError as exc:
             await interaction.followup.send(clip(options_error(game, merged, exc, locale), 2000), ephemeral=True)
             return
@@ -310,6 +316,7 @@ class Play(commands.Cog):
                 locale=plocale,
                 table=table,
                 campaign=campaign,
+                ai_level=ai_level,
             )
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
@@ -350,11 +357,11 @@ class Play(commands.Cog):
             await interaction.followup.send(**kwargs)
 
     # ------------------------------------------------------------ lobby
-    async def on_lobby(self, interaction: discord.Interaction, gid: int, op: str) -> None:
+    async def on_lobby(self, interaction: discord.Interaction, gid: int, op: str, level: str | None = None) -> None:
         await interaction.response.defer()
         locale = await self.public_locale(interaction)
         try:
-            res = await self.tables.lobby(gid, interaction.user.id, op, admin=self._is_admin(interaction))
+            res = await self.tables.lobby(gid, interaction.user.id, op, admin=self._is_admin(interaction), level=level)
         except TurnRefused as exc:
             return await self.tell(interaction, exc)
         if res.started is not None:

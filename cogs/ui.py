@@ -17,6 +17,8 @@ from engine.base import BaseState, Event, Game
 from engine.i18n import has, t
 from store import GameRow
 
+from .levels import ai_label, ai_seats_line, lobby_ai_select
+
 MAX_BUTTONS = 20  # 4 rows of 5; the last row is kept for panel buttons
 MAX_SELECT_OPTIONS = 25
 MAX_SELECTS = 4
@@ -39,7 +41,7 @@ def mention(user_id: int | None) -> str:
 
 def seat_label(row: GameRow, seat: str, locale: str) -> str:
     uid = row.user_of(seat)
-    return f"{seat} ({mention(uid)})" if uid else f"{seat} ({t('core.ui.ai', locale)})"
+    return f"{seat} ({mention(uid)})" if uid else f"{seat} ({ai_label(row, seat, locale)})"
 
 
 # ---------------------------------------------------------------- embeds
@@ -81,7 +83,9 @@ def board_embed(
                 value=clip(f"{seat_label(row, seat, locale)}: {game.prompt(state, seat).text(locale)}", 1024),
                 inline=False,
             )
-    embed.set_footer(text=clip(f"{game.summary(state).text(locale)} · #{row.id} · v{row.version}", 2048))
+    ai_line = ai_seats_line(row, locale)
+    footer = f"{game.summary(state).text(locale)} · {ai_line + ' · ' if ai_line else ''}#{row.id} · v{row.version}"
+    embed.set_footer(text=clip(footer, 2048))
     embed.set_image(url="attachment://board.png")
     return embed
 
@@ -177,10 +181,12 @@ def lobby_components(row: GameRow, game: Game, locale: str) -> discord.ui.View |
     view = discord.ui.View(timeout=None)
     view.add_item(LobbyButton(row.id, "join", label=t("core.ui.join", locale), style=discord.ButtonStyle.success))
     view.add_item(LobbyButton(row.id, "leave", label=t("core.ui.leave", locale), style=discord.ButtonStyle.secondary))
-    if game.seat_range(row.options)[1] > 1:
+    if game.seat_range(row.options)[1] > 1 and len(game.ai_levels) < 2:
         view.add_item(LobbyButton(row.id, "ai", label=t("core.ui.add_ai", locale), style=discord.ButtonStyle.secondary))
     view.add_item(LobbyButton(row.id, "start", label=t("core.ui.start", locale), style=discord.ButtonStyle.primary))
     view.add_item(LobbyButton(row.id, "cancel", label=t("core.ui.cancel", locale), style=discord.ButtonStyle.danger))
+    if (menu := lobby_ai_select(row, game, locale)) is not None:
+        view.add_item(menu)
     return view
 
 

@@ -90,7 +90,9 @@ def t(key: str, locale: str | None = None, /, **params: Any) -> str:
     """Translate ``key`` into ``locale`` with ``params`` filled in.
 
     A parameter that is itself a catalog key (a string starting with ``@``)
-    is translated first, so events can name cards, skills or directions.
+    is translated first, so events can name cards, skills or directions; a
+    tuple parameter (a list of names) is filled item by item and joined with
+    ", " (a list is shown as it is, e.g. dice).
     """
     lang = normalise(locale)
     ns = key.split(".", 1)[0]
@@ -99,8 +101,16 @@ def t(key: str, locale: str | None = None, /, **params: Any) -> str:
         text = _catalog(DEFAULT, ns).get(key)
     if text is None:
         return key if not params else key + " " + json.dumps(params, ensure_ascii=False, default=str)
-    filled = {k: (t(v[1:], lang) if isinstance(v, str) and v.startswith("@") else v) for k, v in params.items()}
+    filled = {k: _fill(v, lang) for k, v in params.items()}
     return string.Formatter().vformat(text, (), _Safe(filled))
+
+
+def _fill(value: Any, lang: str) -> Any:
+    if isinstance(value, str) and value.startswith("@"):
+        return t(value[1:], lang)
+    if isinstance(value, tuple):
+        return ", ".join(str(_fill(v, lang)) for v in value)
+    return value
 
 
 def keys(lang: str, namespace: str) -> set[str]:

@@ -27,11 +27,25 @@ Each read method returns data from one consistent snapshot (a row's seats,
 state and version always belong together; a half-written change is never
 seen).
 
+Snapshots: a rebuildable cache of states
+----------------------------------------
+A table's state after the first *n* actions of its (effective) log is the
+state its seed and those actions replay to; that replay is the truth.  To
+spare replaying a long log (undo, ``/game replay <turn>``), a turn may carry a
+:class:`NewSnapshot` of the state after its last action.  The backend writes
+it in the turn's transaction, keyed by that action's id and by the ``key`` the
+caller gives (the engine and schema version of the state), and records its
+``position`` (how many effective actions lead up to it).  A change that
+reverts actions drops every snapshot at or after the first reverted one; the
+action log itself stays append-only.  :meth:`Store.replay_source` returns the
+nearest usable snapshot and the actions after it, in one read snapshot; a
+caller that finds a snapshot unusable asks again with ``key=None`` (none).
+
 Crash injection (tests)
 -----------------------
 A backend calls ``await self._step(name)`` between the steps of a write,
 inside its transaction: after the table's row is updated and before its
-``"seats"``, ``"revert"``, ``"actions"``, ``"results"``, then before each
+``"seats"``, ``"revert"``, ``"actions"``, ``"snapshot"``, ``"results"``, then before each
 ``"campaigns"``, ``"votes"`` and ``"ratings"`` part, and last before ``"commit"``; :meth:`Store.inject_crash` makes the
 named step raise :class:`InjectedCrash` (or kill the process), which tests
 use to show that a change set lands whole or not at all.
@@ -238,6 +252,10 @@ class CorruptRow(StoreError):
 class Seat:
     seat: str
     user_id: int | None  # None: the seat-filler AI plays it
+    #: the level the seat-filler AI plays this seat at (one of the game's ``ai_levels``);
+    #: None: the game's default level.  Kept for a human's seat too: the level the AI
+    #: stands in at when the seat is handed to it.
+    ai_level: str | None = None
 
     @property
     def is_ai(self) -> bool:
@@ -280,6 +298,13 @@ class GameRow:
                 return s.user_id
         return None
 
+    def ai_level_of(self, seat: str) -> str | None:
+        """The AI level stored with ``seat`` (None: the game's default)."""
+        for s in self.seats:
+            if s.seat == seat:
+                return s.ai_level
+        return None
+
     @property
     def humans(self) -> list[int]:
         return [s.user_id for s in self.seats if s.user_id is not None]
@@ -294,6 +319,41 @@ class ActionRow:
     created_at: float = 0.0
     id: int = 0
     events: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class NewSnapshot:
+    """A cached state to store with a change: the state after the last of the
+    change's ``actions`` (or, for :meth:`Store.fill_snapshots`, after the logged
+    action ``action_id``), under ``key`` (the engine/schema version that made it)."""
+
+    key: str
+    state_json: str
+    action_id: int | None = None
+
+
+@dataclass
+class SnapshotRow:
+    action_id: int  # the last action the state includes
+    position: int  # effective actions up to and including ``action_id``
+    key: str
+    state_json: str
+
+
+@dataclass
+class ReplaySource:
+    """What rebuilding a state needs: a cached state (or None: start from the
+    seed) and the effective actions after it, oldest first."""
+
+    snapshot: SnapshotRow | None
+    actions: list[ActionRow]
+    total: int  # effective actions in the whole log
+    cut: int | None = None  # with ``user_id``: index in ``actions`` of that member's last action
+
+    @property
+    def start(self) -> int:
+        """The log position the snapshot stands for (0: the start of the game)."""
+        return self.snapshot.position if self.snapshot else 0
 
 
 @dataclass
@@ -352,7 +412,9 @@ class GameChange:
     ``None`` (or an empty sequence) leaves a field as it is.  ``seats`` replaces
     the whole seat list; ``actions`` are appended to the log (stamped with the
     new version); ``revert`` marks logged action ids as taken back (undo) by
-    ``by_user``; ``results`` records a finished game's placings; ``to_act``
+    ``by_user`` (and drops the snapshots from the first of them on);
+    ``snapshot`` caches the state after the last of ``actions``;
+    ``results`` records a finished game's placings; ``to_act``
     (who must decide now) also restarts the decision's clock (timer and
     reminders); ``status`` "active" stamps the start, "finished"/"abandoned" the end.
     The new version is ``expected_version + 1``."""
@@ -370,6 +432,7 @@ class GameChange:
     table: dict[str, Any] | None = None
     revert: Sequence[int] = ()
     by_user: int | None = None
+    snapshot: NewSnapshot | None = None
 
 
 @dataclass
@@ -589,6 +652,35 @@ class Store:
         raise NotImplementedError
 
     async def count_actions(self, game_id: int) -> int:
+        raise NotImplementedError
+
+    # snapshots (a cache: see the module docstring)
+    async def replay_source(
+        self, game_id: int, key: str | None, *, turn: int | None = None, user_id: int | None = None
+    ) -> ReplaySource:
+        """From one read snapshot: the latest snapshot stored under ``key`` that
+        serves the request, and the effective actions after it.
+
+        ``turn``: to rebuild the state after the first ``turn`` actions (the
+        actions stop there).  ``user_id``: to take back that member's last
+        action: the snapshot lies before it, the actions run to the end of the
+        log and ``cut`` indexes that action (``None``: the member has none).
+        Neither: the whole log.  ``key=None`` uses no snapshot."""
+        raise NotImplementedError
+
+    async def snapshots(self, game_id: int) -> list[SnapshotRow]:
+        """Every snapshot of a table (any key), oldest first."""
+        raise NotImplementedError
+
+    async def fill_snapshots(self, game_id: int, expected_version: int, snapshots: Sequence[NewSnapshot]) -> bool:
+        """Cache states a replay computed (each names its ``action_id``), while the
+        table is still at ``expected_version`` (the version does not change; a
+        snapshot already there is kept).  Returns False and writes nothing when
+        the table moved on."""
+        raise NotImplementedError
+
+    async def drop_snapshots(self, game_id: int | None = None) -> int:
+        """Drop the cached states of one table (None: of every table); returns how many."""
         raise NotImplementedError
 
     async def due_tables(self, now: float) -> list[GameRow]:

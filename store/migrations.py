@@ -226,6 +226,26 @@ MIGRATIONS: list[tuple[int, str]] = [
         BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END
     """,
     ),
+    (  # cached states (a rebuildable cache in front of the replay: store/base.py)
+        6,
+        """
+    CREATE TABLE snapshots (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        action_id INTEGER NOT NULL REFERENCES actions(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        state_json TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, key, action_id)
+    )
+    """,
+    ),
+    (  # a seat-filler AI level per seat (None: the game's default)
+        7,
+        """
+    ALTER TABLE seats ADD COLUMN ai_level TEXT
+    """,
+    ),
 ]
 
 
@@ -431,6 +451,26 @@ POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
     --;
     CREATE TRIGGER actions_append_only_update BEFORE UPDATE OF game_id, seat, action_json, events_json, version,
         created_at ON actions FOR EACH ROW EXECUTE FUNCTION actions_append_only()
+    """,
+    ),
+    (  # cached states (a rebuildable cache in front of the replay: store/base.py)
+        6,
+        """
+    CREATE TABLE snapshots (
+        game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        action_id BIGINT NOT NULL REFERENCES actions(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        state_json TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, key, action_id)
+    )
+    """,
+    ),
+    (  # a seat-filler AI level per seat (None: the game's default)
+        7,
+        """
+    ALTER TABLE seats ADD COLUMN ai_level TEXT
     """,
     ),
 ]

@@ -27,9 +27,12 @@ from .base import (
     FollowRow,
     GameChange,
     GameRow,
+    NewSnapshot,
     RatingRow,
+    ReplaySource,
     ResultRow,
     Seat,
+    SnapshotRow,
     StatRow,
     Store,
     StoreError,
@@ -52,8 +55,24 @@ _COLS = (
 # a game row with its seats, in one statement (one snapshot)
 _GAME = (
     "SELECT {cols}, ARRAY(SELECT s.seat FROM seats s WHERE s.game_id=g.id ORDER BY s.position) AS seat_names,"
-    " ARRAY(SELECT s.user_id FROM seats s WHERE s.game_id=g.id ORDER BY s.position) AS seat_users FROM games g"
+    " ARRAY(SELECT s.user_id FROM seats s WHERE s.game_id=g.id ORDER BY s.position) AS seat_users,"
+    " ARRAY(SELECT s.ai_level FROM seats s WHERE s.game_id=g.id ORDER BY s.position) AS seat_levels FROM games g"
 ).format(cols=", ".join("g." + c.strip() for c in _COLS.split(",")))
+
+
+#: the effective log of table ``$1`` (taken-back actions left out), as ``a``
+_EFFECTIVE = "FROM actions a WHERE a.game_id=$1 AND NOT EXISTS (SELECT 1 FROM reverts r WHERE r.action_id=a.id)"
+
+
+def _action_rows(game_id: int, rows: Sequence[Any]) -> list[ActionRow]:
+    out = []
+    for i, seat, uid, aj, ej, ver, at in rows:
+        try:
+            action, events = json.loads(aj), json.loads(ej or "[]")
+        except ValueError as exc:
+            raise CorruptRow(game_id, f"unreadable action {i}: {exc}") from None
+        out.append(ActionRow(id=i, seat=seat, user_id=uid, action=action, events=events, version=ver, created_at=at))
+    return out
 
 
 def _qmarks(sql: str) -> str:
@@ -163,8 +182,8 @@ class PostgresStore(Store):
     async def _write_seats(self, conn, game_id: int, seats: Sequence[Seat]) -> None:
         await conn.execute("DELETE FROM seats WHERE game_id=$1", game_id)
         await conn.executemany(
-            "INSERT INTO seats(game_id, position, seat, user_id) VALUES ($1,$2,$3,$4)",
-            [(game_id, i, s.seat, s.user_id) for i, s in enumerate(seats)],
+            "INSERT INTO seats(game_id, position, seat, user_id, ai_level) VALUES ($1,$2,$3,$4,$5)",
+            [(game_id, i, s.seat, s.user_id, s.ai_level) for i, s in enumerate(seats)],
         )
 
     @staticmethod
@@ -186,7 +205,10 @@ class PostgresStore(Store):
             game=r["game"],
             status=r["status"],
             host_id=r["host_id"],
-            seats=[Seat(seat=s, user_id=u) for s, u in zip(r["seat_names"], r["seat_users"])],
+            seats=[
+                Seat(seat=s, user_id=u, ai_level=lv)
+                for s, u, lv in zip(r["seat_names"], r["seat_users"], r["seat_levels"])
+            ],
             options=options,
             seed=r["seed"],
             state_json=r["state_json"],
@@ -345,6 +367,8 @@ class PostgresStore(Store):
                 "INSERT INTO reverts(action_id, game_id, by_user, created_at) VALUES ($1,$2,$3,$4)",
                 [(aid, c.game_id, c.by_user, now) for aid in c.revert],
             )
+            # cached states of the taken-back part of the log are no longer true
+            await conn.execute("DELETE FROM snapshots WHERE game_id=$1 AND action_id>=$2", c.game_id, min(c.revert))
         if c.actions:
             await self._step("actions")
             await conn.executemany(
@@ -352,6 +376,10 @@ class PostgresStore(Store):
                 " VALUES ($1,$2,$3,$4,$5,$6,$7)",
                 [(c.game_id, a.seat, a.user_id, dumps(a.action), dumps(a.events), new_version, now) for a in c.actions],
             )
+            if c.snapshot is not None:
+                await self._step("snapshot")
+                last = await conn.fetchval("SELECT MAX(id) FROM actions WHERE game_id=$1", c.game_id)
+                await self._put_snapshot(conn, c.game_id, int(last), c.snapshot, now)
         if c.results:
             await self._step("results")
             await conn.executemany(
@@ -387,16 +415,86 @@ class PostgresStore(Store):
             limit,
             offset,
         )
-        out = []
-        for i, seat, uid, aj, ej, ver, at in rows:
-            try:
-                action, events = json.loads(aj), json.loads(ej or "[]")
-            except ValueError as exc:
-                raise CorruptRow(game_id, f"unreadable action {i}: {exc}") from None
-            out.append(
-                ActionRow(id=i, seat=seat, user_id=uid, action=action, events=events, version=ver, created_at=at)
+        return _action_rows(game_id, rows)
+
+    # --------------------------------------------------------- snapshots
+    @staticmethod
+    async def _put_snapshot(conn, game_id: int, action_id: int, snap: NewSnapshot, now: float) -> None:
+        """One cached state after ``action_id`` (an effective action of this table),
+        its position counted from the log (inside the caller's transaction).  Snapshots
+        of the table under other keys (older builds) are dropped: nothing reads them again."""
+        await conn.execute("DELETE FROM snapshots WHERE game_id=$1 AND key<>$2", game_id, snap.key)
+        await conn.execute(
+            "INSERT INTO snapshots(game_id, action_id, key, position, state_json, created_at)"
+            f" SELECT $1::bigint, $2::bigint, $3::text, (SELECT COUNT(*) {_EFFECTIVE} AND a.id<=$2), $4::text,"
+            " $5::double precision"
+            " WHERE EXISTS (SELECT 1 FROM actions WHERE id=$2 AND game_id=$1)"
+            " AND NOT EXISTS (SELECT 1 FROM reverts WHERE action_id=$2) ON CONFLICT DO NOTHING",
+            game_id,
+            action_id,
+            snap.key,
+            snap.state_json,
+            now,
+        )
+
+    async def replay_source(
+        self, game_id: int, key: str | None, *, turn: int | None = None, user_id: int | None = None
+    ) -> ReplaySource:
+        snap_sql = "SELECT action_id, position, key, state_json FROM snapshots WHERE game_id=$1 AND key=$2"
+        cols = f"SELECT a.id, a.seat, a.user_id, a.action_json, a.events_json, a.version, a.created_at {_EFFECTIVE}"
+        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            total = int(await conn.fetchval(f"SELECT COUNT(*) {_EFFECTIVE}", game_id))
+            snap, limit, last = None, None, None
+            if user_id is not None:
+                last = await conn.fetchval(f"SELECT MAX(a.id) {_EFFECTIVE} AND a.user_id=$2", game_id, user_id)
+                if last is None:
+                    return ReplaySource(None, [], total, None)
+                if key is not None:
+                    snap = await conn.fetchrow(
+                        snap_sql + " AND action_id<$3 ORDER BY action_id DESC LIMIT 1", game_id, key, last
+                    )
+            elif turn is not None:
+                if key is not None:
+                    snap = await conn.fetchrow(
+                        snap_sql + " AND position<=$3 ORDER BY position DESC LIMIT 1", game_id, key, turn
+                    )
+                limit = max(0, turn - (snap[1] if snap else 0))
+            elif key is not None:
+                snap = await conn.fetchrow(snap_sql + " ORDER BY action_id DESC LIMIT 1", game_id, key)
+            rows = await conn.fetch(
+                cols + " AND a.id>$2 ORDER BY a.id LIMIT $3", game_id, snap[0] if snap else 0, limit
             )
-        return out
+        actions = _action_rows(game_id, rows)
+        cut = next(i for i, a in enumerate(actions) if a.id == last) if last is not None else None
+        return ReplaySource(SnapshotRow(*snap) if snap else None, actions, total, cut)
+
+    async def snapshots(self, game_id: int) -> list[SnapshotRow]:
+        rows = await self.pool.fetch(
+            "SELECT action_id, position, key, state_json FROM snapshots WHERE game_id=$1 ORDER BY action_id, key",
+            game_id,
+        )
+        return [SnapshotRow(*r) for r in rows]
+
+    async def fill_snapshots(self, game_id: int, expected_version: int, snapshots: Sequence[NewSnapshot]) -> bool:
+        now = self.clock()
+        async with self.pool.acquire() as conn, conn.transaction():
+            # the row lock orders this fill against a revert of the same table
+            found = await conn.fetchval(
+                "SELECT id FROM games WHERE id=$1 AND version=$2 FOR UPDATE", game_id, expected_version
+            )
+            if found is None:
+                return False
+            for snap in snapshots:
+                assert snap.action_id is not None
+                await self._put_snapshot(conn, game_id, snap.action_id, snap, now)
+        return True
+
+    async def drop_snapshots(self, game_id: int | None = None) -> int:
+        if game_id is None:
+            done = await self.pool.execute("DELETE FROM snapshots")
+        else:
+            done = await self.pool.execute("DELETE FROM snapshots WHERE game_id=$1", game_id)
+        return int(done.split()[-1])
 
     async def count_actions(self, game_id: int) -> int:
         return int(

@@ -32,9 +32,12 @@ from .base import (
     FollowRow,
     GameChange,
     GameRow,
+    NewSnapshot,
     RatingRow,
+    ReplaySource,
     ResultRow,
     Seat,
+    SnapshotRow,
     StatRow,
     Store,
     StoreInUse,
@@ -54,6 +57,21 @@ _GAME_COLS = (
     "created_at, updated_at, locale, outcome_json, turn_started_at, to_act_json, last_reminder_at, "
     "campaign_id, finished_at, table_json"
 )
+
+
+#: the effective log of table ``?`` (taken-back actions left out), as ``a``
+_EFFECTIVE = "FROM actions a WHERE a.game_id=? AND NOT EXISTS (SELECT 1 FROM reverts r WHERE r.action_id=a.id)"
+
+
+def _action_rows(game_id: int, rows: Sequence[Any]) -> list[ActionRow]:
+    out = []
+    for i, seat, uid, aj, ej, ver, at in rows:
+        try:
+            action, events = json.loads(aj), json.loads(ej or "[]")
+        except ValueError as exc:
+            raise CorruptRow(game_id, f"unreadable action {i}: {exc}") from None
+        out.append(ActionRow(id=i, seat=seat, user_id=uid, action=action, events=events, version=ver, created_at=at))
+    return out
 
 
 class SqliteStore(Store):
@@ -229,8 +247,8 @@ class SqliteStore(Store):
     async def _write_seats(self, db, game_id: int, seats: Sequence[Seat]) -> None:
         await db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
         await db.executemany(
-            "INSERT INTO seats(game_id, position, seat, user_id) VALUES (?,?,?,?)",
-            [(game_id, i, s.seat, s.user_id) for i, s in enumerate(seats)],
+            "INSERT INTO seats(game_id, position, seat, user_id, ai_level) VALUES (?,?,?,?,?)",
+            [(game_id, i, s.seat, s.user_id, s.ai_level) for i, s in enumerate(seats)],
         )
 
     async def _row(self, db: aiosqlite.Connection, r: Any) -> GameRow:
@@ -244,8 +262,10 @@ class SqliteStore(Store):
                 raise ValueError("options/table/to_act have the wrong shape")
         except (ValueError, TypeError) as exc:
             raise CorruptRow(gid, f"unreadable options/outcome: {exc}") from None
-        async with db.execute("SELECT seat, user_id FROM seats WHERE game_id=? ORDER BY position", (gid,)) as cur:
-            seats = [Seat(seat=s, user_id=u) for s, u in await cur.fetchall()]
+        async with db.execute(
+            "SELECT seat, user_id, ai_level FROM seats WHERE game_id=? ORDER BY position", (gid,)
+        ) as cur:
+            seats = [Seat(seat=s, user_id=u, ai_level=lv) for s, u, lv in await cur.fetchall()]
         return GameRow(
             id=gid,
             guild_id=r[1],
@@ -411,6 +431,8 @@ class SqliteStore(Store):
                 "INSERT INTO reverts(action_id, game_id, by_user, created_at) VALUES (?,?,?,?)",
                 [(aid, c.game_id, c.by_user, now) for aid in c.revert],
             )
+            # cached states of the taken-back part of the log are no longer true
+            await db.execute("DELETE FROM snapshots WHERE game_id=? AND action_id>=?", (c.game_id, min(c.revert)))
         if c.actions:
             await self._step("actions")
             await db.executemany(
@@ -418,6 +440,12 @@ class SqliteStore(Store):
                 " VALUES (?,?,?,?,?,?,?)",
                 [(c.game_id, a.seat, a.user_id, dumps(a.action), dumps(a.events), new_version, now) for a in c.actions],
             )
+            if c.snapshot is not None:
+                await self._step("snapshot")
+                async with db.execute("SELECT MAX(id) FROM actions WHERE game_id=?", (c.game_id,)) as cur:
+                    last = await cur.fetchone()
+                assert last is not None
+                await self._put_snapshot(db, c.game_id, int(last[0]), c.snapshot, now)
         if c.results:
             await self._step("results")
             async with db.execute("SELECT guild_id, game FROM games WHERE id=?", (c.game_id,)) as cur:
@@ -534,16 +562,89 @@ class SqliteStore(Store):
             " ORDER BY id LIMIT ? OFFSET ?",
             (game_id, limit, offset),
         )
-        out = []
-        for i, seat, uid, aj, ej, ver, at in rows:
-            try:
-                action, events = json.loads(aj), json.loads(ej or "[]")
-            except ValueError as exc:
-                raise CorruptRow(game_id, f"unreadable action {i}: {exc}") from None
-            out.append(
-                ActionRow(id=i, seat=seat, user_id=uid, action=action, events=events, version=ver, created_at=at)
-            )
-        return out
+        return _action_rows(game_id, rows)
+
+    # --------------------------------------------------------- snapshots
+    async def _put_snapshot(
+        self, db: aiosqlite.Connection, game_id: int, action_id: int, snap: NewSnapshot, now: float
+    ):
+        """One cached state after ``action_id`` (an effective action of this table),
+        its position counted from the log (inside the caller's transaction).  Snapshots
+        of the table under other keys (older builds) are dropped: nothing reads them again."""
+        await db.execute("DELETE FROM snapshots WHERE game_id=? AND key<>?", (game_id, snap.key))
+        await db.execute(
+            "INSERT OR IGNORE INTO snapshots(game_id, action_id, key, position, state_json, created_at)"
+            f" SELECT ?, ?, ?, (SELECT COUNT(*) {_EFFECTIVE} AND a.id<=?), ?, ?"
+            " WHERE EXISTS (SELECT 1 FROM actions WHERE id=? AND game_id=?)"
+            " AND NOT EXISTS (SELECT 1 FROM reverts WHERE action_id=?)",
+            (game_id, action_id, snap.key, game_id, action_id, snap.state_json, now, action_id, game_id, action_id),
+        )
+
+    async def replay_source(
+        self, game_id: int, key: str | None, *, turn: int | None = None, user_id: int | None = None
+    ) -> ReplaySource:
+        snap_sql = "SELECT action_id, position, key, state_json FROM snapshots WHERE game_id=? AND key=?"
+        cols = f"SELECT a.id, a.seat, a.user_id, a.action_json, a.events_json, a.version, a.created_at {_EFFECTIVE}"
+        async with self._read() as db:
+
+            async def one(sql: str, args: Sequence[Any]) -> Any:
+                async with db.execute(sql, args) as cur:
+                    return await cur.fetchone()
+
+            total = int((await one(f"SELECT COUNT(*) {_EFFECTIVE}", (game_id,)))[0])
+            snap, limit, last = None, -1, None
+            if user_id is not None:
+                last = (await one(f"SELECT MAX(a.id) {_EFFECTIVE} AND a.user_id=?", (game_id, user_id)))[0]
+                if last is None:
+                    return ReplaySource(None, [], total, None)
+                if key is not None:
+                    snap = await one(
+                        snap_sql + " AND action_id<? ORDER BY action_id DESC LIMIT 1", (game_id, key, last)
+                    )
+            elif turn is not None:
+                if key is not None:
+                    snap = await one(snap_sql + " AND position<=? ORDER BY position DESC LIMIT 1", (game_id, key, turn))
+                limit = max(0, turn - (snap[1] if snap else 0))
+            elif key is not None:
+                snap = await one(snap_sql + " ORDER BY action_id DESC LIMIT 1", (game_id, key))
+            async with db.execute(
+                cols + " AND a.id>? ORDER BY a.id LIMIT ?", (game_id, snap[0] if snap else 0, limit)
+            ) as cur:
+                rows = list(await cur.fetchall())
+        actions = _action_rows(game_id, rows)
+        cut = next(i for i, a in enumerate(actions) if a.id == last) if last is not None else None
+        return ReplaySource(SnapshotRow(*snap) if snap else None, actions, total, cut)
+
+    async def snapshots(self, game_id: int) -> list[SnapshotRow]:
+        rows = await self._all(
+            "SELECT action_id, position, key, state_json FROM snapshots WHERE game_id=? ORDER BY action_id, key",
+            (game_id,),
+        )
+        return [SnapshotRow(*r) for r in rows]
+
+    async def fill_snapshots(self, game_id: int, expected_version: int, snapshots: Sequence[NewSnapshot]) -> bool:
+        now = self.clock()
+
+        async def tx(db: aiosqlite.Connection) -> bool:
+            async with db.execute("SELECT 1 FROM games WHERE id=? AND version=?", (game_id, expected_version)) as cur:
+                if await cur.fetchone() is None:
+                    return False
+            for snap in snapshots:
+                assert snap.action_id is not None
+                await self._put_snapshot(db, game_id, snap.action_id, snap, now)
+            return True
+
+        return await self._tx(tx)
+
+    async def drop_snapshots(self, game_id: int | None = None) -> int:
+        async def tx(db: aiosqlite.Connection) -> int:
+            if game_id is None:
+                cur = await db.execute("DELETE FROM snapshots")
+            else:
+                cur = await db.execute("DELETE FROM snapshots WHERE game_id=?", (game_id,))
+            return int(cur.rowcount)
+
+        return await self._tx(tx)
 
     async def count_actions(self, game_id: int) -> int:
         r = await self._one(

@@ -20,6 +20,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from engine import GameError, available, get_game
@@ -36,8 +37,10 @@ from store import (
     CorruptRow,
     GameChange,
     GameRow,
+    NewSnapshot,
     NewVote,
     RatingChange,
+    ReplaySource,
     ResultRow,
     Seat,
     Store,
@@ -48,8 +51,11 @@ from store import (
 from store.base import away_periods, runs_out_at
 
 from . import clocks, ratings
+from .levels import TABLE_KEY, ai_move, check_level, table_level, timer_move
 from .preview import step_ends_chain
 from .settings import Settings, in_quiet_hours
+from .snapshots import SNAPSHOT_EVERY, SnapshotUnusable, snapshot_due, snapshot_key
+from .snapshots import rebuild as rebuild_state
 
 log = logging.getLogger("tabletop.tables")
 
@@ -163,6 +169,8 @@ class TableService:
         self.clock = clock
         #: when a dict, each stage's wall time (seconds) is appended under its name (bench/)
         self.timings: dict[str, list[float]] | None = None
+        #: cache the state every this many log positions (tables/snapshots.py); 0: never
+        self.snapshot_every = SNAPSHOT_EVERY
 
     @contextmanager
     def stage(self, name: str):
@@ -202,6 +210,9 @@ class TableService:
             game = get_game(row.game)
             state = game.load(row.state_json or "")
             problem = _validate(game, state)
+            if not problem and (state.game != row.game or set(state.seats) != {s.seat for s in row.seats}):
+                # the engine cannot know a table's seats: a state that names others is not this table's
+                problem = f"the state's game and seats ({state.game}: {', '.join(state.seats)}) are not the table's"
         except Exception as exc:  # noqa: BLE001 -- any failure to load is a bad row
             raise await self._quarantine(row.id, f"unreadable state: {type(exc).__name__}: {exc}") from None
         if problem:
@@ -276,23 +287,55 @@ class TableService:
         }
 
     async def replay_state(self, row: GameRow, turn: int | None) -> tuple[Game, BaseState, int, int]:
-        """(game, state after ``turn`` actions, that turn, number of actions) of a finished table."""
+        """(game, state after ``turn`` actions, that turn, number of actions) of a finished table:
+        from the nearest snapshot (a cache), else from the seed."""
         game = get_game(row.game)
-        log_rows = await self.store.actions(row.id, limit=1_000_000)
-        if turn is not None and not 0 <= turn <= len(log_rows):
-            raise TurnRefused("bad_turn", "discord.forged.turn", turns=len(log_rows))
-        n = len(log_rows) if turn is None else turn
-        try:
-            state = await self.off_loop(
-                game.replay,
+        if turn is not None:  # a forged turn (any integer) is refused, never clamped or sent to the store
+            total = await self.store.count_actions(row.id)
+            if not 0 <= turn <= total:
+                raise TurnRefused("bad_turn", "discord.forged.turn", turns=total)
+        want = None if turn is None else int(turn)
+        state = None
+        for key in (snapshot_key(game), None):
+            src = await self.store.replay_source(row.id, key, turn=want)
+            try:
+                state = await self._rebuild(row, game, src)
+            except (SnapshotUnusable, GameError) as exc:
+                if src.snapshot is None:
+                    raise TurnRefused("undo_impossible", "core.ui.undo_impossible") from None
+                await self._bad_snapshot(row, src, exc)
+                continue
+            break
+        assert state is not None
+        n = src.total if want is None else min(want, src.total)
+        return game, state, n, src.total
+
+    async def _rebuild(self, row: GameRow, game: Game, src: ReplaySource, stop: int | None = None) -> BaseState:
+        """The state after ``src.actions[:stop]`` (off the event loop); a replay that
+        passed a long stretch without snapshots caches some on the way."""
+        key = snapshot_key(game)
+        state, fills = await self.off_loop(
+            partial(
+                rebuild_state,
+                game,
                 [s.seat for s in row.seats],
                 row.options,
                 row.seed,
-                [(a.seat, a.action) for a in log_rows[:n]],
+                src,
+                stop,
+                key=key,
+                every=self.snapshot_every,
             )
-        except GameError:
-            raise TurnRefused("undo_impossible", "core.ui.undo_impossible") from None
-        return game, state, n, len(log_rows)
+        )
+        if fills:
+            await self.store.fill_snapshots(row.id, row.version, fills)
+        return state
+
+    async def _bad_snapshot(self, row: GameRow, src: ReplaySource, why: object) -> None:
+        """A cached state that cannot serve: drop the table's cache (the rebuild from
+        the seed that follows fills it again) and say so in the log."""
+        log.warning("table %s: snapshot at log position %s dropped: %s", row.id, src.start, why)
+        await self.store.drop_snapshots(row.id)
 
     # ============================================================ writing
     async def _commit(self, row: GameRow, build: Callable[[], Awaitable[ChangeSet]]) -> int | None:
@@ -337,10 +380,11 @@ class TableService:
         outcome = game.outcome(state)
         if outcome is not None:
             status = "finished"
+        state_json = state.model_dump_json()
         return GameChange(
             row.id,
             row.version,
-            state_json=state.model_dump_json(),
+            state_json=state_json,
             actions=entries,
             status=status,
             outcome=outcome.model_dump(mode="json") if outcome else None,
@@ -351,6 +395,9 @@ class TableService:
             seats=seats,
             options=options,
             table=table,
+            snapshot=NewSnapshot(snapshot_key(game), state_json)
+            if snapshot_due(game, state, entries, self.snapshot_every)
+            else None,
         )
 
     # ======================================================= time banks
@@ -443,7 +490,7 @@ class TableService:
             if not ai:
                 break
             seat = ai[0]
-            action = game.ai_action(state, seat)
+            action = ai_move(game, row, state, seat)
             state, evs = game.apply(state, seat, action)
             entries.append(log_entry(game, seat, None, action, evs))
             events += evs
@@ -476,8 +523,10 @@ class TableService:
         locale: str | None,
         table: dict[str, Any],
         campaign: str | None = None,
+        ai_level: str | None = None,
     ) -> LobbyResult:
-        """A new table with the host seated (and ``ai`` AI seats); a game that
+        """A new table with the host seated (and ``ai`` AI seats at ``ai_level``,
+        which is also the table's level: see tables/levels.py); a game that
         needs nobody else starts at once."""
         if game_id not in available():
             raise TurnRefused("unknown_game", "core.error.bad_options", detail=game_id)
@@ -491,10 +540,16 @@ class TableService:
             opts = game.parse_options(options).model_dump(mode="json")
         except GameError as exc:
             raise TurnRefused.from_game_error(exc) from None
+        try:
+            level = check_level(game, ai_level)
+        except GameError as exc:
+            raise TurnRefused.from_game_error(exc) from None
+        if ai_level is not None:
+            table = {**table, TABLE_KEY: level}
         lo, hi = game.seat_range(opts)
         if not 0 <= ai <= hi - 1:
             raise TurnRefused("bad_number", "core.ui.bad_number", lo=0, hi=hi - 1)
-        seats = [Seat("p1", host_id)] + [Seat(f"p{i + 2}", None) for i in range(ai)]
+        seats = [Seat("p1", host_id)] + [Seat(f"p{i + 2}", None, level) for i in range(ai)]
         table = _with_clock(table)
         try:
             row = await self.store.create_game(
@@ -516,8 +571,10 @@ class TableService:
                 return LobbyResult(row, await self._start(row))
         return LobbyResult(row)
 
-    async def lobby(self, game_id: int, user_id: int, op: str, *, admin: bool = False) -> LobbyResult:
-        """join, leave, ai (add an AI seat), start, cancel."""
+    async def lobby(
+        self, game_id: int, user_id: int, op: str, *, admin: bool = False, level: str | None = None
+    ) -> LobbyResult:
+        """join, leave, ai (add an AI seat at ``level``; None: the table's level), start, cancel."""
         async with self.store.lock(game_id):
             row = await self.row(game_id)
             if row is None or row.status != "lobby":
@@ -541,9 +598,13 @@ class TableService:
             elif op == "ai":
                 if not is_host:
                     raise TurnRefused("host_only", "core.ui.host_only")
+                try:
+                    chosen = check_level(game, level) if level is not None else table_level(row, game)
+                except GameError as exc:
+                    raise TurnRefused.from_game_error(exc) from None
                 if len(seats) >= hi:
                     raise TurnRefused("table_full", "core.ui.table_full")
-                seats.append(Seat(_free_seat(seats), None))
+                seats.append(Seat(_free_seat(seats), None, chosen))
             elif op == "cancel":
                 if not (is_host or admin):
                     raise TurnRefused("host_only", "core.ui.host_only")
@@ -620,11 +681,11 @@ class TableService:
         seats, ai = [], 1
         for s in row.seats:
             if s.user_id is not None:
-                seats.append(Seat(members[str(s.user_id)], s.user_id))
+                seats.append(Seat(members[str(s.user_id)], s.user_id, s.ai_level))
             else:
                 while f"ai{ai}" in taken:
                     ai += 1
-                seats.append(Seat(f"ai{ai}", None))
+                seats.append(Seat(f"ai{ai}", None, s.ai_level))
                 taken.add(f"ai{ai}")
         try:
             extra = game.campaign_options(progress.get("story"), [s.seat for s in seats])
@@ -763,14 +824,13 @@ class TableService:
             if not waiting:
                 raise TurnRefused("not_your_turn", "core.error.not_your_turn")
             waiting_before = game.to_act(state)
-            choose = game.ai_action if policy == "ai" else game.default_action
 
             def advance():
                 st, entries, events = state, [], []
                 for s, _ in waiting:
                     if s not in game.to_act(st) or game.outcome(st) is not None:
                         continue
-                    action = choose(st, s)
+                    action = ai_move(game, row, st, s) if policy == "ai" else timer_move(game, row, st, s)
                     st, evs = game.apply(st, s, action)
                     entries.append(log_entry(game, s, None, action, evs))
                     events += evs
@@ -789,24 +849,28 @@ class TableService:
     # ============================================================= undo
     async def _undo_plan(self, loaded: Loaded, user_id: int) -> tuple[BaseState, list[int], bool]:
         """(state before ``user_id``'s last action, log ids to take back, free?):
-        free when no die was rolled, nothing hidden revealed and no other human acted since."""
+        free when no die was rolled, nothing hidden revealed and no other human acted since.
+        The state is rebuilt from the nearest snapshot before that action (a cache that
+        must lead to the stored state), else from the seed."""
         row, game, state = loaded.row, loaded.game, loaded.state
-        log_rows = await self.store.actions(row.id, limit=1_000_000)
-        mine = [i for i, e in enumerate(log_rows) if e.user_id == user_id]
-        if not mine:
-            raise TurnRefused("nothing_to_undo", "core.ui.nothing_to_undo")
-        cut = mine[-1]
-        seats = [s.seat for s in row.seats]
-        try:
-            before = await self.off_loop(
-                game.replay, seats, row.options, row.seed, [(e.seat, e.action) for e in log_rows[:cut]]
-            )
-            check = await self.off_loop(game.apply_all, before, [(e.seat, e.action) for e in log_rows[cut:]])
-        except GameError:
-            raise TurnRefused("undo_impossible", "core.ui.undo_impossible") from None
-        if check.model_dump_json() != state.model_dump_json():
-            raise TurnRefused("undo_impossible", "core.ui.undo_impossible")
-        tail = log_rows[cut:]
+        for key in (snapshot_key(game), None):
+            src = await self.store.replay_source(row.id, key, user_id=user_id)
+            if src.cut is None:
+                raise TurnRefused("nothing_to_undo", "core.ui.nothing_to_undo")
+            tail = src.actions[src.cut :]
+            try:
+                before = await self._rebuild(row, game, src, src.cut)
+                check = await self.off_loop(game.apply_all, before, [(e.seat, e.action) for e in tail])
+            except (SnapshotUnusable, GameError) as exc:
+                if src.snapshot is None:
+                    raise TurnRefused("undo_impossible", "core.ui.undo_impossible") from None
+                await self._bad_snapshot(row, src, exc)
+                continue
+            if check.model_dump_json() == state.model_dump_json():
+                break
+            if src.snapshot is None:
+                raise TurnRefused("undo_impossible", "core.ui.undo_impossible")
+            await self._bad_snapshot(row, src, "it does not lead to the stored state")
         others = any(e.user_id not in (None, user_id) for e in tail)
         free = not others and before.rng == state.rng and not game.hidden_revealed(before, state)
         return before, [e.id for e in tail], free
@@ -895,7 +959,7 @@ class TableService:
             return HandoverResult(vote=VoteOpened(vote, voters, needed, owner))
 
     def _handover_state(self, row: GameRow, game: Game, state: BaseState, seat: str, to: int | None):
-        seats = [Seat(s.seat, to if s.seat == seat else s.user_id) for s in row.seats]
+        seats = [replace(s, user_id=to) if s.seat == seat else s for s in row.seats]
         moved = replace(row, seats=seats)
         return seats, moved
 

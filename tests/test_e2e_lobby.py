@@ -34,12 +34,13 @@ async def test_join_leave_ai_start(table):
     assert "已经入座" in (await table.wait_ephemeral(ex)).content  # in bob's language
     ex = await click_and_settle(table, bob, lobby, f"tg:l:{gid}:start")
     assert "房主" in (await table.wait_ephemeral(ex)).content  # only the host starts
-    ex = await click_and_settle(table, carol, lobby, f"tg:l:{gid}:ai")
+    ex = await table.fd.select(carol, lobby, f"tg:la:{gid}", ["easy"])  # Add AI, at a level
+    await ex.wait_response()
     assert "Only the host" in (await table.wait_ephemeral(ex)).content
     await click_and_settle(table, bob, lobby, f"tg:l:{gid}:leave")
     assert table.seat_user(gid) == {"p1": 101}
     await click_and_settle(table, carol, lobby, f"tg:l:{gid}:join")
-    await click_and_settle(table, host, lobby, f"tg:l:{gid}:ai")
+    await (await table.fd.select(host, lobby, f"tg:la:{gid}", ["easy"])).wait_response()
     assert table.seat_user(gid) == {"p1": 101, "p2": 103, "p3": None}
     ex = await table.fd.click(host, lobby, f"tg:l:{gid}:start")
     board = await table.wait_board(ex)

@@ -312,10 +312,12 @@ async def test_a_claimed_reminder_is_due_again_one_interval_later_and_a_move_res
 async def test_opening_an_older_database_fills_in_the_due_times(store, database_url):
     row = await _waiting(store, 1, table={"turn_timer": 5})
     # back to schema 3, as a database written before due times existed
+    await store.sql("DROP TABLE snapshots")  # and what later migrations created
     await store.sql("DROP TABLE turn_clocks")
     for table in ("follow_closed", "follows", "ratings"):  # and what later migrations added
         await store.sql(f"DROP TABLE {table}")
     await store.sql("DROP INDEX actions_user")
+    await store.sql("ALTER TABLE seats DROP COLUMN ai_level")
     await store.sql("DELETE FROM schema_migrations WHERE version >= 4")
     await store.close()
     again = open_store(database_url)

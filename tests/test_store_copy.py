@@ -14,7 +14,7 @@ import pytest
 from bot import Config, create_bot
 from engine import get_game
 from store import Seat, open_store
-from store.base import ActionRow, ChangeSet, RatingChange, ResultRow
+from store.base import ActionRow, ChangeSet, NewSnapshot, RatingChange, ResultRow
 from store.tools import SKIP, backup, copy, restore, tables_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,7 +30,7 @@ async def fill(store) -> None:
         host_id=5,
         options={"hero": "李"},
         seed=2**47 + 3,
-        seats=[Seat("p1", 1_234_567_890_123_456_789), Seat("p2", None)],
+        seats=[Seat("p1", 1_234_567_890_123_456_789), Seat("p2", None, "hard")],
         status="active",
         state_json='{"s":"状态"}',
         table={"turn_timer": 30},
@@ -41,6 +41,7 @@ async def fill(store) -> None:
     )
     log = await store.actions(row.id)
     v = await store.update_game(row.id, v, revert=[log[-1].id], by_user=5)
+    assert await store.fill_snapshots(row.id, v, [NewSnapshot("city_of_fury/s1/x", '{"快照":2}', log[1].id)])
     await store.update_game(
         row.id, v, status="finished", to_act=[], results=[ResultRow("p1", 1_234_567_890_123_456_789, 1, True, 2.5, 9)]
     )

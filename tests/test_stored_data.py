@@ -115,3 +115,20 @@ async def test_a_row_whose_state_cannot_happen_is_quarantined_not_played(store):
         await pipe.load(1)
     assert exc.value.code == "corrupt"
     assert (await store.get_game(1)).status == "quarantined"
+
+
+async def test_a_row_whose_state_names_other_seats_is_quarantined(store):
+    """Issue 13 item 2: a City of Fury state with ``seats=['zz']`` is a valid game on its own
+    (the engine cannot know the table's seats); the table service compares it with the
+    table's seat rows and quarantines it."""
+    pipe = TableService(store)
+    row = await store.get_game(1)
+    assert row.game == "city_of_fury"
+    data = json.loads(row.state_json)
+    data["seats"] = ["zz"]
+    get_game("city_of_fury").load(data)  # the engine alone accepts it
+    await store.db.execute("UPDATE games SET state_json=? WHERE id=1", (json.dumps(data),))
+    with pytest.raises(TurnRefused) as exc:
+        await pipe.load(1)
+    assert exc.value.code == "corrupt"
+    assert (await store.get_game(1)).status == "quarantined"

@@ -972,6 +972,63 @@ _PEN = ("move", "shoot", "reload")
 _NEEDS = {"move_dist": ("reverse",), "move_fire": ("reverse", "cells")}
 
 
+def _check_unit_counters(s: State, u: Unit, f: str) -> None:
+    """Counters within what the turns played so far allow, plans and the boss card in range.
+
+    A hit raises one damage counter by one and a penalty die by at most two, and a vehicle is
+    hit at most once by each other vehicle a turn: no counter exceeds ``2 * turn * vehicles``."""
+    tb = content.tables()
+    cap = 2 * s.turn * len(s.units)
+    counters = {
+        "power": u.power,
+        "turret_heavy": u.turret_heavy,
+        "track_knockouts": u.track_knockouts,
+        "heavy_power": u.heavy_power,
+        **{f"injuries.{k}": v for k, v in u.injuries.items()},
+        **{f"pen.{k}": v for k, v in u.pen.items()},
+    }
+    for name, v in counters.items():
+        if v > cap:
+            raise bad_state(f"{f}.{name}", f"{v} after {s.turn} turns of {len(s.units)} vehicles (at most {cap})")
+    if u.kills > len(s.units):
+        raise bad_state(f"{f}.kills", f"{u.kills} kills among {len(s.units)} vehicles")
+    if u.stunned > tb["stun_turns"]:
+        raise bad_state(f"{f}.stunned", f"{u.stunned} (a stun lasts {tb['stun_turns']} turn)")
+    if u.reload_left > reload_turns(u):
+        raise bad_state(f"{f}.reload_left", f"{u.reload_left} (a reload takes {reload_turns(u)} turns)")
+    if u.fire_left is not None and not 0 <= u.fire_left <= tb["fire_turns"]:
+        raise bad_state(f"{f}.fire_left", f"{u.fire_left} outside 0..{tb['fire_turns']}")
+    span = max(s.width, s.height)
+    mp = u.move_plan
+    if mp is not None:
+        if not 0 <= mp.dir < 8:
+            raise bad_state(f"{f}.move_plan.dir", f"{mp.dir} is not a direction 0-7")
+        if not 1 <= mp.cells_total <= span or not 0 <= mp.cells_done <= mp.cells_total:
+            raise bad_state(f"{f}.move_plan", f"{mp.cells_done} of {mp.cells_total} cells")
+        if not 1 <= mp.turns_total <= cap or not 0 <= mp.turns_done <= mp.turns_total:
+            raise bad_state(f"{f}.move_plan", f"{mp.turns_done} of {mp.turns_total} turns")
+    rp = u.rot_plan
+    if rp is not None:
+        if not (0 <= rp.start < 8 and 0 <= rp.target < 8):
+            raise bad_state(f"{f}.rot_plan", f"from {rp.start} to {rp.target}: directions are 0-7")
+        if not 1 <= rp.cells_total <= 4 or not 0 <= rp.cells_done <= rp.cells_total:
+            raise bad_state(f"{f}.rot_plan", f"{rp.cells_done} of {rp.cells_total} cells (a turn is 1-4 cells)")
+        if not 1 <= rp.turns_total <= cap or rp.turns_done < 0:
+            raise bad_state(f"{f}.rot_plan", f"{rp.turns_done} of {rp.turns_total} turns")
+    if u.aim is not None and u.aim.done < 0:
+        raise bad_state(f"{f}.aim.done", f"{u.aim.done}")
+    c = u.card
+    if c is not None:
+        b = content.boss()
+        if not 0 <= c.halved_turns <= b["counter_turret_pen_turns"] + 1 or c.link_streak < 0:
+            raise bad_state(f"{f}.card", f"halved {c.halved_turns} turns, link streak {c.link_streak}")
+        if c.overload_left > b["overload_turns"] or c.prerot_mode not in (0, 1, 2):
+            raise bad_state(f"{f}.card", f"overload {c.overload_left}, pre-rotation mode {c.prerot_mode}")
+        dirs = [*c.last_dirs, *c.cur_dirs, *([] if c.forced_turn is None else [c.forced_turn])]
+        if any(not 0 <= d < 8 for d in dirs) or len(set(c.cur_dirs)) != len(c.cur_dirs):
+            raise bad_state(f"{f}.card", "its directions are distinct, each 0-7")
+
+
 def validate_state(s: State) -> None:
     tb = content.tables()
     if s.options.mode not in ("simple", "normal"):
@@ -1023,6 +1080,7 @@ def validate_state(s: State) -> None:
             raise bad_state(f"{f}.status", f"{u.status} with reason {u.out_reason!r}")
         if u.boss != (u.card is not None):
             raise bad_state(f"{f}.card", "the boss and only the boss has a status card")
+        _check_unit_counters(s, u, f)
         if u.card is not None:
             c = u.card
             if not 0 <= c.rage <= boss_max or not 0 <= c.ms_left <= content.boss()["fatigue_move_turns"]:
@@ -1047,9 +1105,17 @@ def validate_state(s: State) -> None:
                 raise bad_state(f"pending.{seat}", f"step {p.step} without {need}")
         if p.pre_rot is not None and not 0 <= p.pre_rot < 8:
             raise bad_state(f"pending.{seat}.pre_rot", f"{p.pre_rot}")
+        if p.cells is not None and not 1 <= p.cells <= max(s.width, s.height):
+            raise bad_state(f"pending.{seat}.cells", f"{p.cells}")
     for seat, o in s.orders.items():
         if seat not in by_seat or not by_seat[seat].active:
             raise bad_state("orders", f"{seat!r} has no vehicle in the fight")
+        for name in ("turret_to", "facing", "pre_rot"):
+            d = getattr(o, name)
+            if d is not None and not 0 <= d < 8:
+                raise bad_state(f"orders.{seat}.{name}", f"{d} is not a direction 0-7")
+        if o.cells is not None and not 1 <= o.cells <= max(s.width, s.height):
+            raise bad_state(f"orders.{seat}.cells", f"{o.cells}")
         if o.target and o.target not in ids:
             raise bad_state(f"orders.{seat}.target", f"no unit {o.target!r}")
         if o.ammo is not None and o.ammo not in AMMO:

@@ -495,6 +495,13 @@ def first_problem(s: AutoState) -> str | None:
         order = getattr(s, name)
         if order and sorted(order) != sorted(seats):
             return f"{name}: must be the seats in some order"
+    if s.phase == PHASE_SELECT and not s.finished:
+        if sorted(s.selection_order) != sorted(seats):
+            return "selection_order: the seats in some order while characters are chosen"
+        waiting = [x for x in s.selection_order if s.players[x].character is None]
+        nxt = waiting[0] if waiting else None
+        if s.pending is None and (nxt is None or s.current != nxt):  # (Durant's build comes between)
+            return f"current: {s.current!r}, but the next to choose a character is {nxt!r}"
     if s.phase >= PHASE_ACTIONS and not s.finished and sorted(s.action_order) != sorted(seats):
         return "action_order: set once everyone chose"
     if len(s.spaces) != len(board):
@@ -509,6 +516,19 @@ def first_problem(s: AutoState) -> str | None:
             pool.remove(c)
         if pool:
             return "demand cards: bag + hands must be the 16 tiles"
+    faces = set(tiles)
+    shown = [c for cs in (*s.revealed.values(), *s.extra.values()) for c in cs]
+    if any(c not in faces for c in cards + shown):
+        return f"demand cards: every card is one of the tiles {sorted(faces)}"
+    if not set(s.revealed) <= set(seats) or not 0 <= s.revealed_round <= s.round:
+        return f"revealed: the cards of seats, of round {s.revealed_round} (now {s.round})"
+    if not set(s.demand) <= set(CLASSES) or any(v < 0 for v in s.demand.values()):
+        return f"demand: {s.demand} (a count >= 0 per class)"
+    if set(s.lanes) != set(CLASSES) or any(x not in seats for lane in s.lanes.values() for x in lane):
+        return "lanes: one lane per class, holding seats"
+    turns = Rl["action_rounds"] * len(seats)
+    if not 0 <= s.turn <= turns or (s.phase == PHASE_ACTIONS and not s.finished and s.turn == turns):
+        return f"turn: {s.turn} (phase 3 has {turns} turns)"
     draw = Rl["demand_schedule"][str(s.round)]["draw"]
     pieces = Rl["pieces"]
     chars = C.characters()
@@ -524,6 +544,8 @@ def first_problem(s: AutoState) -> str | None:
             return f"players.{seat}.hand: {len(p.hand)} cards in round {s.round} (expected {draw})"
         if p.character is not None and s.taken.get(p.character) != seat:
             return f"players.{seat}.character: not recorded as taken"
+        if any(set(d) != set(CLASSES) for d in (p.dist_used, p.dist_lane)):
+            return f"players.{seat}.dist_lane: counts per class"
         if set(p.dist) != set(CLASSES) or min(p.dist.values()) < 0 or p.dist_supply < 0:
             return f"players.{seat}.dist: counts per class, never negative"
         if (
@@ -604,6 +626,8 @@ def pending_problem(s: AutoState) -> str | None:
     if (p.origin == "durant") != (s.phase == PHASE_SELECT) or (p.origin == "exec") != (s.phase == PHASE_EXEC):
         return f"pending.origin {p.origin!r} does not fit phase {s.phase}"
     n = len(C.board())
+    if p.left < 0:
+        return f"pending.left: {p.left}"
     if p.space is not None and not 0 <= p.space < n:
         return f"pending.space: {p.space}"
     if p.kind == "build_count" and p.space is None:

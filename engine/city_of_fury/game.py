@@ -304,6 +304,8 @@ class CityOfFury(Game[m.State]):
             raise bad_state("pending", "a decision is pending exactly while the game runs")
         if p is None:
             return
+        if p.kind != "step" and (p.index != 0 or p.level not in (None, MIN_LEVEL if p.kind == "raise" else None)):
+            raise bad_state("pending", f"a {p.kind} decision has no step index (nor a level but the reset one)")
         if p.kind == "choose_skill" and (p.skill is not None or s.to_scroll):
             raise bad_state("pending", "choosing a skill starts a round: no skill in use, nothing left to scroll")
         if p.kind in ("step", "raise") and p.skill is None:

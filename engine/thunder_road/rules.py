@@ -895,7 +895,7 @@ def check_state(st: TRState) -> None:
                 == (vd["kind"], vd["size"], vd["shoot_size"], vd["damage_slots"], vd["minor_damage"]),
                 f"{where}: differs from crews.json",
             )
-        _need(v.size in ranks, f"{where}: size {v.size!r}")
+        _need(v.size in ranks and v.shoot_size in ranks, f"{where}: size {v.size!r}, shot as {v.shoot_size!r}")
         _need(len(v.damage) <= v.capacity, f"{where}: {len(v.damage)} damage in {v.capacity} slots")
         _need(all(d in damage_types for d in v.damage), f"{where}: unknown damage token")
         _need(v.coasts <= board()["coasts_per_car"] and v.coasts >= 0, f"{where}: coasts {v.coasts}")
@@ -906,6 +906,9 @@ def check_state(st: TRState) -> None:
             _need(v.pos is None, f"{where}: a position while not on the road")
         if v.where == "gone":
             _need(not v.damage and not v.on_fire, f"{where}: eliminated but still damaged")
+    # ids handed out later ("w<next_id>") never meet one in use
+    numbered = [int(v.id[1:]) for v in st.vehicles if v.id[:1] == "w" and v.id[1:].isdigit()]
+    _need(st.next_id >= 1 and all(n < st.next_id for n in numbered), f"next_id: {st.next_id}")
     spaces = [key(v.pos) for v in st.vehicles if v.where == "road" and v.pos is not None]
     # (a car that crossed the finish line while drifting through a space stays drawn there)
     _need(len(spaces) == len(set(spaces)) or st.winners is not None, "vehicles: two vehicles rest on one space")
@@ -980,6 +983,12 @@ def check_state(st: TRState) -> None:
             snap = TRState.model_validate(q.snapshot)
         except ValueError:
             raise BadState("reroll.snapshot: not a state") from None
+        # the question's state is the snapshot (the state before the action) with the question added
+        same = {k: v for k, v in st.model_dump(mode="json").items() if k not in ("reroll", "step")}
+        _need(
+            snap.reroll is None and same == {k: v for k, v in q.snapshot.items() if k not in ("reroll", "step")},
+            "reroll.snapshot: not this state as it was before the action",
+        )
         snap_ids = {v.id for v in snap.vehicles}
         for vid in (q.top, q.bottom):  # or a wreck figure the replayed action puts down
             _need(vid in snap_ids or (vid[:1] == "w" and vid[1:].isdigit()), f"reroll: unknown vehicle {vid!r}")
