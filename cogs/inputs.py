@@ -241,6 +241,8 @@ def options_help(game_id: str, locale: str, model: type[BaseModel] | None = None
 
 def options_error(game_id: str, options: dict[str, Any], exc: GameError, locale: str) -> str:
     """Why ``options`` were refused, then the valid keys and values, in ``locale``."""
+    if exc.code != "bad_options":  # not about the options (e.g. an AI level): no list of them
+        return exc.message(locale)
     if exc.key != "core.error.bad_options" or game_id not in available():
         first = exc.message(locale)
     else:

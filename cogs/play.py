@@ -867,6 +867,10 @@ class Play(commands.Cog):
         row = await self._finished_table(interaction, table, locale)
         if row is None:
             return
+        if turn is not None:  # Range is not enforced by discord.py: a forged turn is refused, not clamped
+            turns = await self.store.count_actions(row.id)
+            if not 0 <= turn <= turns:
+                return await interaction.followup.send(t("discord.forged.turn", locale, turns=turns), ephemeral=True)
         try:
             g, state, n, total = await self.tables.replay_state(row, turn)
         except TurnRefused as exc:
