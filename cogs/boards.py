@@ -1,20 +1,104 @@
 """Posting boards: shared by the cogs that tell a channel about a table
-(turns, timers, votes).  Not a cog itself, so cogs never reach each other."""
+(turns, timers, votes).  Not a cog itself, so cogs never reach each other.
+
+Every board message is built here, by :meth:`Boards.message` (Components V2,
+see :func:`cogs.ui.board_view`): the first board, each turn, a redraw in
+place, a repost after a failed edit, a timer's move, a vote's result.
+"""
 
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Sequence
+from typing import Any
 
 import discord
 
+from engine.base import Event, SeatLabel
+from engine.i18n import t
 from store import GameRow
-from tables import TableService, TurnResult
+from tables import TableService, TurnRefused, TurnResult
 
-from .clockview import add_bank_field
+from .clockview import bank_lines
 from .services import Services
-from .ui import allowed_mentions, board_components, board_embed, board_file, next_mentions
+from .ui import (
+    allowed_mentions,
+    board_file,
+    board_link,
+    board_seat,
+    board_view,
+    clip,
+    msg_text,
+    relabel,
+    seat_labels,
+    seat_tag,
+    where,
+)
 
 log = logging.getLogger("tabletop.boards")
+
+#: display names seen lately: (guild id, user id) -> (name, when); names change rarely
+_NAMES: dict[tuple[int, int], tuple[str, float]] = {}
+#: each member's language, as their last interaction gave it (for messages sent them unasked)
+_LOCALES: dict[int, str] = {}
+NAME_TTL = 900.0
+
+
+def remember(guild_id: int | None, user: discord.abc.User, locale: str | None = None) -> None:
+    """Note a member's display name (every interaction carries it, fresh) and language."""
+    if len(_NAMES) > 10_000:
+        _NAMES.clear()
+        _LOCALES.clear()
+    if guild_id is not None:
+        _NAMES[(guild_id, user.id)] = (user.display_name, time.monotonic())
+    if locale:
+        _LOCALES[user.id] = locale
+
+
+def stripped(message: discord.Message) -> discord.ui.LayoutView | None:
+    """A V2 board without its action rows (its picture and texts stay); None
+    for a classic message (then ``view=None`` removes its components)."""
+    if not message.flags.components_v2:
+        return None
+    view = discord.ui.LayoutView.from_message(message, timeout=None)
+    names = {a.url.split("?")[0]: a.filename for a in message.attachments}
+    for top in list(view.children):
+        if isinstance(top, discord.ui.ActionRow):
+            view.remove_item(top)
+        elif isinstance(top, discord.ui.Container):
+            for child in list(top.children):
+                if isinstance(child, discord.ui.ActionRow):
+                    top.remove_item(child)
+                elif isinstance(child, discord.ui.MediaGallery):
+                    # the message's own image: named again as attachment:// (its CDN address expires)
+                    items = list(child.items)
+                    child.clear_items()
+                    for item in items:
+                        name = names.get(item.media.url.split("?")[0])
+                        url = f"attachment://{name}" if name else item.media.url
+                        child.add_item(media=url, description=item.description, spoiler=item.spoiler)
+    return view
+
+
+def owns_table(message: discord.Message, gid: int) -> bool:
+    """Whether a message carries live components of table ``gid``."""
+    ids: list[str] = []
+
+    def walk(components) -> None:
+        for c in components or ():
+            cid = getattr(c, "custom_id", None)
+            if cid:
+                ids.append(cid)
+            walk(getattr(c, "children", None))
+            acc = getattr(c, "accessory", None)
+            if acc is not None:
+                walk([acc])
+
+    walk(message.components)
+    return any(
+        cid.split(":")[2:3] == [str(gid)] for cid in ids if cid.startswith("tg:") and not cid.startswith("tg:vote:")
+    )
 
 
 class Boards:
@@ -27,9 +111,13 @@ class Boards:
         return self.services.tables
 
     async def public_locale_of(self, row: GameRow) -> str:
-        """Public messages: the server's language setting, else the table's, else the bot's default."""
+        """A table's public language, fixed when it was opened (the server's
+        setting then, else the host's locale); older tables without one: the
+        server's setting now, else the bot's default."""
+        if row.locale:
+            return row.locale
         settings = await self.services.guild_settings(row.guild_id)
-        return settings.get("language") or row.locale or self.services.default_locale
+        return settings.get("language") or self.services.default_locale
 
     async def channel_of(self, row: GameRow):
         channel = self.client.get_channel(row.channel_id)
@@ -41,25 +129,201 @@ class Boards:
                 return None
         return channel
 
-    async def message_kwargs(self, result: TurnResult, locale: str, note: str | None = None) -> dict:
-        png = await self.tables.render(result.game, result.state, None, locale)
-        content = " ".join(p for p in (note, next_mentions(result.row, result.game, result.state)) if p)
-        return {
-            "content": content or None,
-            "embed": await add_bank_field(
-                board_embed(result.row, result.game, result.state, result.events, locale),
-                self.tables,
-                result.row,
-                locale,
-            ),
-            "file": board_file(png),
-            "view": board_components(result.row, result.game, result.state, locale) or discord.utils.MISSING,
-            "allowed_mentions": allowed_mentions(),
-        }
+    # ------------------------------------------------------------ names
+    async def name_of(self, guild_id: int | None, user_id: int) -> str | None:
+        now = time.monotonic()
+        if guild_id is not None:
+            hit = _NAMES.get((guild_id, user_id))
+            if hit is not None and now - hit[1] < NAME_TTL:
+                return hit[0]
+            guild = self.client.get_guild(guild_id)
+            member = guild.get_member(user_id) if guild is not None else None
+            if member is None and guild is not None:
+                try:
+                    member = await guild.fetch_member(user_id)
+                except discord.HTTPException:
+                    member = None
+            if member is not None:
+                remember(guild_id, member)
+                return member.display_name
+            if hit is not None:
+                return hit[0]
+        user = self.client.get_user(user_id)
+        return user.display_name if user is not None else None
 
-    async def post_to(self, channel, result: TurnResult, locale: str, note: str | None = None) -> None:
+    async def labels(self, row: GameRow, locale: str) -> dict[str, SeatLabel]:
+        """Every seat's display name and stable colour (AI seats named as the AI)."""
+        names = {}
+        for uid in row.humans:
+            name = await self.name_of(row.guild_id, uid)
+            if name:
+                names[uid] = name
+        return seat_labels(row, names, locale)
+
+    # ------------------------------------------------------------ boards
+    async def message(
+        self, result: TurnResult, locale: str | None = None, note: str | None = None, *, live: bool = True
+    ) -> dict[str, Any]:
+        """The board message's parts: ``view`` (the V2 layout), ``file`` (the image)
+        and ``allowed_mentions``; pass them to ``send``/``followup.send``, or use
+        :meth:`edit_kwargs` for an edit."""
+        row, game, state = result.row, result.game, result.state
+        locale = locale or await self.public_locale_of(row)
+        labels = await self.labels(row, locale)
+        png = await self.tables.render(game, state, None, locale, labels)
+        seat = board_seat(row, game, state) if live else None
+        offered = await self.tables.offer(row, game, state, seat, locale, labels) if seat else None
+        groups: list[tuple[str | None, Sequence[Event], str]] = [(s.seat, s.events, s.by) for s in result.steps] or (
+            [(None, result.events, "player")] if result.events else []
+        )
+        banks = await self.bank_text(row, locale, labels)
+        view = board_view(row, game, state, groups, locale, labels, note=note, live=live, offered=offered, extra=banks)
+        return {"view": view, "file": board_file(png), "allowed_mentions": allowed_mentions()}
+
+    async def bank_text(self, row: GameRow, locale: str, labels) -> str | None:
+        """The table's time banks (tables with a clock profile), seats by name: the
+        board's text displays notify like content, so no mention is left in them."""
+        if row.status != "active":
+            return None
+        text = bank_lines(await self.tables.bank_lines(row), locale)
+        for s in row.seats:
+            if s.user_id is not None and s.seat in labels:
+                text = text.replace(f"<@{s.user_id}>", f"**{labels[s.seat].name}**")
+        return f"**{t('asyncplay.bank_title', locale)}**\n{relabel(text, labels)}" if text else None
+
+    # ---------------------------------------------------- superseded boards
+    async def retire_message(self, message: discord.Message | None, *, edit=None) -> None:
+        """A board that is no longer the table's current one keeps its picture
+        and text and loses its buttons (``edit``: the interaction's edit, else
+        the message's own)."""
+        if message is None:
+            return
+        view = stripped(message)
+        edit = edit or message.edit
+        await edit(view=view)
+
+    async def retire_board_of(self, row: GameRow, message_id: int | None) -> None:
+        if message_id is None:
+            return
+        channel = await self.channel_of(row)
+        if channel is None:
+            return
+        try:
+            await self.retire_message(await channel.fetch_message(message_id))
+        except discord.HTTPException:
+            log.info("table %s: board %s could not be retired", row.id, message_id)
+
+    async def retire_table(self, row: GameRow, look_back: int = 50) -> int:
+        """Every recent message of this table in its channel loses its buttons
+        (a finished or abandoned table); returns how many were edited."""
+        channel = await self.channel_of(row)
+        if channel is None:
+            return 0
+        me = self.client.user
+        n = 0
+        try:
+            async for message in channel.history(limit=look_back):
+                if me is not None and message.author.id == me.id and owns_table(message, row.id):
+                    await self.retire_message(message)
+                    n += 1
+        except discord.HTTPException:
+            log.info("table %s: old boards could not all be retired", row.id)
+        return n
+
+    async def update_board(self, result: TurnResult, message_id: int, locale: str | None = None) -> None:
+        """Redraw a public board in place (who has locked in): an edit, which pings nobody."""
+        channel = await self.channel_of(result.row)
+        if channel is None:
+            return
+        parts = await self.message(result, locale)
+        try:
+            await channel.get_partial_message(message_id).edit(**self.edit_kwargs(parts))
+        except discord.HTTPException:
+            log.info("table %s: board %s could not be updated", result.row.id, message_id)
+
+    # ------------------------------------------------------------ pings
+    async def reminder_text(self, row: GameRow, users: list[int], hours: int) -> str:
+        """ "@name, Thunder Road #12 (round 3) is waiting for you (5 h so far): move a car <link>"."""
+        locale = await self.public_locale_of(row)
+        try:
+            loaded = await self.tables.load(row.id)
+        except TurnRefused:
+            return t("core.ui.reminder", locale, users=" ".join(f"<@{u}>" for u in users), id=row.id, hours=hours)
+        labels = await self.labels(row, locale)
+        at = where(row, loaded.game, loaded.state, locale, labels)
+        lines = []
+        for seat in loaded.game.to_act(loaded.state):
+            uid = row.user_of(seat)
+            if uid in users:
+                what = msg_text(loaded.game.prompt(loaded.state, seat), locale, labels)
+                lines.append(
+                    t(
+                        "discord.ping.reminder",
+                        locale,
+                        user=f"<@{uid}>",
+                        where=at,
+                        hours=hours,
+                        what=what,
+                        link=board_link(row),
+                    )
+                )
+        return clip("\n".join(lines), 2000)
+
+    async def timeout_note(self, result: TurnResult, seats: list[tuple[str, int]], key: str = "") -> str:
+        """ "⏰ Time ran out for @name in Thunder Road #12 ..." (``key``: a time bank's own wording)."""
+        locale = await self.public_locale_of(result.row)
+        labels = await self.labels(result.row, locale)
+        at = where(result.row, result.game, None, locale, labels)
+        if key and key != "core.ui.timed_out":
+            lines = [t(key, locale, user=f"<@{uid}>", seat=seat_tag(result.row, labels, seat)) for seat, uid in seats]
+            return f"{at}: " + " ".join(lines)
+        return " ".join(
+            t("discord.ping.timed_out", locale, user=f"<@{uid}>", where=at, seat=seat_tag(result.row, labels, seat))
+            for seat, uid in seats
+        )
+
+    # ------------------------------------------------- hidden information
+    async def push_private(self, result: TurnResult, *, skip: int | None = None, start: bool = False) -> int:
+        """Hidden information reaches its owner unasked: every human seat's own
+        private events of this result (cards dealt, a secret draw) go to its
+        member by direct message, in their language (``skip``: the member who
+        is told in the interaction itself); ``start``: the game has just
+        started, so each also gets what their seat holds (its private summary:
+        cards dealt when the table was set up).  A member who closed their DMs
+        keeps the board's "My view" button.  Returns the messages sent."""
+        row, game = result.row, result.game
+        sent = 0
+        table_locale = await self.public_locale_of(row)
+        for seat in row.seats:
+            uid = seat.user_id
+            if uid is None or uid == skip:
+                continue
+            own = [e for e in result.events if e.to is not None and seat.seat in e.to]
+            hand = game.private_summary(result.state, seat.seat) if start and game.private_view else None
+            if not own and hand is None:
+                continue
+            locale = _LOCALES.get(uid) or table_locale
+            labels = await self.labels(row, locale)
+            head = t("discord.private.head", locale, where=where(row, game, result.state, locale, labels))
+            lines = [relabel(game.event_text(e, locale, labels), labels) for e in own]
+            if hand is not None:  # the game starts: what each seat holds (dealt before any event)
+                lines.append(msg_text(hand, locale, labels))
+            body = "\n".join(dict.fromkeys(lines))
+            try:
+                user = self.client.get_user(uid) or await self.client.fetch_user(uid)
+                await user.send(clip(f"{head}\n{body}\n{board_link(row)}", 2000))
+                sent += 1
+            except discord.HTTPException as exc:
+                log.info("table %s: private information for %s not sent by DM (%s); My view has it", row.id, uid, exc)
+        return sent
+
+    @staticmethod
+    def edit_kwargs(parts: dict[str, Any]) -> dict[str, Any]:
+        return {"view": parts["view"], "attachments": [parts["file"]], "allowed_mentions": parts["allowed_mentions"]}
+
+    async def post_to(self, channel, result: TurnResult, locale: str | None = None, note: str | None = None):
         """A board as an ordinary channel message (timers, votes, reposts: no interaction to answer)."""
-        await channel.send(**await self.message_kwargs(result, locale, note))
+        return await channel.send(**await self.message(result, locale, note))
 
     async def repost(self, result: TurnResult, note: str | None = None) -> bool:
         """Post the board anew in the table's channel (after an edit or followup failed)."""
@@ -67,7 +331,7 @@ class Boards:
         if channel is None:
             return False
         try:
-            await self.post_to(channel, result, await self.public_locale_of(result.row), note)
+            await self.post_to(channel, result, None, note)
         except discord.HTTPException:
             log.exception("table %s: the board could not be reposted", result.row.id)
             return False

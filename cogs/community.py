@@ -279,10 +279,13 @@ class Community(commands.Cog):
             game = check_game(game)
         except TurnRefused as exc:
             return await self.refuse(interaction, exc.text(locale))
-        await interaction.response.defer(thinking=True)
         g = get_game(game)
         rated = {r.user_id: r for r in await self.store.ratings(_guild_id(interaction), game)}
         rows = rank_by_rating(await self.store.stats(_guild_id(interaction), game=game), rated)[:10]
+        if not rows:  # nothing to show: a short private reply, not an empty picture for everyone
+            await interaction.response.send_message(t("discord.leaderboard.empty", locale), ephemeral=True)
+            return
+        await interaction.response.defer(thinking=True)
         names = [await self.name_of(interaction.guild, r.user_id) for r in rows]
         headers = [
             t("core.board.rank", locale),

@@ -33,7 +33,17 @@ def _tables(interaction: discord.Interaction) -> _Guarded:
     return _Guarded(interaction)
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:a:(?P<gid>\d+):(?P<ver>\d+):(?P<idx>\d+)"):
+def _board(board: int | None) -> str:
+    """A private panel's components also name the public board they came from."""
+    return f":{board}" if board else ""
+
+
+class ActionButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"tg:a:(?P<gid>\d+):(?P<ver>\d+):(?P<idx>\d+)(?::(?P<board>\d+))?",
+):
+    """Picks choice ``idx`` of the board (or private panel) at table version ``ver``."""
+
     def __init__(
         self,
         gid: int,
@@ -43,19 +53,26 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:a:(?
         label: str = "?",
         row: int | None = None,
         style: discord.ButtonStyle = discord.ButtonStyle.primary,
+        board: int | None = None,
     ) -> None:
-        super().__init__(discord.ui.Button(label=label, style=style, row=row, custom_id=f"tg:a:{gid}:{ver}:{idx}"))
+        super().__init__(
+            discord.ui.Button(label=label, style=style, row=row, custom_id=f"tg:a:{gid}:{ver}:{idx}{_board(board)}")
+        )
         self.gid, self.ver, self.idx = gid, ver, idx
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), int(match["ver"]), int(match["idx"]))
+        board = int(match["board"]) if match["board"] else None
+        return cls(int(match["gid"]), int(match["ver"]), int(match["idx"]), board=board)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _tables(interaction).on_action(interaction, self.gid, self.ver, self.idx)
 
 
-class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tg:s:(?P<gid>\d+):(?P<ver>\d+):(?P<n>\d+)"):
+class ActionSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"tg:s:(?P<gid>\d+):(?P<ver>\d+):(?P<n>\d+)(?::(?P<board>\d+))?",
+):
     def __init__(
         self,
         gid: int,
@@ -65,10 +82,11 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tg:s:(?
         placeholder: str | None = None,
         options: list[discord.SelectOption] | None = None,
         row: int | None = None,
+        board: int | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=f"tg:s:{gid}:{ver}:{n}",
+                custom_id=f"tg:s:{gid}:{ver}:{n}{_board(board)}",
                 placeholder=placeholder,
                 options=options or [discord.SelectOption(label="-", value="0")],
                 row=row,
@@ -78,7 +96,8 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tg:s:(?
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), int(match["ver"]), int(match["n"]))
+        board = int(match["board"]) if match["board"] else None
+        return cls(int(match["gid"]), int(match["ver"]), int(match["n"]), board=board)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         data: Any = interaction.data or {}

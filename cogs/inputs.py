@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 import re
-import types
 import typing
 from typing import Any
 
 import discord
 from discord import app_commands
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from engine import GameError, available, get_game
 from engine.i18n import t
@@ -26,7 +25,7 @@ from tables import TurnRefused
 
 from .components import DYNAMIC_ITEMS
 from .locale import ls
-from .ui import game_name
+from .ui import game_name, options_help
 
 #: largest id a table, vote or campaign can have (the stores keep 64-bit integers)
 MAX_ID = 2**63 - 1
@@ -206,39 +205,6 @@ def parse_options(text: str | None) -> dict[str, Any]:
     return out
 
 
-def _values_of(annotation: Any, metadata: list[Any], locale: str) -> str:
-    """What a field accepts, as a member types it."""
-    origin = typing.get_origin(annotation)
-    args = typing.get_args(annotation)
-    if origin is typing.Literal:
-        return " | ".join(str(a) for a in args)
-    if origin in (typing.Union, types.UnionType):
-        return " | ".join(_values_of(a, [], locale) for a in args if a is not type(None))
-    if origin is list:
-        return "[" + (_values_of(args[0], [], locale) if args else t("discord.options.text", locale)) + ", …]"
-    if annotation is bool:
-        return "true | false"
-    if annotation in (int, float):
-        lo = next((m.ge for m in metadata if hasattr(m, "ge")), None)
-        hi = next((m.le for m in metadata if hasattr(m, "le")), None)
-        if lo is not None and hi is not None:
-            return f"{lo}-{hi}"
-        return t("discord.options.number", locale)
-    return t("discord.options.text", locale)
-
-
-def options_help(game_id: str, locale: str, model: type[BaseModel] | None = None) -> str:
-    """One line listing a game's option keys and the values each takes."""
-    fields = (model or get_game(game_id).Options).model_fields
-    name = game_name(game_id, locale)
-    if not fields:
-        return t("discord.options.has_none", locale, game=name)
-    listed = "; ".join(
-        f"{key} = {_values_of(f.annotation, list(f.metadata), locale)}" for key, f in sorted(fields.items())
-    )
-    return t("discord.options.valid", locale, game=name, options=listed)
-
-
 def options_error(game_id: str, options: dict[str, Any], exc: GameError, locale: str) -> str:
     """Why ``options`` were refused, then the valid keys and values, in ``locale``."""
     if exc.code != "bad_options":  # not about the options (e.g. an AI level): no list of them
@@ -249,7 +215,7 @@ def options_error(game_id: str, options: dict[str, Any], exc: GameError, locale:
         first = _diagnose(game_id, options, locale) or exc.message(locale)
     if game_id not in available():
         return first
-    return f"{first}\n{options_help(game_id, locale)}"
+    return f"{first}\n{options_help(get_game(game_id), locale)}"
 
 
 def _diagnose(game_id: str, options: dict[str, Any], locale: str) -> str | None:

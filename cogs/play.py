@@ -12,6 +12,7 @@ import io
 import json
 import logging
 import secrets
+from collections.abc import Sequence
 from typing import Any, cast
 
 import discord
@@ -24,12 +25,12 @@ from store import GameRow
 from tables import TurnRefused, TurnResult, clocks, preview
 from tables.levels import check_level
 
-from .boards import Boards
-from .clockview import add_bank_field
+from .boards import Boards, remember
 from .flood import admit
 from .inputs import (
     chain_value,
     check_game,
+    check_id,
     echo,
     game_choices,
     known_component,
@@ -43,14 +44,15 @@ from .services import Services
 from .ui import (
     action_view,
     allowed_mentions,
-    board_components,
-    board_embed,
     board_file,
     clip,
     game_name,
     lobby_components,
     lobby_embed,
-    next_mentions,
+    msg_text,
+    relabel,
+    seat_tag,
+    where,
 )
 
 log = logging.getLogger("tabletop.play")
@@ -169,20 +171,38 @@ class Play(commands.Cog):
     async def tell(self, interaction: discord.Interaction, exc: TurnRefused) -> None:
         await self.refuse(interaction, exc.key, **exc.params)
 
-    async def public_locale(self, interaction: discord.Interaction) -> str:
-        """Public messages: the server's language setting, else the acting user's."""
+    async def public_locale(self, interaction: discord.Interaction, row: GameRow | int | None = None) -> str:
+        """Public messages: the table's language, fixed when it was opened (see
+        :meth:`Boards.public_locale_of`); without a table, the server's setting,
+        else the acting user's."""
+        if isinstance(row, int):
+            try:
+                row = await self.tables.row(row)
+            except TurnRefused:
+                row = None
+        if row is not None:
+            return await self.boards.public_locale_of(row)
         settings = await self.services.guild_settings(interaction.guild_id)
         return settings.get("language") or self.loc(interaction)
 
     async def post_board(
-        self, interaction: discord.Interaction, result: TurnResult, locale: str, note: str | None = None
+        self,
+        interaction: discord.Interaction,
+        result: TurnResult,
+        locale: str,
+        note: str | None = None,
+        *,
+        start: bool = False,
     ) -> None:
         await self.deliver(
-            interaction, result, lambda: self._followup_board(interaction, result, locale, note), note=note
+            interaction, result, lambda: self._followup_board(interaction, result, locale, note, start), note=note
         )
 
-    async def _followup_board(self, interaction, result: TurnResult, locale: str, note: str | None) -> None:
-        await interaction.followup.send(**await self.boards.message_kwargs(result, locale, note))
+    async def _followup_board(
+        self, interaction, result: TurnResult, locale: str, note: str | None, start: bool = False
+    ) -> None:
+        await interaction.followup.send(**await self.boards.message(result, locale, note))
+        await self.boards.push_private(result, start=start)
 
     async def deliver(self, interaction: discord.Interaction, result: TurnResult, send, note: str | None = None):
         """Show a saved change.  The change is already committed: when Discord
@@ -207,27 +227,36 @@ class Play(commands.Cog):
 
     async def redraw_board(self, interaction: discord.Interaction, result: TurnResult, locale: str) -> None:
         """Replace the clicked board with the new one (same message, new image and buttons)."""
-        png = await self.tables.render(result.game, result.state, None, locale)
-        await interaction.edit_original_response(
-            content=next_mentions(result.row, result.game, result.state) or None,
-            embed=await add_bank_field(
-                board_embed(result.row, result.game, result.state, result.events, locale),
-                self.tables,
-                result.row,
-                locale,
-            ),
-            attachments=[board_file(png)],
-            view=board_components(result.row, result.game, result.state, locale) or None,
-            allowed_mentions=allowed_mentions(),
-        )
+        parts = await self.boards.message(result, locale)
+        await interaction.edit_original_response(**self.boards.edit_kwargs(parts))
+
+    async def retire_clicked(self, interaction: discord.Interaction) -> None:
+        """The clicked board is superseded by a new one: it keeps its picture and
+        text, and loses its buttons."""
+        try:
+            await self.boards.retire_message(interaction.message, edit=interaction.edit_original_response)
+        except discord.HTTPException:
+            pass
+
+    def _own_lines(self, result: TurnResult, seat: str | None, locale: str, labels) -> list[str]:
+        return [
+            relabel(result.game.event_text(e, locale, labels), labels)
+            for e in result.events
+            if e.to is not None and seat in e.to
+        ]
 
     async def private_feedback(self, interaction: discord.Interaction, result: TurnResult, locale: str) -> None:
-        """Events meant only for the acting seat (hidden draws, secret commits)."""
-        seat = result.actors[0] if result.actors else None
-        own = [e for e in result.events if e.to is not None and seat in e.to]
+        """Events meant only for the acting seat (hidden draws, secret commits), to the clicker."""
+        seat = result.row.seat_of(interaction.user.id)
+        labels = await self.boards.labels(result.row, locale)
+        own = self._own_lines(result, seat, locale, labels)
         if own:
-            text = "\n".join(result.game.event_text(e, locale) for e in own)
-            await interaction.followup.send(clip(text, 2000), ephemeral=True)
+            await interaction.followup.send(clip("\n".join(own), 2000), ephemeral=True)
+        await self.push_private(result, skip=interaction.user.id)
+
+    async def push_private(self, result: TurnResult, skip: int | None) -> None:
+        """Hidden information reaches its owner unasked (see :meth:`Boards.push_private`)."""
+        await self.boards.push_private(result, skip=skip)
 
     # -------------------------------------------------------- /game new
     @game.command(
@@ -273,9 +302,9 @@ class Play(commands.Cog):
             game = check_game(game)
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        g = get_game(game)
         merged: dict[str, Any] = {}
         try:
-            g = get_game(game)
             merged = {**(settings.get("options") or {}).get(game, {}), **parse_options(options)}
             g.parse_options(merged)  # refuse bad options before a thread is opened for them
             check_level(g, ai_level)
@@ -337,7 +366,8 @@ class Play(commands.Cog):
         )
 
     async def _send_then(self, interaction, channel, result: TurnResult, locale: str) -> None:
-        await self._send(interaction, channel, **await self.boards.message_kwargs(result, locale))
+        await self._send(interaction, channel, **await self.boards.message(result, locale))
+        await self.boards.push_private(result, start=True)
 
     @new.autocomplete("campaign")
     async def new_campaign_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -359,7 +389,8 @@ class Play(commands.Cog):
     # ------------------------------------------------------------ lobby
     async def on_lobby(self, interaction: discord.Interaction, gid: int, op: str, level: str | None = None) -> None:
         await interaction.response.defer()
-        locale = await self.public_locale(interaction)
+        remember(interaction.guild_id, interaction.user)
+        locale = await self.public_locale(interaction, gid)
         try:
             res = await self.tables.lobby(gid, interaction.user.id, op, admin=self._is_admin(interaction), level=level)
         except TurnRefused as exc:
@@ -369,7 +400,8 @@ class Play(commands.Cog):
                 await interaction.edit_original_response(view=None)
             except discord.HTTPException:
                 pass
-            return await self.post_board(interaction, res.started, locale)
+            await self.post_board(interaction, res.started, locale, start=True)
+            return
         g = get_game(res.row.game)
         await interaction.edit_original_response(
             embed=lobby_embed(res.row, g, locale), view=lobby_components(res.row, g, locale)
@@ -383,11 +415,14 @@ class Play(commands.Cog):
     # ---------------------------------------------------------- actions
     async def on_action(self, interaction: discord.Interaction, gid: int, version: int, idx: int) -> None:
         await interaction.response.defer()
+        remember(interaction.guild_id, interaction.user)
         await self._act(interaction, gid, version, idx, from_component=True)
 
     async def _act(
         self, interaction: discord.Interaction, gid: int, version: int, idx: int | list[int], *, from_component: bool
     ) -> None:
+        """A click picks one of the choices its board offered (a chain of single
+        steps, see tables/choices.py); ``/play`` gives legal-action indices."""
         locale = self.loc(interaction)
 
         def picker(i: int):
@@ -398,11 +433,13 @@ class Play(commands.Cog):
 
             return pick
 
-        chain = idx if isinstance(idx, list) else [idx]
         try:
-            result = await self.tables.act(
-                gid, interaction.user.id, [picker(i) for i in chain], expected_version=version
-            )
+            if isinstance(idx, list):
+                result = await self.tables.act(
+                    gid, interaction.user.id, [picker(i) for i in idx], expected_version=version
+                )
+            else:
+                result = await self.tables.act(gid, interaction.user.id, [], expected_version=version, choice=idx)
         except TurnRefused as exc:
             if exc.code == "stale" and not from_component:  # a /play suggestion, not a button
                 exc = TurnRefused("stale", "discord.forged.play_stale")
@@ -411,7 +448,7 @@ class Play(commands.Cog):
                 await self._fresh_panel(interaction, gid, locale)
             return
         # the move is saved: from here on, a failure to show it must not say otherwise
-        plocale = await self.public_locale(interaction)
+        plocale = await self.public_locale(interaction, result.row)
         await self.deliver(
             interaction, result, lambda: self._show_turn(interaction, result, locale, plocale, from_component)
         )
@@ -419,35 +456,80 @@ class Play(commands.Cog):
     async def _show_turn(
         self, interaction: discord.Interaction, result: TurnResult, locale: str, plocale: str, from_component: bool
     ) -> None:
-        game, seat = result.game, (result.actors[0] if result.actors else None)
-        same_turn = (
-            not result.finished
-            and not game.private_actions
-            and game.to_act(result.state) == result.waiting_before == [seat]
-        )
+        game = result.game
+        seat = result.row.seat_of(interaction.user.id)
+        after, before = game.to_act(result.state), result.waiting_before
+        same_turn = not result.finished and not game.private_actions and after == before == [seat]
         clicked = interaction.message
-        if from_component and same_turn and clicked is not None and not clicked.flags.ephemeral:
+        on_panel = from_component and clicked is not None and clicked.flags.ephemeral
+        if from_component and same_turn and clicked is not None and not on_panel:
             # the same player decides again (the next step of one turn): redraw this board
             # in place instead of posting a new message; a new message (and a ping) comes
             # when the turn passes on
             await self.private_feedback(interaction, result, locale)
             return await self.redraw_board(interaction, result, plocale)
-        if from_component:
+        if game.private_actions and not result.finished and seat is not None:
+            # secret simultaneous orders: one private panel per crew per turn, edited in place;
+            # what only this crew may see goes into that panel, not into a message of its own
+            labels = await self.boards.labels(result.row, locale)
+            own = self._own_lines(result, seat, locale, labels) if on_panel else []
+            if seat in after and set(after) == set(before):  # the order goes on: its next step
+                if not on_panel:
+                    await self.private_feedback(interaction, result, locale)
+                else:
+                    await self.push_private(result, skip=interaction.user.id)
+                return await self.send_panel(
+                    interaction, result.row, game, result.state, seat, locale, edit=on_panel, lead=own
+                )
+            if set(after) < set(before):  # locked in; the others are still choosing
+                await self._locked_in(interaction, result, locale, plocale, on_panel, lead=own)
+                if not on_panel:
+                    return await self.private_feedback(interaction, result, locale)
+                return await self.push_private(result, skip=interaction.user.id)
+        if not from_component:  # a slash command deferred ephemerally: its first followup fills that private reply
+            await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
+        # the new board (with the ping) first, then the old one loses its buttons
+        await interaction.followup.send(**await self.boards.message(result, plocale))
+        if from_component and not on_panel:
+            await self.retire_clicked(interaction)
+        elif on_panel:
+            labels = await self.boards.labels(result.row, locale)
+            own = self._own_lines(result, seat, locale, labels)
             try:
-                await interaction.edit_original_response(view=None)
+                done = "\n".join([*own, t("discord.panel.done", locale)])
+                await interaction.edit_original_response(content=clip(done, 2000), view=None)
             except discord.HTTPException:
                 pass
-        else:  # a slash command deferred ephemerally: its first followup fills that private reply
-            await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
+            await self.boards.retire_board_of(result.row, self._panel_board(interaction))
+            return await self.push_private(result, skip=interaction.user.id)
         await self.private_feedback(interaction, result, locale)
-        if game.private_actions and not result.finished:
-            # secret simultaneous orders: stay private until the turn resolves
-            after, before = set(game.to_act(result.state)), set(result.waiting_before)
-            if seat in after and after == before:  # the order goes on: its next step, privately
-                return await self.send_panel(interaction, result.row, game, result.state, seat, locale)
-            if after < before:  # locked in; the others are still choosing
-                return await interaction.followup.send(t("core.ui.committed", locale), ephemeral=True)
-        await self._followup_board(interaction, result, plocale, None)
+
+    @staticmethod
+    def _panel_board(interaction: discord.Interaction) -> int | None:
+        """The public board a private panel was opened from (its id rides in the panel's custom ids)."""
+        data: Any = interaction.data or {}
+        parts = str(data.get("custom_id", "")).split(":")
+        return int(parts[5]) if len(parts) > 5 and parts[5].isdigit() else None
+
+    async def _locked_in(
+        self,
+        interaction: discord.Interaction,
+        result: TurnResult,
+        locale: str,
+        plocale: str,
+        on_panel: bool,
+        lead: Sequence[str] = (),
+    ) -> None:
+        """A crew locked in: its panel says so (edited in place), and the public
+        board shows who has locked in and who is still choosing (edited, no ping)."""
+        text = clip("\n".join([*lead, t("core.ui.committed", locale)]), 2000)
+        if on_panel:
+            await interaction.edit_original_response(content=text, view=None)
+        else:
+            await interaction.followup.send(text, ephemeral=True)
+        board = self._panel_board(interaction) if on_panel else None
+        if board is not None:
+            await self.boards.update_board(result, board, plocale)
 
     async def _fresh_panel(self, interaction: discord.Interaction, gid: int, locale: str) -> None:
         """After a stale click, offer the clicker their current choices (if any)."""
@@ -460,17 +542,33 @@ class Play(commands.Cog):
             await self.send_panel(interaction, loaded.row, loaded.game, loaded.state, seat, locale)
 
     async def send_panel(
-        self, interaction: discord.Interaction, row: GameRow, game, state, seat: str, locale: str
+        self,
+        interaction: discord.Interaction,
+        row: GameRow,
+        game,
+        state,
+        seat: str,
+        locale: str,
+        *,
+        edit: bool = False,
+        board: int | None = None,
+        lead: Sequence[str] = (),
     ) -> None:
-        """The seat's current choices, privately to the clicker."""
-        await interaction.followup.send(
-            game.prompt(state, seat).text(locale),
-            ephemeral=True,
-            view=action_view(row, game, state, seat, locale) or discord.utils.MISSING,
-        )
+        """The seat's current choices, privately to the clicker; ``edit``: in
+        place of the panel that was clicked (one panel per decision)."""
+        labels = await self.boards.labels(row, locale)
+        offered = await self.tables.offer(row, game, state, seat, locale, labels)
+        board = board if board is not None else self._panel_board(interaction)
+        view = action_view(row, game, offered, locale, board=board)
+        text = clip("\n".join([*lead, msg_text(game.prompt(state, seat), locale, labels)]), 2000)
+        if edit:
+            await interaction.edit_original_response(content=text, view=view)
+        else:
+            await interaction.followup.send(text, ephemeral=True, view=view)
 
     async def on_panel(self, interaction: discord.Interaction, gid: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        remember(interaction.guild_id, interaction.user)
         locale = self.loc(interaction)
         try:
             loaded = await self.tables.load(gid)
@@ -481,7 +579,8 @@ class Play(commands.Cog):
             return await interaction.followup.send(t("core.ui.not_seated", locale), ephemeral=True)
         if seat not in loaded.game.to_act(loaded.state):
             return await interaction.followup.send(t("core.error.not_your_turn", locale), ephemeral=True)
-        await self.send_panel(interaction, loaded.row, loaded.game, loaded.state, seat, locale)
+        board = interaction.message.id if interaction.message is not None else None
+        await self.send_panel(interaction, loaded.row, loaded.game, loaded.state, seat, locale, board=board)
 
     async def on_private_view(self, interaction: discord.Interaction, gid: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -499,11 +598,12 @@ class Play(commands.Cog):
         seat = loaded.row.seat_of(interaction.user.id)
         if seat is None:
             return await interaction.followup.send(t("core.ui.not_seated", locale), ephemeral=True)
-        png = await self.tables.render(loaded.game, loaded.state, seat, locale)
-        text = t("core.ui.your_view", locale, seat=seat)
+        labels = await self.boards.labels(loaded.row, locale)
+        png = await self.tables.render(loaded.game, loaded.state, seat, locale, labels)
+        text = t("core.ui.your_view", locale, seat=labels[seat].name if seat in labels else seat)
         private = loaded.game.private_summary(loaded.state, seat)
         if private is not None:
-            text += "\n" + private.text(locale)
+            text += "\n" + msg_text(private, locale, labels)
         await interaction.followup.send(
             clip(text, 2000), file=discord.File(io.BytesIO(png), filename="view.png"), ephemeral=True
         )
@@ -529,8 +629,14 @@ class Play(commands.Cog):
             loaded = await self.tables.load(row.id)
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
-        await interaction.followup.send(t("core.ui.reposted", locale), ephemeral=True)
-        await self.post_board(interaction, TurnResult(loaded.row, loaded.game, loaded.state, []), locale)
+        plocale = await self.boards.public_locale_of(loaded.row)
+        await interaction.followup.send(
+            t("core.ui.reposted", locale)
+            + "\n"
+            + t("discord.table.language", locale, lang=t(f"discord.lang.{plocale}", locale)),
+            ephemeral=True,
+        )
+        await self.post_board(interaction, TurnResult(loaded.row, loaded.game, loaded.state, []), plocale)
 
     @game.command(
         name=ls("log", "discord.cmd.game.log"),
@@ -554,12 +660,15 @@ class Play(commands.Cog):
             loaded.row.id, limit=min(per, total - per * (page - 1)) if total else 0, offset=offset
         )
         seat = loaded.row.seat_of(interaction.user.id)
+        labels = await self.boards.labels(loaded.row, locale)
         lines = []
         for a in rows:
             evs = loaded.game.load_events(a.events)
-            shown = [loaded.game.event_text(e, locale) for e in loaded.game.visible_events(evs, seat)]
-            who = f"<@{a.user_id}>" if a.user_id else t("core.ui.ai", locale)
-            lines.append(f"**{a.seat}** ({who}): " + ("; ".join(shown) if shown else "…"))
+            shown = [
+                relabel(loaded.game.event_text(e, locale, labels), labels)
+                for e in loaded.game.visible_events(evs, seat)
+            ]
+            lines.append(f"{seat_tag(loaded.row, labels, a.seat)}: " + ("; ".join(shown) if shown else "…"))
         head = t("core.ui.log_title", locale, id=loaded.row.id, page=page, pages=pages)
         body = "\n".join(lines) or t("core.ui.log_empty", locale)
         await interaction.followup.send(clip(f"{head}\n{body}", 2000), ephemeral=True)
@@ -578,8 +687,10 @@ class Play(commands.Cog):
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
         await interaction.followup.send(t("core.ui.abandoned_ack", locale), ephemeral=True)
+        plocale = await self.boards.public_locale_of(row)
+        await self.boards.retire_table(row)  # its boards lose their buttons
         await interaction.followup.send(
-            t("core.ui.abandoned", locale, id=row.id, user=interaction.user.mention),
+            t("core.ui.abandoned", plocale, id=row.id, user=interaction.user.mention),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -614,9 +725,10 @@ class Play(commands.Cog):
             res = await self.tables.undo(loaded.row.id, interaction.user.id)
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
-        plocale = await self.public_locale(interaction)
+        plocale = await self.public_locale(interaction, loaded.row)
         if res.done is not None:
             await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
+            await self.retire_board_before(res.done)
             return await self.post_board(
                 interaction, res.done, plocale, note=t("core.ui.undone", plocale, user=interaction.user.mention)
             )
@@ -644,7 +756,8 @@ class Play(commands.Cog):
     async def on_vote(self, interaction: discord.Interaction, vid: int, yes: bool) -> None:
         await interaction.response.defer()
         locale = self.loc(interaction)
-        plocale = await self.public_locale(interaction)
+        vote = await self.store.get_vote(vid) if check_id(vid) is not None else None  # a forged id may be any size
+        plocale = await self.public_locale(interaction, vote.game_id if vote is not None else None)
         try:
             res = await self.tables.ballot(vid, interaction.user.id, yes)
         except TurnRefused as exc:
@@ -671,20 +784,27 @@ class Play(commands.Cog):
         if vote.kind == "undo":
             note = t("core.ui.undone", plocale, user=f"<@{vote.payload['user']}>")
         else:
-            note = self._handover_note(vote.payload["seat"], vote.payload.get("to"), plocale)
+            note = await self._handover_note(res.result, vote.payload["seat"], vote.payload.get("to"), plocale)
+        await self.retire_board_before(res.result)
         await self.post_board(interaction, res.result, plocale, note=note)
 
-    @staticmethod
-    def _handover_note(seat: str, to: int | None, locale: str) -> str:
+    async def retire_board_before(self, result: TurnResult) -> None:
+        """A board posted anew (undo, hand-over, resign): the table's older boards lose their buttons."""
+        await self.boards.retire_table(result.row, look_back=15)
+
+    async def _handover_note(self, result: TurnResult, seat: str, to: int | None, locale: str) -> str:
+        """ "Seat of 🟦 bob now belongs to @carol in Thunder Road #12" (the new owner is pinged)."""
+        labels = await self.boards.labels(result.row, locale)
         who = f"<@{to}>" if to else t("core.ui.ai", locale)
-        return t("core.ui.handed_over", locale, seat=seat, who=who)
+        at = where(result.row, result.game, None, locale, labels)
+        return t("discord.ping.handed_over", locale, seat=seat_tag(result.row, labels, seat), who=who, where=at)
 
     @game.command(
         name=ls("handover", "discord.cmd.game.handover"),
         description=ls("Give a seat to another member or the AI (host, or by vote)", "discord.cmd.game.handover.desc"),
     )
     @app_commands.describe(
-        seat=ls("The seat, e.g. p2", "discord.arg.seat"),
+        seat=ls("Whose seat (pick a player)", "discord.arg.seat"),
         member=ls("Who takes it (leave empty for the AI)", "discord.arg.member"),
     )
     async def handover(self, interaction: discord.Interaction, seat: str, member: discord.Member | None = None) -> None:
@@ -700,7 +820,7 @@ class Play(commands.Cog):
         to = member.id if member else None
         if member is not None and member.bot:
             return await interaction.followup.send(t("core.ui.already_seated", locale), ephemeral=True)
-        plocale = await self.public_locale(interaction)
+        plocale = await self.public_locale(interaction, loaded.row)
         try:
             res = await self.tables.handover(
                 loaded.row.id, interaction.user.id, seat, to, admin=self._is_admin(interaction)
@@ -709,14 +829,16 @@ class Play(commands.Cog):
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
         if res.done is not None:
             await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
-            return await self.post_board(interaction, res.done, plocale, note=self._handover_note(seat, to, plocale))
+            note = await self._handover_note(res.done, seat, to, plocale)
+            await self.retire_board_before(res.done)
+            return await self.post_board(interaction, res.done, plocale, note=note)
         assert res.vote is not None
         opened = res.vote
         text = t(
             "core.ui.handover_vote",
             plocale,
             user=interaction.user.mention,
-            seat=seat,
+            seat=seat_tag(loaded.row, await self.boards.labels(loaded.row, plocale), seat),
             who=f"<@{to}>" if to else t("core.ui.ai", plocale),
             voters=" ".join(f"<@{u}>" for u in opened.voters),
         )
@@ -728,6 +850,23 @@ class Play(commands.Cog):
         await interaction.followup.send(
             text, view=self._vote_view(opened.vote.id, plocale), allowed_mentions=allowed_mentions()
         )
+
+    @handover.autocomplete("seat")
+    async def handover_seat_autocomplete(self, interaction: discord.Interaction, current: str):
+        """The table's seats by their players' names (the value is the seat id the service knows)."""
+        try:
+            row = await self.tables.row(channel_id=interaction.channel_id)
+        except TurnRefused:
+            return []
+        if row is None:
+            return []
+        labels = await self.boards.labels(row, self.loc(interaction))
+        needle = current.lower().strip()
+        return [
+            app_commands.Choice(name=clip(lab.name, 100), value=seat)
+            for seat, lab in labels.items()
+            if not needle or needle in lab.name.lower() or needle == seat
+        ][:25]
 
     @game.command(
         name=ls("resign", "discord.cmd.game.resign"),
@@ -744,8 +883,9 @@ class Play(commands.Cog):
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
         await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
-        plocale = await self.public_locale(interaction)
+        plocale = await self.public_locale(interaction, result.row)
         note = t("core.ui.resigned", plocale, user=interaction.user.mention)
+        await self.retire_board_before(result)
         if result.row.status == "finished" and result.game.outcome(result.state) is None:
             return await interaction.followup.send(
                 note + " " + t("core.ui.table_closed", plocale), allowed_mentions=discord.AllowedMentions.none()

@@ -71,11 +71,10 @@ class Scheduler(commands.Cog):
             return 0
         if not await self.tables.claim_reminder(row, now):
             return 0  # the table moved on, or this reminder was already sent
-        locale = await self.boards.public_locale_of(row)
         waited = int((now - (row.turn_started_at or now)) // 3600)
         try:
             await channel.send(
-                t("core.ui.reminder", locale, users=" ".join(f"<@{u}>" for u in due.users), id=row.id, hours=waited),
+                await self.boards.reminder_text(row, due.users, waited),
                 allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
             )
         except BaseException:
@@ -99,12 +98,13 @@ class Scheduler(commands.Cog):
             return 0
         channel = await self.boards.channel_of(result.row)
         if channel is not None:
-            locale = await self.boards.public_locale_of(result.row)
             key = "core.ui.timed_out"
             if clocks.of(due.row.table) is not None:  # a time bank ran out
                 key = "asyncplay.expired_ai" if due.policy == "ai" else "asyncplay.expired_default"
-            note = " ".join(t(key, locale, user=f"<@{uid}>", seat=seat) for seat, uid in seats)
-            await self.boards.post_to(channel, result, locale, note=note)
+            note = await self.boards.timeout_note(result, seats, key)
+            await self.boards.retire_table(result.row, look_back=15)  # the old board loses its buttons
+            await self.boards.post_to(channel, result, None, note=note)
+            await self.boards.push_private(result)
         return len(seats)
 
     async def expiry_vote(self, due: Due) -> int:

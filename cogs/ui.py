@@ -9,15 +9,18 @@ clicked, so buttons keep working after a restart.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 
 import discord
 
-from engine.base import BaseState, Event, Game
+from engine import get_game
+from engine.base import BaseState, Event, Game, Msg, SeatLabel
 from engine.i18n import has, t
 from store import GameRow
+from tables.levels import level_name, seat_level
 
-from .levels import ai_label, ai_seats_line, lobby_ai_select
+from .levels import lobby_ai_select
 
 MAX_BUTTONS = 20  # 4 rows of 5; the last row is kept for panel buttons
 MAX_SELECT_OPTIONS = 25
@@ -40,58 +43,297 @@ def mention(user_id: int | None) -> str:
 
 
 def seat_label(row: GameRow, seat: str, locale: str) -> str:
+    """A seat in a lobby list: its member (Discord shows the name), or the AI."""
     uid = row.user_of(seat)
-    return f"{seat} ({mention(uid)})" if uid else f"{seat} ({ai_label(row, seat, locale)})"
+    if uid:
+        return mention(uid)
+    n = sum(1 for s in row.seats[: [x.seat for x in row.seats].index(seat) + 1] if s.user_id is None)
+    name = t("discord.seat.ai", locale, n=n)
+    game = get_game(row.game)
+    if len(game.ai_levels) > 1:  # "AI 1 (hard)"
+        name += f" ({level_name(game.id, seat_level(row, game, seat), locale)})"
+    return name
 
 
-# ---------------------------------------------------------------- embeds
-def board_embed(
+# ------------------------------------------------------------ seat labels
+#: stable seat colours, by seat order at the table (and the square shown beside a name in texts)
+PALETTE = ("#E74C3C", "#3498DB", "#2ECC71", "#F1C40F", "#9B59B6", "#E67E22")
+SQUARES = ("🟥", "🟦", "🟩", "🟨", "🟪", "🟧")
+
+
+def seat_labels(row: GameRow, names: Mapping[int, str], locale: str) -> dict[str, SeatLabel]:
+    """Every seat's label: its member's display name (AI seats named as the AI)
+    and a stable colour by seat order.  ``p1`` never reaches a player."""
+    out: dict[str, SeatLabel] = {}
+    ai = 0
+    for i, s in enumerate(row.seats):
+        if s.user_id is None:
+            ai += 1
+            name = t("discord.seat.ai", locale, n=ai)
+            game = get_game(row.game)
+            if len(game.ai_levels) > 1:  # "AI 1 (hard)"
+                name += f" ({level_name(game.id, seat_level(row, game, s.seat), locale)})"
+        else:
+            name = names.get(s.user_id) or t("discord.seat.player", locale, n=i + 1)
+        out[s.seat] = SeatLabel(name=clip(name.strip() or "?", 32), colour=PALETTE[i % len(PALETTE)])
+    return out
+
+
+def seat_tag(row: GameRow, labels: Mapping[str, SeatLabel], seat: str) -> str:
+    """A seat in a text: its colour square and name (bold)."""
+    idx = next((i for i, s in enumerate(row.seats) if s.seat == seat), None)
+    square = SQUARES[idx % len(SQUARES)] + " " if idx is not None else ""
+    lab = labels.get(seat)
+    return f"{square}**{_escape(lab.name if lab else seat)}**"
+
+
+def _escape(name: str) -> str:
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+
+
+def msg_text(msg: Msg, locale: str, labels: Mapping[str, SeatLabel]) -> str:
+    """A game's ``Msg`` with every parameter that names a seat shown by its label."""
+    params = {k: (labels[v].name if isinstance(v, str) and v in labels else v) for k, v in msg.params.items()}
+    return relabel(t(msg.key, locale, **params), labels)
+
+
+_SEAT_ID = re.compile(r"(?<![\w@#<])((?:p|ai)\d{1,2})(?![\w>])")
+
+
+def relabel(text: str, labels: Mapping[str, SeatLabel]) -> str:
+    """A seat id left in a text (a game whose texts predate seat labels) shown by its label."""
+    return _SEAT_ID.sub(lambda m: labels[m[1]].name if m[1] in labels else m[1], text)
+
+
+def board_link(row: GameRow) -> str:
+    return f"https://discord.com/channels/{row.guild_id or '@me'}/{row.channel_id}"
+
+
+def where(row: GameRow, game: Game, state: BaseState | None, locale: str, labels: Mapping[str, SeatLabel]) -> str:
+    """ "Thunder Road #12 (round 3 ...)": which game and table, for pings."""
+    name = game_name(row.game, locale)
+    if state is None:
+        return t("discord.ping.where", locale, game=name, id=row.id)
+    return t(
+        "discord.ping.where_when", locale, game=name, id=row.id, when=msg_text(game.summary(state), locale, labels)
+    )
+
+
+def turn_pings(
+    row: GameRow, game: Game, state: BaseState, locale: str, labels: Mapping[str, SeatLabel], *, link: bool = False
+) -> list[str]:
+    """ "<@id>, your turn in Thunder Road #12 (round 3): move a car" for every human seat to act."""
+    out = []
+    at = where(row, game, state, locale, labels)
+    for seat in game.to_act(state):
+        uid = row.user_of(seat)
+        if uid is None:
+            continue
+        line = t(
+            "discord.ping.your_turn",
+            locale,
+            user=mention(uid),
+            where=at,
+            what=msg_text(game.prompt(state, seat), locale, labels),
+        )
+        if link:
+            line += " " + board_link(row)
+        out.append(line)
+    return out
+
+
+# ------------------------------------------------------------- the log
+LOG_CHARS = 1500
+
+
+#: event fields naming who did something that is not a seat (an enemy, a unit): such an
+#: actor gets a line of its own under the seat whose step set it going
+ACTOR_FIELDS = ("actor", "enemy", "unit")
+
+
+def _actor(event: Event) -> str | None:
+    for name in ACTOR_FIELDS:
+        value = getattr(event, name, None)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def log_lines(
+    row: GameRow,
+    game: Game,
+    groups: Sequence[tuple[str | None, Sequence[Event], str]],
+    locale: str,
+    labels: Mapping[str, SeatLabel],
+) -> list[str]:
+    """What just happened, one line per actor: consecutive steps of one seat
+    are joined; what others did in them (the enemies' phase: events naming an
+    ``actor``/``enemy``/``unit``) gets one line per such actor under it; a line
+    repeated within a line is shown once with its count ("... ×3"); a step the
+    platform took (a forced single choice) says so.
+    ``groups``: (seat or None, its events, "player" | "ai" | "auto") in order."""
+    merged: list[tuple[str | None, dict[str | None, list[str]]]] = []
+    auto = t("discord.log.auto", locale)
+    for seat, events, by in groups:
+        parts: dict[str | None, list[str]] = {}
+        for e in game.visible_events(list(events), None):
+            text = relabel(game.event_text(e, locale, labels), labels)
+            if text:
+                parts.setdefault(_actor(e), []).append(text)
+        if by == "auto":
+            parts[None] = [f"{x} {auto}" for x in parts.get(None, [])] or [auto]
+        if not parts:
+            continue
+        if merged and merged[-1][0] == seat:
+            for key, texts in parts.items():
+                merged[-1][1].setdefault(key, []).extend(texts)
+        else:
+            merged.append((seat, parts))
+    out = []
+    for seat, parts in merged:
+        for key, texts in parts.items():
+            counted: dict[str, int] = {}
+            for x in texts:
+                counted[x] = counted.get(x, 0) + 1
+            body = " · ".join(x if n == 1 else f"{x} ×{n}" for x, n in counted.items())
+            if key is not None:
+                out.append(f"↳ {body}")
+            else:
+                out.append(f"{seat_tag(row, labels, seat)}: {body}" if seat else body)
+    return out
+
+
+def _fit(lines: Sequence[str], budget: int) -> str:
+    kept, total = [], 0
+    for line in reversed(lines):
+        line = clip(line, budget)
+        total += len(line) + 1
+        if total > budget:
+            kept.append("…")
+            break
+        kept.append(line)
+    return "\n".join(reversed(kept))
+
+
+# ----------------------------------------------------------- the board
+def board_view(
     row: GameRow,
     game: Game,
     state: BaseState,
-    events: Sequence[Event],
+    groups: Sequence[tuple[str | None, Sequence[Event], str]],
     locale: str,
+    labels: Mapping[str, SeatLabel],
     *,
-    title_key: str = "core.ui.board_title",
-) -> discord.Embed:
+    note: str | None = None,
+    live: bool = True,
+    offered: Offered | None = None,
+    extra: str | None = None,
+) -> discord.ui.LayoutView:
+    """The one board message (Components V2): a container with the title, the
+    rendered board, what just happened, whose turn it is (pinging them), and
+    the action rows.  ``live=False`` (a finished, abandoned or superseded
+    board): no buttons."""
     outcome = game.outcome(state)
-    lines = [game.event_text(e, locale) for e in game.visible_events(events, None)]
-    text, total = [], 0
-    for line in reversed(lines):
-        total += len(line) + 1
-        if total > EMBED_LOG_CHARS:
-            text.append("…")
-            break
-        text.append(line)
-    desc = "\n".join(reversed(text))
-    embed = discord.Embed(
-        title=t(title_key, locale, game=game_name(game.id, locale), id=row.id),
-        description=desc or None,
-        colour=COLOURS["finished" if outcome else "active"],
+    status = "finished" if outcome else row.status if row.status in COLOURS else "active"
+    acting = [] if outcome else game.to_act(state)
+    accent = COLOURS[status]
+    if acting and acting[0] in labels and labels[acting[0]].colour:
+        accent = int(str(labels[acting[0]].colour)[1:], 16)
+    box: discord.ui.Container = discord.ui.Container(accent_colour=accent)
+    box.add_item(
+        discord.ui.TextDisplay(f"### {t('core.ui.board_title', locale, game=game_name(game.id, locale), id=row.id)}")
     )
+    box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem("attachment://board.png")))
+    lines = log_lines(row, game, groups, locale, labels)
+    if lines:
+        box.add_item(discord.ui.TextDisplay(_fit(lines, LOG_CHARS)))
+    turn: list[str] = [note] if note else []
     if outcome is not None:
-        winners = ", ".join(seat_label(row, s, locale) for s in outcome.winners) or t("core.ui.nobody", locale)
-        embed.add_field(
-            name=t("core.ui.game_over", locale),
-            value=clip(f"{outcome.reason.text(locale)}\n{t('core.ui.winners', locale)}: {winners}", 1024),
-            inline=False,
+        winners = ", ".join(seat_tag(row, labels, s) for s in outcome.winners) or t("core.ui.nobody", locale)
+        turn.append(f"**{t('core.ui.game_over', locale)}** — {msg_text(outcome.reason, locale, labels)}")
+        turn.append(f"{t('core.ui.winners', locale)}: {winners}")
+        if live and row.humans:  # the final board tells every player
+            who = " ".join(mention(u) for u in row.humans)
+            turn.append(t("discord.ping.game_over", locale, users=who, where=where(row, game, None, locale, labels)))
+    elif row.status in ("abandoned", "finished"):
+        turn.append(
+            t("discord.board.abandoned", locale) if row.status == "abandoned" else t("core.ui.game_over", locale)
         )
     else:
-        for seat in game.to_act(state)[:5]:
-            embed.add_field(
-                name=t("core.ui.to_act", locale, seat=seat),
-                value=clip(f"{seat_label(row, seat, locale)}: {game.prompt(state, seat).text(locale)}", 1024),
-                inline=False,
+        turn += turn_pings(row, game, state, locale, labels)
+        ai = [seat_tag(row, labels, s) for s in acting if row.user_of(s) is None]
+        if ai:
+            turn.append(t("discord.board.ai_thinking", locale, who=", ".join(ai)))
+        if game.private_actions:
+            done = [s for s in state.seats if s not in acting and row.user_of(s) is not None]
+            if done:
+                turn.append(t("discord.board.locked_in", locale, who=", ".join(seat_tag(row, labels, s) for s in done)))
+            if acting:
+                turn.append(
+                    t("discord.board.choosing", locale, who=", ".join(seat_tag(row, labels, s) for s in acting))
+                )
+    if turn:
+        box.add_item(discord.ui.TextDisplay(clip("\n".join(turn), 1800)))
+    if extra:  # platform lines about the table (time banks)
+        box.add_item(discord.ui.TextDisplay(clip(extra, 600)))
+    if live and outcome is None and row.status == "active":
+        for action_row in board_rows(row, game, state, locale, offered):
+            box.add_item(action_row)
+    box.add_item(
+        discord.ui.TextDisplay(
+            clip(
+                f"-# {msg_text(game.summary(state), locale, labels)}{_ai_seats(row, game, labels)} · #{row.id} · v{row.version}",
+                400,
             )
-    ai_line = ai_seats_line(row, locale)
-    footer = f"{game.summary(state).text(locale)} · {ai_line + ' · ' if ai_line else ''}#{row.id} · v{row.version}"
-    embed.set_footer(text=clip(footer, 2048))
-    embed.set_image(url="attachment://board.png")
-    return embed
+        )
+    )
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(box)
+    return view
+
+
+def _ai_seats(row: GameRow, game: Game, labels: Mapping[str, SeatLabel]) -> str:
+    """ " · AI 1 (hard), AI 2 (easy)" when the game has several AI levels (the names carry them)."""
+    ai = [labels[s.seat].name for s in row.seats if s.user_id is None and s.seat in labels]
+    return f" · {', '.join(ai)}" if ai and len(game.ai_levels) > 1 else ""
 
 
 def board_file(png: bytes) -> discord.File:
     return discord.File(io.BytesIO(png), filename="board.png")
+
+
+def options_help(game: Game, locale: str) -> str:
+    """An invalid option: the valid keys with their values, in the reader's language."""
+    lines = [t("discord.options.invalid", locale, game=game_name(game.id, locale))]
+    for name, info in type(game).Options.model_fields.items():
+        lines.append(f"• `{name}` = {_values(info)}" + (f" — {info.description}" if info.description else ""))
+    if len(lines) == 1:
+        lines.append(t("discord.options.none", locale))
+    lines.append(t("discord.options.example", locale))
+    return "\n".join(lines)
+
+
+def _values(info) -> str:
+    """The values an option field takes, as a player would type them."""
+    import typing
+
+    ann = info.annotation
+    args = typing.get_args(ann)
+    if typing.get_origin(ann) is typing.Literal:
+        return " | ".join(f"`{a}`" for a in args)
+    lits = [a for a in args if typing.get_origin(a) is typing.Literal]
+    if lits:
+        return " | ".join(f"`{v}`" for lit in lits for v in typing.get_args(lit))
+    if ann is bool:
+        return "`true` | `false`"
+    if ann is int or ann is float:
+        lo = next((m.ge for m in info.metadata if getattr(m, "ge", None) is not None), None)
+        hi = next((m.le for m in info.metadata if getattr(m, "le", None) is not None), None)
+        if lo is not None and hi is not None:
+            return f"`{lo}`…`{hi}`"
+        return "`n`"
+    default = info.default
+    return f"(`{default}`)" if isinstance(default, (str, int, float)) else "…"
 
 
 def lobby_embed(row: GameRow, game: Game, locale: str) -> discord.Embed:
@@ -116,61 +358,98 @@ def lobby_embed(row: GameRow, game: Game, locale: str) -> discord.Embed:
 
 
 # ------------------------------------------------------------ components
-def action_view(
-    row: GameRow, game: Game, state: BaseState, seat: str, locale: str, *, extra: Sequence[discord.ui.Item] = ()
-) -> discord.ui.View:
-    """Buttons (few choices) or grouped selects (many) for ``seat``'s legal actions."""
+Offered = Sequence[tuple[int, str, str]]  # (choice index, label, group) from TableService.offer
+
+
+def choice_items(
+    row: GameRow, game: Game, offered: Offered, locale: str, board: int | None = None
+) -> list[list[discord.ui.Item]]:
+    """The seat's choices as component rows: buttons (few choices) or selects
+    grouped by the game's action groups (many), at most four rows."""
     from .components import ActionButton, ActionSelect
 
-    view = discord.ui.View(timeout=None)
-    legal = game.legal_actions(state, seat)
-    labels = [clip(game.action_label(state, a, locale), 80) for a in legal]
-    if len(legal) <= MAX_BUTTONS:
-        for i, label in enumerate(labels):
-            view.add_item(ActionButton(row.id, row.version, i, label=label, row=i // 5))
-    else:
-        groups: dict[str, list[int]] = {}
-        for i, a in enumerate(legal):
-            groups.setdefault(game.action_group(state, a), []).append(i)
-        chunks: list[tuple[str, list[int]]] = []
-        for name, idxs in groups.items():
-            for k in range(0, len(idxs), MAX_SELECT_OPTIONS):
-                chunks.append((name, idxs[k : k + MAX_SELECT_OPTIONS]))
-        for n, (name, idxs) in enumerate(chunks[:MAX_SELECTS]):
-            placeholder = t(f"{game.id}.group.{name}", locale) if name else t("core.ui.choose", locale)
-            options = [discord.SelectOption(label=clip(labels[i], 100), value=str(i)) for i in idxs]
-            view.add_item(
-                ActionSelect(row.id, row.version, n, placeholder=clip(placeholder, 150), options=options, row=n)
+    rows: list[list[discord.ui.Item]] = []
+    if len(offered) <= MAX_BUTTONS:
+        for k in range(0, len(offered), 5):
+            rows.append(
+                [
+                    ActionButton(row.id, row.version, i, label=clip(label, 80), board=board)
+                    for i, label, _ in offered[k : k + 5]
+                ]
             )
+        return rows
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for i, label, group in offered:
+        groups.setdefault(group, []).append((i, label))
+    chunks: list[tuple[str, list[tuple[int, str]]]] = []
+    for name, items in groups.items():
+        for k in range(0, len(items), MAX_SELECT_OPTIONS):
+            chunks.append((name, items[k : k + MAX_SELECT_OPTIONS]))
+    for n, (name, items) in enumerate(chunks[:MAX_SELECTS]):
+        placeholder = (
+            t(f"{game.id}.group.{name}", locale)
+            if name and has(f"{game.id}.group.{name}")
+            else t("core.ui.choose", locale)
+        )
+        options = [discord.SelectOption(label=clip(label, 100), value=str(i)) for i, label in items]
+        rows.append(
+            [ActionSelect(row.id, row.version, n, placeholder=clip(placeholder, 150), options=options, board=board)]
+        )
+    return rows
+
+
+def action_view(
+    row: GameRow,
+    game: Game,
+    offered: Offered,
+    locale: str,
+    *,
+    extra: Sequence[discord.ui.Item] = (),
+    board: int | None = None,
+) -> discord.ui.View:
+    """A private panel (classic components): the seat's choices (``board``: the
+    public board it was opened from, redrawn when the seat locks in)."""
+    view = discord.ui.View(timeout=None)
+    for r, items in enumerate(choice_items(row, game, offered, locale, board)):
+        for item in items:
+            item.row = r
+            view.add_item(item)
     for item in extra:
+        item.row = 4
         view.add_item(item)
     return view
 
 
-def board_components(row: GameRow, game: Game, state: BaseState, locale: str) -> discord.ui.View | None:
-    """The components under a public board message."""
+def board_rows(
+    row: GameRow, game: Game, state: BaseState, locale: str, offered: Offered | None
+) -> list[discord.ui.ActionRow]:
+    """The action rows of a live board: the one human seat's choices when it
+    alone is to act (``offered``), else a button opening each player's private
+    panel; "My view" for games with hidden hands."""
     from .components import PanelButton, PrivateViewButton
 
-    if game.outcome(state) is not None:
-        return None
-    extra: list[discord.ui.Item] = []
+    out: list[discord.ui.ActionRow] = []
+    if offered:
+        for items in choice_items(row, game, offered, locale):
+            out.append(discord.ui.ActionRow(*items))
+    last: list[discord.ui.Item] = []
+    acting = game.to_act(state)
+    if not offered and any(row.user_of(s) is not None for s in acting):
+        last.append(PanelButton(row.id, row.version, label=t("core.ui.take_turn", locale)))
     if game.private_view:
-        extra.append(PrivateViewButton(row.id, label=t("core.ui.my_view", locale)))
+        last.append(PrivateViewButton(row.id, label=t("core.ui.my_view", locale)))
+    if last:
+        out.append(discord.ui.ActionRow(*last))
+    return out
+
+
+def board_seat(row: GameRow, game: Game, state: BaseState) -> str | None:
+    """The human seat whose choices sit on the public board (it alone is to act, in the open)."""
+    if game.outcome(state) is not None or game.private_actions:
+        return None
     acting = game.to_act(state)
     humans = [s for s in acting if row.user_of(s) is not None]
-    if len(acting) == 1 and humans and not game.private_actions:
-        return action_view(row, game, state, humans[0], locale, extra=[_last_row(i) for i in extra])
-    view = discord.ui.View(timeout=None)
-    if humans:
-        view.add_item(PanelButton(row.id, row.version, label=t("core.ui.take_turn", locale)))
-    for item in extra:
-        view.add_item(item)
-    return view if view.children else None
-
-
-def _last_row(item: discord.ui.Item) -> discord.ui.Item:
-    item.row = 4
-    return item
+    return humans[0] if len(acting) == 1 and humans else None
 
 
 def lobby_components(row: GameRow, game: Game, locale: str) -> discord.ui.View | None:
@@ -190,24 +469,19 @@ def lobby_components(row: GameRow, game: Game, locale: str) -> discord.ui.View |
     return view
 
 
-def next_mentions(row: GameRow, game: Game, state: BaseState) -> str:
-    if game.outcome(state) is not None:
-        return " ".join(mention(u) for u in row.humans)
-    return " ".join(mention(row.user_of(s)) for s in game.to_act(state) if row.user_of(s) is not None)
-
-
 def allowed_mentions() -> discord.AllowedMentions:
     return discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
 __all__ = [
     "action_view",
-    "board_components",
-    "board_embed",
     "board_file",
+    "board_seat",
+    "board_view",
     "lobby_components",
     "lobby_embed",
-    "next_mentions",
+    "seat_labels",
+    "turn_pings",
     "allowed_mentions",
     "clip",
     "game_name",

@@ -24,7 +24,7 @@ from functools import partial
 from typing import Any
 
 from engine import GameError, available, get_game
-from engine.base import BaseState, Event, Game
+from engine.base import BaseState, Event, Game, SeatLabels
 from engine.i18n import t
 from render import render
 from render.generic import draw as render_fallback
@@ -51,6 +51,7 @@ from store import (
 from store.base import away_periods, runs_out_at
 
 from . import clocks, ratings
+from .choices import Choice, choices, describe
 from .levels import TABLE_KEY, ai_move, check_level, table_level, timer_move
 from .preview import step_ends_chain
 from .settings import Settings, in_quiet_hours
@@ -82,6 +83,24 @@ class TurnRefused(Exception):
 
 
 @dataclass
+class Logged(ActionRow):
+    """A log row as a service call made it: with its events as objects and
+    whether the platform took it (a forced single choice) rather than a player."""
+
+    evs: list[Event] = field(default_factory=list, compare=False, repr=False)
+    auto: bool = False
+
+
+@dataclass
+class Step:
+    """One action of a turn result, for the log: who, what it caused, how."""
+
+    seat: str
+    events: list[Event]
+    by: str  # "player", "ai" (a seat of the AI) or "auto" (a forced single choice)
+
+
+@dataclass
 class TurnResult:
     row: GameRow
     game: Game
@@ -89,10 +108,21 @@ class TurnResult:
     events: list[Event]
     actors: list[str] = field(default_factory=list)
     waiting_before: list[str] = field(default_factory=list)  # to_act before this action
+    entries: list[ActionRow] = field(default_factory=list)
 
     @property
     def finished(self) -> bool:
         return self.game.outcome(self.state) is not None
+
+    @property
+    def steps(self) -> list[Step]:
+        """The actions this call saved, in order (empty: a board shown again)."""
+        out = []
+        for e in self.entries:
+            evs = e.evs if isinstance(e, Logged) else self.game.load_events(e.events)
+            by = "auto" if isinstance(e, Logged) and e.auto else "ai" if e.user_id is None else "player"
+            out.append(Step(e.seat, list(evs), by))
+        return out
 
 
 @dataclass
@@ -169,6 +199,9 @@ class TableService:
         self.clock = clock
         #: when a dict, each stage's wall time (seconds) is appended under its name (bench/)
         self.timings: dict[str, list[float]] | None = None
+        #: take a human seat's decision that has exactly one legal choice (said in the log)
+        self.auto_forced = True
+        self._choices: dict[tuple[int, int, str], list[Choice]] = {}
         #: cache the state every this many log positions (tables/snapshots.py); 0: never
         self.snapshot_every = SNAPSHOT_EVERY
 
@@ -475,22 +508,43 @@ class TableService:
         return version
 
     # =============================================================== AI
-    def run_ai(self, row: GameRow, game: Game, state: BaseState) -> tuple[BaseState, list[ActionRow], list[Event]]:
-        """Let the seat-filler AI play every AI seat that is to act."""
+    def run_ai(
+        self, row: GameRow, game: Game, state: BaseState, *, forced: bool = True
+    ) -> tuple[BaseState, list[ActionRow], list[Event]]:
+        """Let the seat-filler AI play every AI seat that is to act; with
+        ``forced``, also take every human decision that has one legal choice."""
         entries: list[ActionRow] = []
         events: list[Event] = []
         for _ in range(self.max_ai_steps):
             if game.outcome(state) is not None:
                 break
-            ai = [s for s in game.to_act(state) if row.user_of(s) is None]
-            if not ai:
+            acting = game.to_act(state)
+            ai = [s for s in acting if row.user_of(s) is None]
+            if ai:
+                seat = ai[0]
+                action = ai_move(game, row, state, seat)
+                state, evs = game.apply(state, seat, action)
+                entries.append(log_entry(game, seat, None, action, evs))
+                events += evs
+                continue
+            take = self._forced(game, state, acting) if forced else None
+            if take is None:
                 break
-            seat = ai[0]
-            action = ai_move(game, row, state, seat)
+            seat, action = take  # a decision with one legal choice is no decision: taken, and logged as such
             state, evs = game.apply(state, seat, action)
-            entries.append(log_entry(game, seat, None, action, evs))
+            entries.append(log_entry(game, seat, row.user_of(seat), action, evs, auto=True))
             events += evs
         return state, entries, events
+
+    def _forced(self, game: Game, state: BaseState, acting: Sequence[str]) -> tuple[str, Any] | None:
+        """(seat, its one legal action) of a human seat whose decision has exactly one choice."""
+        if not self.auto_forced:
+            return None
+        for seat in acting:
+            legal = game.legal_actions(state, seat)
+            if len(legal) == 1:
+                return seat, legal[0]
+        return None
 
     async def _run_ai(self, row: GameRow, game: Game, state: BaseState):
         try:
@@ -657,7 +711,15 @@ class TableService:
         _written(started, decided["change"])
         started.version = version or row.version
         started.status = "finished" if game.outcome(decided["state"]) is not None else "active"
-        return TurnResult(started, game, decided["state"], decided["events"], [e.seat for e in decided["entries"]])
+        return TurnResult(
+            started,
+            game,
+            decided["state"],
+            decided["events"],
+            [e.seat for e in decided["entries"]],
+            [],
+            decided["entries"],
+        )
 
     @staticmethod
     def _campaign_setup(row: GameRow, game: Game, camp: Campaign) -> tuple[list[Seat], dict[str, Any], CampaignChange]:
@@ -733,11 +795,14 @@ class TableService:
         *,
         expected_version: int | None = None,
         seat: str | None = None,
+        choice: int | None = None,
     ) -> TurnResult:
         """Apply the action ``pick`` chooses for ``user_id``'s seat (or ``seat``
         for a system actor, ``user_id=None``).  A list of pickers applies several
         decisions of that seat in a row (``/play`` chains), saved together: all
-        of them or none; a chain never runs past a roll or a reveal."""
+        of them or none; a chain never runs past a roll or a reveal.  ``choice``
+        (instead of ``pick``): the index of one of :meth:`choices` for this state,
+        a chain of single steps offered as one choice on the board."""
         picks = list(pick) if isinstance(pick, (list, tuple)) else [pick]
         async with self.store.lock(game_id):
             with self.stage("load"):
@@ -750,6 +815,11 @@ class TableService:
                 if seat is None:
                     raise TurnRefused("not_seated", "core.ui.not_seated")
             waiting_before = game.to_act(state)
+            if choice is not None:
+                offered = await self.choices(row, game, state, seat)
+                if not 0 <= choice < len(offered):
+                    raise TurnRefused("stale", "core.ui.stale")
+                picks = [_pick_index(i) for i in offered[choice].chain]
             with self.stage("apply"):
                 # the engine and the seat-filler AI run off the event loop, so a long AI turn
                 # at one table never delays another interaction's 3-second acknowledgement
@@ -762,7 +832,7 @@ class TableService:
             with self.stage("save"):
                 row.version = await self._save_turn(row, game, state, entries)
             row.state_json = None  # the caller has ``state``; avoid keeping two copies
-            return TurnResult(row, game, state, events, [e.seat for e in entries], waiting_before)
+            return TurnResult(row, game, state, events, [e.seat for e in entries], waiting_before, entries)
 
     def _advance(
         self, row: GameRow, game: Game, state: BaseState, seat: str, user_id: int | None, picks: Sequence[Picker]
@@ -786,7 +856,8 @@ class TableService:
             ended = len(picks) > 1 and step_ends_chain(game, before, state, seat)
             entries.append(log_entry(game, seat, user_id, action, evs))
             events += evs
-            state, ai_entries, ai_events = self.run_ai(row, game, state)
+            # between the steps of one chain only the AI moves (the chain was decided without shortcuts)
+            state, ai_entries, ai_events = self.run_ai(row, game, state, forced=n == len(picks) - 1)
             entries += ai_entries
             events += ai_events
         return state, entries, events
@@ -840,7 +911,7 @@ class TableService:
             except Exception as exc:  # noqa: BLE001
                 raise await self._action_failed(row, waiting[0][0], exc) from None
             row.version = await self._save_turn(row, game, state, entries)
-            return TurnResult(row, game, state, events, [e.seat for e in entries], waiting_before), waiting
+            return TurnResult(row, game, state, events, [e.seat for e in entries], waiting_before, entries), waiting
 
     # ============================================================= undo
     async def _undo_plan(self, loaded: Loaded, user_id: int) -> tuple[BaseState, list[int], bool]:
@@ -966,7 +1037,7 @@ class TableService:
         seats, moved = self._handover_state(row, game, state, seat, to)
         state, entries, events = await self._run_ai(moved, game, state)
         moved.version = await self._save_turn(moved, game, state, entries, seats=seats, votes=votes)
-        return TurnResult(moved, game, state, events, [e.seat for e in entries])
+        return TurnResult(moved, game, state, events, [e.seat for e in entries], [], entries)
 
     async def resign(self, game_id: int, user_id: int) -> TurnResult:
         """The user leaves: their seat goes to the AI; with no human left the
@@ -1289,9 +1360,31 @@ class TableService:
         return await self.store.forget_user(user_id, anon, guild_id)
 
     # ============================================================ render
-    async def render(self, game: Game, state: BaseState, seat: str | None, locale: str) -> bytes:
+    async def choices(self, row: GameRow, game: Game, state: BaseState, seat: str) -> list[Choice]:
+        """What ``seat`` is offered now (see :mod:`tables.choices`), computed off
+        the event loop once per table version."""
+        key = (row.id, row.version, seat)
+        found = self._choices.get(key)
+        if found is None:
+            found = await self.off_loop(choices, game, state, seat)
+            if len(self._choices) > 512:
+                self._choices.clear()
+            self._choices[key] = found
+        return found
+
+    async def offer(
+        self, row: GameRow, game: Game, state: BaseState, seat: str, locale: str, labels: SeatLabels | None = None
+    ) -> list[tuple[int, str, str]]:
+        """(choice index, label, group) of what ``seat`` is offered now, for its buttons."""
+        offered = await self.choices(row, game, state, seat)
+        described = await self.off_loop(describe, game, state, seat, offered, locale, labels)
+        return [(i, label, group) for i, (label, group) in enumerate(described)]
+
+    async def render(
+        self, game: Game, state: BaseState, seat: str | None, locale: str, labels: SeatLabels | None = None
+    ) -> bytes:
         with self.stage("render"):
-            view = game.view(state, seat)
+            view = game.view(state, seat, labels)
             loop = asyncio.get_running_loop()
             try:
                 return await loop.run_in_executor(self.executor, render, game.id, view, locale)
@@ -1362,14 +1455,27 @@ def _free_seat(seats: list[Seat]) -> str:
     return f"p{n}"
 
 
-def log_entry(game: Game, seat: str, user_id: int | None, action: Any, events: Sequence[Event]) -> ActionRow:
+def log_entry(
+    game: Game, seat: str, user_id: int | None, action: Any, events: Sequence[Event], *, auto: bool = False
+) -> ActionRow:
     """One row of the action log: who acted, the action and what it caused (all JSON)."""
-    return ActionRow(
+    return Logged(
         seat=seat,
         user_id=user_id,
         action=game.parse_action(action).model_dump(mode="json"),
         events=game.dump_events(events),
+        evs=list(events),
+        auto=auto,
     )
+
+
+def _pick_index(i: int) -> Picker:
+    def pick(game: Game, state: BaseState, seat: str, legal: list[Any]) -> Any:
+        if not 0 <= i < len(legal):
+            raise TurnRefused("stale", "core.ui.stale")
+        return legal[i]
+
+    return pick
 
 
 def placings(row: GameRow, game: Game, state: BaseState) -> list[ResultRow]:

@@ -176,17 +176,25 @@ class Table:
 
         return await ex.wait(found, timeout, "an ephemeral message")
 
+    def choice_for(self, gid: int, seat: str, idx: int) -> int:
+        """The board choice (tables/choices.py) that begins with legal action ``idx``."""
+        from tables.choices import choices
+
+        game = get_game(self.row(gid)["game"])
+        offered = choices(game, self.state(gid), seat)
+        return next((n for n, c in enumerate(offered) if c.chain[0] == idx), 0)
+
     def custom_id_for(self, msg: FakeMessage, gid: int, version: int, idx: int) -> tuple[str, list[str] | None]:
-        """The component on ``msg`` that picks legal action ``idx`` (button, or a select value)."""
-        button = f"tg:a:{gid}:{version}:{idx}"
-        if button in msg.custom_ids:
-            return button, None
+        """The component on ``msg`` that picks choice ``idx`` (button, or a select value)."""
+        for cid in msg.custom_ids:
+            if cid == f"tg:a:{gid}:{version}:{idx}" or cid.startswith(f"tg:a:{gid}:{version}:{idx}:"):
+                return cid, None
         for cid in msg.custom_ids:
             if cid.startswith(f"tg:s:{gid}:{version}:"):
                 comp = msg.component(cid)
                 if any(o["value"] == str(idx) for o in comp.get("options", [])):
                     return cid, [str(idx)]
-        raise AssertionError(f"no component for action {idx} (v{version}) on {msg!r}")
+        raise AssertionError(f"no component for choice {idx} (v{version}) on {msg!r}")
 
     async def choose(self, user, msg: FakeMessage, gid: int, idx: int, version: int | None = None):
         version = self.row(gid)["version"] if version is None else version
@@ -218,6 +226,7 @@ class Table:
         ``seen(user_id, exchange)`` is called for every interaction (hidden-information audits)."""
         game = get_game(self.row(gid)["game"])
         users = self.seat_user(gid)
+        panels: dict[int, FakeMessage] = {}
         for _ in range(max_steps):
             row = self.row(gid)
             if row["status"] != "active":
@@ -225,15 +234,22 @@ class Table:
             state = self.state(gid)
             seat = next(s for s in game.to_act(state) if users[s] is not None)
             user = self.fd.users[users[seat]]
-            idx = self.ai_index(gid, seat)
+            idx = self.choice_for(gid, seat, self.ai_index(gid, seat))
             version = row["version"]
             target = board
             panel = [c for c in board.custom_ids if c.startswith(f"tg:p:{gid}:")]
-            if panel:
+            mine = panels.get(user.id)
+            if mine is not None and any(
+                c.startswith(f"tg:a:{gid}:{version}:") or c.startswith(f"tg:s:{gid}:{version}:")
+                for c in mine.custom_ids
+            ):
+                target = mine  # the private panel, edited in place, offers the next step
+            elif panel:
                 ex = await self.fd.click(user, board, panel[0])
                 target = await ex.wait(
                     lambda e: next((m for m in e.messages if m.ephemeral and m.custom_ids), None), 5, "a private panel"
                 )
+                panels[user.id] = target
                 if seen:
                     seen(user.id, ex)
             ex = await self.choose(user, target, gid, idx, version)
@@ -245,6 +261,8 @@ class Table:
                 ):
                     return True
                 v = self.row(gid)["version"]
+                if v != version and e.edits and target.ephemeral:
+                    return True  # the private panel was edited in place (next step, or locked in)
                 return (
                     v != version
                     and e.edits
@@ -256,6 +274,8 @@ class Table:
                 )
 
             await ex.wait(replied, 30, "the turn's reply")
+            if target.ephemeral:
+                await ex.wait_idle(quiet=0.1, timeout=30)  # a resolved turn's new board follows the panel's edit
             if seen:
                 seen(user.id, ex)
             board = self.board_of(ex.followups) or board

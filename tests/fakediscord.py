@@ -148,6 +148,13 @@ Behaviour modelled on Discord, worth knowing:
   violation is recorded; ``strict`` fails the test at exit); besides the spec, two limits
   Discord enforces are checked: content at most 2000 characters (the spec says 4000) and
   at most 6000 characters of embed text per message;
+* Components V2 (``IS_COMPONENTS_V2`` = ``1 << 15``, discord.py's ``ui.LayoutView``): with the
+  flag a message may carry no ``content``, ``embeds``, ``poll`` or stickers, at most 40
+  components in all and 4000 characters of text displays, and the flag cannot be removed by an
+  edit; without it only action rows may sit at the top level (each a 400, 50035); mentions in
+  text displays notify like content (``pinged``, ``mentions``); ``attachment://name`` in a media
+  gallery, thumbnail or file component becomes the served attachment URL (an unknown name is
+  recorded as a FakeDiscord error);
 * gateway: HELLO, heartbeat ACK, IDENTIFY -> READY + GUILD_CREATE (channels, roles,
   active threads; other members only with the members intent), RESUME -> RESUMED,
   REQUEST_GUILD_MEMBERS -> GUILD_MEMBERS_CHUNK, sharded READY (one shard); a new thread is
@@ -646,8 +653,12 @@ class FakeMessage:
 
     @property
     def mentions(self) -> list[int]:
-        """User ids mentioned in the content (``<@id>``), in order."""
-        return [int(m) for m in re.findall(r"<@!?(\d+)>", self.content)]
+        """User ids mentioned in the content (``<@id>``), in order; in a
+        Components V2 message, in its text displays (they notify like content)."""
+        text = self.content
+        if self.flags & COMPONENTS_V2:
+            text = "\n".join(c.get("content") or "" for c in walk_components(self.components) if c.get("type") == 10)
+        return [int(m) for m in re.findall(r"<@!?(\d+)>", text)]
 
     @property
     def pinged(self) -> list[int]:
@@ -2060,6 +2071,16 @@ class FakeDiscord:
         comp_id = itertools.count(1)
         for c in walk_components(data.get("components") or []):
             c.setdefault("id", next(comp_id))
+            medias = [item.get("media") for item in c.get("items") or []] if c.get("type") == 12 else []
+            if c.get("type") in (11, 13):  # thumbnail, file
+                medias.append(c.get("media") if c.get("type") == 11 else c.get("file"))
+            for media in medias:
+                url = (media or {}).get("url", "")
+                if url.startswith("attachment://"):
+                    if url[13:] not in by_name:
+                        self.server_errors.append(f"components: {url} names no attachment of the message")
+                        continue
+                    media.update(url=by_name[url[13:]], proxy_url=by_name[url[13:]])
 
     # -- REST
     async def _cdn(self, request: web.Request) -> web.Response:
@@ -2150,6 +2171,59 @@ class _HTTPError(Exception):
     def __init__(self, status: int, code: int, message: str, exchange: Exchange | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.exchange = status, code, message, exchange
+
+
+#: component types allowed at the top level of a message with IS_COMPONENTS_V2
+#: (action row, section, text display, media gallery, file, separator, container)
+V2_TOP_LEVEL = {1, 9, 10, 12, 13, 14, 17}
+V2_MAX_COMPONENTS = 40
+V2_MAX_TEXT = 4000
+
+
+def _v2_check(body: dict, old_flags: int | None, ex: Exchange | None = None) -> None:
+    """Discord's rules for Components V2 (Discord's docs, "Using Message
+    Components": IS_COMPONENTS_V2): with the flag, no ``content``, ``embeds``,
+    ``poll`` or ``stickers``; at most 40 components in all and 4000 characters
+    of text displays; the flag, once set, cannot be removed by an edit.  Without
+    it, only action rows at the top level.  Raises the 400 Discord answers."""
+    if not isinstance(body, dict):
+        return
+    flags = body.get("flags")
+    v2 = bool(int(flags or 0) & COMPONENTS_V2) if flags is not None else bool((old_flags or 0) & COMPONENTS_V2)
+    if old_flags is not None and old_flags & COMPONENTS_V2 and flags is not None and not int(flags) & COMPONENTS_V2:
+        raise _HTTPError(400, 50035, "Invalid Form Body: flags: the IS_COMPONENTS_V2 flag cannot be removed", ex)
+    comps = body.get("components")
+    if v2:
+        for key in ("content", "embeds", "poll", "sticker_ids"):
+            if body.get(key):
+                raise _HTTPError(
+                    400, 50035, f"Invalid Form Body: {key}: cannot be used with the IS_COMPONENTS_V2 flag", ex
+                )
+        if comps:
+            for c in comps:
+                if c.get("type") not in V2_TOP_LEVEL:
+                    raise _HTTPError(
+                        400, 50035, f"Invalid Form Body: components: type {c.get('type')} at top level", ex
+                    )
+            every = list(walk_components(comps))
+            if len(every) > V2_MAX_COMPONENTS:
+                raise _HTTPError(
+                    400, 50035, f"Invalid Form Body: components: {len(every)} > {V2_MAX_COMPONENTS} components", ex
+                )
+            text = sum(len(c.get("content") or "") for c in every if c.get("type") == 10)
+            if text > V2_MAX_TEXT:
+                raise _HTTPError(
+                    400, 50035, f"Invalid Form Body: components: {text} > {V2_MAX_TEXT} characters of text", ex
+                )
+    elif comps:
+        for c in comps:
+            if c.get("type") != 1:
+                raise _HTTPError(
+                    400,
+                    50035,
+                    f"Invalid Form Body: components: type {c.get('type')} needs the IS_COMPONENTS_V2 flag",
+                    ex,
+                )
 
 
 def _is_empty(body: dict, files: list) -> bool:
@@ -2350,6 +2424,7 @@ async def _post_message(fd: FakeDiscord, rec: Request, cid: str) -> web.Response
             fd._require(P_ATTACH, "attach files")
     if _is_empty(body, rec.files):
         return _error(400, 50006, "Cannot send an empty message")
+    _v2_check(body, None)
     msg = fd._make_message(int(cid), body, rec.files)
     return _json_response(msg.public_data())
 
@@ -2383,6 +2458,7 @@ async def _patch_message(fd: FakeDiscord, rec: Request, cid: str, mid: str) -> w
     msg = _message_or_404(fd, cid, mid)
     if int(msg.data["author"]["id"]) != fd.bot_user.id:
         return _error(403, 50005, "Cannot edit a message authored by another user")
+    _v2_check(rec.json or {}, msg.flags)
     fd._apply_body(msg, rec.json or {}, rec.files)
     return _json_response(msg.public_data())
 
@@ -2524,6 +2600,8 @@ async def _callback(fd: FakeDiscord, rec: Request, iid: str, token: str) -> web.
         )
     if ctype == 4 and _is_empty(data, rec.files):
         raise _HTTPError(400, 50006, "Cannot send an empty message", ex)
+    if ctype in (4, 7):
+        _v2_check(data, ex.original.flags if ctype == 7 and ex.original is not None else None, ex)
     ex.callback = Callback(ctype, data, rec.files, rec.at)
     cid = int(ex.payload["channel_id"])
     resource: dict[str, Any] = {"type": ctype}
@@ -2576,6 +2654,7 @@ async def _followup(fd: FakeDiscord, rec: Request, token: str) -> web.Response:
     body = rec.json or {}
     if _is_empty(body, rec.files):
         raise _HTTPError(400, 50006, "Cannot send an empty message", ex)
+    _v2_check(body, None, ex)
     if ex._deferred_loading and ex.original is not None and ex.original.loading:
         # The first followup after a type-5 defer replaces the loading message; it keeps the
         # defer's ephemeral flag whatever the followup asks for.
@@ -2602,6 +2681,7 @@ async def _get_webhook_message(fd: FakeDiscord, rec: Request, token: str, mid: s
 async def _edit_webhook_message(fd: FakeDiscord, rec: Request, token: str, mid: str) -> web.Response:
     ex = fd._exchange(token)
     msg = _target(fd, ex, mid)
+    _v2_check(rec.json or {}, None if msg.loading else msg.flags, ex)
     fd._apply_body(msg, rec.json or {}, rec.files)
     if msg is ex.original:
         msg.data["flags"] = msg.flags & ~LOADING

@@ -26,7 +26,7 @@ async def test_game_new_level_the_lobby_select_and_the_board(table):
     lobby = await lobby_of(table, ex)
     gid = table.sql("SELECT id FROM games ORDER BY id DESC LIMIT 1")[0][0]
     assert seat_levels(table, gid) == {"p1": (101, None), "p2": (None, "hard")}
-    assert "p2 (AI, hard)" in lobby.text
+    assert "AI 1 (hard)" in lobby.text
     select = lobby.component(f"tg:la:{gid}")
     assert select is not None and f"tg:l:{gid}:ai" not in lobby.custom_ids, "several levels: one select, no button"
     assert [(o["value"], o["label"]) for o in select["options"]] == [
@@ -45,11 +45,11 @@ async def test_game_new_level_the_lobby_select_and_the_board(table):
 
     await (await table.fd.select(host, lobby, f"tg:la:{gid}", ["easy"])).wait_response()
     assert seat_levels(table, gid) == {"p1": (101, None), "p2": (None, "hard"), "p3": (None, "easy")}
-    assert "p3 (AI, easy)" in lobby.text and "p2 (AI, hard)" in lobby.text
+    assert "AI 2 (easy)" in lobby.text and "AI 1 (hard)" in lobby.text
 
     ex = await table.fd.click(host, lobby, f"tg:l:{gid}:start")
     board = await table.wait_board(ex)
-    assert "AI: p2 (hard), p3 (easy)" in board.text
+    assert "AI 1 (hard), AI 2 (easy)" in board.text and "p2" not in board.text
     assert not table.fd.violations
 
 
@@ -91,7 +91,7 @@ async def test_a_game_with_one_level_keeps_the_add_ai_button(table, monkeypatch)
     assert f"tg:l:{gid}:ai" in lobby.custom_ids and f"tg:la:{gid}" not in lobby.custom_ids
     await (await table.fd.click(host, lobby, f"tg:l:{gid}:ai")).wait_response()
     assert seat_levels(table, gid)["p2"] == (None, "easy")
-    assert "p2 (AI)" in lobby.text and "AI," not in lobby.text
+    assert "AI 1" in lobby.text and "AI 1 (" not in lobby.text and "AI," not in lobby.text
     ex = await table.fd.click(host, lobby, f"tg:l:{gid}:start")
     assert "AI:" not in (await table.wait_board(ex)).text, "one level: no level line on the board"
     assert not table.fd.violations

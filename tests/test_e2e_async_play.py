@@ -71,7 +71,7 @@ async def test_turn_timer_hands_the_decision_to_the_ai(table):
     assert table.row(gid)["version"] == v + 1
     seat, user = table.sql("SELECT seat, user_id FROM actions WHERE game_id=?", gid)[0]
     assert seat == "p1" and user is None, "the timer acted for the seat, not as the user"
-    note = [m for m in table.fd.messages() if "Time ran out" in m.content]
+    note = [m for m in table.fd.messages() if "Time ran out" in m.text]
     assert note and note[-1].png() and 101 in note[-1].pinged
     assert (await table.tick())["timeouts"] == 0, "the new decision has a fresh clock"
 
@@ -111,7 +111,7 @@ async def test_free_undo_of_a_move_without_dice(table):
     await table.next_board(ex, gid, v)
     ex = await table.fd.slash(alice, "game undo")
     board = await table.wait_board(ex)
-    assert "took back" in board.content
+    assert "took back" in board.text
     assert json.loads(table.row(gid)["state_json"]) == json.loads(before)
     assert table.sql("SELECT COUNT(*) FROM reverts")[0][0] == 1
     assert table.sql("SELECT COUNT(*) FROM actions")[0][0] == 1, "the log stays append-only"
@@ -302,7 +302,7 @@ async def test_an_idle_seat_goes_by_majority_vote_and_the_host_hands_over_at_onc
     # the host hands dave's seat to the AI at once; the AI then plays it whenever it is to act
     ex = await table.fd.slash(host, "game handover", {"seat": "p3"})
     board = await table.wait_board(ex)
-    assert table.seat_user(gid)["p3"] is None and "AI" in board.content
+    assert table.seat_user(gid)["p3"] is None and "AI" in board.text
     await table.play_ai(gid, until=lambda t: t.sql("SELECT COUNT(*) FROM actions WHERE seat='p3'")[0][0] > 0)
     assert table.sql("SELECT COUNT(*) FROM actions WHERE seat='p3' AND user_id IS NOT NULL")[0][0] == 0
 

@@ -199,7 +199,7 @@ async def test_log_and_abandon_permissions(table):
     await play_turn(table, alice, board, gid)
     ex = await table.fd.slash(alice, "game log")
     msg = await table.wait_ephemeral(ex)
-    assert "p1" in msg.content and "page 1/1" in msg.content
+    assert "Alice" in msg.content and "p1" not in msg.content and "page 1/1" in msg.content
     ex = await table.fd.slash(bob, "game abandon")
     assert "Only the host" in (await table.wait_ephemeral(ex)).content
     assert table.row(gid)["status"] == "active"

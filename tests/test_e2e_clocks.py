@@ -10,9 +10,13 @@ DAY_MIN = 24 * 60
 
 
 def bank_field(board):
-    embed = board.embed
-    fields = [f for f in (embed or {}).get("fields", []) if f.get("name") == "Time bank"]
-    return fields[0]["value"] if fields else None
+    """The board's time-bank text display (Components V2), without its title line."""
+    from fakediscord import walk_components
+
+    for c in walk_components(board.components):
+        if c.get("type") == 10 and (c.get("content") or "").startswith("**Time bank**"):
+            return c["content"].split("\n", 1)[1] if "\n" in c["content"] else ""
+    return None
 
 
 async def two_player_table(table, clock="fast"):
@@ -35,7 +39,7 @@ async def test_the_board_shows_each_bank_as_a_live_timestamp_and_a_run_out_bank_
     assert (await table.tick())["timeouts"] == 0
     table.clock.advance(2)
     assert (await table.tick())["timeouts"] == 1
-    note = [m for m in table.fd.messages() if "time bank ran out" in m.content]
+    note = [m for m in table.fd.messages() if "time bank ran out" in m.text]
     assert note and note[-1].png()
     assert table.sql("SELECT COUNT(*) FROM actions WHERE game_id=? AND user_id IS NULL", gid)[0][0] >= 1
 

@@ -555,15 +555,15 @@ async def test_the_reported_forgeries_get_clear_private_answers(table):
     # nested JSON 1,000 deep in /game new options: refused with the valid keys and values
     deep = "hero=" + "[" * 1000 + "]" * 1000
     text = await _private(table, await fd.slash(host, "game new", {"game": "city_of_fury", "options": deep}))
-    assert "hero = vigilante | brawler" in text and "Something went wrong" not in text
+    assert "`hero` = `vigilante` | `brawler`" in text and "Something went wrong" not in text
     deep = "hero=" + "[" * 400 + "]" * 400  # short enough to pass the length bound: the depth bound
     text = await _private(table, await fd.slash(host, "game new", {"game": "city_of_fury", "options": deep}))
-    assert "nested too deeply" in text and "hero = vigilante | brawler" in text
+    assert "nested too deeply" in text and "`hero` = `vigilante` | `brawler`" in text
 
     # an unknown option, in the reader's language, with the keys and values
     text = await _private(table, await fd.slash(bob, "game new", {"game": "thunder_road", "options": "turbo=1"}))
     assert "没有选项" in text and "`turbo`" in text
-    assert "big_rig = true | false" in text and "start_face = a | b | random" in text
+    assert "`big_rig` = `true` | `false`" in text and "`start_face` = `a` | `b` | `random`" in text
 
     # /rules with a value that is no registered game: refused, no file read
     text = await _private(table, await fd.slash(host, "rules", {"game": "../../.."}, unchecked=True))
@@ -595,7 +595,8 @@ async def test_the_reported_forgeries_get_clear_private_answers(table):
 
 # ------------------------------------------------------------ the parsers alone
 def test_option_parsing_is_bounded_and_never_recurses():
-    from cogs.inputs import MAX_DEPTH, options_help, parse_options
+    from cogs.inputs import MAX_DEPTH, parse_options
+    from cogs.ui import options_help
     from engine import GameError
 
     assert parse_options('hero=brawler vehicles=["kv2","t34_85"] big_rig=true') == {
@@ -619,13 +620,8 @@ def test_option_parsing_is_bounded_and_never_recurses():
         assert err.value.key == key, text[:40]
         for lang in ("en", "zh"):
             assert not PLACEHOLDER.search(_outside_backticks(err.value.message(lang)))
-    assert options_help("city_of_fury", "en") == "Options of City of Fury: hero = vigilante | brawler"
-    assert "boss_speed_pct = 150-200" in options_help("armor_clash", "en")
-    from engine.base import NoOptions
-
-    assert options_help("automobile", "zh", NoOptions) == t(
-        "discord.options.has_none", "zh", game=t("discord.game.automobile", "zh")
-    )
+    assert "`hero` = `vigilante` | `brawler`" in options_help(get_game("city_of_fury"), "en")
+    assert "`boss_speed_pct` = `150`…`200`" in options_help(get_game("armor_clash"), "en")
 
 
 def test_chain_values_are_bounded():

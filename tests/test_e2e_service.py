@@ -9,19 +9,27 @@ import sqlite3
 import time
 
 from engine import get_game
+from tables.choices import choices
 
 TR = get_game("thunder_road")
 SAVED = "Your move counts"
 
 
+def _after(state, seat, chain):
+    for i in chain:
+        state, _ = TR.apply(state, seat, TR.legal_actions(state, seat)[i])
+    return state
+
+
 def _step(table, gid, same_seat: bool):
-    """The next AI decision at ``gid`` if it keeps (or passes) the turn as asked, else None."""
+    """The board choice (tables/choices.py) beginning with the AI's decision at
+    ``gid`` if it keeps (or passes) the turn as asked, else None."""
     state = table.state(gid)
     seat = TR.to_act(state)[0]
-    action = TR.ai_action(state, seat)
-    after, _ = TR.apply(state, seat, action)
+    idx = table.choice_for(gid, seat, TR.legal_actions(state, seat).index(TR.ai_action(state, seat)))
+    after = _after(state, seat, choices(TR, state, seat)[idx].chain)
     keeps = TR.to_act(after) == [seat]
-    return (seat, TR.legal_actions(state, seat).index(action)) if keeps == same_seat else None
+    return (seat, idx) if keeps == same_seat else None
 
 
 async def _advance_to(table, gid, board, same_seat: bool):
@@ -33,7 +41,7 @@ async def _advance_to(table, gid, board, same_seat: bool):
         seat = TR.to_act(table.state(gid))[0]
         user = table.fd.users[table.seat_user(gid)[seat]]
         version = table.row(gid)["version"]
-        ex = await table.choose(user, board, gid, table.ai_index(gid, seat), version)
+        ex = await table.choose(user, board, gid, table.choice_for(gid, seat, table.ai_index(gid, seat)), version)
         board = await table.next_board(ex, gid, version)
     raise AssertionError("no such decision")
 
@@ -74,10 +82,8 @@ async def test_a_saved_hand_off_whose_board_post_fails_still_pings_the_next_play
     board, seat, idx = await _advance_to(table, gid, board, same_seat=False)
     user = table.fd.users[table.seat_user(gid)[seat]]
     version = table.row(gid)["version"]
-    nxt = [
-        table.seat_user(gid)[s]
-        for s in TR.to_act(TR.apply(table.state(gid), seat, TR.legal_actions(table.state(gid), seat)[idx])[0])
-    ]
+    state = table.state(gid)
+    nxt = [table.seat_user(gid)[s] for s in TR.to_act(_after(state, seat, choices(TR, state, seat)[idx].chain))]
     # the new board goes out as a followup of the click: Discord answers 404 once
     table.fd.fail_requests("POST", r"^/webhooks/\d+/[^/]+$", code=10015, message="Unknown Webhook")
     clicked = time.monotonic()

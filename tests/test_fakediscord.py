@@ -47,9 +47,14 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"play:(?P<
 
     async def callback(self, interaction: discord.Interaction) -> None:
         interaction.client.clicks.append((interaction.client.generation, self.game, self.move, interaction.user.id))
-        await interaction.response.edit_message(
-            content=f"{interaction.user.name} played {self.move} in game {self.game}"
-        )
+        text = f"{interaction.user.name} played {self.move} in game {self.game}"
+        if interaction.message is not None and interaction.message.flags.components_v2:
+            # a Components V2 message has no content: its text lives in text displays
+            view = discord.ui.LayoutView()
+            view.add_item(discord.ui.TextDisplay(text))
+            await interaction.response.edit_message(view=view)
+        else:
+            await interaction.response.edit_message(content=text)
 
 
 class SkillSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"skill:(?P<game>\d+)"):
@@ -559,7 +564,37 @@ async def test_components_v2_nested_button_click():
         click = await fd.click(erin, board, "play:9:jump")
         await click.wait_ack()
         assert bot.clicks == [(1, 9, "jump", erin.id)]
-        assert (await click.wait_message()) is board and "erin played jump" in board.content
+        assert (await click.wait_message()) is board and "erin played jump" in board.text
+        assert board.flags & (1 << 15) and not board.content
+
+
+async def test_components_v2_rules_are_discords():
+    """Content or embeds with IS_COMPONENTS_V2, a V2 component without the flag,
+    and removing the flag by an edit are refused with Discord's 400; mentions in
+    text displays notify; a media gallery's attachment:// becomes the served URL."""
+    async with FakeDiscord(strict=True) as fd:
+        erin = fd.add_user(1006, "erin")
+        await fd.start(TinyBot(), sync=True)
+        cid = fd.channel_id
+        async with aiohttp.ClientSession() as session:
+            url = f"{fd.base_url}/api/v10/channels/{cid}/messages"
+            auth = {"Authorization": "Bot test-token"}
+            text = {"type": 10, "content": f"<@{erin.id}>, your turn"}
+            bad = [
+                {"flags": 1 << 15, "content": "x", "components": [text]},
+                {"flags": 1 << 15, "embeds": [{"title": "x"}], "components": [text]},
+                {"components": [text]},
+            ]
+            for body in bad:
+                async with session.post(url, json=body, headers=auth) as r:
+                    assert r.status == 400 and (await r.json())["code"] == 50035, body
+            async with session.post(url, json={"flags": 1 << 15, "components": [text]}, headers=auth) as r:
+                assert r.status == 200
+                mid = (await r.json())["id"]
+            async with session.patch(f"{url}/{mid}", json={"flags": 0, "content": "plain"}, headers=auth) as r:
+                assert r.status == 400
+        msg = fd.message(int(mid))
+        assert msg.pinged == [erin.id] and "your turn" in msg.text
 
 
 async def test_reconnect_resume_and_reidentify_keep_working():

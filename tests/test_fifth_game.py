@@ -103,9 +103,10 @@ async def test_nim_through_discord_new_buttons_board_finish_and_stats(nim, table
     outcome = nim.outcome(state)
     assert outcome is not None and not any(state.heaps)
     winner = table.seat_user(gid)[outcome.winners[0]]
-    last = "zh" if winner == 102 else "en"  # the final board is the last clicker's reply: the winner's language
-    assert t("nim.outcome", last, seat=outcome.winners[0]) in board.text and not board.custom_ids
-    assert t("core.ui.board_title", last, game=t("nim.name", last), id=gid) in board.text  # the game's own catalog
+    name = {101: "Alice", 102: "Bob"}[winner]  # the seat shown by its member's name
+    lang = "en"  # the table's language is fixed when it opens: the host's (alice)
+    assert t("nim.outcome", lang, seat=name) in board.text and not board.custom_ids
+    assert t("core.ui.board_title", lang, game=t("nim.name", lang), id=gid) in board.text  # the game's own catalog
 
     # the result counts in the leaderboards: /stats me
     results = table.sql("SELECT user_id, won FROM results WHERE game_id=? ORDER BY user_id", gid)

@@ -1,0 +1,181 @@
+"""What a seat is offered on its board: its choices, each a chain of legal actions.
+
+Every game's decisions are small (one step each: a hex, a class, a count).  A
+player thinks of some runs of them as *one* decision, so the platform offers
+those runs whole, saved as a chain of single steps (all or nothing, see
+:meth:`tables.TableService.act`):
+
+* **runs** -- a decision whose actions are all of one kind (a car's steps, hex
+  by hex) is offered as its *destinations*: every state reachable through a
+  run of decisions of that kind; paths to the same result are one choice (the
+  first path is taken), so a path is asked for only when it matters; when
+  there are more than :data:`MAX_CHOICES` (a long move), the farthest complete
+  breadth-first level that fits is offered (its results and its waypoints),
+  and the run goes on from the waypoint picked;
+* **compound decisions** -- otherwise, when every way through the seat's next
+  decisions (until its turn passes) has at most :data:`MAX_CHOICES` distinct
+  results, they are offered as one select (an Automobile build: class, model
+  and count in one pick).
+
+Neither ever looks past hidden information: a chain ends at the first step
+that rolls, shuffles or reveals (:func:`tables.preview.step_ends_chain`), so
+the player sees it, then goes on.  An action that returns to an earlier state
+of the chain (``back``, ``cancel``) is never part of one.  When neither rule
+applies (too many results, or nothing to merge), each legal action is a choice
+of its own.  The same state always gives the same list, so a click names a
+choice by its index and the service recomputes it under the table's lock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import GameError
+from engine.base import BaseState, Game
+
+from .preview import step_ends_chain
+
+MAX_CHOICES = 25
+#: engine steps one expansion may simulate (a board is built in milliseconds)
+BUDGET = 200
+MAX_DEPTH = 12
+
+
+@dataclass(frozen=True)
+class Choice:
+    chain: tuple[int, ...]  # legal-action indices, one per step
+    kind: str  # "single", "run" or "compound"
+
+
+class _Spent(Exception):
+    """The expansion outgrew its budget or :data:`MAX_CHOICES`; ``best`` is the
+    last complete breadth-first level that fitted (results and waypoints)."""
+
+    def __init__(self, best: list[tuple[int, ...]] | None = None):
+        super().__init__("spent")
+        self.best = best or []
+
+
+def _fingerprint(state: BaseState) -> str:
+    return state.model_dump_json()
+
+
+def _expand(
+    game: Game, state: BaseState, seat: str, *, same_kind: str | None, budget: list[int]
+) -> list[tuple[int, ...]]:
+    """One chain per distinct result reachable from ``state``, breadth first (so
+    each is the shortest way there; a state reached twice is explored once).
+    ``same_kind``: follow only decisions whose actions are all of that kind (a
+    run); else follow every deterministic step until the turn passes."""
+    leaves: list[tuple[int, ...]] = []
+    visited = {_fingerprint(state)}
+    frontier: list[tuple[tuple[int, ...], BaseState]] = [((), state)]
+    best: list[tuple[int, ...]] = []  # a complete level that fits: its results and its waypoints
+    while frontier:
+        nxt_frontier: list[tuple[tuple[int, ...], BaseState]] = []
+        for chain, st in frontier:
+            for i, action in enumerate(game.legal_actions(st, seat)):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise _Spent(best)
+                try:
+                    after, _ = game.apply(st, seat, action)
+                except GameError:
+                    continue
+                fp = _fingerprint(after)
+                if fp in visited:  # back / cancel, or a second path to the same result
+                    continue
+                visited.add(fp)
+                here = chain + (i,)
+                if step_ends_chain(game, st, after, seat) or len(here) >= MAX_DEPTH:
+                    leaves.append(here)
+                    continue
+                follow = game.legal_actions(after, seat)
+                if same_kind is not None and not all(getattr(a, "kind", None) == same_kind for a in follow):
+                    leaves.append(here)  # the run ends: the next decision is of another kind
+                    continue
+                nxt_frontier.append((here, after))
+            if len(leaves) > MAX_CHOICES:
+                raise _Spent(best)
+        frontier = nxt_frontier
+        level = leaves + [c for c, _ in frontier]
+        if len(level) <= MAX_CHOICES:
+            best = level
+    return leaves
+
+
+def choices(game: Game, state: BaseState, seat: str) -> list[Choice]:
+    """The seat's choices in a stable order (see the module's docstring)."""
+    legal = game.legal_actions(state, seat)
+    singles = [Choice((i,), "single") for i in range(len(legal))]
+    if seat not in game.to_act(state) or game.outcome(state) is not None or not legal:
+        return []
+    budget = [BUDGET]
+    kinds = {getattr(a, "kind", None) for a in legal}
+    try:
+        if len(kinds) == 1 and None not in kinds:
+            try:
+                chains = _expand(game, state, seat, same_kind=next(iter(kinds)), budget=budget)
+            except _Spent as spent:
+                # too many results: the farthest waypoints that fit, from which the run goes on
+                chains = spent.best
+            if any(len(c) > 1 for c in chains) and len(chains) <= MAX_CHOICES:
+                return [Choice(c, "run") for c in chains]
+        if budget[0] <= 0:
+            return singles
+        chains = _expand(game, state, seat, same_kind=None, budget=budget)
+    except _Spent:
+        return singles
+    if any(len(c) > 1 for c in chains) and len(chains) <= MAX_CHOICES:
+        return [Choice(c, "compound") for c in chains]
+    return singles
+
+
+def chain_of(game: Game, state: BaseState, seat: str, index: int) -> tuple[int, ...] | None:
+    """The chain of choice ``index`` for this state (None: no such choice)."""
+    offered = choices(game, state, seat)
+    return offered[index].chain if 0 <= index < len(offered) else None
+
+
+def describe(
+    game: Game, state: BaseState, seat: str, offered: list[Choice], locale: str, labels=None
+) -> list[tuple[str, str]]:
+    """(label, group) of each choice: its steps' labels joined by arrows, and the
+    group (select menu) of its first step."""
+    out = []
+    for choice in offered:
+        st, parts, group = state, [], ""
+        for n, i in enumerate(choice.chain):
+            legal = game.legal_actions(st, seat)
+            action = legal[i]
+            if n == 0:
+                group = game.action_group(st, action)
+            parts.append(game.action_label(st, action, locale, labels))
+            if n < len(choice.chain) - 1:
+                st, _ = game.apply(st, seat, action)
+        out.append((_run_label(parts) if choice.kind == "run" else _join(parts), group))
+    return out
+
+
+def _run_label(parts: list[str]) -> str:
+    """A run's steps, short: each step's head (a label's text before " · "),
+    repeats counted, and only the last step's detail ("front-left ×2 → forward ·
+    face-down hazard!")."""
+    heads = [p.split(" · ", 1)[0] for p in parts]
+    tail = parts[-1].split(" · ", 1)[1] if " · " in parts[-1] else ""
+    grouped: list[list] = []
+    for h in heads:
+        if grouped and grouped[-1][0] == h:
+            grouped[-1][1] += 1
+        else:
+            grouped.append([h, 1])
+    path = " → ".join(h if n == 1 else f"{h} ×{n}" for h, n in grouped)
+    return _join([f"{path} · {tail}" if tail else path])
+
+
+def _join(parts: list[str], limit: int = 100) -> str:
+    text = " → ".join(parts)
+    if len(text) <= limit or len(parts) < 3:
+        return text
+    head, tail = parts[0], parts[-1]
+    return f"{head} → …{len(parts) - 2}… → {tail}"
