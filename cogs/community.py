@@ -666,7 +666,9 @@ class Community(commands.Cog):
             return
         locale = self.loc(interaction)
         if profile not in clocks.PROFILES or policy not in clocks.POLICIES:
-            await interaction.response.send_message(t("asyncplay.bad_clock", locale, name=profile), ephemeral=True)
+            await interaction.response.send_message(
+                t("asyncplay.bad_clock", locale, name=echo(profile)), ephemeral=True
+            )
             return
         s = await self.services.guild_settings(interaction.guild_id)
         await self.services.set_guild_settings(_guild_id(interaction), {**s, "clock": profile, "clock_policy": policy})

@@ -524,7 +524,11 @@ async def test_forged_interactions_are_refused_privately_and_change_nothing(worl
         problems = await _check(world, ex, user, what)
     if world.snapshot() != before:
         problems.append(f"{what}: stored rows changed")
-    logged = world.errors.records[errors_before:] + world.fd.bot_errors[bot_errors_before:]
+    logged = [
+        r
+        for r in world.errors.records[errors_before:] + world.fd.bot_errors[bot_errors_before:]
+        if not r.getMessage().startswith("Can't keep up")  # the gateway's note on a loaded machine, not an error
+    ]
     if logged:
         problems.append(f"{what}: logged {[r.getMessage()[:200] for r in logged]}")
     if problems:
