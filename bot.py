@@ -34,6 +34,7 @@ import yarl
 from discord.ext import commands
 
 from cogs.components import DYNAMIC_ITEMS
+from cogs.flood import GuardedTree
 from cogs.locale import CatalogTranslator
 from cogs.services import Services
 from store import Store, StoreError, open_store
@@ -141,7 +142,9 @@ class TabletopBot(commands.Bot):
         discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # slash commands and components need no privileged intents
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs)
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=GuardedTree, **kwargs
+        )
         self.config = config
         self.services = Services(
             store=store or open_store(config.database, clock), default_locale=config.locale, clock=clock

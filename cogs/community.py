@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import math
 from typing import Any, cast
 
@@ -19,11 +20,12 @@ from store import RatingRow, StatRow
 from tables import TurnRefused, clocks, ratings
 
 from .clockview import rating_text
-from .inputs import game_choices, parse_options
+from .inputs import check_choice, check_game, echo, game_choices, options_error, parse_options
 from .locale import locale_of, ls
 from .services import Services
 from .ui import clip, game_name
 
+log = logging.getLogger("tabletop.community")
 Z = 1.96  # 95% confidence
 GAME_CHOICES = game_choices()  # at load time: see game_choices()
 
@@ -68,6 +70,9 @@ def parse_points(text: str | None) -> list[int]:
     return points
 
 
+LANGUAGES = ("en", "zh", "user")  # the choices of /settings language
+
+
 def _guild_id(interaction: discord.Interaction) -> int:
     assert interaction.guild_id is not None  # the commands are guild_only
     return interaction.guild_id
@@ -106,6 +111,22 @@ class Community(commands.Cog):
 
     def loc(self, interaction: discord.Interaction) -> str:
         return locale_of(interaction, self.services.default_locale)
+
+    async def refuse(self, interaction: discord.Interaction, text: str) -> None:
+        """Tell only this user; works before or after deferring."""
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+        try:
+            await self.refuse(interaction, t("core.ui.internal", self.loc(interaction)))
+        except discord.HTTPException:
+            pass
 
     async def name_of(self, guild: discord.Guild | None, user_id: int) -> str:
         member = guild.get_member(user_id) if guild else None
@@ -254,6 +275,10 @@ class Community(commands.Cog):
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         locale = self.loc(interaction)
+        try:
+            game = check_game(game)
+        except TurnRefused as exc:
+            return await self.refuse(interaction, exc.text(locale))
         g = get_game(game)
         rated = {r.user_id: r for r in await self.store.ratings(_guild_id(interaction), game)}
         rows = rank_by_rating(await self.store.stats(_guild_id(interaction), game=game), rated)[:10]
@@ -319,6 +344,10 @@ class Community(commands.Cog):
         locale = self.loc(interaction)
         name = name.strip()[:60]
         try:
+            game = check_game(game)
+        except TurnRefused as exc:
+            return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        try:
             table = parse_points(points)
         except ValueError:
             return await interaction.followup.send(t("core.campaign.bad_points", locale), ephemeral=True)
@@ -369,11 +398,12 @@ class Community(commands.Cog):
     )
     @app_commands.describe(name=ls("The campaign's name", "discord.arg.name"))
     async def campaign_standings(self, interaction: discord.Interaction, name: str) -> None:
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
         camp = await self.store.campaign(_guild_id(interaction), name)
         if camp is None:
-            return await interaction.followup.send(t("core.ui.no_campaign", locale, name=name))
+            return await interaction.followup.send(t("core.ui.no_campaign", locale, name=echo(name)), ephemeral=True)
+        await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
         rows = await self.standings(camp.id)
         lines = [
             t("core.campaign.row", locale, rank=i + 1, user=f"<@{u}>", points=p, tables=n, wins=w)
@@ -470,6 +500,10 @@ class Community(commands.Cog):
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def settings_threads(self, interaction: discord.Interaction, game: str, enabled: bool) -> None:
+        try:
+            game = check_game(game)
+        except TurnRefused as exc:
+            return await self.refuse(interaction, exc.text(self.loc(interaction)))
         if await self._admin(interaction):
             s = await self.services.guild_settings(interaction.guild_id)
             await self._save(interaction, {**s, "threads": {**(s.get("threads") or {}), game: enabled}})
@@ -486,6 +520,10 @@ class Community(commands.Cog):
         ]
     )
     async def settings_language(self, interaction: discord.Interaction, language: str) -> None:
+        try:
+            language = check_choice(language, LANGUAGES)
+        except TurnRefused as exc:
+            return await self.refuse(interaction, exc.text(self.loc(interaction)))
         if await self._admin(interaction):
             s = await self.services.guild_settings(interaction.guild_id)
             await self._save(interaction, {**s, "language": None if language == "user" else language})
@@ -524,12 +562,15 @@ class Community(commands.Cog):
         if not await self._admin(interaction):
             return
         locale = self.loc(interaction)
+        parsed: dict[str, Any] = {}
         try:
+            game = check_game(game)
             parsed = parse_options(options)
             get_game(game).parse_options(parsed)  # validate now, not when a table opens
+        except TurnRefused as exc:
+            return await self.refuse(interaction, exc.text(locale))
         except GameError as exc:
-            await interaction.response.send_message(exc.message(locale), ephemeral=True)
-            return
+            return await self.refuse(interaction, clip(options_error(game, parsed, exc, locale), 2000))
         s = await self.services.guild_settings(interaction.guild_id)
         await self._save(interaction, {**s, "options": {**(s.get("options") or {}), game: parsed}})
 
@@ -625,7 +666,9 @@ class Community(commands.Cog):
             return
         locale = self.loc(interaction)
         if profile not in clocks.PROFILES or policy not in clocks.POLICIES:
-            await interaction.response.send_message(t("asyncplay.bad_clock", locale, name=profile), ephemeral=True)
+            await interaction.response.send_message(
+                t("asyncplay.bad_clock", locale, name=echo(profile)), ephemeral=True
+            )
             return
         s = await self.services.guild_settings(interaction.guild_id)
         await self.services.set_guild_settings(_guild_id(interaction), {**s, "clock": profile, "clock_policy": policy})

@@ -26,7 +26,18 @@ from tables import TurnRefused, TurnResult, clocks, preview
 from tables.levels import check_level
 
 from .boards import Boards, remember
-from .inputs import chain_value, game_choices, parse_chain, parse_options
+from .flood import admit
+from .inputs import (
+    chain_value,
+    check_game,
+    check_id,
+    echo,
+    game_choices,
+    known_component,
+    options_error,
+    parse_chain,
+    parse_options,
+)
 from .levels import level_choices
 from .locale import locale_of, ls
 from .services import Services
@@ -39,7 +50,6 @@ from .ui import (
     lobby_components,
     lobby_embed,
     msg_text,
-    options_help,
     relabel,
     seat_tag,
     where,
@@ -79,7 +89,7 @@ def find_topic(game_id: str, topics: list[tuple[str, str, str]], query: str):
     """A topic by number (what autocomplete sends), or by title in the reader's
     language or in English (the rules files keep their topics in the same order)."""
     q = query.strip().lower()
-    if q.isdigit():
+    if q.isdecimal() and len(q) <= 6:  # isdigit() would let "²" through to int()
         n = int(q) - 1
         return topics[n] if 0 <= n < len(topics) else None
     for titles in ([tp[0] for tp in topics], [tp[0] for tp in rules_topics(game_id, "en")]):
@@ -116,7 +126,11 @@ class Play(commands.Cog):
 
     # ----------------------------------------------------------- helpers
     async def guard(self, interaction: discord.Interaction, coro) -> None:
-        """Run a handler; an unexpected error is logged and the user told, privately."""
+        """Run a component handler (after the flood check); an unexpected error
+        is logged and the user told, privately."""
+        if not await admit(interaction):
+            coro.close()
+            return
         try:
             await coro
         except Exception:
@@ -137,6 +151,14 @@ class Play(commands.Cog):
 
     def loc(self, interaction: discord.Interaction) -> str:
         return locale_of(interaction, self.services.default_locale)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A click on a component that is none of ours (a forged or mangled
+        custom_id, or one not on the clicked message) reaches no handler in
+        discord.py and would go unanswered: answer it, privately."""
+        if interaction.type is discord.InteractionType.component and not known_component(interaction):
+            await self.guard(interaction, self.refuse(interaction, "discord.forged.component"))
 
     async def refuse(self, interaction: discord.Interaction, key: str, /, **params: Any) -> None:
         """Tell only this user, in their language; works before or after deferring."""
@@ -276,16 +298,18 @@ class Play(commands.Cog):
                 t("core.ui.channel_not_allowed", locale, channels=" ".join(f"<#{c}>" for c in allowed)), ephemeral=True
             )
             return
-        if game not in available():
-            return await interaction.followup.send(t("core.error.bad_options", locale, detail=game), ephemeral=True)
+        try:
+            game = check_game(game)
+        except TurnRefused as exc:
+            return await interaction.followup.send(exc.text(locale), ephemeral=True)
         g = get_game(game)
+        merged: dict[str, Any] = {}
         try:
             merged = {**(settings.get("options") or {}).get(game, {}), **parse_options(options)}
             g.parse_options(merged)  # refuse bad options before a thread is opened for them
             check_level(g, ai_level)
         except GameError as exc:
-            text = options_help(g, locale) if exc.code == "bad_options" else exc.message(locale)
-            await interaction.followup.send(clip(text, 2000), ephemeral=True)
+            await interaction.followup.send(clip(options_error(game, merged, exc, locale), 2000), ephemeral=True)
             return
         for value in (timer, remind):
             if value is not None and not 0 <= value <= 10080:  # Range is not enforced by discord.py at run time
@@ -403,8 +427,8 @@ class Play(commands.Cog):
 
         def picker(i: int):
             def pick(game, state, seat, legal):
-                if not 0 <= i < len(legal):
-                    raise TurnRefused("stale", "core.ui.stale")
+                if not 0 <= i < len(legal):  # never offered (a forged index)
+                    raise TurnRefused("not_offered", "discord.forged.not_offered")
                 return legal[i]
 
             return pick
@@ -417,8 +441,10 @@ class Play(commands.Cog):
             else:
                 result = await self.tables.act(gid, interaction.user.id, [], expected_version=version, choice=idx)
         except TurnRefused as exc:
+            if exc.code == "stale" and not from_component:  # a /play suggestion, not a button
+                exc = TurnRefused("stale", "discord.forged.play_stale")
             await interaction.followup.send(exc.text(locale), ephemeral=True)
-            if exc.code == "stale":
+            if exc.code in ("stale", "not_offered"):
                 await self._fresh_panel(interaction, gid, locale)
             return
         # the move is saved: from here on, a failure to show it must not say otherwise
@@ -624,9 +650,11 @@ class Play(commands.Cog):
             loaded = await self.tables.log_table(_channel_id(interaction))
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
-        page = max(1, int(page))
         per = 15
         total = await self.store.count_actions(loaded.row.id)
+        pages = max(1, -(-total // per))
+        if not 1 <= page <= pages:  # Range is not enforced by discord.py: a forged page
+            return await interaction.followup.send(t("discord.forged.page", locale, pages=pages), ephemeral=True)
         offset = max(0, total - per * page)
         rows = await self.store.actions(
             loaded.row.id, limit=min(per, total - per * (page - 1)) if total else 0, offset=offset
@@ -641,7 +669,6 @@ class Play(commands.Cog):
                 for e in loaded.game.visible_events(evs, seat)
             ]
             lines.append(f"{seat_tag(loaded.row, labels, a.seat)}: " + ("; ".join(shown) if shown else "…"))
-        pages = max(1, -(-total // per))
         head = t("core.ui.log_title", locale, id=loaded.row.id, page=page, pages=pages)
         body = "\n".join(lines) or t("core.ui.log_empty", locale)
         await interaction.followup.send(clip(f"{head}\n{body}", 2000), ephemeral=True)
@@ -729,7 +756,7 @@ class Play(commands.Cog):
     async def on_vote(self, interaction: discord.Interaction, vid: int, yes: bool) -> None:
         await interaction.response.defer()
         locale = self.loc(interaction)
-        vote = await self.store.get_vote(vid)
+        vote = await self.store.get_vote(vid) if check_id(vid) is not None else None  # a forged id may be any size
         plocale = await self.public_locale(interaction, vote.game_id if vote is not None else None)
         try:
             res = await self.tables.ballot(vid, interaction.user.id, yes)
@@ -786,6 +813,10 @@ class Play(commands.Cog):
         loaded = await self._my_table(interaction, locale)
         if loaded is None:
             return
+        if seat not in [s.seat for s in loaded.row.seats]:
+            return await interaction.followup.send(
+                t("core.error.unknown_seat", locale, seat=echo(seat)), ephemeral=True
+            )
         to = member.id if member else None
         if member is not None and member.bot:
             return await interaction.followup.send(t("core.ui.already_seated", locale), ephemeral=True)
@@ -976,6 +1007,10 @@ class Play(commands.Cog):
         row = await self._finished_table(interaction, table, locale)
         if row is None:
             return
+        if turn is not None:  # Range is not enforced by discord.py: a forged turn is refused, not clamped
+            turns = await self.store.count_actions(row.id)
+            if not 0 <= turn <= turns:
+                return await interaction.followup.send(t("discord.forged.turn", locale, turns=turns), ephemeral=True)
         try:
             g, state, n, total = await self.tables.replay_state(row, turn)
         except TurnRefused as exc:
@@ -1006,8 +1041,10 @@ class Play(commands.Cog):
             row = await self.tables.row(channel_id=interaction.channel_id)
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
-        if row is None or row.id != gid:
-            return await interaction.followup.send(t("core.ui.stale", locale), ephemeral=True)
+        if row is None:
+            return await interaction.followup.send(t("discord.forged.play_no_table", locale), ephemeral=True)
+        if row.id != gid:
+            return await interaction.followup.send(t("discord.forged.play_other_table", locale, id=gid), ephemeral=True)
         await self._act(interaction, gid, version, chain, from_component=False)
 
     @play.autocomplete("action")
@@ -1066,6 +1103,11 @@ class Play(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str, topic: str | None = None) -> None:
         locale = self.loc(interaction)
+        try:
+            game = check_game(game)  # a registered id only: it names a folder
+        except TurnRefused as exc:
+            await interaction.response.send_message(exc.text(locale), ephemeral=True)
+            return
         topics = rules_topics(game, locale)
         if not topics:
             await interaction.response.send_message(t("core.ui.no_rules", locale), ephemeral=True)
@@ -1074,7 +1116,9 @@ class Play(commands.Cog):
         if topic:
             chosen = find_topic(game, topics, topic)
             if chosen is None:
-                await interaction.response.send_message(t("core.ui.no_topic", locale, topic=topic), ephemeral=True)
+                await interaction.response.send_message(
+                    t("core.ui.no_topic", locale, topic=echo(topic)), ephemeral=True
+                )
                 return
         embed = discord.Embed(title=game_name(game, locale), colour=0x3498DB)
         if chosen:

@@ -11,6 +11,7 @@ from typing import Any
 
 from store import Store
 from tables import DEFAULT_SETTINGS, Settings, TableService
+from tables.flood import FloodGate
 
 __all__ = ["DEFAULT_SETTINGS", "Services"]
 
@@ -22,6 +23,7 @@ class Services:
     clock: Callable[[], float] = time.time
     executor: Executor = field(default_factory=lambda: ThreadPoolExecutor(max_workers=2, thread_name_prefix="render"))
     max_ai_steps: int = 2000
+    flood: FloodGate | None = field(default_factory=FloodGate)  # per-member rate of interactions (cogs/flood.py)
     settings: Settings = field(init=False)
     tables: TableService = field(init=False)
 

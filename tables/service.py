@@ -230,7 +230,7 @@ class TableService:
         unreadable row is quarantined and refused."""
         try:
             if game_id is not None:
-                return await self.store.get_game(game_id)
+                return await self.store.get_game(game_id) if _storable(game_id) else None
             assert channel_id is not None
             return await self.store.active_game(channel_id)
         except CorruptRow as exc:
@@ -296,7 +296,7 @@ class TableService:
                 raise TurnRefused("no_game", "core.ui.no_game")
         else:
             try:
-                row = await self.store.get_game(game_id)
+                row = await self.store.get_game(game_id) if _storable(game_id) else None
             except CorruptRow:
                 row = None
             if row is None or row.guild_id != guild_id:
@@ -1072,7 +1072,7 @@ class TableService:
         the table's versions.  A ballot that lost the race to another ballot
         is counted again on the fresh vote (both count)."""
         for _ in range(10):
-            vote = await self.store.get_vote(vote_id)
+            vote = await self.store.get_vote(vote_id) if _storable(vote_id) else None
             if vote is None or vote.status != "open":
                 raise TurnRefused("vote_closed", "core.ui.vote_closed")
             try:
@@ -1396,6 +1396,12 @@ class TableService:
                 return await loop.run_in_executor(
                     self.executor, render_fallback, view, locale, t(f"discord.game.{game.id}", locale), lines
                 )
+
+
+def _storable(row_id: int) -> bool:
+    """Whether a row can have this id (a forged custom_id or option may carry any
+    integer; the stores keep 64-bit ones)."""
+    return -(2**63) <= row_id < 2**63
 
 
 def _validate(game: Game, state: BaseState) -> str | None:

@@ -82,10 +82,16 @@ class Table:
         self.db = db
         self.bot = None
         self.clock = Clock()
+        #: the flood limit (cogs/flood.py) is off unless a test turns it on: tests click
+        #: far faster than a person plays (tests/test_flood.py tests the limit itself)
+        self.flood = False
 
     def make_bot(self):
         config = Config(token="test-token", database=str(self.db), sync="auto", scheduler=False)
-        return create_bot(config, clock=self.clock, guild_ready_timeout=0.05)
+        bot = create_bot(config, clock=self.clock, guild_ready_timeout=0.05)
+        if not self.flood:
+            bot.services.flood = None
+        return bot
 
     async def tick(self):
         return await self.bot.get_cog("Scheduler").tick(self.clock())

@@ -204,7 +204,7 @@ async def test_campaign_points_table(table):
     won = COF.outcome(table.state(gid)).winners == ["p1"]
     await table.restart()  # standings survive restarts
     ex = await table.fd.slash(alice, "campaign standings", {"name": "Spring"})
-    msg = await ex.wait_response()
+    msg = await ex.wait_message(lambda m: m.embeds)
     assert f"{10 if won else 4} pts" in msg.embed["description"]
 
 
@@ -373,7 +373,7 @@ async def test_armor_clash_story_campaign_carries_crews_between_tables(table):
         assert "p1" in story["crews"] and len(story["history"]) == n + 1
         assert story["crews"]["p1"]["battles"] == n + 1 or story["crews"]["p1"]["generation"] > 1
     ex = await table.fd.slash(alice, "campaign standings", {"name": "East"})
-    msg = await ex.wait_response()
+    msg = await ex.wait_message(lambda m: m.embeds)
     assert any(f["name"] == "Story" for f in msg.embed.get("fields", []))
 
 

@@ -74,7 +74,7 @@ async def test_non_player_and_illegal_and_stale_clicks_change_nothing(table):
 
     ex = await table.fd.slash(alice, "play", {"action": f"{gid}:{v0}:999"})  # no such choice
     msg = await table.wait_ephemeral(ex)
-    assert "out of date" in msg.content and table.row(gid)["version"] == v0
+    assert "not one of your moves" in msg.content and table.row(gid)["version"] == v0
 
     ex = await table.fd.slash(alice, "game status")  # a second copy of the board, with buttons
     repost = await table.wait_board(ex)
