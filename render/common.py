@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import io
 import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -52,6 +55,43 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.truetype(path, size)
 
 
+# ----------------------------------------------------------------- legibility
+#: The box Discord's desktop client fits an inline board image into (CSS
+#: pixels; a click opens it full size).  A larger image is scaled down to fit.
+DISPLAY_BOX = (550, 400)
+#: The smallest text, in CSS pixels once the image is scaled into
+#: :data:`DISPLAY_BOX`, that still reads at a glance.
+MIN_DISPLAY_PX = 8.0
+#: An image's longer side is at least this many pixels, so the scaled-down
+#: inline image stays sharp on a 2x (HiDPI) screen.
+MIN_LONG_SIDE = 1000
+
+_recording = threading.local()
+
+
+def display_scale(width: int, height: int) -> float:
+    """How much Discord shrinks a ``width`` x ``height`` image inline."""
+    return min(1.0, DISPLAY_BOX[0] / width, DISPLAY_BOX[1] / height)
+
+
+def note_text(size: int, s: str = "") -> None:
+    """Tell :func:`recorded_text` that a text run of ``size`` px was drawn (the
+    shared :func:`text` does it; a renderer drawing text its own way calls it)."""
+    runs = getattr(_recording, "runs", None)
+    if runs is not None and s.strip():
+        runs.append((size, s))
+
+
+@contextmanager
+def recorded_text() -> Iterator[list[tuple[int, str]]]:
+    """Collect (font size, text) of every run drawn in this thread (tests)."""
+    _recording.runs = runs = []
+    try:
+        yield runs
+    finally:
+        _recording.runs = None
+
+
 def has_cjk_font() -> bool:
     path = font_path() or ""
     return any(tag in path.lower() for tag in ("wqy", "cjk", "noto", "han"))
@@ -83,6 +123,7 @@ def text(
     anchor: str = "la",
 ) -> None:
     """Draw ``s`` at ``xy`` (Pillow anchor semantics), from a cache of rendered runs."""
+    note_text(size, s)
     target = getattr(draw, "_image", None)
     if not s or target is None or target.mode not in ("RGB", "RGBA"):
         draw.text(xy, s, font=font(size), fill=fill, anchor=anchor)
