@@ -85,7 +85,8 @@ def note_text(size: int, s: str = "") -> None:
 @contextmanager
 def recorded_text() -> Iterator[list[tuple[int, str]]]:
     """Collect (font size, text) of every run drawn in this thread (tests)."""
-    _recording.runs = runs = []
+    runs: list[tuple[int, str]] = []
+    _recording.runs = runs
     try:
         yield runs
     finally:
