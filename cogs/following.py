@@ -13,12 +13,11 @@ import logging
 from typing import Any, cast
 
 import discord
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from engine.i18n import t
 
-from .boards import Boards
-from .services import Services
+from .periodic import Periodic
 from .ui import board_file, clip, game_name
 
 log = logging.getLogger("tabletop.following")
@@ -27,27 +26,9 @@ DIGEST_SECONDS = 86400.0
 SUMMARY_LINES = 8
 
 
-class Following(commands.Cog):
-    def __init__(self, bot: commands.Bot, services: Services) -> None:
-        self.bot = bot
-        self.services = services
-        self.tables = services.tables
-        self.boards = Boards(bot, services)
-        self.loop_task = tasks.loop(seconds=INTERVAL)(self._loop)
-
-    async def cog_load(self) -> None:
-        if getattr(cast(Any, self.bot).config, "scheduler", True):
-            self.loop_task.start()
-
-    async def cog_unload(self) -> None:
-        self.loop_task.cancel()
-
-    async def _loop(self) -> None:
-        await self.bot.wait_until_ready()
-        try:
-            await self.tick(self.services.clock())
-        except Exception:
-            log.exception("followers pass failed")
+class Following(Periodic, commands.Cog):
+    interval = INTERVAL
+    log = log
 
     async def tick(self, now: float) -> int:
         """Send every delivery that is due; returns how many were sent."""

@@ -13,14 +13,13 @@ import logging
 from typing import Any, cast
 
 import discord
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from engine.i18n import t
 from tables import Due, TurnRefused, clocks, in_quiet_hours
 
-from .boards import Boards
 from .components import VoteButton
-from .services import Services
+from .periodic import Periodic
 
 __all__ = ["INTERVAL", "Scheduler", "in_quiet_hours"]
 
@@ -28,27 +27,9 @@ log = logging.getLogger("tabletop.scheduler")
 INTERVAL = 60.0
 
 
-class Scheduler(commands.Cog):
-    def __init__(self, bot: commands.Bot, services: Services) -> None:
-        self.bot = bot
-        self.services = services
-        self.tables = services.tables
-        self.boards = Boards(bot, services)
-        self.loop_task = tasks.loop(seconds=INTERVAL)(self._loop)
-
-    async def cog_load(self) -> None:
-        if getattr(cast(Any, self.bot).config, "scheduler", True):
-            self.loop_task.start()
-
-    async def cog_unload(self) -> None:
-        self.loop_task.cancel()
-
-    async def _loop(self) -> None:
-        await self.bot.wait_until_ready()
-        try:
-            await self.tick(self.services.clock())
-        except Exception:
-            log.exception("scheduler pass failed")
+class Scheduler(Periodic, commands.Cog):
+    interval = INTERVAL
+    log = log
 
     async def tick(self, now: float) -> dict[str, int]:
         """One pass over every waiting table; returns counts (for logs and tests)."""
