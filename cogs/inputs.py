@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import typing
+from collections.abc import Iterator
 from typing import Any
 
 import discord
@@ -125,11 +126,13 @@ def unreadable_text(interaction: discord.Interaction) -> bool:
 
 
 # ---------------------------------------------------------------- options
-def _depth(text: str) -> int:
-    """Deepest nesting of [ ] and { } outside JSON strings (no recursion)."""
-    depth = deepest = 0
+def _scan(text: str) -> Iterator[tuple[str, int, bool]]:
+    """Each character with the nesting of [ ] and { } after it (never below 0)
+    and whether it is structural: outside JSON strings and not a quote."""
+    depth = 0
     in_string = escaped = False
     for ch in text:
+        structural = False
         if in_string:
             if escaped:
                 escaped = False
@@ -139,12 +142,18 @@ def _depth(text: str) -> int:
                 in_string = False
         elif ch == '"':
             in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
+        else:
+            structural = True
+            if ch in "[{":
+                depth += 1
+            elif ch in "]}":
+                depth = max(0, depth - 1)
+        yield ch, depth, structural
+
+
+def _depth(text: str) -> int:
+    """Deepest nesting of [ ] and { } outside JSON strings (no recursion)."""
+    return max((depth for _, depth, _ in _scan(text)), default=0)
 
 
 def _parts(text: str) -> list[str]:
@@ -152,23 +161,8 @@ def _parts(text: str) -> list[str]:
     JSON strings (so ``vehicles=["kv2", "t34_85"]`` stays one part)."""
     parts: list[str] = []
     current: list[str] = []
-    depth = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-        elif ch in "]}":
-            depth = max(0, depth - 1)
-        elif depth == 0 and (ch == "," or ch.isspace()):
+    for ch, depth, structural in _scan(text):
+        if structural and depth == 0 and (ch == "," or ch.isspace()):
             if current:
                 parts.append("".join(current))
                 current = []
