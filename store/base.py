@@ -64,6 +64,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 ACTIVE_STATUSES = ("lobby", "active")
+#: the columns of a ``games`` row, in the order both backends read them into a GameRow
+GAME_COLUMNS = (
+    "id, guild_id, channel_id, game, status, host_id, options_json, seed, state_json, version, "
+    "created_at, updated_at, locale, outcome_json, turn_started_at, to_act_json, last_reminder_at, "
+    "campaign_id, finished_at, table_json"
+)
+
+
+def qualified(columns: str, alias: str) -> str:
+    """``columns`` (comma-separated) each prefixed with ``alias.``."""
+    return ", ".join(f"{alias}.{c.strip()}" for c in columns.split(","))
+
 
 #: the platform defaults of a waiting seat's two clocks, in minutes (0 = never): a
 #: table's own setting (``GameRow.table``) beats its server's, which beats these.

@@ -18,6 +18,7 @@ import asyncpg
 
 from .base import (
     ACTIVE_STATUSES,
+    GAME_COLUMNS,
     ActionRow,
     Campaign,
     ChangeSet,
@@ -43,21 +44,17 @@ from .base import (
     dumps,
     json_dict,
     json_list,
+    qualified,
     seat_clocks,
 )
 from .migrations import CLOCKS_VERSION, migrate_postgres
 
-_COLS = (
-    "id, guild_id, channel_id, game, status, host_id, options_json, seed, state_json, version, "
-    "created_at, updated_at, locale, outcome_json, turn_started_at, to_act_json, last_reminder_at, "
-    "campaign_id, finished_at, table_json"
-)
 # a game row with its seats, in one statement (one snapshot)
 _GAME = (
     "SELECT {cols}, ARRAY(SELECT s.seat FROM seats s WHERE s.game_id=g.id ORDER BY s.position) AS seat_names,"
     " ARRAY(SELECT s.user_id FROM seats s WHERE s.game_id=g.id ORDER BY s.position) AS seat_users,"
     " ARRAY(SELECT s.ai_level FROM seats s WHERE s.game_id=g.id ORDER BY s.position) AS seat_levels FROM games g"
-).format(cols=", ".join("g." + c.strip() for c in _COLS.split(",")))
+).format(cols=qualified(GAME_COLUMNS, "g"))
 
 
 #: the effective log of table ``$1`` (taken-back actions left out), as ``a``

@@ -23,6 +23,7 @@ import aiosqlite
 
 from .base import (
     ACTIVE_STATUSES,
+    GAME_COLUMNS,
     ActionRow,
     Campaign,
     ChangeSet,
@@ -48,16 +49,10 @@ from .base import (
     dumps,
     json_dict,
     json_list,
+    qualified,
     seat_clocks,
 )
 from .migrations import CLOCKS_VERSION, migrate_sqlite
-
-_GAME_COLS = (
-    "id, guild_id, channel_id, game, status, host_id, options_json, seed, state_json, version, "
-    "created_at, updated_at, locale, outcome_json, turn_started_at, to_act_json, last_reminder_at, "
-    "campaign_id, finished_at, table_json"
-)
-
 
 #: the effective log of table ``?`` (taken-back actions left out), as ``a``
 _EFFECTIVE = "FROM actions a WHERE a.game_id=? AND NOT EXISTS (SELECT 1 FROM reverts r WHERE r.action_id=a.id)"
@@ -292,7 +287,7 @@ class SqliteStore(Store):
 
     async def get_game(self, game_id: int) -> GameRow | None:
         async with self._read() as db:
-            async with db.execute(f"SELECT {_GAME_COLS} FROM games WHERE id=?", (game_id,)) as cur:
+            async with db.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id=?", (game_id,)) as cur:
                 r = await cur.fetchone()
             return await self._row(db, r) if r else None
 
@@ -303,7 +298,7 @@ class SqliteStore(Store):
         marks = ",".join("?" for _ in statuses)
         async with self._read() as db:
             async with db.execute(
-                f"SELECT {_GAME_COLS} FROM games WHERE channel_id=? AND status IN ({marks}) ORDER BY id DESC LIMIT 1",
+                f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id=? AND status IN ({marks}) ORDER BY id DESC LIMIT 1",
                 (channel_id, *statuses),
             ) as cur:
                 r = await cur.fetchone()
@@ -527,7 +522,7 @@ class SqliteStore(Store):
 
     async def due_tables(self, now: float) -> list[GameRow]:
         return await self._game_rows(
-            f"SELECT {_GAME_COLS} FROM games WHERE id IN (SELECT game_id FROM turn_clocks WHERE remind_at <= ?"
+            f"SELECT {GAME_COLUMNS} FROM games WHERE id IN (SELECT game_id FROM turn_clocks WHERE remind_at <= ?"
             " UNION SELECT game_id FROM turn_clocks WHERE expire_at <= ?) AND status='active' ORDER BY id",
             (now, now),
         )
@@ -656,13 +651,13 @@ class SqliteStore(Store):
 
     async def waiting_tables(self) -> list[GameRow]:
         return await self._game_rows(
-            f"SELECT {_GAME_COLS} FROM games WHERE status='active' AND to_act_json != '[]' ORDER BY id"
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status='active' AND to_act_json != '[]' ORDER BY id"
         )
 
     async def games_of_user(self, user_id, guild_id=None, statuses=ACTIVE_STATUSES) -> list[GameRow]:
         marks = ",".join("?" for _ in statuses)
         sql = (
-            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))} FROM games g"
+            f"SELECT {qualified(GAME_COLUMNS, 'g')} FROM games g"
             f" JOIN seats s ON s.game_id=g.id WHERE s.user_id=? AND g.status IN ({marks})"
         )
         args: list[Any] = [user_id, *statuses]
