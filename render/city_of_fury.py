@@ -37,6 +37,8 @@ SLOTS = 5
 X0, GAP = 20, 10
 CARD_W = (W - 2 * X0 - (SLOTS - 1) * GAP) // SLOTS  # 184
 CARD_Y, CARD_H = 58, 292
+# inside a card, from its top: the lanes of the enemy phase's arrows, the figure's head, the ground line
+LANE_Y, LANE_STEP, FIG_Y, GROUND_Y = 50, 24, 100, 176
 STRIP_Y, STRIP_H = 360, 142  # the enemy phase strip
 LINE_H = 27
 GRID_X, GRID_Y = X0, 512
@@ -169,9 +171,9 @@ def _card_tile(cid: str, fill: str, slot: int, locale: str) -> Image.Image:
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, CARD_W, CARD_H), 10, fill=fill, outline="#0b0b0e", width=2)
     d.rounded_rectangle((6, 6, CARD_W - 6, 34), 6, fill=BAND)
-    text(d, (CARD_W / 2, 20), _fit(t(f"{NS}.card.{cid}.street", locale), BODY, CARD_W - 20), BODY, STREET_C, "mm")
-    d.line((8, 150, CARD_W - 8, 150), fill="#1c1c22", width=3)
-    text(d, (CARD_W - 10, CARD_H - 8), str(slot + 1), SMALL, SLOT_C, "rb")
+    text(d, (CARD_W / 2 + 6, 20), _fit(t(f"{NS}.card.{cid}.street", locale), BODY, CARD_W - 44), BODY, STREET_C, "mm")
+    text(d, (14, 20), str(slot + 1), SMALL, SLOT_C, "lm")
+    d.line((8, GROUND_Y, CARD_W - 8, GROUND_Y), fill="#1c1c22", width=3)
     return img
 
 
@@ -204,7 +206,7 @@ def _figure(d: ImageDraw.ImageDraw, x: int, y: int, colour: str, big: bool = Fal
     """A simple stick-brawler token (head top at ``y``)."""
     r = 15 if big else 13
     d.ellipse((x - r, y, x + r, y + 2 * r), fill=colour)
-    d.rounded_rectangle((x - 20, y + 2 * r + 4, x + 20, y + 2 * r + 56), 8, fill=colour)
+    d.rounded_rectangle((x - 20, y + 2 * r + 4, x + 20, y + 2 * r + 44), 8, fill=colour)
 
 
 def _enemy_rows(d: ImageDraw.ImageDraw, x: int, y: int, card: EnemyFace, active: str | None, locale: str) -> None:
@@ -332,14 +334,13 @@ def _draw_phase_on_street(d: ImageDraw.ImageDraw, view: CofView) -> None:
             while any(ln == lane and lo < h2 and l2 < hi for l2, h2, ln in lanes):
                 lane += 1
             lanes.append((lo, hi, lane))
-            y = CARD_Y + 50 + lane * 18
+            y = CARD_Y + LANE_Y + lane * LANE_STEP
             direction = 1 if b > a else -1
             tail, head = a + direction * 14, b - direction * 24
             kind = st.action.split("_")[0]
-            if kind == "jump":
-                d.arc((min(tail, head), y - 10, max(tail, head), y + 14), 200, 340, fill=colour, width=3)
-                d.line((tail, y + 6, head, y + 6), fill=colour, width=3)
-                yy = y + 6
+            if kind == "jump":  # a hop
+                d.arc((min(tail, head), y - 8, max(tail, head), y + 16), 180, 360, fill=colour, width=4)
+                yy = y + 4
             else:
                 d.line((tail, y, head, y), fill=colour, width=4)
                 yy = y
@@ -349,14 +350,14 @@ def _draw_phase_on_street(d: ImageDraw.ImageDraw, view: CofView) -> None:
             _badge(d, a, yy, n, colour)
     if damage and "hero" in view.street:
         cx = _card_x(view.street.index("hero")) + CARD_W // 2
-        x, y = cx + 30, CARD_Y + 80
+        x, y = cx + 26, CARD_Y + FIG_Y + 2
         d.rounded_rectangle((x, y, x + 52, y + 28), 8, fill=HIT_C, outline=WHITE, width=2)
         text(d, (x + 26, y + 14), f"−{damage}", BODY, WHITE, "mm")
     # who acted: its number on its figure
     for n, turn in enumerate(ph.turns, 1):
         if turn.enemy in view.street:
             cx = _card_x(view.street.index(turn.enemy)) + CARD_W // 2
-            _badge(d, cx - 34, CARD_Y + 96, n, _colour_of(view, turn.enemy))
+            _badge(d, cx - 34, CARD_Y + FIG_Y + 16, n, _colour_of(view, turn.enemy))
 
 
 def _draw_strip(d: ImageDraw.ImageDraw, view: CofView, loc: str) -> None:
@@ -431,21 +432,23 @@ def draw(view: CofView, locale: str = "en") -> bytes:
         who = street[i]
         cx = x + CARD_W // 2
         if who == "hero":
-            _figure(d, cx, CARD_Y + 68, HERO_C, big=True)
-            text(d, (cx, CARD_Y + 172), _fit(hero_name, NAME, CARD_W - 16), NAME, WHITE, "mm")
+            _figure(d, cx, CARD_Y + FIG_Y - 4, HERO_C, big=True)
+            text(d, (cx, CARD_Y + GROUND_Y + 20), _fit(hero_name, NAME, CARD_W - 16), NAME, WHITE, "mm")
             mx = hero_card.max_hp
-            bar(d, x + 18, CARD_Y + 192, CARD_W - 36, 14, view.hero_hp, mx, fg=GREEN)
-            text(d, (cx, CARD_Y + 224), t(f"{NS}.render.hp", loc, hp=view.hero_hp, max=mx), BODY, WHITE, "mm")
+            bar(d, x + 18, CARD_Y + GROUND_Y + 36, CARD_W - 36, 14, view.hero_hp, mx, fg=GREEN)
+            hp_s = t(f"{NS}.render.hp", loc, hp=view.hero_hp, max=mx)
+            text(d, (cx, CARD_Y + GROUND_Y + 68), hp_s, BODY, WHITE, "mm")
         elif who is not None and who in cards:
             card = cards[who]
             colour = BOSS_C if who == boss else ENEMY_C
-            _figure(d, cx, CARD_Y + 68, colour, big=who == boss)
-            text(d, (cx, CARD_Y + 168), _fit(t(f"{NS}.card.{who}.name", loc), NAME, CARD_W - 16), NAME, WHITE, "mm")
+            _figure(d, cx, CARD_Y + FIG_Y + (-4 if who == boss else 0), colour, big=who == boss)
+            name = _fit(t(f"{NS}.card.{who}.name", loc), NAME, CARD_W - 16)
+            text(d, (cx, CARD_Y + GROUND_Y + 18), name, NAME, WHITE, "mm")
             hp = enemy_hp.get(who, 0)
-            bar(d, x + 14, CARD_Y + 186, CARD_W - 74, 12, hp, card.max_hp, fg=GOLD)
-            text(d, (x + CARD_W - 14, CARD_Y + 192), f"{hp}/{card.max_hp}", BODY, WHITE, "rm")
+            bar(d, x + 14, CARD_Y + GROUND_Y + 34, CARD_W - 74, 12, hp, card.max_hp, fg=GOLD)
+            text(d, (x + CARD_W - 14, CARD_Y + GROUND_Y + 40), f"{hp}/{card.max_hp}", BODY, WHITE, "rm")
             active = "right" if i < hero_slot else "left"
-            _enemy_rows(d, x + 14, CARD_Y + 212, card, active, loc)
+            _enemy_rows(d, x + 14, CARD_Y + GROUND_Y + 58, card, active, loc)
 
     if _fresh(view):
         _draw_phase_on_street(d, view)
@@ -495,10 +498,11 @@ def draw(view: CofView, locale: str = "en") -> bytes:
     result = view.result
     if result:
         colour = WIN_C if result == "win" else LOSS_C
-        d.rectangle((0, 150, W, 240), fill=colour)
-        d.line((0, 150, W, 150), fill=GOLD, width=3)
-        d.line((0, 240, W, 240), fill=GOLD, width=3)
-        text(d, (W / 2, 195), t(f"{NS}.render.{result}", loc), 48, WHITE, "mm")
+        top, bottom = CARD_Y + GROUND_Y + 54, STRIP_Y + 4  # over the cards' behaviour rows: the figures stay in sight
+        d.rectangle((0, top, W, bottom), fill=colour)
+        d.line((0, top, W, top), fill=GOLD, width=3)
+        d.line((0, bottom, W, bottom), fill=GOLD, width=3)
+        text(d, (W / 2, (top + bottom) / 2), t(f"{NS}.render.{result}", loc), 40, WHITE, "mm")
     # flat colours: mapping onto a fixed palette (no dithering) is ~1 ms and makes
     # the PNG encode 5x faster and the file half the size
     return to_png(img.quantize(palette=_palette(), dither=Image.Dither.NONE))
