@@ -387,7 +387,9 @@ def _draw_strip(d: ImageDraw.ImageDraw, view: CofView, loc: str) -> None:
                 d.line((ix - 1, cy + ICON // 2, ix + ICON + 1, cy - ICON // 2), fill=ENEMY_C, width=2)
             ix += ICON + 6
         ix = max(ix, x0 + 28 + name_w + 3 * (ICON + 6)) + 10
-        text(d, (ix, cy), _fit(turn_summary(turn, view, loc), BODY, right - ix), BODY, WHITE, "lm")
+        line = turn_summary(turn, view, loc)
+        size = BODY if font(BODY).getlength(line) <= right - ix else SMALL  # a long line: smaller, then cut
+        text(d, (ix, cy), _fit(line, size, right - ix), size, WHITE, "lm")
 
 
 # ------------------------------------------------------------------ draw
