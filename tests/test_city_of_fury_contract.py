@@ -8,7 +8,7 @@ import types
 import typing
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from engine import Event, Game, GameError, SeatLabel
 from engine.city_of_fury import GAME
@@ -192,7 +192,12 @@ def test_the_fast_copy_equals_a_json_round_trip_and_shares_nothing_mutable():
     s = GAME.rig(states[-1], "deck.enemies", [content().minions[0].id])
     copy = GAME.copy_state(s)
     assert copy == type(s).model_validate_json(s.model_dump_json()) and copy is not s
+    assert s.last_enemy_phase is not None
     for name, value in s.__dict__.items():
+        if getattr(value, "model_config", {}).get("frozen"):  # immutable (the enemy phase's record): shared
+            with pytest.raises(ValidationError):
+                value.round = 99
+            continue
         if isinstance(value, (list, dict)) or hasattr(value, "model_dump"):
             assert copy.__dict__[name] is not value, name
     assert copy.rng.rig["deck.enemies"] is not s.rng.rig["deck.enemies"]

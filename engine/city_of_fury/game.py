@@ -35,7 +35,7 @@ def _acts(actions: list[str], locale: str | None, prefix: str = "act") -> str:
 
 class CityOfFury(Game[m.State]):
     id = NS
-    schema_version = 1
+    schema_version = 2  # 2: the state records the last enemy phase (``last_enemy_phase``)
     min_seats = 1
     max_seats = 1
     State = m.State
@@ -147,7 +147,8 @@ class CityOfFury(Game[m.State]):
     def _copy(self, s: m.State) -> m.State:
         """Field by field: every field is a scalar, a flat list or dict of scalars,
         or a small model of scalars (the RNG, the pending decision); ~3x faster than
-        the JSON round trip.  ``test_city_of_fury_contract`` checks it equals one."""
+        the JSON round trip.  ``test_city_of_fury_contract`` checks it equals one.
+        The record of the last enemy phase is frozen (replaced, never changed): shared."""
         d = dict(s.__dict__)
         for k in ("levels", "enemy_hp"):
             d[k] = dict(d[k])
@@ -212,7 +213,9 @@ class CityOfFury(Game[m.State]):
             s.levels[k] += 1
         ev.append(m.SkillsRaised(skills=skills, levels=[s.levels[k] for k in skills]))
         s.pending = None
+        street, hp, start = list(s.street), s.hero_hp, len(ev)
         r.enemy_phase(s, ev)
+        s.last_enemy_phase = r.phase_record(s.round, s.screen, street, hp, ev[start:])
         if s.result is None:
             r.scroll_phase(s, ev)
         if s.result is None:
@@ -246,7 +249,14 @@ class CityOfFury(Game[m.State]):
                 for e in enemies().values()
             },
             "boss": boss,
+            "last_enemy_phase": state.last_enemy_phase,
         }
+
+    def _migrate(self, data: dict[str, Any], version: int) -> dict[str, Any]:
+        if version == 1:  # schema 1 kept no record of the enemy phase: none is known
+            data["last_enemy_phase"] = None
+            return data
+        return super()._migrate(data, version)
 
     # ------------------------------------------------------------ checks
     def _rigs(self) -> dict[str, RigSpec]:
@@ -299,6 +309,8 @@ class CityOfFury(Game[m.State]):
             raise bad_state("screen", "every card is on the screen, on the street, waiting to scroll or gone, once")
         if s.round < 1:
             raise bad_state("round", f"{s.round}")
+        if s.last_enemy_phase is not None:
+            self._validate_phase(s, s.last_enemy_phase)
         p = s.pending
         if (p is None) != (s.result is not None):
             raise bad_state("pending", "a decision is pending exactly while the game runs")
@@ -317,6 +329,40 @@ class CityOfFury(Game[m.State]):
                 raise bad_state("pending", f"step {p.index} is not an action of that level")
         if p.kind == "raise" and s.levels.get(p.skill or "") != MIN_LEVEL:
             raise bad_state("pending", "the skill just used is back at level 1 when raising")
+
+    @staticmethod
+    def _validate_phase(s: m.State, ph: m.EnemyPhase) -> None:
+        """The record of the last enemy phase names real cards, slots on the street
+        and each enemy's own behaviour row, action by action."""
+        cards = enemies()
+        mx = heroes()[s.hero].max_hp
+        if not 1 <= ph.round <= s.round or ph.round < s.round - 1:
+            raise bad_state("last_enemy_phase", f"round {ph.round} is not this round or the last")
+        if len(ph.screen) != SLOTS or any(x not in cards for x in ph.screen):
+            raise bad_state("last_enemy_phase", f"the screen is {SLOTS} street cards")
+        if not 0 <= ph.hero_slot < SLOTS or not 0 < ph.hero_hp <= mx:
+            raise bad_state("last_enemy_phase", "the hero's slot and HP when the phase began")
+        seen: set[str] = set()
+        for turn in ph.turns:
+            card = cards.get(turn.enemy)
+            if card is None or turn.enemy in seen or not 0 <= turn.slot < SLOTS:
+                raise bad_state("last_enemy_phase", f"{turn.enemy!r}: an enemy card, once, on a slot")
+            seen.add(turn.enemy)
+            row = list(getattr(card, turn.row))
+            if turn.side == turn.row or len(turn.steps) > len(row):
+                raise bad_state("last_enemy_phase", f"{turn.enemy}: its row opposite its side, at most its actions")
+            for step, action in zip(turn.steps, row):
+                moved = step.src is not None or step.dst is not None
+                if step.action != action or (
+                    moved and not (0 <= (step.src or 0) < SLOTS and 0 <= (step.dst or 0) < SLOTS)
+                ):
+                    raise bad_state(
+                        "last_enemy_phase", f"{turn.enemy}: {step.action!r} is not {action!r} on the street"
+                    )
+                if step.swapped is not None and step.swapped != m.HERO and step.swapped not in cards:
+                    raise bad_state("last_enemy_phase", f"no card {step.swapped!r}")
+                if step.hp is not None and not 0 <= step.hp < mx:
+                    raise bad_state("last_enemy_phase", f"hero HP {step.hp} after a hit")
 
     # ------------------------------------------------------ presentation
     def _action_label(self, state: m.State, a: Any, locale: str | None, labels: SeatLabels | None) -> str:

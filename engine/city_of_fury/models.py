@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from ..base import BaseState, Event, Model, View
 from .content import hero_ids
@@ -34,6 +34,45 @@ class Pending(Model):
     index: int = 0
 
 
+# ------------------------------------------------- the last enemy phase
+class Record(Model):
+    """Immutable: a state's copy shares it (it is replaced, never changed)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class EnemyStep(Record):
+    """One action of an enemy's behaviour row as the enemy phase carried it out."""
+
+    action: str  # the row's action (move_left, jump_right, attack, shoot, push_left, ...)
+    done: bool  # False: it could not be done and was skipped
+    src: int | None = None  # a move or jump: the enemy's slot before; a push: the hero's
+    dst: int | None = None  # ... and after
+    swapped: str | None = None  # who traded places with the mover ("hero" or an enemy id)
+    hp: int | None = None  # an attack or shot: the hero's HP after it
+
+
+class EnemyTurnRecord(Record):
+    enemy: str
+    side: Direction  # its side of the hero when its turn began
+    row: Direction  # the behaviour row it used
+    slot: int  # where it stood when its turn began
+    steps: tuple[EnemyStep, ...]  # one per row action carried out or skipped, in order
+
+
+class EnemyPhase(Record):
+    """What the enemies did in the last enemy phase, exactly as its events say.
+
+    Slots are those of ``screen``, the street cards during the phase (a
+    scroll after it shifts the cards left; the renderer maps them)."""
+
+    round: int
+    screen: tuple[str, ...]
+    hero_slot: int  # where the hero stood when the phase began
+    hero_hp: int  # the hero's HP when the phase began
+    turns: tuple[EnemyTurnRecord, ...]  # in acting order
+
+
 class State(BaseState):
     game: Literal["city_of_fury"] = "city_of_fury"
     hero: str
@@ -48,6 +87,8 @@ class State(BaseState):
     round: int = 1
     pending: Pending | None = None
     result: Literal["win", "loss"] | None = None
+    #: the last enemy phase (None before the first one, and in states stored by schema 1)
+    last_enemy_phase: EnemyPhase | None = None
 
 
 # ------------------------------------------------------------------ actions
@@ -270,3 +311,4 @@ class CofView(View):
     hero_card: HeroFace
     cards: dict[str, EnemyFace]  # every enemy card by id
     boss: str  # the boss card's id
+    last_enemy_phase: EnemyPhase | None  # what the enemies did in their last phase

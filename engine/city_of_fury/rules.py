@@ -311,3 +311,36 @@ def scroll_phase(s: Any, ev: list | None) -> None:
             s.enemy_hp[entered] = enemies()[entered].max_hp
             if ev is not None:
                 ev.append(m.EnemyEntered(enemy=entered, slot=slot, hp=s.enemy_hp[entered]))
+
+
+# ------------------------------------------------ the phase's record
+def phase_record(round_: int, screen: list[str], street: list[str | None], hero_hp: int, events: list) -> m.EnemyPhase:
+    """The record of one enemy phase from its events (``street`` and ``hero_hp``: before it)."""
+    street = list(street)
+    hero_at = street.index(HERO)
+    turns: list[m.EnemyTurnRecord] = []
+    cur: m.EnemyTurn | None = None
+    steps: list[m.EnemyStep] = []
+    slot = 0
+
+    def close() -> None:
+        if cur is not None:
+            turns.append(m.EnemyTurnRecord(enemy=cur.enemy, side=cur.side, row=cur.row, slot=slot, steps=tuple(steps)))
+
+    for e in events:
+        if isinstance(e, m.EnemyTurn):
+            close()
+            cur, steps, slot = e, [], street.index(e.enemy)
+            continue
+        if cur is None or not isinstance(e, (m.EnemyMoved, m.HeroPushed, m.EnemyHitHero, m.EnemySkipped)):
+            continue  # the game's end; nothing else happens in an enemy phase
+        action = cur.actions[len(steps)]
+        if isinstance(e, m.EnemySkipped):
+            steps.append(m.EnemyStep(action=action, done=False))
+        elif isinstance(e, m.EnemyHitHero):
+            steps.append(m.EnemyStep(action=action, done=True, hp=e.hp))
+        else:  # a move, jump or push: the two slots trade what stands on them
+            steps.append(m.EnemyStep(action=action, done=True, src=e.src, dst=e.dst, swapped=e.swapped))
+            street[e.src], street[e.dst] = street[e.dst], street[e.src]
+    close()
+    return m.EnemyPhase(round=round_, screen=tuple(screen), hero_slot=hero_at, hero_hp=hero_hp, turns=tuple(turns))
