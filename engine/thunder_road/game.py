@@ -26,6 +26,7 @@ from .content import (
     is_hazard_char,
     key,
     lane_name,
+    on_board,
     row_of,
     space_name,
     unkey,
@@ -749,7 +750,7 @@ class ThunderRoad(Game[TRState]):
         drifting through a car: the space beyond), the space its button names;
         other actions mark no place."""
         dest = self._step_dest(state, action)
-        return key(dest) if dest is not None else None
+        return key(dest) if dest is not None and on_board(dest) else None  # off the board: no space to mark
 
     def _step_dest(self, state: TRState, action: Any) -> list[int] | None:
         """Where an enter or step action drives the car to move, as its button says."""
@@ -796,13 +797,15 @@ class ThunderRoad(Game[TRState]):
                     "action.enter_drift",
                     space=space_name(entry),
                     then=tr(f"dir.{action.then}"),
-                    dest=space_name(add(entry, action.then)),
+                    dest=space_name(add(entry, action.then))
+                    if on_board(add(entry, action.then))
+                    else tr("render.off_board"),
                     mark=tr(f"mark.{mark}"),
                 )
             return tr("action.enter", space=space_name(entry), mark=tr(f"mark.{mark}"))
         if k == "step":
             dest = self._step_dest(state, action)
-            where = space_name(dest) if dest is not None else "?"
+            where = space_name(dest) if dest is not None and on_board(dest) else tr("render.off_board")
             if action.then:
                 return tr(
                     "action.step_drift",
