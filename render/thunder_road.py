@@ -236,6 +236,18 @@ def _wreck(d: ImageDraw.ImageDraw, cx: float, cy: float, scale: float = 1.0) -> 
     _cross(d, cx, cy, h * 0.7, "#9ca3af", 2)
 
 
+def _token(d: ImageDraw.ImageDraw, cx: float, cy: float, kind: str, r: float = 12) -> None:
+    """A face-up hazard token: oil a black pool, fire orange, mud brown."""
+    d.polygon(_hex(cx, cy, r), fill=HAZARD_UP.get(kind, "#999"))
+    if kind in ("oil", "fire"):
+        k = r / (S - 2)
+        d.ellipse(
+            (cx - 8 * k, cy - 6 * k, cx + 8 * k, cy + 6 * k),
+            outline="#94a3b8" if kind == "oil" else "#fde047",
+            width=2,
+        )
+
+
 def _flame(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
     d.polygon([(x - 5, y + 4), (x, y - 9), (x + 5, y + 4)], fill="#f97316", outline="#fde047")
 
@@ -345,11 +357,7 @@ def draw(view: TRView | dict[str, Any], locale: str = "en") -> bytes:
             continue
         cx, cy = _center(c, y)
         if hz.up:
-            d.polygon(_hex(cx, cy, S - 2), fill=HAZARD_UP.get(hz.type or "", "#999"))
-            if hz.type in ("oil", "fire"):
-                d.ellipse(
-                    (cx - 8, cy - 6, cx + 8, cy + 6), outline="#94a3b8" if hz.type == "oil" else "#fde047", width=2
-                )
+            _token(d, cx, cy, hz.type or "", S - 2)
         else:
             d.ellipse((cx - 12, cy - 12, cx + 12, cy + 12), fill="#7f1d1d", outline="#fca5a5", width=2)
             text(d, (cx, cy), "?", 20, "#fecaca", "mm")
@@ -487,13 +495,20 @@ def _legend(d: ImageDraw.ImageDraw | None, v: TRView, y: float, board_w: int, lo
         items.append(
             (18, lambda x, cy: dd.ellipse((x, cy - 9, x + 18, cy + 9), outline="#4ade80", width=4), tr("next"))
         )
-    items += [
-        (24, hazard, tr("hazard")),
-        (32, spun, tr("spun_out")),
-        (34, lambda x, cy: _wreck(dd, x + 17, cy, 0.9), tr("wreck")),
-        (26, lambda x, cy: _chopper(dd, x + 13, cy, "#9ca3af", 12), tr("chopper")),
-    ]
-    if v.options.on_fire:
+    # the board's other pieces, each explained only while it is on the board (fewer, bigger things)
+    up = {h.type for h in v.hazards if h.up and h.type}
+    if any(not h.up for h in v.hazards):
+        items.append((24, hazard, tr("hazard")))
+    for kind in ("oil", "mud", "fire"):
+        if kind in up:
+            items.append((24, lambda x, cy, k=kind: _token(dd, x + 12, cy, k), t(f"thunder_road.token.{kind}", locale)))
+    if any(w.kind != "wreck" and not w.operable for w in v.vehicles):
+        items.append((32, spun, tr("spun_out")))
+    if any(w.kind == "wreck" for w in v.vehicles):
+        items.append((34, lambda x, cy: _wreck(dd, x + 17, cy, 0.9), tr("wreck")))
+    if any(c.chopper for c in v.crews):
+        items.append((26, lambda x, cy: _chopper(dd, x + 13, cy, "#9ca3af", 12), tr("chopper")))
+    if any(w.on_fire for w in v.vehicles):
         items.append((12, lambda x, cy: _flame(dd, x + 6, cy + 4), tr("on_fire")))
     from .common import font
 
