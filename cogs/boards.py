@@ -170,9 +170,11 @@ class Boards:
         row, game, state = result.row, result.game, result.state
         locale = locale or await self.public_locale_of(row)
         labels = await self.labels(row, locale)
-        png = await self.tables.render(game, state, None, locale, labels)
         seat = board_seat(row, game, state) if live else None
-        offered = await self.tables.offer(row, game, state, seat, locale, labels) if seat else None
+        offered, marks = (
+            await self.tables.board_offer(row, game, state, seat, locale, labels) if seat else (None, {})
+        )  # one offered list feeds the buttons and the numbers on the image
+        png = await self.tables.render(game, state, None, locale, labels, marks)
         groups: list[tuple[str | None, Sequence[Event], str]] = [(s.seat, s.events, s.by) for s in result.steps] or (
             [(None, result.events, "player")] if result.events else []
         )

@@ -160,6 +160,11 @@ class View(Model):
     seats: list[str]
     to_act: list[str]
     labels: dict[str, SeatLabel]
+    #: board locations numbered by the choices the acting seat is offered
+    #: (``{location: number}``, the location as :meth:`Game.board_mark` names it);
+    #: the table service fills it, the renderer draws each number there and the
+    #: buttons' labels start with the same numbers
+    marks: dict[str, int] = Field(default_factory=dict)
 
     def label(self, seat: str | None) -> str:
         """The display name of ``seat`` (its id when the caller gave none)."""
@@ -613,6 +618,15 @@ class Game(Generic[S]):
         """A finished game's record for ``seat`` for the leaderboards (or None)."""
         return self._record(state, seat)
 
+    def board_mark(self, state: S, action: Any, seat: str) -> str | None:
+        """The board location ``action`` (the last step of an offered choice, taken
+        in ``state``) names as its destination, as a key the game's renderer reads
+        (``View.marks``): where the player is told it goes, never what a roll or a
+        reveal on arrival makes of it; None: the choice marks no place.  The
+        platform numbers the offered choices' locations on the board and on their
+        buttons alike (tables.choices)."""
+        return self._board_mark(state, action, seat)
+
     def hidden_revealed(self, before: S, after: S) -> bool:
         """Whether going from ``before`` to ``after`` revealed hidden information
         (undo then needs everyone's consent; previews stop there).  Dice and
@@ -767,6 +781,9 @@ class Game(Generic[S]):
 
     def _hidden_revealed(self, before: S, after: S) -> bool:
         return False
+
+    def _board_mark(self, state: S, action: Any, seat: str) -> str | None:
+        return None
 
     def _campaign_init(self, options: dict[str, Any]) -> dict[str, Any] | None:
         return None

@@ -1,7 +1,14 @@
 """Thunder Road: Vendetta board image: the three road tiles (forward = right), hazards,
-vehicles by crew colour and size, choppers, the finish line, the road die and each
-crew's dashboard.  Works on the typed view (``TRView``) only -- the geometry, terrain,
-tile names and colours all come in it; the terrain layer is cached per table."""
+vehicles by seat colour and size, choppers, the finish line, each crew's dashboard and a
+legend.  Works on the typed view (``TRView``) only -- the geometry, terrain, tile faces
+and seat colours all come in it; the terrain layer is cached per table.
+
+Sized for Discord's inline display (``render.common.DISPLAY_BOX``): the image is about
+1230 px wide and shown about 550 px wide, so every text is at least 18 px.  Spaces are
+named as the buttons name them (``engine.thunder_road.content.space_name``): lane letters
+A.. across the road at both ends, row numbers along both edges.  The numbered discs are
+the platform's ``view.marks``: each offered car move's destination with the number its
+button starts with."""
 
 from __future__ import annotations
 
@@ -12,25 +19,27 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.i18n import t
-from engine.thunder_road.models import BoardView, TRView, VehicleView
+from engine.thunder_road.models import BoardView, CrewView, TRView, VehicleView
 
-from .common import canvas, font, to_png
-from .common import text as _plain_text
+from .common import note_text, text, to_png
 
-S = 16  # hex radius (px)
+S = 24  # hex radius (px)
 XU = math.sqrt(3) * S / 2  # px per doubled row (forward)
 YU = 1.5 * S  # px per column (across)
-LEFT = 58  # start area
-TOP = 50
-DASH_ROW = 34
+LEFT = 160  # the start area and the lane letters sit left of the road
+TOP = 112  # header, tile names and row numbers sit above the road
+RIGHT = 50  # finish line and lane letters
+DASH_ROW = 50
+SMALL = 18  # the smallest text: 18 px at ~1230 px wide reads ~8 px inline
+BG = "#1d1f24"
 
 
 def _size(b: BoardView) -> tuple[int, int]:
-    """Board image width and height for ``b`` (y runs to 2 * rows doubled rows)."""
-    return int(LEFT + XU * (2 * b.rows + 1) + 46), int(TOP + YU * (b.columns - 1) + 2 * S + 10)
+    """Width of the image and the bottom of the road area (row numbers below it included)."""
+    return int(LEFT + XU * (2 * b.rows + 1) + RIGHT), int(TOP + YU * (b.columns - 1) + 2 * S + 30)
 
 
-TERRAIN = {"R": "#5b5f66", "O": "#b39463", "M": "#6e4b25", "X": "#26272b", "H": "#6a6f77"}
+TERRAIN = {"R": "#5b5f66", "O": "#b39463", "M": "#6e4b25", "X": "#2a2b30", "H": "#6a6f77"}
 HAZARD_UP = {"road": "#5b5f66", "mud": "#6e4b25", "oil": "#0d0d0f", "fire": "#f97316"}
 MARK_COLOUR = {
     "eliminate": "#ef4444",
@@ -43,37 +52,10 @@ MARK_COLOUR = {
     "drift": "#38bdf8",
     "finish": "#ffffff",
 }
-LEN = {"bike": 10, "small": 14, "medium": 18, "large": 22, "rig": 28}
-WID = {"bike": 5, "small": 8, "medium": 9, "large": 11, "rig": 12}
-
-
-@lru_cache(maxsize=2048)
-def _label(s: str, size: int, fill: str) -> tuple[Image.Image, int, int]:
-    """A rendered text label (RGBA) and its anchor offsets; labels repeat a lot."""
-    f = font(size)
-    box = f.getbbox(s)
-    w, h = int(max(1, box[2] - min(0, box[0]) + 2)), int(max(1, box[3] + 2))
-    im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    ImageDraw.Draw(im).text((0, 0), s, font=f, fill=fill)
-    return im, w, h
-
-
-def text(
-    d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int = 16, fill: str = "#ffffff", anchor: str = "la"
-) -> None:
-    img = getattr(d, "_image_ref", None)
-    if img is None:
-        _plain_text(d, xy, s, size, fill, anchor)
-        return
-    im, w, h = _label(s, size, fill)
-    x, y = xy
-    if anchor[0] == "m":
-        x -= w / 2
-    elif anchor[0] == "r":
-        x -= w
-    if anchor[1] == "m":
-        y -= h / 2 + 1
-    img.paste(im, (int(x), int(y)), im)
+#: vehicle outline (length along the road, width across): sizes differ at a glance
+LEN = {"bike": 22, "small": 24, "medium": 32, "large": 40, "rig": 44}
+WID = {"bike": 9, "small": 14, "medium": 18, "large": 22, "rig": 24}
+HILITE = "#facc15"
 
 
 def _center(c: int, y: int) -> tuple[float, float]:
@@ -86,108 +68,288 @@ def _hex(cx: float, cy: float, r: float = S) -> list[tuple[float, float]]:
     ]
 
 
+# ------------------------------------------------------------------ terrain layer (cached)
 def _terrain_layer(b: BoardView, locale: str) -> Image.Image:
-    return _terrain_cached(b.columns, b.rows, b.tile_rows, tuple(b.terrain), tuple(b.tile_names), locale)
+    img, runs = _terrain_cached(
+        b.columns, b.rows, b.tile_rows, tuple(b.terrain), tuple(b.tiles), tuple(b.lanes), locale
+    )
+    for size, s in runs:  # the cached layer's texts are drawn in every image
+        note_text(size, s)
+    return img
 
 
 @lru_cache(maxsize=32)
 def _terrain_cached(
-    columns: int, rows: int, tile_rows: int, terrain: tuple[str, ...], names: tuple[str, ...], locale: str
-) -> Image.Image:
-    board_w, board_h = _size(
+    columns: int,
+    rows: int,
+    tile_rows: int,
+    terrain: tuple[str, ...],
+    tiles: tuple[str, ...],
+    lanes: tuple[str, ...],
+    locale: str,
+) -> tuple[Image.Image, tuple[tuple[int, str], ...]]:
+    board_w, road_bottom = _size(
         BoardView(columns=columns, rows=rows, tile_rows=tile_rows, tiles=[], tile_names=[], terrain=[])
     )
-    img, d = canvas(board_w, board_h, "#1d1f24")
-    d.rectangle((4, TOP - 4, LEFT - 8, board_h - 6), fill="#2d3038", outline="#444")
-    text(d, (LEFT // 2 - 2, TOP - 18), t("thunder_road.render.start_area", locale), 12, "#bbbbbb", "ma")
+    img = Image.new("RGB", (board_w, road_bottom), BG)
+    d = ImageDraw.Draw(img)
+    runs: list[tuple[int, str]] = []
+
+    def label(xy: tuple[float, float], s: str, size: int, fill: str, anchor: str) -> None:
+        text(d, xy, s, size, fill, anchor)
+        runs.append((size, s))
+
+    bottom = TOP + YU * (columns - 1) + 2 * S
+    d.rounded_rectangle((8, TOP - 2, LEFT - 34, bottom + 2), radius=8, fill="#2d3038", outline="#4b5563")
+    label(((8 + LEFT - 34) / 2, TOP - 30), t("thunder_road.render.start_area", locale), 20, "#d1d5db", "mm")
     for r in range(rows):
         for c in range(columns):
             kind = terrain[r][c]
             cx, cy = _center(c, 2 * r + c % 2)
             d.polygon(_hex(cx, cy, S - 0.5), fill=TERRAIN.get(kind, "#888888"), outline="#30333a")
-            if kind == "X":
-                d.polygon(_hex(cx, cy, S - 3), outline="#facc15")
-                d.polygon(_hex(cx, cy, S - 6), outline="#facc15")
+            if kind == "X":  # impassable: boulders
+                for bx, by, br in ((-7, 3, 7), (6, 5, 6), (1, -7, 6)):
+                    d.ellipse(
+                        (cx + bx - br, cy + by - br, cx + bx + br, cy + by + br), fill="#6b7280", outline="#111111"
+                    )
             elif kind == "H":
-                for dx in (-4, 3):
-                    d.polygon([(cx + dx - 3, cy + 4), (cx + dx + 3, cy + 4), (cx + dx, cy - 4)], outline="#ef4444")
+                for dx in (-6, 5):
+                    d.polygon([(cx + dx - 4, cy + 6), (cx + dx + 4, cy + 6), (cx + dx, cy - 5)], outline="#ef4444")
+    # tiles: borders and names
     th = 2 * tile_rows
-    for i in range(1, len(names)):
-        x = LEFT + XU * (i * th)
-        d.line((x, TOP - 6, x, board_h - 6), fill="#e5e7eb", width=2)
-    for i, name in enumerate(names):
-        x = LEFT + XU * (i * th + th / 2)
-        text(d, (x, TOP - 22), name, 12, "#dddddd", "ma")
-    return img
+    for i in range(1, len(tiles)):
+        x = LEFT + XU * (i * th + 0.5)
+        d.line((x, TOP - 50, x, bottom + 4), fill="#e5e7eb", width=3)
+    for i, face in enumerate(tiles):
+        x = LEFT + XU * (i * th + th / 2 + 0.5)
+        label((x, TOP - 62), t(f"thunder_road.tile.{face}", locale), 20, "#f3f4f6", "mm")
+    # coordinates, as the buttons name spaces: lane letters at both ends, rows along both edges
+    for c in range(columns):
+        _, cy = _center(c, 0)
+        name = lanes[c] if c < len(lanes) else str(c + 1)
+        label((LEFT - 16, cy), name, 20, "#fde68a", "mm")
+        label((board_w - 16, cy), name, 20, "#fde68a", "mm")
+    for r in range(rows):
+        x, _ = _center(0, 2 * r)
+        label((x, TOP - 14), str(r + 1), SMALL, "#cbd5e1", "mm")
+        x, _ = _center(columns - 1, 2 * r + (columns - 1) % 2)
+        label((x, bottom + 14), str(r + 1), SMALL, "#cbd5e1", "mm")
+    return img, tuple(runs)
 
 
-def _car(d: ImageDraw.ImageDraw, cx: float, cy: float, v: VehicleView, colour: str) -> None:
-    ln, wd = LEN.get(v.size, 14), WID.get(v.size, 8)
-    if v.kind == "wreck":
-        d.rectangle((cx - 7, cy - 5, cx + 7, cy + 5), fill="#0b0b0b", outline="#9ca3af")
-        d.line((cx - 6, cy - 4, cx + 6, cy + 4), fill="#9ca3af")
-        return
-    turned = not v.operable
-    fill = colour if not turned else _dim(colour)
-    d.rectangle(
-        (cx - ln / 2, cy - wd / 2, cx + ln / 2, cy + wd / 2),
-        fill=fill,
-        outline="#f97316" if v.on_fire else "#111111",
-        width=2 if v.on_fire else 1,
-    )
-    # nose: points forward (right); an inoperable car is turned to face backwards
-    nx = cx - ln / 2 if turned else cx + ln / 2
-    sgn = -1 if turned else 1
-    d.polygon([(nx, cy - wd / 2 + 1), (nx, cy + wd / 2 - 1), (nx + sgn * 4, cy)], fill="#ffffff")
-    for i in range(v.damage):
-        d.ellipse((cx - ln / 2 + 2 + i * 5, cy - 2, cx - ln / 2 + 5 + i * 5, cy + 1), fill="#dc2626")
-
-
-def _dim(hexcol: str) -> str:
+# ------------------------------------------------------------------ vehicles
+def _dim(hexcol: str, k: float = 0.45) -> str:
     h = hexcol.lstrip("#")
     r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
-    return f"#{r // 3:02x}{g // 3:02x}{b // 3:02x}"
+    return f"#{int(r * k):02x}{int(g * k):02x}{int(b * k):02x}"
 
 
-def _dice(d: ImageDraw.ImageDraw, x: int, y: int, values: list[int], fill: str, fg: str) -> int:
-    for v in values:
-        d.rounded_rectangle((x, y, x + 18, y + 18), radius=3, fill=fill, outline="#111")
-        text(d, (x + 9, y + 9), str(v), 12, fg, "mm")
-        x += 21
-    return x
+def _ink(hexcol: str) -> str:
+    """Black or white, whichever reads on ``hexcol``."""
+    h = hexcol.lstrip("#")
+    r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
+    return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
 
+def _vehicle(
+    d: ImageDraw.ImageDraw, cx: float, cy: float, size: str, colour: str, *, turned: bool = False, scale: float = 1.0
+) -> tuple[float, float]:
+    """A vehicle seen from above, nose forward (right; ``turned``: backwards).  Small,
+    medium and large cars differ in length, width and shape (small: a rounded hatch;
+    medium: a saloon with a windscreen and a rear window; large: a pick-up, cab and bed);
+    a bike is a thin body with two wheels, the Big Rig a cab and a trailer."""
+    ln, wd = LEN.get(size, 28) * scale, WID.get(size, 16) * scale
+    x0, x1, y0, y1 = cx - ln / 2, cx + ln / 2, cy - wd / 2, cy + wd / 2
+    sgn = -1 if turned else 1
+    nose = x0 if turned else x1
+    tail = x1 if turned else x0
+    glass = "#1f2937"
+    if size == "bike":
+        for wx in (x0 + 3, x1 - 3):
+            d.ellipse((wx - 3.5, cy - 3.5, wx + 3.5, cy + 3.5), fill="#111111")
+        d.rounded_rectangle((x0 + 2, y0, x1 - 2, y1), radius=int(wd / 2), fill=colour, outline="#111111", width=2)
+        return ln, wd
+    if size == "small":
+        d.rounded_rectangle((x0, y0, x1, y1), radius=int(wd / 2), fill=colour, outline="#111111", width=2)
+        wx = nose - sgn * ln * 0.34
+        d.rectangle((min(wx, wx + sgn * 4), y0 + 3, max(wx, wx + sgn * 4), y1 - 3), fill=glass)
+        return ln, wd
+    if size == "medium":
+        d.rounded_rectangle((x0, y0, x1, y1), radius=4, fill=colour, outline="#111111", width=2)
+        wx = nose - sgn * ln * 0.3
+        d.rectangle((min(wx, wx + sgn * 5), y0 + 3, max(wx, wx + sgn * 5), y1 - 3), fill=glass)
+        rx = tail + sgn * ln * 0.14
+        d.rectangle((min(rx, rx + sgn * 3), y0 + 4, max(rx, rx + sgn * 3), y1 - 4), fill=glass)
+        return ln, wd
+    # large car and Big Rig: a cab in front and a long bed/trailer behind it
+    cab = ln * (0.32 if size == "large" else 0.26)
+    cab_x0, cab_x1 = sorted((nose, nose - sgn * cab))
+    bed_x0, bed_x1 = sorted((nose - sgn * (cab + 2), tail))
+    d.rectangle(
+        (bed_x0, y0, bed_x1, y1), fill=colour if size == "large" else _dim(colour, 0.8), outline="#111111", width=2
+    )
+    d.rounded_rectangle((cab_x0, y0 + 1, cab_x1, y1 - 1), radius=3, fill=colour, outline="#111111", width=2)
+    wx = nose - sgn * cab * 0.45
+    d.rectangle((min(wx, wx + sgn * 4), y0 + 4, max(wx, wx + sgn * 4), y1 - 4), fill=glass)
+    if size == "rig":
+        for k in range(1, 3):
+            lx = bed_x0 + (bed_x1 - bed_x0) * k / 3
+            d.line((lx, y0 + 3, lx, y1 - 3), fill="#111111", width=2)
+    return ln, wd
+
+
+def _cross(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: str, width: int = 4) -> None:
+    d.line((cx - r, cy - r, cx + r, cy + r), fill=fill, width=width)
+    d.line((cx - r, cy + r, cx + r, cy - r), fill=fill, width=width)
+
+
+def _car(d: ImageDraw.ImageDraw, cx: float, cy: float, v: VehicleView, colour: str, scale: float = 1.0) -> None:
+    if v.kind == "wreck":
+        _wreck(d, cx, cy, scale)
+        return
+    if not v.operable:  # spun out: turned round, dimmed and crossed out
+        ln, wd = _vehicle(d, cx, cy, v.size, _dim(colour), turned=True, scale=scale)
+        _cross(d, cx, cy, min(ln, wd) / 2 + 2, "#ef4444", 3)
+        return
+    ln, wd = _vehicle(d, cx, cy, v.size, colour, scale=scale)
+    if v.on_fire:
+        _flame(d, cx - ln / 2 + 4, cy - wd / 2 - 2)
+    # damage: red pips along the body
+    for i in range(v.damage):
+        px = cx - ln / 2 + 6 + i * 7
+        d.ellipse((px - 3, cy - 3, px + 3, cy + 3), fill="#dc2626", outline="#ffffff")
+
+
+def _wreck(d: ImageDraw.ImageDraw, cx: float, cy: float, scale: float = 1.0) -> None:
+    w, h = 17 * scale, 11 * scale
+    d.polygon(
+        [
+            (cx - w, cy - h * 0.6),
+            (cx - w * 0.3, cy - h),
+            (cx + w, cy - h * 0.5),
+            (cx + w * 0.8, cy + h),
+            (cx - w * 0.9, cy + h * 0.8),
+        ],
+        fill="#0b0b0b",
+        outline="#9ca3af",
+    )
+    _cross(d, cx, cy, h * 0.7, "#9ca3af", 2)
+
+
+def _token(d: ImageDraw.ImageDraw, cx: float, cy: float, kind: str, r: float = 12) -> None:
+    """A face-up hazard token: oil a black pool, fire orange, mud brown."""
+    d.polygon(_hex(cx, cy, r), fill=HAZARD_UP.get(kind, "#999"))
+    if kind in ("oil", "fire"):
+        k = r / (S - 2)
+        d.ellipse(
+            (cx - 8 * k, cy - 6 * k, cx + 8 * k, cy + 6 * k),
+            outline="#94a3b8" if kind == "oil" else "#fde047",
+            width=2,
+        )
+
+
+def _flame(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    d.polygon([(x - 5, y + 4), (x, y - 9), (x + 5, y + 4)], fill="#f97316", outline="#fde047")
+
+
+def _chopper(d: ImageDraw.ImageDraw, cx: float, cy: float, colour: str, r: float = 13) -> None:
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill="#111827", outline=colour, width=4)
+    _cross(d, cx, cy, r * 0.8, "#e5e7eb", 3)
+
+
+def _disc(d: ImageDraw.ImageDraw, cx: float, cy: float, n: int | str, r: float = 15) -> None:
+    """A destination's number (``view.marks``), as its button starts."""
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=HILITE, outline="#111111", width=2)
+    text(d, (cx, cy), str(n), 20 if len(str(n)) < 2 else SMALL, "#111111", "mm")
+
+
+def _die(d: ImageDraw.ImageDraw, x: float, y: float, value: int | str, used: bool, s: int = 28) -> None:
+    fill, fg = ("#4b5563", "#d1d5db") if used else ("#f8fafc", "#111111")
+    d.rounded_rectangle((x, y, x + s, y + s), radius=5, fill=fill, outline="#111111", width=2)
+    text(d, (x + s / 2, y + s / 2), str(value), 20, fg, "mm")
+
+
+def _pips(d: ImageDraw.ImageDraw, x: float, cy: float, damage: int, capacity: int) -> float:
+    for i in range(capacity):
+        px = x + i * 16 + 6
+        if i < damage:
+            d.ellipse((px - 6, cy - 6, px + 6, cy + 6), fill="#dc2626", outline="#fecaca", width=2)
+        else:
+            d.ellipse((px - 6, cy - 6, px + 6, cy + 6), outline="#9ca3af", width=2)
+    return x + capacity * 16
+
+
+def _coast_icon(d: ImageDraw.ImageDraw, x: float, cy: float, colour: str = "#7dd3fc") -> float:
+    for k in (0, 7):
+        d.line((x + k, cy - 6, x + k + 6, cy, x + k, cy + 6), fill=colour, width=3)
+    return x + 18
+
+
+def _check(d: ImageDraw.ImageDraw, x: float, cy: float, colour: str = "#4ade80") -> float:
+    d.line((x, cy, x + 5, cy + 6, x + 14, cy - 7), fill=colour, width=4)
+    return x + 18
+
+
+def _colour_of(v: TRView) -> dict[str, str]:
+    """Each seat's stable colour: the caller's seat label, else the crew's own colour."""
+    out = {}
+    for c in v.crews:
+        lab = v.labels.get(c.seat)
+        out[c.seat] = (lab.colour if lab is not None and lab.colour else None) or c.colour_hex
+    return out
+
+
+def _clip(s: str, size: int, width: float) -> str:
+    from .common import font
+
+    f = font(size)
+    if f.getlength(s) <= width:
+        return s
+    while s and f.getlength(s + "…") > width:
+        s = s[:-1]
+    return s + "…"
+
+
+# ------------------------------------------------------------------ the image
 def draw(view: TRView | dict[str, Any], locale: str = "en") -> bytes:
     """The board image of a view (a ``TRView``, or its JSON data)."""
     v = view if isinstance(view, TRView) else TRView.model_validate(view)  # a view, or its JSON data
     b = v.board
-    board_w, board_h = _size(b)
+    board_w, road_bottom = _size(b)
     ymax = 2 * b.rows
-    col_of = {c.seat: c.colour_hex for c in v.crews}
+    col_of = _colour_of(v)
     base = _terrain_layer(b, locale)
-    height = board_h + 30 + DASH_ROW * len(v.crews) + 8
-    img = Image.new("RGB", (board_w, height), "#1d1f24")
+    legend_h = 34 * _legend(None, v, 0, board_w, locale) + 16
+    height = road_bottom + 16 + DASH_ROW * len(v.crews) + legend_h
+    img = Image.new("RGB", (board_w, height), BG)
     img.paste(base, (0, 0))
     d = ImageDraw.Draw(img)
-    d._image_ref = img  # type: ignore[attr-defined]
+    road_top, road_end = TOP - 2, TOP + YU * (b.columns - 1) + 2 * S
     # header
     hdr = [
         t("thunder_road.render.round", locale, n=v.round),
         t("thunder_road.render.road_die", locale, n=v.road_die),
         t("thunder_road.render.tile", locale, n=v.tiles_placed),
     ]
-    text(d, (8, 6), "  ·  ".join(hdr), 15, "#facc15")
+    text(d, (12, 18), "  ·  ".join(hdr), 24, "#facc15", "lm")
     if v.winners:
         won = ", ".join(v.label(w) for w in v.winners)
-        text(d, (board_w - 8, 6), t("thunder_road.render.winner", locale, seats=won), 15, "#4ade80", "ra")
+        text(d, (board_w - 12, 18), t("thunder_road.render.winner", locale, seats=won), 24, "#4ade80", "rm")
+    elif v.current:
+        who = t("thunder_road.render.to_drive", locale, name=_clip(v.label(v.current), 24, 380))
+        d.rounded_rectangle((board_w - 40, 8, board_w - 14, 30), radius=4, fill=col_of.get(v.current, "#888"))
+        text(d, (board_w - 50, 18), who, 24, "#ffffff", "rm")
     # finish line
     if v.final:
-        x0 = LEFT + XU * (ymax + 0.4)
-        for i in range(int((board_h - TOP) / 8)):
+        x0 = LEFT + XU * (ymax + 0.6)
+        n = int((road_end - road_top) / 10)
+        for i in range(n):
             for j in range(2):
                 if (i + j) % 2 == 0:
-                    d.rectangle((x0 + j * 8, TOP - 4 + i * 8, x0 + j * 8 + 8, TOP + 4 + i * 8), fill="#f5f5f5")
-        text(d, (x0 + 8, TOP - 22), t("thunder_road.render.finish", locale), 12, "#ffffff", "ma")
+                    d.rectangle(
+                        (x0 + j * 10, road_top + i * 10, x0 + j * 10 + 10, road_top + i * 10 + 10), fill="#f5f5f5"
+                    )
+        text(d, (x0 + 10, TOP - 62), t("thunder_road.render.finish", locale), 20, "#ffffff", "mm")
     # hazards
     for hz in v.hazards:
         c, y = hz.pos
@@ -195,78 +357,176 @@ def draw(view: TRView | dict[str, Any], locale: str = "en") -> bytes:
             continue
         cx, cy = _center(c, y)
         if hz.up:
-            d.polygon(_hex(cx, cy, S - 2), fill=HAZARD_UP.get(hz.type or "", "#999"))
-            if hz.type in ("oil", "fire"):
-                d.ellipse((cx - 5, cy - 4, cx + 5, cy + 4), outline="#94a3b8" if hz.type == "oil" else "#fde047")
+            _token(d, cx, cy, hz.type or "", S - 2)
         else:
-            d.ellipse((cx - 8, cy - 8, cx + 8, cy + 8), fill="#7f1d1d", outline="#fca5a5")
-            text(d, (cx, cy), "?", 12, "#fecaca", "mm")
+            d.ellipse((cx - 12, cy - 12, cx + 12, cy + 12), fill="#7f1d1d", outline="#fca5a5", width=2)
+            text(d, (cx, cy), "?", 20, "#fecaca", "mm")
     # choppers
     for crew in v.crews:
         if crew.chopper:
             cx, cy = _center(*crew.chopper)
-            d.ellipse((cx - 9, cy - 9, cx + 9, cy + 9), outline=col_of[crew.seat], width=3)
-            d.line((cx - 8, cy - 8, cx + 8, cy + 8), fill="#e5e7eb", width=2)
-            d.line((cx - 8, cy + 8, cx + 8, cy - 8), fill="#e5e7eb", width=2)
-    # vehicles
-    starting = [w for w in v.vehicles if w.where == "start"]
-    step = min(18.0, (board_h - TOP - 16) / max(1, len(starting)))
-    for i, w in enumerate(starting):
-        _car(d, LEFT / 2 - 4, TOP + 8 + i * step, w, col_of.get(w.owner or "", "#111"))
+            _chopper(d, cx, cy, col_of[crew.seat])
+    # the car that is moving: a thick ring round its space (start area: round the car)
+    moving = v.pending.car if v.pending is not None and v.pending.stage in ("enter", "step", "bonus", "shoot") else None
+    if moving is None and v.pending is not None and v.pending.stage == "command":
+        moving = v.pending.car
+    # vehicles in the start area: one row per crew
+    rows_y = {c.seat: i for i, c in enumerate(v.crews)}
+    start_h = (road_end - road_top - 8) / max(1, len(v.crews))
+    start_x: dict[str, float] = {}
+    for w in v.vehicles:
+        if w.where != "start":
+            continue
+        seat = w.owner or ""
+        row = rows_y.get(seat, 0)
+        scale = 0.9
+        ln = LEN.get(w.size, 28) * scale
+        x = start_x.get(seat, 14.0)
+        cx, cy = x + ln / 2, road_top + 4 + start_h * (row + 0.5)
+        if w.id == moving:
+            d.rounded_rectangle((cx - ln / 2 - 5, cy - 16, cx + ln / 2 + 5, cy + 16), radius=6, outline=HILITE, width=4)
+        _car(d, cx, cy, w, col_of.get(seat, "#111"), scale)
+        start_x[seat] = x + ln + 8
     for w in v.vehicles:
         if w.where == "road" and w.pos is not None:
             cx, cy = _center(*w.pos)
+            if w.id == moving:
+                d.polygon(_hex(cx, cy, S - 1), outline=HILITE, width=5)
             _car(d, cx, cy, w, col_of.get(w.owner or "", "#111"))
-    # current mover highlight
-    if v.pending is not None and v.pending.car:
-        for w in v.vehicles:
-            if w.id == v.pending.car and w.pos is not None:
-                cx, cy = _center(*w.pos)
-                d.polygon(_hex(cx, cy, S - 1), outline="#facc15")
-    # where the car to move may go next (buttons' marks): green safe, amber risky, red deadly
-    for ch in v.choices:
-        c, y = ch.pos
-        if not (0 <= c < b.columns and 0 <= y < ymax):
-            continue
-        cx, cy = _center(c, y)
-        d.ellipse((cx - 4, cy - 4, cx + 4, cy + 4), outline=MARK_COLOUR.get(ch.mark, "#4ade80"), width=2)
+    # where the car may go: the offered destinations numbered as their buttons (view.marks),
+    # else (an image without the platform's marks) rings on the spaces it may enter next
+    if v.marks:
+        taken = {tuple(w.pos) for w in v.vehicles if w.where == "road" and w.pos is not None}
+        for where, n in sorted(v.marks.items(), key=lambda kv: kv[1]):
+            try:
+                c, y = (int(p) for p in where.split(","))
+            except ValueError:
+                continue
+            if 0 <= c < b.columns and 0 <= y < ymax:
+                cx, cy = _center(c, y)
+                if (c, y) in taken:  # a slam: the number at the top of the space, the car stays visible
+                    _disc(d, cx, cy - S + 12, n, 12)
+                else:
+                    _disc(d, cx, cy, n)
+    else:
+        for ch in v.choices:
+            c, y = ch.pos
+            if 0 <= c < b.columns and 0 <= y < ymax:
+                cx, cy = _center(c, y)
+                d.ellipse((cx - 9, cy - 9, cx + 9, cy + 9), outline=MARK_COLOUR.get(ch.mark, "#4ade80"), width=4)
     # dashboards
-    y0 = board_h + 24
-    text(
-        d,
-        (8, y0 - 18),
-        t("thunder_road.render.dice", locale)
-        + " / "
-        + t("thunder_road.render.damage", locale)
-        + " / "
-        + t("thunder_road.render.coasts", locale),
-        12,
-        "#9ca3af",
-    )
+    y0 = road_bottom + 8
     for crew in v.crews:
-        colour = col_of[crew.seat]
-        d.rectangle((8, y0 + 2, 20, y0 + 26), fill=colour)
-        name = f"{v.label(crew.seat)} · {t('thunder_road.crew.' + crew.crew, locale)}"
-        if crew.out:
-            name += " · " + t("thunder_road.render.out", locale)
-        if crew.seat in v.to_act:
-            name = "▶ " + name
-        text(d, (26, y0 + 1), name[:34], 13, "#ffffff" if not crew.out else "#6b7280")
-        x = 250
-        if not crew.out:
-            x = _dice(d, x, y0 + 6, crew.dice, "#f8fafc", "#111")
-            x = _dice(d, x + 4, y0 + 6, crew.used, "#4b5563", "#d1d5db")
-        x = max(x + 8, 250 + 21 * 4 + 10)
-        mine = [w for w in v.vehicles if w.owner == crew.seat]
-        step_x = min(84, int((board_w - 8 - x) / max(1, len(mine))))
-        for w in mine:
-            label = t(f"thunder_road.vehicle.{w.name}", locale)
-            state = f"{w.damage}/{w.capacity}"
-            if crew.coasting:
-                state += f" C{w.coasts}"
-            fg = "#ffffff" if w.operable else "#f87171"
-            text(d, (x, y0 + 2), label, 12, fg)
-            text(d, (x, y0 + 17), state + (" ✓" if w.moved else ""), 11, "#cbd5e1")
-            x += step_x
+        _dashboard(d, v, crew, col_of[crew.seat], y0, board_w, locale)
         y0 += DASH_ROW
-    return to_png(img.quantize(colors=96, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
+    _legend(d, v, y0 + 6, board_w, locale)
+    return to_png(img.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
+
+
+def _dashboard(
+    d: ImageDraw.ImageDraw, v: TRView, crew: CrewView, colour: str, y0: float, board_w: int, locale: str
+) -> None:
+    """One crew's row: ▶ (to act), seat colour, name (and a special crew's name), dice, and
+    each vehicle: its icon, damage pips, coasts used and moved this round."""
+    mid = y0 + DASH_ROW / 2
+    if crew.seat in v.to_act:
+        d.rounded_rectangle(
+            (4, y0 + 1, board_w - 4, y0 + DASH_ROW - 3), radius=8, fill="#2a2d35", outline=HILITE, width=2
+        )
+        d.polygon([(12, mid - 9), (12, mid + 9), (26, mid)], fill=HILITE)
+    d.rounded_rectangle((32, mid - 13, 58, mid + 13), radius=5, fill=colour if not crew.out else _dim(colour))
+    name = v.label(crew.seat)
+    if crew.crew in ("big_rig", "final_five"):
+        name += " · " + t(f"thunder_road.crew.{crew.crew}", locale)
+    if crew.out:
+        name += " · " + t("thunder_road.render.out", locale)
+    text(d, (68, mid), _clip(name, 20, 300), 20, "#ffffff" if not crew.out else "#6b7280", "lm")
+    x = 380.0
+    if not crew.out:
+        for value in crew.dice:
+            _die(d, x, mid - 14, value, False)
+            x += 32
+        for value in crew.used:
+            _die(d, x, mid - 14, value, True)
+            x += 32
+    x = max(x + 12, 380 + 32 * 4 + 12)
+    mine = [w for w in v.vehicles if w.owner == crew.seat]
+    step_x = min(240.0, (board_w - 8 - x) / max(1, len(mine)))
+    for w in mine:
+        ln = LEN.get(w.size, 28)
+        _car(d, x + ln / 2 + 2, mid, w.model_copy(update={"damage": 0, "on_fire": w.on_fire}), colour)
+        cx = x + max(ln, 30) + 10
+        cx = _pips(d, cx, mid, w.damage, w.capacity) + 6
+        if crew.coasting:
+            for _ in range(w.coasts):
+                cx = _coast_icon(d, cx, mid) + 2
+        if w.moved:
+            _check(d, cx + 2, mid)
+        x += step_x
+
+
+def _legend(d: ImageDraw.ImageDraw | None, v: TRView, y: float, board_w: int, locale: str) -> int:
+    """What each icon means, in the table's language, wrapped to the image's width;
+    returns the number of lines (``d`` None: only measure)."""
+    tr = lambda k: t(f"thunder_road.render.legend.{k}", locale)  # noqa: E731
+    dd: Any = d
+
+    def hazard(x: float, cy: float) -> None:
+        dd.ellipse((x, cy - 12, x + 24, cy + 12), fill="#7f1d1d", outline="#fca5a5", width=2)
+        text(dd, (x + 12, cy), "?", 20, "#fecaca", "mm")
+
+    def spun(x: float, cy: float) -> None:
+        _vehicle(dd, x + 16, cy, "medium", "#64748b", turned=True)
+        _cross(dd, x + 16, cy, 11, "#ef4444", 3)
+
+    # (icon width, icon, words)
+    items: list[tuple[float, Any, str]] = [
+        (sum(LEN[z] + 5 for z in ("small", "medium", "large")), lambda x, cy: _sizes(dd, x, cy), tr("sizes")),
+        (26, lambda x, cy: _die(dd, x, cy - 13, "3", False, 26), tr("die_free")),
+        (26, lambda x, cy: _die(dd, x, cy - 13, "3", True, 26), tr("die_used")),
+        (28, lambda x, cy: _pips(dd, x, cy, 1, 2), tr("damage") + " / " + tr("slot")),
+        (18, lambda x, cy: _coast_icon(dd, x, cy), tr("coast")),
+        (18, lambda x, cy: _check(dd, x, cy), tr("moved")),
+        (28, lambda x, cy: dd.polygon(_hex(x + 14, cy, 14), outline=HILITE, width=4), tr("moving")),
+    ]
+    if v.marks:
+        items.append((28, lambda x, cy: _disc(dd, x + 14, cy, 1, 14), tr("destination")))
+    elif v.choices:
+        items.append(
+            (18, lambda x, cy: dd.ellipse((x, cy - 9, x + 18, cy + 9), outline="#4ade80", width=4), tr("next"))
+        )
+    # the board's other pieces, each explained only while it is on the board (fewer, bigger things)
+    up = {h.type for h in v.hazards if h.up and h.type}
+    if any(not h.up for h in v.hazards):
+        items.append((24, hazard, tr("hazard")))
+    for kind in ("oil", "mud", "fire"):
+        if kind in up:
+            items.append((24, lambda x, cy, k=kind: _token(dd, x + 12, cy, k), t(f"thunder_road.token.{kind}", locale)))
+    if any(w.kind != "wreck" and not w.operable for w in v.vehicles):
+        items.append((32, spun, tr("spun_out")))
+    if any(w.kind == "wreck" for w in v.vehicles):
+        items.append((34, lambda x, cy: _wreck(dd, x + 17, cy, 0.9), tr("wreck")))
+    if any(c.chopper for c in v.crews):
+        items.append((26, lambda x, cy: _chopper(dd, x + 13, cy, "#9ca3af", 12), tr("chopper")))
+    if any(w.on_fire for w in v.vehicles):
+        items.append((12, lambda x, cy: _flame(dd, x + 6, cy + 4), tr("on_fire")))
+    from .common import font
+
+    f = font(SMALL)
+    x, cy, lines = 12.0, y + 17, 1
+    for width, icon, words in items:
+        need = width + 8 + f.getlength(words)
+        if x + need > board_w - 8:
+            x, cy, lines = 12.0, cy + 34, lines + 1
+        if d is not None:
+            icon(x, cy)
+            text(d, (x + width + 8, cy), words, SMALL, "#9ca3af", "lm")
+        x += need + 26
+    return lines
+
+
+def _sizes(d: ImageDraw.ImageDraw, x: float, cy: float) -> float:
+    for size in ("small", "medium", "large"):
+        ln, _ = _vehicle(d, x + LEN[size] / 2, cy, size, "#64748b")
+        x += ln + 5
+    return x

@@ -137,13 +137,58 @@ def chain_of(game: Game, state: BaseState, seat: str, index: int) -> tuple[int, 
     return offered[index].chain if 0 <= index < len(offered) else None
 
 
+def _marks_board(game: Game) -> bool:
+    return type(game)._board_mark is not Game._board_mark
+
+
+def destinations(game: Game, state: BaseState, seat: str, offered: list[Choice]) -> list[str | None]:
+    """The board location each choice marks: :meth:`engine.base.Game.board_mark`
+    of its last step, taken where the steps before it lead (so a roll or a reveal
+    at the end is not looked past); None: no place, or a game that marks none."""
+    if not _marks_board(game):
+        return [None] * len(offered)
+    out: list[str | None] = []
+    for choice in offered:
+        st = state
+        try:
+            for i in choice.chain[:-1]:
+                st, _ = game.apply(st, seat, game.legal_actions(st, seat)[i])
+            last = game.legal_actions(st, seat)[choice.chain[-1]]
+        except (GameError, IndexError):
+            out.append(None)
+            continue
+        out.append(game.board_mark(st, last, seat))
+    return out
+
+
+def numbering(places: list[str | None]) -> tuple[list[int | None], dict[str, int]]:
+    """Each choice's number and the board's ``{location: number}``: the offered
+    locations numbered 1, 2, ... in the choices' order; choices that end on the
+    same place share its number (their labels tell the paths apart)."""
+    marks: dict[str, int] = {}
+    numbers: list[int | None] = []
+    for place in places:
+        if place is None:
+            numbers.append(None)
+            continue
+        numbers.append(marks.setdefault(place, len(marks) + 1))
+    return numbers, marks
+
+
 def describe(
-    game: Game, state: BaseState, seat: str, offered: list[Choice], locale: str, labels=None
+    game: Game,
+    state: BaseState,
+    seat: str,
+    offered: list[Choice],
+    locale: str,
+    labels=None,
+    numbers: list[int | None] | None = None,
 ) -> list[tuple[str, str]]:
     """(label, group) of each choice: its steps' labels joined by arrows, and the
-    group (select menu) of its first step."""
+    group (select menu) of its first step; ``numbers`` (see :func:`numbering`):
+    a numbered choice's label starts with its number, as its place on the board."""
     out = []
-    for choice in offered:
+    for k, choice in enumerate(offered):
         st, parts, group = state, [], ""
         for n, i in enumerate(choice.chain):
             legal = game.legal_actions(st, seat)
@@ -153,7 +198,11 @@ def describe(
             parts.append(game.action_label(st, action, locale, labels))
             if n < len(choice.chain) - 1:
                 st, _ = game.apply(st, seat, action)
-        out.append((_run_label(parts) if choice.kind == "run" else _join(parts), group))
+        label = _run_label(parts) if choice.kind == "run" else _join(parts)
+        number = numbers[k] if numbers is not None and k < len(numbers) else None
+        if number is not None:
+            label = f"{number} · {label}"
+        out.append((label, group))
     return out
 
 

@@ -17,7 +17,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -51,7 +51,7 @@ from store import (
 from store.base import away_periods, runs_out_at
 
 from . import clocks, ratings
-from .choices import Choice, choices, describe
+from .choices import Choice, choices, describe, destinations, numbering
 from .levels import TABLE_KEY, ai_move, check_level, table_level, timer_move
 from .preview import step_ends_chain
 from .settings import Settings, in_quiet_hours
@@ -202,6 +202,7 @@ class TableService:
         #: take a human seat's decision that has exactly one legal choice (said in the log)
         self.auto_forced = True
         self._choices: dict[tuple[int, int, str], list[Choice]] = {}
+        self._marks: dict[tuple[int, int, str], tuple[list[int | None], dict[str, int]]] = {}
         #: cache the state every this many log positions (tables/snapshots.py); 0: never
         self.snapshot_every = SNAPSHOT_EVERY
 
@@ -1372,19 +1373,56 @@ class TableService:
             self._choices[key] = found
         return found
 
+    async def numbered(
+        self, row: GameRow, game: Game, state: BaseState, seat: str
+    ) -> tuple[list[int | None], dict[str, int]]:
+        """Each offered choice's number and the board's ``{location: number}``
+        (:func:`tables.choices.numbering` of the places the choices mark), once
+        per table version."""
+        key = (row.id, row.version, seat)
+        found = self._marks.get(key)
+        if found is None:
+            offered = await self.choices(row, game, state, seat)
+            places = await self.off_loop(destinations, game, state, seat, offered)
+            found = numbering(places)
+            if len(self._marks) > 512:
+                self._marks.clear()
+            self._marks[key] = found
+        return found
+
     async def offer(
         self, row: GameRow, game: Game, state: BaseState, seat: str, locale: str, labels: SeatLabels | None = None
     ) -> list[tuple[int, str, str]]:
-        """(choice index, label, group) of what ``seat`` is offered now, for its buttons."""
+        """(choice index, label, group) of what ``seat`` is offered now, for its
+        buttons; a choice that marks a place on the board starts with its number."""
+        offered, _ = await self.board_offer(row, game, state, seat, locale, labels)
+        return offered
+
+    async def board_offer(
+        self, row: GameRow, game: Game, state: BaseState, seat: str, locale: str, labels: SeatLabels | None = None
+    ) -> tuple[list[tuple[int, str, str]], dict[str, int]]:
+        """What ``seat`` is offered (as :meth:`offer`) and the marks the same
+        choices put on the board image (pass them to :meth:`render`)."""
         offered = await self.choices(row, game, state, seat)
-        described = await self.off_loop(describe, game, state, seat, offered, locale, labels)
-        return [(i, label, group) for i, (label, group) in enumerate(described)]
+        numbers, marks = await self.numbered(row, game, state, seat)
+        described = await self.off_loop(describe, game, state, seat, offered, locale, labels, numbers)
+        return [(i, label, group) for i, (label, group) in enumerate(described)], marks
 
     async def render(
-        self, game: Game, state: BaseState, seat: str | None, locale: str, labels: SeatLabels | None = None
+        self,
+        game: Game,
+        state: BaseState,
+        seat: str | None,
+        locale: str,
+        labels: SeatLabels | None = None,
+        marks: Mapping[str, int] | None = None,
     ) -> bytes:
+        """The board image; ``marks``: the offered choices' numbered places
+        (:meth:`board_offer`), drawn on the board."""
         with self.stage("render"):
             view = game.view(state, seat, labels)
+            if marks and "marks" in type(view).model_fields:
+                view = view.model_copy(update={"marks": dict(marks)})
             loop = asyncio.get_running_loop()
             try:
                 return await loop.run_in_executor(self.executor, render, game.id, view, locale)

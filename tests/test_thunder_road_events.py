@@ -17,8 +17,8 @@ from engine.thunder_road import models as M
 LEGACY_EVENTS = [
     (
         {"kind": "airstrike", "to": None, "params": {"seat": "p0", "col": 4, "row": 7}},
-        "p0's chopper lands at row 7, column 4.",
-        "p0 的直升机部署到第7行第4列。",
+        "p0's chopper lands on D7.",  # spaces named as on the board (issue 12)
+        "p0 的直升机部署到D7。",
     ),
     (
         {
@@ -143,13 +143,13 @@ LEGACY_EVENTS = [
             "to": None,
             "params": {"col": 4, "vid": "p1:medium", "car": "@thunder_road.vehicle.medium", "owner": "p1"},
         },
-        "p1/Medium car enters the road at column 4.",
-        "p1/中型车 从第4列驶入道路。",
+        "p1/Medium car enters the road at D1.",
+        "p1/中型车 从D1驶入道路。",
     ),
     (
         {"kind": "extend", "to": None, "params": {"tile": "Runway to Ruin"}},
         "The road extends; Runway to Ruin is removed behind.",
-        "道路延伸，后方的Runway to Ruin被移除。",
+        "道路延伸，后方的毁灭跑道被移除。",  # tile names in the reader's language (issue 12)
     ),
     (
         {
@@ -479,7 +479,7 @@ LEGACY_EVENTS = [
     (
         {"kind": "tile", "to": None, "params": {"name": "Scrapyard", "number": 4}},
         "New lead tile: Scrapyard (tile 4).",
-        "新的领先道路：Scrapyard（第4块）。",
+        "新的领先道路：废车场（第4块）。",
     ),
     (
         {"kind": "turn", "to": None, "params": {"seat": "p0", "round": 1, "turn": 1}},

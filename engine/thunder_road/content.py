@@ -80,6 +80,20 @@ def row_of(p: list[int] | tuple[int, int]) -> int:
     return (p[1] - (p[0] % 2)) // 2
 
 
+LANES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def lane_name(col: int) -> str:
+    """A column's name on the board image and the buttons: lanes A, B, ... across the road."""
+    return LANES[col] if 0 <= col < len(LANES) else str(col + 1)
+
+
+def space_name(p: list[int] | tuple[int, int]) -> str:
+    """A space's name, as the board image prints it: its lane letter and its row
+    number counted from the back edge of the rear tile ("C12")."""
+    return f"{lane_name(p[0])}{row_of(p) + 1}"
+
+
 @cache
 def face_char(face: str, local_row: int, col: int) -> str:
     return faces()[face]["rows"][local_row][col]

@@ -25,7 +25,10 @@ from .content import (
     hex_of,
     is_hazard_char,
     key,
+    lane_name,
+    on_board,
     row_of,
+    space_name,
     unkey,
 )
 from .models import (
@@ -71,11 +74,25 @@ def _board_view_cached(tiles: tuple[str, ...]) -> BoardView:
         "".join("H" if is_hazard_char(ch := g[c][hex_of(r, c)[1]]) else ch for c in range(W)) for r in range(H // 2)
     ]
     names = [faces()[f]["name"] if f in faces() else f for f in tiles]
-    return BoardView(columns=W, rows=H // 2, tile_rows=TH // 2, tiles=list(tiles), tile_names=names, terrain=rows)
+    return BoardView(
+        columns=W,
+        rows=H // 2,
+        tile_rows=TH // 2,
+        tiles=list(tiles),
+        tile_names=names,
+        terrain=rows,
+        lanes=[lane_name(c) for c in range(W)],
+    )
 
 
 def _board_view(tiles: tuple[str, ...]) -> BoardView:
     return _board_view_cached(tiles).model_copy(deep=True)
+
+
+def _tile_name(name: str, locale: str | None) -> str:
+    """A tile's name in ``locale`` (events carry the English name of its face)."""
+    face = next((f for f, d in faces().items() if d.get("name") == name), None)
+    return t(f"thunder_road.tile.{face}", locale) if face is not None else name
 
 
 def _fail(code: str, seat: str | None = None, **params: Any) -> GameError:
@@ -728,6 +745,26 @@ class ThunderRoad(Game[TRState]):
                     return True
         return False
 
+    def _board_mark(self, state: TRState, action: Any, seat: str) -> str | None:
+        """A car step marks the space it drives to (``"c,y"``, as the view's positions;
+        drifting through a car: the space beyond), the space its button names;
+        other actions mark no place."""
+        dest = self._step_dest(state, action)
+        return key(dest) if dest is not None and on_board(dest) else None  # off the board: no space to mark
+
+    def _step_dest(self, state: TRState, action: Any) -> list[int] | None:
+        """Where an enter or step action drives the car to move, as its button says."""
+        if action.kind == "enter":
+            entry = hex_of(0, action.col)
+            return add(entry, action.then) if action.then else entry
+        if action.kind == "step" and state.pending is not None and state.pending.car:
+            v = R.veh(state, state.pending.car)
+            if v.pos is None:
+                return None
+            here = add(v.pos, action.dir)
+            return add(here, action.then) if action.then else here
+        return None
+
     # ------------------------------------------------------------ presentation
     def _action_label(self, state: TRState, action: Any, locale: str | None, labels: SeatLabels | None) -> str:
         k = action.kind
@@ -748,24 +785,36 @@ class ThunderRoad(Game[TRState]):
         if k == "air_row":
             return tr("action.air_row", row=action.row + 1)
         if k == "air_space":
-            return tr("action.air_space", col=action.col + 1)
+            p = state.pending
+            return tr("action.air_space", space=space_name(hex_of(p.row if p and p.row is not None else 0, action.col)))
         mark = getattr(action, "mark", "")
         mark = mark[6:] if mark.startswith("drift_") else mark
+        # every place a button names is written as the board image prints it (lane letter + row)
         if k == "enter":
+            entry = hex_of(0, action.col)
             if action.then:
                 return tr(
-                    "action.enter_drift", col=action.col + 1, then=tr(f"dir.{action.then}"), mark=tr(f"mark.{mark}")
+                    "action.enter_drift",
+                    space=space_name(entry),
+                    then=tr(f"dir.{action.then}"),
+                    dest=space_name(add(entry, action.then))
+                    if on_board(add(entry, action.then))
+                    else tr("render.off_board"),
+                    mark=tr(f"mark.{mark}"),
                 )
-            return tr("action.enter", col=action.col + 1, mark=tr(f"mark.{mark}"))
+            return tr("action.enter", space=space_name(entry), mark=tr(f"mark.{mark}"))
         if k == "step":
+            dest = self._step_dest(state, action)
+            where = space_name(dest) if dest is not None and on_board(dest) else tr("render.off_board")
             if action.then:
                 return tr(
                     "action.step_drift",
                     dir=tr(f"dir.{action.dir}"),
                     then=tr(f"dir.{action.then}"),
+                    dest=where,
                     mark=tr(f"mark.{mark}"),
                 )
-            return tr("action.step", dir=tr(f"dir.{action.dir}"), mark=tr(f"mark.{mark}"))
+            return tr("action.step", dir=tr(f"dir.{action.dir}"), dest=where, mark=tr(f"mark.{mark}"))
         if k == "bonus":
             return tr("action.bonus_take", n=state.road_die) if action.take else tr("action.bonus_decline")
         if k == "reroll":
@@ -792,6 +841,13 @@ class ThunderRoad(Game[TRState]):
                 params[f] = "-" if val is None else self.seat_name(val, labels)
         if event.kind == "game_over":
             params["seats"] = params.pop("winners")
+        if event.kind in ("extend", "tile"):  # tile names in the reader's language
+            f = "tile" if event.kind == "extend" else "name"
+            params[f] = _tile_name(str(params.get(f, "")), locale)
+        if event.kind == "enter":
+            params["space"] = space_name(hex_of(0, int(params.get("col", 1)) - 1))
+        if event.kind == "airstrike":
+            params["space"] = space_name(hex_of(int(params.get("row", 1)) - 1, int(params.get("col", 1)) - 1))
         return t(f"thunder_road.event.{event.kind}", locale, **params)
 
     def _prompt(self, state: TRState, seat: str) -> Msg:

@@ -703,6 +703,7 @@ class BoardView(Model):
     tiles: list[str]  # face ids, rear first
     tile_names: list[str]
     terrain: list[str]  # terrain[r][c]: R road, O off-road, M mud, X impassable, H hazard space
+    lanes: list[str] = Field(default_factory=list)  # each column's name, as buttons name spaces ("C12")
 
 
 class HazardView(Model):
