@@ -248,11 +248,48 @@ def _chip(d: ImageDraw.ImageDraw, x: float, y: float, label: str, fg: str, fille
     return w
 
 
+def _pen_icon(d: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, col: str) -> None:
+    """Penalty pictograms: an arrow (move), a crosshair (aim and fire), a shell (load)."""
+    if kind == "move":
+        d.line((cx - 8, cy, cx + 3, cy), fill=col, width=3)
+        d.polygon([(cx + 8, cy), (cx + 1, cy - 6), (cx + 1, cy + 6)], fill=col)
+    elif kind == "shoot":
+        d.ellipse((cx - 6, cy - 6, cx + 6, cy + 6), outline=col, width=2)
+        d.line((cx - 9, cy, cx + 9, cy), fill=col, width=2)
+        d.line((cx, cy - 9, cx, cy + 9), fill=col, width=2)
+    else:
+        d.polygon([(cx - 4, cy + 8), (cx - 4, cy - 3), (cx, cy - 9), (cx + 4, cy - 3), (cx + 4, cy + 8)], fill=col)
+
+
+PEN_KINDS = ("move", "shoot", "reload")
+
+
+def _pen_width(pen: dict[str, int]) -> float:
+    parts = [f"+{pen[k]}" for k in PEN_KINDS if pen.get(k)]
+    return 8 + sum(22 + font(FS_SMALL).getlength(p) + 6 for p in parts)
+
+
+def _pen_chip(d: ImageDraw.ImageDraw, x: float, y: float, pen: dict[str, int]) -> float:
+    """One chip for the penalty marks (rules 6.2): a pictogram and +turns for each."""
+    w = _pen_width(pen)
+    d.rounded_rectangle((x, y, x + w, y + 26), 6, fill=CHIP_BG, outline=WARN, width=2)
+    cx = x + 8
+    for k in PEN_KINDS:
+        n = pen.get(k, 0)
+        if not n:
+            continue
+        _pen_icon(d, k, cx + 9, y + 13, WARN)
+        label = f"+{n}"
+        text(d, (cx + 20, y + 14), label, FS_SMALL, WARN, "lm")
+        cx += 22 + font(FS_SMALL).getlength(label) + 6
+    return w
+
+
 def _tank_shape(
     d: ImageDraw.ImageDraw, cx: float, cy: float, hull: int, turret_abs: int, fill: str, outline: str, scale: float
 ) -> None:
     """Hull rectangle with a white front chevron; round turret with a long barrel."""
-    L, W = CELL * 0.36 * scale, CELL * 0.25 * scale
+    L, W = CELL * 0.39 * scale, CELL * 0.27 * scale
     fx, fy = _vec(hull, 1.0)
     sx, sy = -fy, fx
     pts = [
@@ -319,7 +356,7 @@ def _draw_arcs(b: _Board) -> None:
         R = CELL * (1.9 if u.seat is not None or u.boss else 1.5)
         start = turret_abs * 45 - 67.5 - 90
         box = (cx - R, cy - R, cx + R, cy + R)
-        od.pieslice((box[0] - x0, box[1] - y0, box[2] - x0, box[3] - y0), start, start + 135, fill=(*_rgb(col), 64))
+        od.pieslice((box[0] - x0, box[1] - y0, box[2] - x0, box[3] - y0), start, start + 135, fill=(*_rgb(col), 80))
         edges.append((box, start, col))
         if not (u.boss or (u.seat is not None and u.seat == b.view.viewer)):
             continue
@@ -332,9 +369,11 @@ def _draw_arcs(b: _Board) -> None:
                     reach = min(reach, (lim - c) / v)
             if reach > R:
                 rays.append((cx + vx * R, cy + vy * R, cx + vx * reach, cy + vy * reach, col))
+    for box, start, col in edges:  # a dark-edged rim, clipped to the field like the wedge
+        rim = (box[0] - x0, box[1] - y0, box[2] - x0, box[3] - y0)
+        od.pieslice(rim, start, start + 135, outline=(17, 17, 17, 255), width=5)
+        od.pieslice(rim, start, start + 135, outline=(*_rgb(col), 255), width=3)
     b.img.paste(over, (x0, y0), over)
-    for box, start, col in edges:
-        b.d.arc(box, start, start + 135, fill=col, width=2)
     for ax, ay, bx, by, col in rays:
         _dashed(b.d, (ax, ay), (bx, by), col, 2, 10)
 
@@ -469,13 +508,11 @@ def _ammo_chip(d: ImageDraw.ImageDraw, x: float, y: float, u: UnitView, locale: 
     return _chip(d, x, y, _r("empty", locale), MUTED, False)
 
 
-def _warnings(u: UnitView, locale: str) -> list[tuple[str, str]]:
+def _warnings(u: UnitView, locale: str, kills: bool = True) -> list[tuple[str, str]]:
     """(label, colour) chips for what is not normal on a card; none when all is well."""
     out: list[tuple[str, str]] = []
-    for key in ("move", "shoot", "reload"):
-        n = u.pen.get(key, 0)
-        if n:
-            out.append((_r(f"pen.{key}", locale, n=n), WARN))
+    if any(u.pen.get(k) for k in PEN_KINDS):
+        out.append((PEN, WARN))
     if u.power:
         out.append((_r("power", locale, n=u.power), WARN))
     if u.tracks != "ok":
@@ -486,32 +523,46 @@ def _warnings(u: UnitView, locale: str) -> list[tuple[str, str]]:
         out.append((_k("card.fire", locale, n=u.fire_left), BAD))
     if u.stunned:
         out.append((_r("stunned", locale), BAD))
-    if u.kills:
+    if u.kills and kills:
         out.append((_r("kills", locale, n=u.kills), MUTED))
     return out
 
 
+AMMO, PEN = "\0ammo", "\0pen"  # chips drawn as the ammunition chip, the penalty chip
+
+
 def _flow_chips(
-    d: ImageDraw.ImageDraw,
+    d: ImageDraw.ImageDraw | None,
     x: float,
     y: float,
     right: float,
     chips: list[tuple[str, str]],
-    draw_it: bool,
-    first: Callable[[float, float], float] | None = None,
+    u: UnitView,
+    locale: str,
+    wrap_x: float | None = None,
 ) -> float:
-    """Chips left to right, wrapping; returns the height used.  A chip with no
-    label is drawn by ``first`` (the ammunition chip; it returns its width)."""
+    """Chips left to right, wrapping to ``wrap_x`` (default ``x``); ``d`` None only
+    measures.  Returns the height used."""
     f = font(FS_SMALL)
     cx, cy = x, y
+    wx = x if wrap_x is None else wrap_x
     for label, col in chips:
-        w = f.getlength(label) + 14 if label else 90.0
+        if label == AMMO:
+            w = _ammo_width(u, locale)
+        elif label == PEN:
+            w = _pen_width(u.pen)
+        else:
+            w = f.getlength(label) + 14
         if cx + w > right and cx > x:
-            cx, cy = x, cy + 30
-        if draw_it and not label and first is not None:
-            w = first(cx, cy)
-        elif draw_it:
-            _chip(d, cx, cy, label, col, False)
+            x = cx = wx
+            cy += 30
+        if d is not None:
+            if label == AMMO:
+                _ammo_chip(d, cx, cy, u, locale)
+            elif label == PEN:
+                _pen_chip(d, cx, cy, u.pen)
+            else:
+                _chip(d, cx, cy, label, col, False)
         cx += w + 6
     return cy - y + 30 if chips else 0
 
@@ -526,68 +577,91 @@ def _out_line(u: UnitView, locale: str) -> str:
     return word
 
 
-def _crew_card(d: ImageDraw.ImageDraw, x: int, y: int, u: UnitView, view: AcView, locale: str, draw_it: bool) -> int:
-    col = _colour(u, view)
-    right = x + PANEL_W
-    chips = _warnings(u, locale) if u.status == "active" else []
-    h = 8 + 26 + 6 + 28 + 8
-    if chips:
-        h += 4 + int(_flow_chips(d, x + 12, 0, right - 8, chips, False))
-    if not draw_it:
+@dataclass
+class _Slot:
+    """Where and how one status card is drawn: ``tier`` 0 is the full card; each
+    higher tier says less, so that the column still fits with every vehicle."""
+
+    x: int
+    y: int
+    w: int
+    tier: int = 0
+
+    @property
+    def right(self) -> int:
+        return self.x + self.w
+
+
+CardFn = Callable[[ImageDraw.ImageDraw | None, _Slot, "UnitView", "AcView", str], int]
+
+
+def _crew_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcView, locale: str) -> int:
+    """A crew: name and orders badge; crew pips, ammunition, vehicle; troubles."""
+    x, y, right = at.x, at.y, at.right
+    chips = _warnings(u, locale, kills=at.tier < 1) if u.status == "active" else []
+    inline = at.tier >= 2 and u.status == "active"  # the troubles follow the ammunition on row 2
+    pips_w = 3 * 29 + 2
+    ammo_w = _ammo_width(u, locale)
+    if inline:
+        chips = [(AMMO, "")] + chips
+        rows = _flow_chips(None, x + 12 + pips_w, 0, right - 8, chips, u, locale, x + 12)
+        h = 8 + 26 + 6 + int(rows) + 6
+    else:
+        h = 8 + 26 + 6 + 28 + 8
+        if chips:
+            h += 4 + int(_flow_chips(None, x + 12, 0, right - 8, chips, u, locale))
+    if d is None:
         return h
+    col = _colour(u, view)
     d.rounded_rectangle((x, y, right, y + h), 8, fill="#2a2d33", outline=col, width=3)
-    sub = f"{_vehicle(u.vehicle, locale, u.vehicle_name)} · {_k(f'level.{u.crew}', locale)}"
-    subw = font(FS_SMALL).getlength(sub)
+    state = _order_state(u, view)
     you = f" ({_r('you', locale)})" if u.seat == view.viewer and u.seat is not None else ""
-    name_w = right - x - 26 - subw - 16
-    text(
-        d,
-        (x + 12, y + 21),
-        _fit(_name(u, view, locale), FS_NAME, name_w - font(FS_NAME).getlength(you)) + you,
-        FS_NAME,
-        col,
-        "lm",
-    )
-    text(d, (right - 10, y + 21), sub, FS_SMALL, MUTED, "rm")
+    name_w = right - x - 24 - (34 if state else 0) - font(FS_NAME).getlength(you)
+    text(d, (x + 12, y + 21), _fit(_name(u, view, locale), FS_NAME, name_w) + you, FS_NAME, col, "lm")
+    if state:
+        _badge(d, right - 22, y + 21, state, 12)
     row = y + 40
     if u.status != "active":
-        text(d, (x + 12, row + 14), _fit(_out_line(u, locale), FS, PANEL_W - 24), FS, BAD, "lm")
+        text(d, (x + 12, row + 14), _fit(_out_line(u, locale), FS, at.w - 24), FS, BAD, "lm")
         return h
     px = x + 24
     for i, role in enumerate(CREW):
-        _pip(d, px + i * 30, row + 14, _r(f"crew.{role}", locale), u.injuries.get(role, 0))
-    ax = px + 3 * 30 + 4
-    _ammo_chip(d, ax, row + 1, u, locale)
-    state = _order_state(u, view)
-    if state:
-        _badge(d, right - 22, row + 14, state, 12)
+        _pip(d, px + i * 29, row + 14, _r(f"crew.{role}", locale), u.injuries.get(role, 0))
+    if inline:
+        _flow_chips(d, x + 12 + pips_w, row + 1, right - 8, chips, u, locale, x + 12)
+        return h
+    ax = x + 12 + pips_w + ammo_w + 10
+    _ammo_chip(d, x + 12 + pips_w, row + 1, u, locale)
+    sub = f"{_vehicle(u.vehicle, locale, u.vehicle_name)} · {_k(f'level.{u.crew}', locale)}"
+    text(d, (right - 10, row + 14), _fit(sub, FS_SMALL, right - 10 - ax), FS_SMALL, MUTED, "rm")
     if chips:
-        _flow_chips(d, x + 12, row + 34, right - 8, chips, True)
+        _flow_chips(d, x + 12, row + 34, right - 8, chips, u, locale)
     return h
 
 
-def _enemy_card(d: ImageDraw.ImageDraw, x: int, y: int, u: UnitView, view: AcView, locale: str, draw_it: bool) -> int:
-    col = _colour(u, view)
-    right = x + PANEL_W
-    chips = [c for c in _warnings(u, locale) if c[1] != MUTED] if u.status == "active" else []
-    h = 40
-    if chips:
-        h += int(_flow_chips(d, x + 12, 0, right - 8, chips, False))
-    if not draw_it:
+def _enemy_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcView, locale: str) -> int:
+    """An AI tank: name, crew level and ammunition on one line; its troubles below
+    (tier 0 only; from tier 3 on two cards share a line, the level left out)."""
+    x, y, right = at.x, at.y, at.right
+    chips = [c for c in _warnings(u, locale, kills=False) if at.tier < 1] if u.status == "active" else []
+    h = 40 + (int(_flow_chips(None, x + 12, 0, right - 8, chips, u, locale)) if chips else 0)
+    if d is None:
         return h
+    col = _colour(u, view)
     d.rounded_rectangle((x, y, right, y + h), 8, fill="#2d2626", outline=col, width=2)
-    level = _k(f"level.{u.crew}", locale)
+    name = _name(u, view, locale, short=at.tier >= 3)
     if u.status != "active":
-        tail = _out_line(u, locale)
+        tail = _k("card.out", locale) if at.tier >= 3 else _out_line(u, locale)
         tail_w = font(FS_SMALL).getlength(tail)
         text(d, (right - 10, y + 20), tail, FS_SMALL, BAD, "rm")
-        text(d, (x + 12, y + 20), _fit(_name(u, view, locale), FS, right - x - 34 - tail_w), FS, MUTED, "lm")
+        text(d, (x + 12, y + 20), _fit(name, FS, right - x - 34 - tail_w), FS, MUTED, "lm")
         return h
     chip_w = _ammo_chip(d, right - 8 - _ammo_width(u, locale), y + 7, u, locale)
-    name = _fit(f"{_name(u, view, locale)} · {level}", FS, right - x - 28 - chip_w)
-    text(d, (x + 12, y + 20), name, FS, col, "lm")
+    if at.tier < 3:
+        name = f"{name} · {_k(f'level.{u.crew}', locale)}"
+    text(d, (x + 12, y + 20), _fit(name, FS, right - x - 28 - chip_w), FS, col, "lm")
     if chips:
-        _flow_chips(d, x + 12, y + 38, right - 8, chips, True)
+        _flow_chips(d, x + 12, y + 38, right - 8, chips, u, locale)
     return h
 
 
@@ -600,22 +674,25 @@ def _ammo_width(u: UnitView, locale: str) -> float:
     return font(FS_SMALL).getlength(_r("empty", locale)) + 14
 
 
-def _boss_card(d: ImageDraw.ImageDraw, x: int, y: int, u: UnitView, view: AcView, locale: str, draw_it: bool) -> int:
+def _boss_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcView, locale: str) -> int:
+    """Wittmann: the rage gauge, fatigue, pre-rotation, whom he tracks, the players'
+    counters in effect, his troubles (from tier 2 on without whom he tracks)."""
     card = u.card
     assert card is not None  # the boss always has its status card
-    right = x + PANEL_W
+    x, y, right = at.x, at.y, at.right
     normal = view.mode == "normal"
     active = u.status == "active"
+    b = content.boss()
     facts: list[tuple[str, str]] = []
     if active:
-        b = content.boss()
+        facts.append((AMMO, ""))
         facts.append((_r("move_fire", locale, n=card.ms_left, max=b["fatigue_move_turns"]), TEXT))
         if card.rest_left:
             facts.append((_r("resting", locale, n=card.rest_left), WARN))
         if normal and card.prerot_mode:
             facts.append((_r("prerot", locale, n=card.prerot_mode), WARN))
         target = next((o for o in view.units if o.id == card.target), None)
-        if target is not None:
+        if target is not None and at.tier < 2:
             facts.append((_r("tracking", locale, name=_name(target, view, locale)), TEXT))
         if card.halved_turns:
             facts.append((_k("card.halved", locale, n=card.halved_turns), OK_GREEN))
@@ -623,13 +700,11 @@ def _boss_card(d: ImageDraw.ImageDraw, x: int, y: int, u: UnitView, view: AcView
             facts.append((_k("card.forced", locale), OK_GREEN))
         if card.overload_left:
             facts.append((_r("turret", locale, state=_k("turret.overload", locale)), OK_GREEN))
-        facts += [c for c in _warnings(u, locale) if c[1] != MUTED]
-    if active:
-        facts.insert(0, ("", ""))  # the ammunition chip's place
+        facts += _warnings(u, locale, kills=False)
     h = 8 + 28 + 8 + (34 if active else 30) + 8
     if facts:
-        h += int(_flow_chips(d, x + 12, 0, right - 8, facts, False)) + 2
-    if not draw_it:
+        h += int(_flow_chips(None, x + 12, 0, right - 8, facts, u, locale)) + 2
+    if d is None:
         return h
     col = _colour(u, view)
     d.rounded_rectangle((x, y, right, y + h), 8, fill="#3a1f1f", outline=col, width=3)
@@ -640,10 +715,9 @@ def _boss_card(d: ImageDraw.ImageDraw, x: int, y: int, u: UnitView, view: AcView
     text(d, (x + 18 + tw, y + 22), _fit(_name(u, view, locale), FS_NAME, right - x - 30 - tw), FS_NAME, "#ffb4a6", "lm")
     row = y + 44
     if not active:
-        text(d, (x + 12, row + 14), _fit(_out_line(u, locale), FS, PANEL_W - 24), FS, BAD, "lm")
+        text(d, (x + 12, row + 14), _fit(_out_line(u, locale), FS, at.w - 24), FS, BAD, "lm")
         return h
     # the rage gauge: 10 pips in normal mode (10 = a kill), the doubling threshold in simple mode
-    b = content.boss()
     top = 10 if normal else max(b["rage_double_simple"], card.rage)
     label = _r("rage", locale, n=card.rage, max=top)
     text(d, (x + 12, row + 15), label, FS, "#ffb4a6", "lm")
@@ -655,29 +729,58 @@ def _boss_card(d: ImageDraw.ImageDraw, x: int, y: int, u: UnitView, view: AcView
         lit = i < card.rage
         d.ellipse((cx - r, row + 15 - r, cx + r, row + 15 + r), fill=BAD if lit else None, outline="#ffb4a6", width=2)
     if facts:
-        _flow_chips(d, x + 12, row + 36, right - 8, facts, True, lambda cx, cy: _ammo_chip(d, cx, cy, u, locale))
+        _flow_chips(d, x + 12, row + 36, right - 8, facts, u, locale)
     return h
 
 
-def _cards(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> None:
+#: the tiers card_layout tries, fullest first
+TIERS = 4
+
+
+def card_layout(view: AcView, locale: str) -> list[tuple[UnitView, CardFn, _Slot, int]]:
+    """The status cards, (unit, drawer, slot, height): the crews in seat order, then
+    the boss, then the AI tanks, at the fullest tier that fits beside the board."""
     crews = [u for u in view.units if u.seat is not None]
     boss = [u for u in view.units if u.boss]
     enemies = [u for u in view.units if u.seat is None and not u.boss]
-    kinds: list[tuple[UnitView, Callable[..., int]]] = (
-        [(u, _crew_card) for u in crews] + [(u, _boss_card) for u in boss] + [(u, _enemy_card) for u in enemies]
-    )
-    y = HEADER_H + 10
-    gap = 8
-    need = sum(fn(d, PANEL_X, 0, u, view, locale, False) for u, fn in kinds) + gap * len(kinds)
-    if need > HEIGHT - y:
-        gap = max(2, gap - (need - (HEIGHT - y)) // max(1, len(kinds)))
-    for u, fn in kinds:
-        y += fn(d, PANEL_X, y, u, view, locale, True) + gap
+    top, gap = HEADER_H + 10, 8
+    room = HEIGHT - 4
+    out: list[tuple[UnitView, CardFn, _Slot, int]] = []
+    for tier in range(TIERS):
+        out, y = [], top
+        for u, fn in [(u, _crew_card) for u in crews] + [(u, _boss_card) for u in boss]:
+            slot = _Slot(PANEL_X, y, PANEL_W, tier)
+            h = fn(None, slot, u, view, locale)
+            out.append((u, fn, slot, h))
+            y += h + gap
+        if tier >= 3:  # two AI tanks to a line
+            half = (PANEL_W - gap) // 2
+            for i in range(0, len(enemies), 2):
+                hs = []
+                for j, u in enumerate(enemies[i : i + 2]):
+                    slot = _Slot(PANEL_X + j * (half + gap), y, half, tier)
+                    hs.append(_enemy_card(None, slot, u, view, locale))
+                    out.append((u, _enemy_card, slot, hs[-1]))
+                y += max(hs) + gap
+        else:
+            for u in enemies:
+                slot = _Slot(PANEL_X, y, PANEL_W, tier)
+                h = _enemy_card(None, slot, u, view, locale)
+                out.append((u, _enemy_card, slot, h))
+                y += h + gap
+        if y - gap <= room:
+            break
+    return out
+
+
+def _cards(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> None:
+    for u, fn, slot, _h in card_layout(view, locale):
+        fn(d, slot, u, view, locale)
 
 
 # ---------------------------------------------------------------- legend
-def _legend(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> None:
-    """What the icons mean, flowed in lines under the board."""
+def _legend(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> float:
+    """What the icons mean, flowed in lines under the board; returns its bottom."""
     x0, right = 12, PANEL_X - 14
     lh = 26
     x, y = float(x0), float(LEGEND_Y)
@@ -689,7 +792,7 @@ def _legend(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> None:
             x, y = float(x0), y + lh
         draw_icon(x, y + lh / 2)
         text(d, (x + icon_w + 6, y + lh / 2 + 1), label, FS_SMALL, MUTED, "lm")
-        x += w + 18
+        x += w + 15
 
     def tank_icon(ix: float, iy: float) -> None:
         _tank_shape(d, ix + 14, iy, 2, 1, SEAT_COLOURS[0], "#ffffff", 0.45)
@@ -715,15 +818,26 @@ def _legend(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> None:
     item(22, lambda ix, iy: _badge(d, ix + 11, iy, "choosing", 10), _r("choosing", locale))
     if any(_order_state(u, view) == "stunned" for u in view.units):
         item(22, lambda ix, iy: _badge(d, ix + 11, iy, "stunned", 10), _r("stunned_legend", locale))
+    item(70, partial(_pen_icons, d), _r("legend.pen", locale))
     for role in CREW:
-        item(24, partial(_pip_icon, d, _r(f"crew.{role}", locale), 0, 11), _k(f"crew.{role}", locale))
-    for hurt, key in ((1, "legend.injured"), (2, "legend.injured2")):
-        item(16, partial(_pip_icon, d, "", hurt, 7), _r(key, locale))
+        item(24, partial(_pip_icon, d, _r(f"crew.{role}", locale), 0, 11), _r(f"legend.{role}", locale))
+    item(34, partial(_hurt_icons, d), _r("legend.injured", locale))
     for ammo in ("AP", "HEAT", "HE"):
         abbr = _r(f"ammo.{ammo}", locale)
         item(font(FS_SMALL).getlength(abbr) + 14, partial(_chip_icon, d, abbr, 0), _r(f"ammo_word.{ammo}", locale))
     he = _r("ammo.HE", locale)
     item(font(FS_SMALL).getlength(he) + 36, partial(_chip_icon, d, he, 2), _r("legend.loading", locale))
+    return y + lh
+
+
+def _pen_icons(d: ImageDraw.ImageDraw, ix: float, iy: float) -> None:
+    for i, k in enumerate(PEN_KINDS):
+        _pen_icon(d, k, ix + 10 + i * 24, iy, WARN)
+
+
+def _hurt_icons(d: ImageDraw.ImageDraw, ix: float, iy: float) -> None:
+    _pip(d, ix + 8, iy, "", 1, 7)
+    _pip(d, ix + 26, iy, "", 2, 7)
 
 
 def _pip_icon(d: ImageDraw.ImageDraw, letter: str, hurt: int, r: float, ix: float, iy: float) -> None:
