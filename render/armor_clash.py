@@ -489,14 +489,24 @@ def _header(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> None:
         return
     text(d, (x, HEADER_H / 2), _r("orders", locale), FS, MUTED, "lm")
     x += font(FS).getlength(_r("orders", locale)) + 12
-    each = (right - x) / len(crews)
+    f = font(FS)
+    widths = [f.getlength(view.label(u.seat)) for u in crews]
+    room = right - x - 46 * len(crews)
+    cap = room  # the longest a name may be: none cut when all fit, else the long ones share
+    if sum(widths) > room:
+        rest = sorted(widths)
+        for i, w in enumerate(rest):
+            share = (room - sum(rest[:i])) / (len(rest) - i)
+            if w > share:
+                cap = share
+                break
     for u in crews:
         state = _order_state(u, view)
         assert state is not None
         _badge(d, x + 12, HEADER_H / 2, state, 12)
-        name = _fit(view.label(u.seat), FS, each - 36)
+        name = _fit(view.label(u.seat), FS, cap)
         text(d, (x + 30, HEADER_H / 2), name, FS, _colour(u, view), "lm")
-        x += 30 + font(FS).getlength(name) + 16
+        x += 30 + f.getlength(name) + 16
 
 
 # ---------------------------------------------------------------- cards
@@ -595,10 +605,29 @@ class _Slot:
 CardFn = Callable[[ImageDraw.ImageDraw | None, _Slot, "UnitView", "AcView", str], int]
 
 
+def _order_words(view: AcView, locale: str) -> str | None:
+    """The viewer's own order this turn, in a few words (their own image only)."""
+    order = view.my_order
+    if order is None:
+        return None
+    words = _k(f"what.{order.what}", locale)
+    if order.target:
+        target = next((o for o in view.units if o.id == order.target), None)
+        if target is not None:
+            words += " → " + _name(target, view, locale)
+    elif order.cells:
+        words += " · " + _k("action.move_dist", locale, cells=order.cells)
+    return _r("your_order", locale, order=words)
+
+
 def _crew_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcView, locale: str) -> int:
-    """A crew: name and orders badge; crew pips, ammunition, vehicle; troubles."""
+    """A crew: name and orders badge; crew pips, ammunition, vehicle; troubles (and
+    on the viewer's own card the order they gave)."""
     x, y, right = at.x, at.y, at.right
     chips = _warnings(u, locale, kills=at.tier < 1) if u.status == "active" else []
+    mine = _order_words(view, locale) if u.seat is not None and u.seat == view.viewer else None
+    if mine and u.status == "active":
+        chips.insert(0, (_fit(mine, FS_SMALL, at.w - 40), TEXT))
     inline = at.tier >= 2 and u.status == "active"  # the troubles follow the ammunition on row 2
     pips_w = 3 * 29 + 2
     ammo_w = _ammo_width(u, locale)
