@@ -19,7 +19,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
@@ -110,12 +110,17 @@ def _name(u: UnitView, view: AcView, locale: str, short: bool = False) -> str:
     return model + (m.group(1) if m else "")
 
 
+@lru_cache(maxsize=4096)
+def _len(size: int, s: str) -> float:
+    """The advance width of ``s`` at ``size`` (cached: layout asks for it often)."""
+    return float(font(size).getlength(s))
+
+
 def _fit(s: str, size: int, width: float) -> str:
     """``s`` cut (with an ellipsis) to ``width`` pixels at ``size``."""
-    f = font(size)
-    if f.getlength(s) <= width:
+    if _len(size, s) <= width:
         return s
-    while s and f.getlength(s + "…") > width:
+    while s and _len(size, s + "…") > width:
         s = s[:-1]
     return s + "…"
 
@@ -233,8 +238,7 @@ def _pip(d: ImageDraw.ImageDraw, cx: float, cy: float, letter: str, hurt: int, r
 
 def _chip(d: ImageDraw.ImageDraw, x: float, y: float, label: str, fg: str, filled: bool, dots: int = 0) -> float:
     """A rounded label (ammo, a penalty, a warning); returns its width."""
-    f = font(FS_SMALL)
-    w = f.getlength(label) + 14 + (dots * 9 + 4 if dots else 0)
+    w = _len(FS_SMALL, label) + 14 + (dots * 9 + 4 if dots else 0)
     h = 26
     if filled:
         d.rounded_rectangle((x, y, x + w, y + h), 6, fill=fg)
@@ -243,7 +247,7 @@ def _chip(d: ImageDraw.ImageDraw, x: float, y: float, label: str, fg: str, fille
         d.rounded_rectangle((x, y, x + w, y + h), 6, fill=CHIP_BG, outline=fg, width=2)
         text(d, (x + 7, y + h / 2 + 1), label, FS_SMALL, fg, "lm")
     for i in range(dots):
-        cx = x + 7 + f.getlength(label) + 8 + i * 9
+        cx = x + 7 + _len(FS_SMALL, label) + 8 + i * 9
         d.ellipse((cx - 3, y + h / 2 - 3, cx + 3, y + h / 2 + 3), fill=fg)
     return w
 
@@ -266,7 +270,7 @@ PEN_KINDS = ("move", "shoot", "reload")
 
 def _pen_width(pen: dict[str, int]) -> float:
     parts = [f"+{pen[k]}" for k in PEN_KINDS if pen.get(k)]
-    return 8 + sum(22 + font(FS_SMALL).getlength(p) + 6 for p in parts)
+    return 8 + sum(22 + _len(FS_SMALL, p) + 6 for p in parts)
 
 
 def _pen_chip(d: ImageDraw.ImageDraw, x: float, y: float, pen: dict[str, int]) -> float:
@@ -281,7 +285,7 @@ def _pen_chip(d: ImageDraw.ImageDraw, x: float, y: float, pen: dict[str, int]) -
         _pen_icon(d, k, cx + 9, y + 13, WARN)
         label = f"+{n}"
         text(d, (cx + 20, y + 14), label, FS_SMALL, WARN, "lm")
-        cx += 22 + font(FS_SMALL).getlength(label) + 6
+        cx += 22 + _len(FS_SMALL, label) + 6
     return w
 
 
@@ -321,17 +325,26 @@ def _tank_shape(
 
 
 # ---------------------------------------------------------------- board layers
-def _draw_grid(b: _Board) -> None:
-    d = b.d
-    x0, y0, x1, y1 = b.grid_box
+@lru_cache(maxsize=8)
+def _field(w: int, h: int) -> Image.Image:
+    """The empty canvas with the field's squares (copied for each board: no text on
+    it, so render.common.recorded_text still sees every run each board draws)."""
+    img, d = canvas(WIDTH, HEIGHT, BG)
+    x0, y0, x1, y1 = GRID_X, GRID_Y, GRID_X + w * CELL, GRID_Y + h * CELL
     d.rectangle((x0, y0, x1, y1), fill=FIELD)
-    for i in range(b.w + 1):
+    for i in range(w + 1):
         d.line((x0 + i * CELL, y0, x0 + i * CELL, y1), fill=FIELD_LINE, width=2)
-    for j in range(b.h + 1):
+    for j in range(h + 1):
         d.line((x0, y0 + j * CELL, x1, y0 + j * CELL), fill=FIELD_LINE, width=2)
-    for x in range(b.w):
+    return img
+
+
+def _draw_coordinates(d: ImageDraw.ImageDraw, w: int, h: int) -> None:
+    """Columns A.. and rows 1.., as the buttons name cells."""
+    x0, y0 = GRID_X, GRID_Y
+    for x in range(w):
         text(d, (x0 + x * CELL + CELL / 2, y0 - 14), chr(ord("A") + x), FS_SMALL, MUTED, "mm")
-    for y in range(b.h):
+    for y in range(h):
         text(d, (x0 / 2, y0 + y * CELL + CELL / 2), str(y + 1), FS_SMALL, MUTED, "mm")
 
 
@@ -441,8 +454,7 @@ def _draw_labels(b: _Board) -> None:
         # a name may overhang its cell unless a neighbour's name would meet it
         crowded = (u.x - 1, u.y) in taken or (u.x + 1, u.y) in taken
         name = _fit(_name(u, b.view, b.locale, short=True), 16, CELL * (0.95 if crowded else 1.7))
-        f = font(16)
-        tw = f.getlength(name)
+        tw = _len(16, name)
         ty = cy + CELL * 0.5 - 2
         top = min(ty - 9, b.grid_box[3] - 20)
         b.d.rounded_rectangle((cx - tw / 2 - 4, top, cx + tw / 2 + 4, top + 20), 4, fill="#15171b", outline=col)
@@ -452,8 +464,9 @@ def _draw_labels(b: _Board) -> None:
             _badge(b.d, cx + CELL * 0.36, cy - CELL * 0.36, state)
 
 
-#: the board's layers, bottom to top (an objective zone would go after the grid)
-LAYERS: list[Callable[[_Board], None]] = [_draw_grid, _draw_arcs, _draw_plans, _draw_shots, _draw_units, _draw_labels]
+#: the board's layers over the empty field, bottom to top (an objective cell or zone
+#: is one more function here, first in the list)
+LAYERS: list[Callable[[_Board], None]] = [_draw_arcs, _draw_plans, _draw_shots, _draw_units, _draw_labels]
 
 
 # ---------------------------------------------------------------- header
@@ -475,7 +488,7 @@ def _header(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> None:
         f" · {_k(f'card.mode_{view.mode}', locale)}"
     )
     text(d, (14, HEADER_H / 2), title, FS_TITLE, TEXT, "lm")
-    x = 14 + font(FS_TITLE).getlength(title) + 28
+    x = 14 + _len(FS_TITLE, title) + 28
     right = WIDTH - 12
     if view.result is not None:
         r = view.result
@@ -488,9 +501,8 @@ def _header(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> None:
     if not crews:
         return
     text(d, (x, HEADER_H / 2), _r("orders", locale), FS, MUTED, "lm")
-    x += font(FS).getlength(_r("orders", locale)) + 12
-    f = font(FS)
-    widths = [f.getlength(view.label(u.seat)) for u in crews]
+    x += _len(FS, _r("orders", locale)) + 12
+    widths = [_len(FS, view.label(u.seat)) for u in crews]
     room = right - x - 46 * len(crews)
     cap = room  # the longest a name may be: none cut when all fit, else the long ones share
     if sum(widths) > room:
@@ -506,7 +518,7 @@ def _header(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> None:
         _badge(d, x + 12, HEADER_H / 2, state, 12)
         name = _fit(view.label(u.seat), FS, cap)
         text(d, (x + 30, HEADER_H / 2), name, FS, _colour(u, view), "lm")
-        x += 30 + f.getlength(name) + 16
+        x += 30 + _len(FS, name) + 16
 
 
 # ---------------------------------------------------------------- cards
@@ -553,7 +565,6 @@ def _flow_chips(
 ) -> float:
     """Chips left to right, wrapping to ``wrap_x`` (default ``x``); ``d`` None only
     measures.  Returns the height used."""
-    f = font(FS_SMALL)
     cx, cy = x, y
     wx = x if wrap_x is None else wrap_x
     for label, col in chips:
@@ -562,7 +573,7 @@ def _flow_chips(
         elif label == PEN:
             w = _pen_width(u.pen)
         else:
-            w = f.getlength(label) + 14
+            w = _len(FS_SMALL, label) + 14
         if cx + w > right and cx > x:
             x = cx = wx
             cy += 30
@@ -645,7 +656,7 @@ def _crew_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcVi
     d.rounded_rectangle((x, y, right, y + h), 8, fill="#2a2d33", outline=col, width=3)
     state = _order_state(u, view)
     you = f" ({_r('you', locale)})" if u.seat == view.viewer and u.seat is not None else ""
-    name_w = right - x - 24 - (34 if state else 0) - font(FS_NAME).getlength(you)
+    name_w = right - x - 24 - (34 if state else 0) - _len(FS_NAME, you)
     text(d, (x + 12, y + 21), _fit(_name(u, view, locale), FS_NAME, name_w) + you, FS_NAME, col, "lm")
     if state:
         _badge(d, right - 22, y + 21, state, 12)
@@ -681,7 +692,7 @@ def _enemy_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcV
     name = _name(u, view, locale, short=at.tier >= 3)
     if u.status != "active":
         tail = _k("card.out", locale) if at.tier >= 3 else _out_line(u, locale)
-        tail_w = font(FS_SMALL).getlength(tail)
+        tail_w = _len(FS_SMALL, tail)
         text(d, (right - 10, y + 20), tail, FS_SMALL, BAD, "rm")
         text(d, (x + 12, y + 20), _fit(name, FS, right - x - 34 - tail_w), FS, MUTED, "lm")
         return h
@@ -696,11 +707,11 @@ def _enemy_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcV
 
 def _ammo_width(u: UnitView, locale: str) -> float:
     if u.loaded:
-        return font(FS_SMALL).getlength(_r(f"ammo.{u.loaded}", locale)) + 14
+        return _len(FS_SMALL, _r(f"ammo.{u.loaded}", locale)) + 14
     if u.loading:
         dots = max(0, u.reload_left)
-        return font(FS_SMALL).getlength(_r(f"ammo.{u.loading}", locale)) + 14 + (dots * 9 + 4 if dots else 0)
-    return font(FS_SMALL).getlength(_r("empty", locale)) + 14
+        return _len(FS_SMALL, _r(f"ammo.{u.loading}", locale)) + 14 + (dots * 9 + 4 if dots else 0)
+    return _len(FS_SMALL, _r("empty", locale)) + 14
 
 
 def _boss_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcView, locale: str) -> int:
@@ -738,7 +749,7 @@ def _boss_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcVi
     col = _colour(u, view)
     d.rounded_rectangle((x, y, right, y + h), 8, fill="#3a1f1f", outline=col, width=3)
     tag = _r("boss", locale)
-    tw = font(FS_SMALL).getlength(tag) + 14
+    tw = _len(FS_SMALL, tag) + 14
     d.rounded_rectangle((x + 10, y + 9, x + 10 + tw, y + 35), 6, fill=col)
     text(d, (x + 17, y + 23), tag, FS_SMALL, "#111111", "lm")
     text(d, (x + 18 + tw, y + 22), _fit(_name(u, view, locale), FS_NAME, right - x - 30 - tw), FS_NAME, "#ffb4a6", "lm")
@@ -750,7 +761,7 @@ def _boss_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcVi
     top = 10 if normal else max(b["rage_double_simple"], card.rage)
     label = _r("rage", locale, n=card.rage, max=top)
     text(d, (x + 12, row + 15), label, FS, "#ffb4a6", "lm")
-    gx = x + 22 + font(FS).getlength(label)
+    gx = x + 22 + _len(FS, label)
     step = min(22.0, (right - 10 - gx) / max(1, top))
     for i in range(top):
         cx = gx + i * step + step / 2
@@ -808,15 +819,16 @@ def _cards(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> None:
 
 
 # ---------------------------------------------------------------- legend
-def _legend(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> float:
-    """What the icons mean, flowed in lines under the board; returns its bottom."""
+def _legend(d: ImageDraw.ImageDraw, mode: str, stunned: bool, locale: str) -> float:
+    """What the icons mean, flowed in lines under the board; returns its bottom
+    (``stunned``: a crew sits out this turn, so its badge is explained too)."""
     x0, right = 12, PANEL_X - 14
     lh = 26
     x, y = float(x0), float(LEGEND_Y)
 
     def item(icon_w: float, draw_icon: Callable[[float, float], object], label: str) -> None:
         nonlocal x, y
-        w = icon_w + 6 + font(FS_SMALL).getlength(label)
+        w = icon_w + 6 + _len(FS_SMALL, label)
         if x + w > right and x > x0:
             x, y = float(x0), y + lh
         draw_icon(x, y + lh / 2)
@@ -827,7 +839,7 @@ def _legend(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> float:
         _tank_shape(d, ix + 14, iy, 2, 1, SEAT_COLOURS[0], "#ffffff", 0.45)
 
     item(28, tank_icon, _r("legend.tank", locale))
-    if view.mode == "normal":
+    if mode == "normal":
 
         def wedge(ix: float, iy: float) -> None:
             d.pieslice((ix - 20, iy - 20, ix + 20, iy + 20), -67.5, 67.5, fill="#6f8f48", outline="#cfe08a")
@@ -845,7 +857,7 @@ def _legend(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> float:
     item(34, plan_icon, _r("legend.plan", locale))
     item(22, lambda ix, iy: _badge(d, ix + 11, iy, "locked", 10), _r("locked", locale))
     item(22, lambda ix, iy: _badge(d, ix + 11, iy, "choosing", 10), _r("choosing", locale))
-    if any(_order_state(u, view) == "stunned" for u in view.units):
+    if stunned:
         item(22, lambda ix, iy: _badge(d, ix + 11, iy, "stunned", 10), _r("stunned_legend", locale))
     item(70, partial(_pen_icons, d), _r("legend.pen", locale))
     for role in CREW:
@@ -853,9 +865,9 @@ def _legend(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> float:
     item(34, partial(_hurt_icons, d), _r("legend.injured", locale))
     for ammo in ("AP", "HEAT", "HE"):
         abbr = _r(f"ammo.{ammo}", locale)
-        item(font(FS_SMALL).getlength(abbr) + 14, partial(_chip_icon, d, abbr, 0), _r(f"ammo_word.{ammo}", locale))
+        item(_len(FS_SMALL, abbr) + 14, partial(_chip_icon, d, abbr, 0), _r(f"ammo_word.{ammo}", locale))
     he = _r("ammo.HE", locale)
-    item(font(FS_SMALL).getlength(he) + 36, partial(_chip_icon, d, he, 2), _r("legend.loading", locale))
+    item(_len(FS_SMALL, he) + 36, partial(_chip_icon, d, he, 2), _r("legend.loading", locale))
     return y + lh
 
 
@@ -880,12 +892,15 @@ def _chip_icon(d: ImageDraw.ImageDraw, label: str, dots: int, ix: float, iy: flo
 
 # ---------------------------------------------------------------- entry
 def draw(view: AcView, locale: str = "en") -> bytes:
-    img, d = canvas(WIDTH, HEIGHT, BG)
+    stunned = any(_order_state(u, view) == "stunned" for u in view.units)
+    img = _field(view.width, view.height).copy()
+    d = ImageDraw.Draw(img)
+    _draw_coordinates(d, view.width, view.height)
+    _legend(d, view.mode, stunned, locale)
     board = _Board(view, locale, img, d)
     for layer in LAYERS:
         layer(board)
     _header(d, view, locale)
-    _legend(d, view, locale)
     _cards(d, view, locale)
     # a web-palette image (no dithering) converts in ~3 ms and encodes ~5x faster than RGB
     return to_png(img.convert("P", palette=Image.Palette.WEB, dither=Image.Dither.NONE))

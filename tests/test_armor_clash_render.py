@@ -196,14 +196,13 @@ def test_the_status_cards_fit_beside_the_board_with_every_vehicle():
 
 @pytest.mark.parametrize("mode", ["normal", "simple"])
 def test_the_legend_fits_under_the_board(mode):
-    s = GAME.new(["p1", "p2"], {"mode": mode}, 2)
-    s.units[0].stunned = 1  # the longest legend: with the stunned badge explained
-    view = GAME.view(s, None, _labels(2))
+    # the longest legend: with the stunned badge explained
+    view = GAME.view(GAME.new(["p1", "p2"], {"mode": mode}, 2), None, _labels(2))
     for locale in ("en", "zh"):
         img = Image.new("RGB", (AR.WIDTH, AR.HEIGHT))
         from PIL import ImageDraw
 
-        bottom = AR._legend(ImageDraw.Draw(img), view, locale)
+        bottom = AR._legend(ImageDraw.Draw(img), view.mode, True, locale)
         assert AR.LEGEND_Y < bottom <= AR.HEIGHT, f"{mode} {locale} legend ends at {bottom}"
 
 
