@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
-from engine.armor_clash import content
 from engine.i18n import t
 from render.common import canvas, font, text, to_png
 
@@ -70,6 +69,12 @@ CHIP_BG = "#3a3e47"
 DIR_NAMES = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
 _STEPS = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]
 CREW = ("driver", "gunner", "loader")
+# the boss card's scales, from the rules (the renderer reads only the view, which
+# does not carry them): 9.2 three move-and-shoot turns before a rest; 9.3 rage 10
+# destroys a player vehicle (normal mode), rage 2 doubles the next hit (simple mode)
+FATIGUE_TURNS = 3
+RAGE_KILL = 10
+RAGE_DOUBLE_SIMPLE = 2
 
 
 # ---------------------------------------------------------------- words
@@ -722,11 +727,10 @@ def _boss_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcVi
     x, y, right = at.x, at.y, at.right
     normal = view.mode == "normal"
     active = u.status == "active"
-    b = content.boss()
     facts: list[tuple[str, str]] = []
     if active:
         facts.append((AMMO, ""))
-        facts.append((_r("move_fire", locale, n=card.ms_left, max=b["fatigue_move_turns"]), TEXT))
+        facts.append((_r("move_fire", locale, n=card.ms_left, max=FATIGUE_TURNS), TEXT))
         if card.rest_left:
             facts.append((_r("resting", locale, n=card.rest_left), WARN))
         if normal and card.prerot_mode:
@@ -758,7 +762,7 @@ def _boss_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcVi
         text(d, (x + 12, row + 14), _fit(_out_line(u, locale), FS, at.w - 24), FS, BAD, "lm")
         return h
     # the rage gauge: 10 pips in normal mode (10 = a kill), the doubling threshold in simple mode
-    top = 10 if normal else max(b["rage_double_simple"], card.rage)
+    top = RAGE_KILL if normal else max(RAGE_DOUBLE_SIMPLE, card.rage)
     label = _r("rage", locale, n=card.rage, max=top)
     text(d, (x + 12, row + 15), label, FS, "#ffb4a6", "lm")
     gx = x + 22 + _len(FS, label)

@@ -212,3 +212,13 @@ def test_an_ordinary_column_of_cards_is_drawn_in_full():
     assert {at.tier for _, _, at, _ in cards} == {0}
     drawn = {s for _, s in _words(view, "zh")[0]}
     assert any("T-34-85" in s and "老鸟" in s for s in drawn), "a full crew card names its vehicle and crew level"
+
+
+def test_the_boss_cards_scales_match_the_tables():
+    # the renderer reads only the view, so it keeps the rules' scales itself: they must agree
+    from engine.armor_clash import content
+
+    boss = content.boss()
+    assert AR.FATIGUE_TURNS == boss["fatigue_move_turns"]
+    assert AR.RAGE_DOUBLE_SIMPLE == boss["rage_double_simple"]
+    assert AR.RAGE_KILL == boss["rage_max_normal"]
