@@ -488,10 +488,14 @@ def _scenario(view: AcView, locale: str) -> str:
 
 def _header(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> None:
     d.rectangle((0, 0, WIDTH, HEADER_H), fill="#2a2d33")
-    title = (
-        f"{_k('card.turn', locale, turn=view.turn, max=view.max_turns)} · {_scenario(view, locale)}"
-        f" · {_k(f'card.mode_{view.mode}', locale)}"
-    )
+    crews = [u for u in view.units if _order_state(u, view)]
+    # the orders line wants its names whole: the title gives up the mode, then is cut
+    want = sum(_len(FS, view.label(u.seat)) + 46 for u in crews) + _len(FS, _r("orders", locale)) + 40
+    turn = _k("card.turn", locale, turn=view.turn, max=view.max_turns)
+    title = f"{turn} · {_scenario(view, locale)} · {_k(f'card.mode_{view.mode}', locale)}"
+    if crews and _len(FS_TITLE, title) + want > WIDTH - 26:
+        title = f"{turn} · {_scenario(view, locale)}"
+    title = _fit(title, FS_TITLE, max(360.0, WIDTH - 26 - want) if crews else 600)
     text(d, (14, HEADER_H / 2), title, FS_TITLE, TEXT, "lm")
     x = 14 + _len(FS_TITLE, title) + 28
     right = WIDTH - 12
@@ -502,7 +506,6 @@ def _header(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> None:
             line += " · " + _r("winners", locale, names=", ".join(view.label(s) for s in r.winners))
         text(d, (x, HEADER_H / 2), _fit(line, FS, right - x), FS, "#ffd86b", "lm")
         return
-    crews = [u for u in view.units if _order_state(u, view)]
     if not crews:
         return
     text(d, (x, HEADER_H / 2), _r("orders", locale), FS, MUTED, "lm")
