@@ -66,9 +66,9 @@ TEXT = "#f2f2f2"
 MUTED = "#b9bcc4"
 CHIP_BG = "#3a3e47"
 
-DIR_NAMES = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
 _STEPS = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]
 CREW = ("driver", "gunner", "loader")
+RING_TO_CELL = [2, 3, 5, 8, 7, 6, 4, 1]  # ring position clockwise from the hull front -> cell (8.1)
 # the boss card's scales, from the rules (the renderer reads only the view, which
 # does not carry them): 9.2 three move-and-shoot turns before a rest; 9.3 rage 10
 # destroys a player vehicle (normal mode), rage 2 doubles the next hit (simple mode)
@@ -396,6 +396,24 @@ def _draw_arcs(b: _Board) -> None:
         _dashed(b.d, (ax, ay), (bx, by), col, 2, 10)
 
 
+def _draw_turret_cells(b: _Board) -> None:
+    """On a crew's own image (normal mode): the 3x3 cell numbers of rules 8.1 around
+    its tank, relative to the hull, as the turret buttons name them ("Cell [3]")."""
+    if b.view.mode != "normal" or b.view.viewer is None:
+        return
+    u = next((o for o in b.view.units if o.seat == b.view.viewer and o.status == "active"), None)
+    if u is None:
+        return
+    cx, cy = b.centre(u.x, u.y)
+    for ring, cell in enumerate(RING_TO_CELL):
+        dx, dy = _STEPS[(u.hull + ring) % 8]
+        if not (0 <= u.x + dx < b.w and 0 <= u.y + dy < b.h):
+            continue
+        px, py = cx + dx * CELL * 0.78, cy + dy * CELL * 0.78
+        b.d.rounded_rectangle((px - 15, py - 11, px + 15, py + 11), 5, fill="#15171b", outline="#ffffff")
+        text(b.d, (px, py + 1), f"[{cell}]", 16, "#ffffff", "mm")
+
+
 def _draw_plans(b: _Board) -> None:
     """A move under way: a dashed white line to where it ends, with a ring there."""
     for u in b.view.units:
@@ -471,7 +489,14 @@ def _draw_labels(b: _Board) -> None:
 
 #: the board's layers over the empty field, bottom to top (an objective cell or zone
 #: is one more function here, first in the list)
-LAYERS: list[Callable[[_Board], None]] = [_draw_arcs, _draw_plans, _draw_shots, _draw_units, _draw_labels]
+LAYERS: list[Callable[[_Board], None]] = [
+    _draw_arcs,
+    _draw_turret_cells,
+    _draw_plans,
+    _draw_shots,
+    _draw_units,
+    _draw_labels,
+]
 
 
 # ---------------------------------------------------------------- header

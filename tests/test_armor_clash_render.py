@@ -222,3 +222,18 @@ def test_the_boss_cards_scales_match_the_tables():
     assert AR.FATIGUE_TURNS == boss["fatigue_move_turns"]
     assert AR.RAGE_DOUBLE_SIMPLE == boss["rage_double_simple"]
     assert AR.RAGE_KILL == boss["rage_max_normal"]
+
+
+def test_a_crews_own_image_numbers_the_turret_cells_like_the_buttons():
+    s = GAME.new(["p1", "p2"], {}, 3)
+    cells = {f"[{c}]" for c in range(1, 9)}
+    # p2 starts on the bottom row facing north: the three cells behind it are off the field
+    assert next((u.y, u.hull) for u in s.units if u.seat == "p2") == (s.height - 1, 0)
+    own = {s for _, s in _words(GAME.view(s, "p2", _labels(2)), "en")[0]}
+    public = {s for _, s in _words(GAME.view(s, None, _labels(2)), "en")[0]}
+    assert {"[1]", "[2]", "[3]", "[4]", "[5]"} <= own and not own & {"[6]", "[7]", "[8]"}
+    p1 = {s for _, s in _words(GAME.view(s, "p1", _labels(2)), "en")[0]}
+    assert cells <= p1, "p1 one row up sees all eight"
+    assert not public & cells
+    simple = {s for _, s in _words(GAME.view(GAME.new(["p1"], {"mode": "simple"}, 3), "p1"), "en")[0]}
+    assert not simple & cells, "simple mode has no turret"
