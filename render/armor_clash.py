@@ -1,16 +1,20 @@
-"""Armor Clash board: a header saying whose orders are in, the battlefield grid
-(vehicles with hull front and gun barrel, firing arcs, planned moves, last turn's
-shots), a legend, and one short status card per vehicle.
+"""Armor Clash board: a header saying whose orders are in and who is still
+choosing, the battlefield grid (vehicles with hull front and gun barrel, firing
+arcs, moves under way, last turn's shots), a legend, and one short status card
+per vehicle.
 
 Laid out for Discord's inline size (:data:`render.common.DISPLAY_BOX`): the image
 is 1100x800, shown at half size, so no text is drawn under 16 px.  Card details
-are icons (crew pips, an ammunition chip, penalty chips shown only when not zero)
-that the legend under the board explains.  Every word comes from the locale
-catalog (``armor_clash.render.*`` keys plus the game's own card words).
+are icons (crew pips, an ammunition chip, one penalty chip, troubles only when
+there are some) that the legend under the board explains.  When a column of
+cards would not fit beside the board, :func:`card_layout` steps down through
+tiers that say less.  Every word comes from the locale catalog
+(``armor_clash.render.*`` keys plus the game's own card words); seats are named
+by the view's labels.  The renderer reads only the view.
 
-The drawing is split into layers (:func:`_draw_arcs`, :func:`_draw_plans`, ...)
-over one :class:`_Board` geometry, so a new board feature (an objective cell or
-zone) is one more layer function in :data:`LAYERS`.
+The board is drawn in layers (:data:`LAYERS`: arcs, moves, shots, turret cells,
+units, labels) over one :class:`_Board` geometry on a cached empty field, so a
+new board feature (an objective cell or zone) is one more layer function.
 """
 
 from __future__ import annotations
@@ -491,9 +495,9 @@ def _draw_labels(b: _Board) -> None:
 #: is one more function here, first in the list)
 LAYERS: list[Callable[[_Board], None]] = [
     _draw_arcs,
-    _draw_turret_cells,
     _draw_plans,
     _draw_shots,
+    _draw_turret_cells,
     _draw_units,
     _draw_labels,
 ]

@@ -1,4 +1,6 @@
-"""Render smoke tests: PNG out for both locales, modes and a finished game, fast enough."""
+"""The Armor Clash board image: PNG out for both locales and modes; at Discord's
+display size every word in the table's language, seats by their display names,
+who has locked in, hull and turret apart, every card and the legend in place."""
 
 from engine.armor_clash import GAME
 from render.armor_clash import draw
