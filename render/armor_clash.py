@@ -165,6 +165,11 @@ def _order_state(u: UnitView, view: AcView) -> str | None:
 
 
 # ---------------------------------------------------------------- geometry
+def cell_centre(x: float, y: float) -> tuple[float, float]:
+    """The pixel at the middle of grid cell (x, y) (0-based; A1 is 0, 0)."""
+    return GRID_X + x * CELL + CELL / 2, GRID_Y + y * CELL + CELL / 2
+
+
 @dataclass
 class _Board:
     view: AcView
@@ -181,7 +186,7 @@ class _Board:
         return self.view.height
 
     def centre(self, x: float, y: float) -> tuple[float, float]:
-        return GRID_X + x * CELL + CELL / 2, GRID_Y + y * CELL + CELL / 2
+        return cell_centre(x, y)
 
     def cell_box(self, x: int, y: int, inset: float = 0) -> tuple[float, float, float, float]:
         x0, y0 = GRID_X + x * CELL, GRID_Y + y * CELL

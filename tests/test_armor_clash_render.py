@@ -138,8 +138,7 @@ def _pixel(png, xy):
 
 def _badge_top(view, seat):
     u = next(u for u in view.units if u.seat == seat)
-    b = AR._Board(view, "en", None, None)  # geometry only
-    cx, cy = b.centre(u.x, u.y)
+    cx, cy = AR.cell_centre(u.x, u.y)
     return cx + AR.CELL * 0.36, cy - AR.CELL * 0.36 - 8  # inside the badge, above its mark
 
 
@@ -164,8 +163,7 @@ def test_hull_front_and_gun_barrel_point_their_own_ways():
     u.hull, u.turret = 0, 2  # hull north, turret to the right of the hull: east
     view = GAME.view(s, None, _labels(1))
     png = AR.draw(view, "en")
-    b = AR._Board(view, "en", None, None)
-    cx, cy = b.centre(u.x, u.y)
+    cx, cy = AR.cell_centre(u.x, u.y)
     barrel = _pixel(png, (cx + AR.CELL * 0.48, cy))
     assert min(barrel) > 200, "the light barrel reaches east of the turret"
     assert min(_pixel(png, (cx - AR.CELL * 0.48, cy))) < 200, "nothing light west of it"
