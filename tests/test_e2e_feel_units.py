@@ -63,7 +63,6 @@ def test_an_automobile_build_is_one_pick_of_model_and_count():
         if game.outcome(state) is not None:
             break
         seat = game.to_act(state)[0]
-        legal = game.legal_actions(state, seat)
         if state.pending is not None and state.pending.kind == "build_class" and state.pending.origin == "action":
             offered = choices(game, state, seat)
             assert any(len(c.chain) >= 2 for c in offered), "model and count in one pick"
