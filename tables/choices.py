@@ -15,8 +15,9 @@ those runs whole, saved as a chain of single steps (all or nothing, see
 * **compound decisions** -- otherwise, when every way through the seat's next
   decisions (until its turn passes) has at most :data:`MAX_CHOICES` distinct
   results, they are offered as one select (an Automobile build: model and
-  count in one pick).  A step that leaves the decision (its result has a step
-  straight back: ``back``, ``cancel``) is a choice of its own beside them.
+  count in one pick).  When there are more only because a first step leaves
+  the decision (its result has a step straight back: ``back``, ``cancel``), the
+  rest are merged and each such step is a choice of its own beside them.
 
 Neither ever looks past hidden information: a chain ends at the first step
 that rolls, shuffles or reveals (:func:`tables.preview.step_ends_chain`), so
@@ -57,9 +58,10 @@ class _Spent(Exception):
         self.best = best or []
 
 
-def _fingerprint(state: BaseState) -> str:
-    """What a state is, the step counter aside (a step back returns to the same state)."""
-    return state.model_dump_json(exclude={"step"})
+def _fingerprint(state: BaseState, step: bool = True) -> str:
+    """What a state is; ``step=False``: the step counter aside (a step back, then
+    forth again, returns to the same state)."""
+    return state.model_dump_json() if step else state.model_dump_json(exclude={"step"})
 
 
 def _expand(
@@ -76,9 +78,11 @@ def _expand(
     ``same_kind``: follow only decisions whose actions are all of that kind (a
     run); else follow every deterministic step until the turn passes.
     ``exits``: first steps that leave the decision (see :func:`_exits`), left out,
-    and their results never entered from deeper steps either."""
+    and their results never entered from deeper steps either (states are then
+    compared without the step counter)."""
+    step = exits is None
     leaves: list[tuple[int, ...]] = []
-    visited = {_fingerprint(state), *(exits or {}).values()}
+    visited = {_fingerprint(state, step), *(exits or {}).values()}
     frontier: list[tuple[tuple[int, ...], BaseState]] = [((), state)]
     best: list[tuple[int, ...]] = []  # a complete level that fits: its results and its waypoints
     while frontier:
@@ -94,7 +98,7 @@ def _expand(
                     after, _ = game.apply(st, seat, action)
                 except GameError:
                     continue
-                fp = _fingerprint(after)
+                fp = _fingerprint(after, step)
                 if fp in visited:  # back / cancel, or a second path to the same result
                     continue
                 visited.add(fp)
@@ -146,7 +150,7 @@ def choices(game: Game, state: BaseState, seat: str) -> list[Choice]:
 def _exits(game: Game, state: BaseState, seat: str, legal: list) -> dict[int, str]:
     """The first steps that leave the decision the seat is in (back, cancel): their
     result has a step straight back here.  Index -> the result's fingerprint."""
-    here = _fingerprint(state)
+    here = _fingerprint(state, False)
     budget = BUDGET
     out: dict[int, str] = {}
     for i, action in enumerate(legal):
@@ -164,8 +168,8 @@ def _exits(game: Game, state: BaseState, seat: str, legal: list) -> dict[int, st
                 again, _ = game.apply(after, seat, back)
             except GameError:
                 continue
-            if _fingerprint(again) == here:
-                out[i] = _fingerprint(after)
+            if _fingerprint(again, False) == here:
+                out[i] = _fingerprint(after, False)
                 break
     return out
 
