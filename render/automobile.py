@@ -116,10 +116,12 @@ def _factory(d: ImageDraw.ImageDraw, x: int, y: int, fill: str) -> None:
     )
 
 
-def _disc(d: ImageDraw.ImageDraw, x: int, y: int, fill: str, mark: str, outline: str = "#000000") -> None:
-    """An 18 px round marker with a letter or sign on it."""
-    d.ellipse((x, y, x + 18, y + 18), fill=fill, outline=outline, width=2)
-    text(d, (x + 9, y + 9), mark, S, _ink(fill), anchor="mm")
+def _disc(
+    d: ImageDraw.ImageDraw, x: int, y: int, fill: str, mark: str, outline: str = "#000000", size: int = 18
+) -> None:
+    """A round marker with a letter or sign on it."""
+    d.ellipse((x, y, x + size, y + size), fill=fill, outline=outline, width=2)
+    text(d, (x + size / 2, y + size / 2), mark, S, _ink(fill), anchor="mm")
 
 
 def _cars(d: ImageDraw.ImageDraw, x: int, y: int, n: int, fill: str) -> None:
@@ -169,10 +171,11 @@ def _draw_base(loc: str, round_: int, spaces_key: tuple[tuple[int, str, int, int
         for col, (sid, _, _year, cost) in enumerate(by_cls[cls]):
             x = X0 + col * CW
             live = col // 3 + 1 <= round_
+            fill = "#3a3f48" if live else "#25282e"
+            d.rectangle((x, y, x + CW - 4, y + CH), fill=fill, outline=CLS_COLORS[cls], width=1)
             text(d, (x + 6, y + 4), f"${cost}", S, "#ffffff" if live else "#8a8f98")
             name = _fit(t(f"automobile.short.{sid}", loc), S, CW - 10)
             text(d, (x + 6, y + 23), name, S, "#e6e6e6" if live else "#7a7f88")
-            text(d, (x + 5, y + 23), name, S, "#e6e6e6" if live else "#7a7f88")
     # the middle band's and the table's fixed labels
     text(d, (M, MY), t("automobile.ui.lanes", loc), 18, "#ffffff")
     for row, cls in enumerate(CLASSES):
@@ -201,7 +204,7 @@ def _legend(d: ImageDraw.ImageDraw, loc: str) -> None:
     x, y = M, LY
     items: list[tuple[str, Any]] = [
         ("factory", lambda x: _factory(d, x, y, "#c8c8c8")),
-        ("parts", lambda x: _disc(d, x, y + 1, "#dddddd", t("automobile.ui.parts_mark", loc))),
+        ("parts", lambda x: _disc(d, x, y, "#dddddd", t("automobile.ui.parts_mark", loc), size=21)),
         ("cars", lambda x: _cars(d, x, y, 3, "#c8c8c8")),
         ("bonus", lambda x: _disc(d, x, y + 1, BONUS, "+")),
         ("discount", lambda x: _disc(d, x, y + 1, DISCOUNT, "−")),
@@ -209,7 +212,7 @@ def _legend(d: ImageDraw.ImageDraw, loc: str) -> None:
     ]
     for key, icon in items:
         icon(x)
-        x += 40 if key == "cars" else 22
+        x += {"cars": 40, "parts": 25}.get(key, 22)
         label = t(f"automobile.ui.legend.{key}", loc)
         text(d, (x, y + 10), label, S, "#c8c8c8", anchor="lm")
         x += int(font(S).getlength(label)) + 18
@@ -274,9 +277,10 @@ def _track(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
             col_ = _color(view, owner)
             d.rectangle((x, y, x + CW - 4, y + CH), outline=col_, width=4)
             for k in range(sp.factories):
-                _factory(d, x + 5 + k * 19, y + 48, col_)
+                _factory(d, x + 4 + k * 18, y + 48, col_)
             if sp.parts:
-                _disc(d, x + 62, y + 49, "#dddddd", t("automobile.ui.parts_mark", loc), outline=col_)
+                mark = t("automobile.ui.parts_mark", loc)
+                _disc(d, x + 59, y + 47, "#dddddd", mark, outline=col_, size=21)
             if sp.cars > 0:
                 _cars(d, x + 5, y + 76, sp.cars, col_)
             if sp.bonus:
