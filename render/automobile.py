@@ -1,7 +1,15 @@
-"""Automobile board image, drawn only from the typed view (``engine.automobile.models.PublicView``)."""
+"""Automobile board image, drawn only from the typed view (``engine.automobile.models.PublicView``).
+
+Laid out for the size Discord shows it inline (issue 12, item 7): 1100x800, so
+Discord halves it and the smallest text (16 px) still reads at 8 CSS px.  Each
+model space shows its year, price and a short name in the table's language; the
+pieces on it are icons in the owner's seat colour, explained by the legend at
+the bottom; the players are rows with their display names in their colours.
+"""
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Any
 
@@ -9,16 +17,61 @@ from PIL import Image, ImageDraw
 
 from engine.automobile.models import PublicView, SeatView, SpaceView
 from engine.i18n import normalise, t
-from render.common import font, to_png
+from render.common import font, note_text, to_png
 
-# Drawn in palette mode ("P"): a flat-colour board encodes about ten times faster
-# as PNG than RGB, which keeps a full board under the 40 ms budget.
-W, H = 1460, 740
+W, H = 1100, 800
 BG = "#1d1f24"
 SEAT_COLORS = ["#e05a4f", "#4f8fe0", "#5cc46a", "#e0c04f", "#b46ae0"]
-CLS_COLORS = {"low": "#8a8f98", "mid": "#9a6b3f", "high": "#c9a640"}
+CLS_COLORS = {"low": "#8a8f98", "mid": "#b07a45", "high": "#d4b040"}
 CLASSES = ("high", "mid", "low")
 CHARS = ("ford", "kettering", "sloan", "howard", "durant", "chrysler")
+BONUS, DISCOUNT = "#3fbf7f", "#e07a3f"
+S = 16  # the smallest text: 8 CSS px once Discord halves the image
+M = 12  # margin
+
+# model track: a class label column, then 12 spaces (3 per era)
+LW, CW, CH = 64, 84, 104
+X0 = M + LW
+TY = 48  # era headers
+RY = TY + 26  # first class row
+# middle band: sales lanes (left) and executive decisions, demand (right)
+MY = RY + 3 * (CH + 4) + 6
+EX = 620
+# character chips, player table, legend
+CY = MY + 142
+PY = CY + 42
+ROW = 30
+LY = H - 26
+
+
+#: while this thread draws the cached base layer: its text runs, kept with it (see :func:`draw`)
+_local = threading.local()
+
+
+@lru_cache(maxsize=4096)
+def _glyphs(s: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
+    """A text run as a cached 1-bit mask and its offset from the anchor point."""
+    f = font(size)
+    left, top, right, bottom = (int(v) for v in f.getbbox(s, anchor=anchor))
+    mask = Image.new("1", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=1, anchor=anchor)
+    return mask, left, top
+
+
+def text(
+    d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int = S, fill: str = "#ffffff", anchor: str = "la"
+) -> None:
+    """Like render.common.text (and recorded the same way), for the palette image:
+    a flat-colour board encodes as PNG several times faster than an RGB one."""
+    sink = getattr(_local, "sink", None)
+    if sink is not None:
+        sink.append((size, s))
+    else:
+        note_text(size, s)
+    if not s:
+        return
+    mask, left, top = _glyphs(s, size, anchor)
+    d.bitmap((int(round(xy[0])) + left, int(round(xy[1])) + top), mask, fill=fill)
 
 
 def _color(view: PublicView, seat: str | None) -> str:
@@ -30,6 +83,12 @@ def _color(view: PublicView, seat: str | None) -> str:
     return SEAT_COLORS[view.seats.index(seat) % len(SEAT_COLORS)]
 
 
+def _ink(fill: str) -> str:
+    """Black or white text, whichever reads on ``fill``."""
+    r, g, b = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
+    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
+
+
 def _fit(s: str, size: int, width: int) -> str:
     f = font(size)
     if f.getlength(s) <= width:
@@ -39,99 +98,124 @@ def _fit(s: str, size: int, width: int) -> str:
     return s + "…"
 
 
-@lru_cache(maxsize=4096)
-def _glyphs(s: str, size: int) -> tuple[Image.Image, int, int, int, int]:  # mask, left, top, mid-x, mid-y
-    """The rendered text as a 1-bit mask, cached: boards repeat the same short strings frame after frame,
-    and rasterising them is most of a frame's cost."""
-    f = font(size)
-    left, top, right, bottom = (int(v) for v in f.getbbox(s))
-    w, h = max(1, right - left), max(1, bottom - top)
-    mask = Image.new("1", (w, h), 0)
-    ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=1)
-    mid = f.getbbox(s, anchor="mm")
-    return mask, left, top, int(mid[0]), int(mid[1])
+def _factory(d: ImageDraw.ImageDraw, x: int, y: int, fill: str) -> None:
+    """A sawtooth-roofed factory, 18x20, top-left at (x, y)."""
+    d.polygon(
+        [
+            (x, y + 20),
+            (x, y + 7),
+            (x + 6, y + 2),
+            (x + 6, y + 7),
+            (x + 12, y + 2),
+            (x + 12, y),
+            (x + 17, y),
+            (x + 17, y + 20),
+        ],
+        fill=fill,
+        outline="#000000",
+    )
 
 
-def text(
-    d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int = 16, fill: str = "#ffffff", anchor: str = "la"
+def _disc(
+    d: ImageDraw.ImageDraw, x: int, y: int, fill: str, mark: str, outline: str = "#000000", size: int = 18
 ) -> None:
-    """Like render.common.text (left/top or middle/middle anchors) but from the mask cache."""
-    if not s:
-        return
-    mask, left, top, mid_x, mid_y = _glyphs(s, size)
-    x, y = xy
-    if anchor == "mm":
-        x, y = x + mid_x, y + mid_y
-    else:
-        x, y = x + left, y + top
-    d.bitmap((int(x), int(y)), mask, fill=fill)
+    """A round marker with a letter or sign on it."""
+    d.ellipse((x, y, x + size, y + size), fill=fill, outline=outline, width=2)
+    text(d, (x + size / 2, y + size / 2), mark, S, _ink(fill), anchor="mm")
 
 
-CW, CH, TX, TY = 113, 112, 20, 60
-TRACK_X, TRACK_Y = 700, 12
-DY = TY + 22 + 3 * (CH + 6) + 10
-DIST_X = 118 + 15 * 20 + 2 * 8 + 14
-COLS = [20, 230, 340, 420, 560, 630, 720, 800]
+def _cars(d: ImageDraw.ImageDraw, x: int, y: int, n: int, fill: str) -> None:
+    """A box of ``n`` cars for sale, 36x20."""
+    d.rounded_rectangle((x, y, x + 36, y + 20), 4, fill=fill, outline="#000000")
+    text(d, (x + 18, y + 10), str(n), S, _ink(fill), anchor="mm")
+
+
+def _triangle(d: ImageDraw.ImageDraw, x: int, y: int, fill: str) -> None:
+    """A distributor, 16x20."""
+    d.polygon([(x, y + 20), (x + 8, y), (x + 16, y + 20)], fill=fill, outline="#000000")
 
 
 @lru_cache(maxsize=16)
-def _base(loc: str, round_: int, spaces_key: tuple[tuple[int, str, int, str, str, int], ...]) -> Image.Image:
-    """Everything that does not change within a round: titles, the model track's printed spaces, labels."""
-    zh = loc == "zh"
+def _base(
+    loc: str, round_: int, spaces_key: tuple[tuple[int, str, int, int], ...]
+) -> tuple[Image.Image, tuple[tuple[int, str], ...]]:
+    """Everything that does not change within a round (the model track's printed spaces,
+    headers, legend) and the text runs drawn on it."""
+    sink: list[tuple[int, str]] = []
+    _local.sink = sink
+    try:
+        return _draw_base(loc, round_, spaces_key), tuple(sink)
+    finally:
+        _local.sink = None
+
+
+def _draw_base(loc: str, round_: int, spaces_key: tuple[tuple[int, str, int, int], ...]) -> Image.Image:
     img = Image.new("P", (W, H), BG)
     d = ImageDraw.Draw(img)
-    text(d, (20, 12), "汽车传奇 Automobile" if zh else "Automobile", 26, "#ffffff")
-    for r in range(1, 5):
-        for ph in range(1, 10):
-            x = TRACK_X + (r - 1) * 182 + (ph - 1) * 19
-            fill = "#556070" if r < round_ else "#2c3038"
-            d.rectangle((x, TRACK_Y, x + 16, TRACK_Y + 16), fill=fill, outline="#111111")
-            text(d, (x + 8, TRACK_Y + 8), str(ph), 10, "#cccccc", anchor="mm")
-        text(
-            d,
-            (TRACK_X + (r - 1) * 182 + 85, TRACK_Y + 28),
-            f"{t('automobile.ui.round', loc)} {r}",
-            12,
-            "#aaaaaa",
-            anchor="mm",
-        )
-    by_cls: dict[str, list[tuple[int, str, int, str, str, int]]] = {c: [] for c in CLASSES}
+    text(d, (M, 10), t("automobile.name", loc), 24, "#ffffff")
+    by_cls: dict[str, list[tuple[int, str, int, int]]] = {c: [] for c in CLASSES}
     for sp in spaces_key:
         by_cls[sp[1]].append(sp)
     for era in range(1, 5):
-        ex = TX + 70 + (era - 1) * 3 * CW
-        d.rectangle((ex, TY, ex + 3 * CW - 4, TY + 18), fill="#2c3038")
-        text(d, (ex + 4, TY + 2), f"{t('automobile.ui.era', loc)} {era}", 13, "#cccccc")
+        ex = X0 + (era - 1) * 3 * CW
+        live = era <= round_
+        years = [sp[2] for cls in CLASSES for sp in by_cls[cls][(era - 1) * 3 : era * 3]]
+        span = f"  {min(years)}–{max(years)}" if years else ""
+        d.rectangle((ex, TY, ex + 3 * CW - 4, TY + 22), fill="#3a4150" if live else "#26292f")
+        label = f"{t('automobile.ui.era', loc)} {era}{span}"
+        text(d, (ex + 6, TY + 11), label, S, "#ffffff" if live else "#8a8f98", anchor="lm")
     for row, cls in enumerate(CLASSES):
-        y = TY + 22 + row * (CH + 6)
-        d.rectangle((TX, y, TX + 64, y + CH), fill=CLS_COLORS[cls])
-        text(d, (TX + 32, y + CH // 2), t(f"automobile.cls.{cls}", loc), 12, "#000000", anchor="mm")
-        for col, (_, _, year, name, name_zh, cost) in enumerate(by_cls[cls]):
-            x = TX + 70 + col * CW
-            era = col // 3 + 1
-            bg = "#3a3f48" if era <= round_ else "#25282e"
-            d.rectangle((x, y, x + CW - 4, y + CH), fill=bg, outline=CLS_COLORS[cls], width=2)
-            text(d, (x + 4, y + 3), f"{year}  ${cost}", 12, "#dddddd")
-            text(d, (x + 4, y + 18), _fit(name_zh if zh else name, 12, CW - 10), 12, "#bbbbbb")
+        y = RY + row * (CH + 4)
+        d.rectangle((M, y, M + LW - 4, y + CH), fill=CLS_COLORS[cls])
+        text(d, (M + (LW - 4) // 2, y + CH // 2), t(f"automobile.cls_short.{cls}", loc), S, "#000000", anchor="mm")
+        for col, (sid, _, _year, cost) in enumerate(by_cls[cls]):
+            x = X0 + col * CW
+            live = col // 3 + 1 <= round_
+            fill = "#3a3f48" if live else "#25282e"
+            d.rectangle((x, y, x + CW - 4, y + CH), fill=fill, outline=CLS_COLORS[cls], width=1)
+            text(d, (x + 6, y + 4), f"${cost}", S, "#ffffff" if live else "#8a8f98")
+            name = _fit(t(f"automobile.short.{sid}", loc), S, CW - 10)
+            text(d, (x + 6, y + 23), name, S, "#e6e6e6" if live else "#7a7f88")
+    # the middle band's and the table's fixed labels
+    text(d, (M, MY), t("automobile.ui.lanes", loc), 18, "#ffffff")
     for row, cls in enumerate(CLASSES):
-        y = DY + 26 + row * 34
-        d.rectangle((20, y, 110, y + 28), fill=CLS_COLORS[cls])
-        text(d, (65, y + 14), t(f"automobile.cls.{cls}", loc), 13, "#000000", anchor="mm")
-        text(d, (DIST_X, y + 6), t("automobile.ui.dist", loc) + ":", 12, "#aaaaaa")
-    text(d, (720, DY), t("automobile.ui.exec", loc), 16, "#ffffff")
+        y = MY + 28 + row * 36
+        d.rectangle((M, y, M + LW - 4, y + 28), fill=CLS_COLORS[cls])
+        text(d, (M + (LW - 4) // 2, y + 14), t(f"automobile.cls_short.{cls}", loc), S, "#000000", anchor="mm")
+    text(d, (EX, MY), t("automobile.phase.6", loc), 18, "#ffffff")
     headers = [
-        "",
-        t("automobile.ui.money", loc),
-        t("automobile.ui.loans", loc),
-        t("automobile.ui.losses", loc),
-        t("automobile.ui.rd", loc),
-        t("automobile.ui.dist", loc),
-        t("automobile.ui.cars", loc),
-        "",
+        (36, t("automobile.ui.player", loc)),
+        (250, t("automobile.ui.money", loc)),
+        (340, t("automobile.ui.loans", loc)),
+        (420, t("automobile.ui.loss_points", loc)),
+        (520, t("automobile.ui.rd", loc)),
+        (590, t("automobile.ui.dist_spare", loc)),
+        (730, t("automobile.ui.cars_left", loc)),
+        (830, t("automobile.ui.notes", loc)),
     ]
-    for h, x in zip(headers, COLS):
-        text(d, (x, DY + 140), h, 13, "#aaaaaa")
+    for x, h in headers:
+        text(d, (x, PY), h, S, "#9aa0a8")
+    _legend(d, loc)
     return img
+
+
+def _legend(d: ImageDraw.ImageDraw, loc: str) -> None:
+    """What the icons mean, in the table's language (the loss fee is drawn per view)."""
+    x, y = M, LY
+    items: list[tuple[str, Any]] = [
+        ("factory", lambda x: _factory(d, x, y, "#c8c8c8")),
+        ("parts", lambda x: _disc(d, x, y, "#dddddd", t("automobile.ui.parts_mark", loc), size=21)),
+        ("cars", lambda x: _cars(d, x, y, 3, "#c8c8c8")),
+        ("bonus", lambda x: _disc(d, x, y + 1, BONUS, "+")),
+        ("discount", lambda x: _disc(d, x, y + 1, DISCOUNT, "−")),
+        ("dist", lambda x: _triangle(d, x, y, "#c8c8c8")),
+    ]
+    for key, icon in items:
+        icon(x)
+        x += {"cars": 40, "parts": 25}.get(key, 22)
+        label = t(f"automobile.ui.legend.{key}", loc)
+        text(d, (x, y + 10), label, S, "#c8c8c8", anchor="lm")
+        x += int(font(S).getlength(label)) + 18
 
 
 def draw(view: PublicView | dict[str, Any], locale: str = "en") -> bytes:
@@ -139,171 +223,174 @@ def draw(view: PublicView | dict[str, Any], locale: str = "en") -> bytes:
     if isinstance(view, dict):
         view = SeatView.model_validate(view) if "hand" in view else PublicView.model_validate(view)
     loc = normalise(locale)
-    spaces = view.spaces
-    key = tuple((sp.id, sp.cls, sp.year, sp.name, sp.name_zh, sp.cost) for sp in spaces)
-    img = _base(loc, view.round, key).copy()
+    key = tuple((sp.id, sp.cls, sp.year, sp.cost) for sp in view.spaces)
+    base, runs = _base(loc, view.round, key)
+    for size, s in runs:  # the cached layer's text is on this image too
+        note_text(size, s)
+    img = base.copy()
     d = ImageDraw.Draw(img)
+    _header(d, view, loc)
+    _track(d, view, loc)
+    _lanes(d, view)
+    _exec(d, view, loc)
+    _characters(d, view, loc)
+    _players(d, view, loc)
+    if view.loss_fee and not view.finished:
+        fee = t("automobile.ui.legend.loss", loc, fee=view.loss_fee)
+        text(d, (W - M, LY + 10), fee, S, "#c8c8c8", anchor="rm")
+    return to_png(img)
 
-    # ---------------------------------------------------------- header
+
+def _header(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
     summary = (
         t("automobile.summary.over", loc)
         if view.finished
-        else (t("automobile.summary.round", loc, round=view.round, phase=t(f"automobile.phase.{view.phase}", loc)))
+        else t("automobile.summary.round", loc, round=view.round, phase=t(f"automobile.phase.{view.phase}", loc))
     )
-    text(d, (320, 18), summary, 18, "#e8c547")
-    # round / phase track: only the current phase is drawn over the printed track
-    if not view.finished:
-        x = TRACK_X + (view.round - 1) * 182 + (view.phase - 1) * 19
-        d.rectangle((x, TRACK_Y, x + 16, TRACK_Y + 16), fill="#e8c547", outline="#111111")
-        text(d, (x + 8, TRACK_Y + 8), str(view.phase), 10, "#000000", anchor="mm")
+    x = M + int(font(24).getlength(t("automobile.name", loc))) + 24
+    text(d, (x, 12), summary, 22, "#e8c547")
+    # the round's nine phases, the current one lit
+    for ph in range(1, 10):
+        bx = W - M - (10 - ph) * 28
+        done = view.finished or ph < view.phase
+        cur = not view.finished and ph == view.phase
+        fill = "#e8c547" if cur else ("#556070" if done else "#2c3038")
+        d.rectangle((bx, 10, bx + 24, 34), fill=fill, outline="#111111")
+        text(d, (bx + 12, 22), str(ph), S, "#000000" if cur else "#c8c8c8", anchor="mm")
 
-    # ------------------------------------------------------ model track
+
+def _track(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
     by_cls: dict[str, list[SpaceView]] = {c: [] for c in CLASSES}
-    for sp in spaces:
+    for sp in view.spaces:
         by_cls[sp.cls].append(sp)
-    cw, ch, tx, ty = CW, CH, TX, TY
     for row, cls in enumerate(CLASSES):
-        y = ty + 22 + row * (ch + 6)
+        y = RY + row * (CH + 4)
         for col, sp in enumerate(by_cls[cls]):
-            x = tx + 70 + col * cw
-            if sp.closed:
-                d.rectangle((x + 4, y + 36, x + cw - 8, y + 60), fill="#111111", outline="#aa3333")
-                text(d, (x + cw // 2 - 2, y + 48), t("automobile.ui.closed", loc), 13, "#ff6666", anchor="mm")
+            x = X0 + col * CW
             owner = sp.owner
-            if owner is not None and not sp.closed:
-                col_ = _color(view, owner)
-                for k in range(sp.factories):
-                    fx = x + 6 + k * 24
-                    d.polygon(
-                        [
-                            (fx, y + 60),
-                            (fx, y + 44),
-                            (fx + 8, y + 38),
-                            (fx + 8, y + 44),
-                            (fx + 16, y + 38),
-                            (fx + 20, y + 38),
-                            (fx + 20, y + 60),
-                        ],
-                        fill=col_,
-                        outline="#000000",
-                    )
-                if sp.parts:
-                    px = x + 6 + 3 * 24
-                    d.ellipse((px, y + 40, px + 18, y + 58), fill="#dddddd", outline=col_, width=3)
-                    text(d, (px + 9, y + 49), "P", 11, "#000000", anchor="mm")
-            if owner is not None and sp.cars > 0:
-                col_ = _color(view, owner)
-                d.rectangle((x + 4, y + 66, x + 60, y + 86), fill=col_, outline="#000000")
-                text(d, (x + 32, y + 76), f"{sp.cars}", 13, "#000000", anchor="mm")
+            if sp.closed:
+                d.rectangle((x + 3, y + 44, x + CW - 7, y + CH - 4), fill="#141518", outline="#aa3333", width=2)
+                text(d, (x + (CW - 4) // 2, y + 72), t("automobile.ui.closed", loc), S, "#ff7070", anchor="mm")
+                continue
+            if owner is None:
+                continue
+            col_ = _color(view, owner)
+            d.rectangle((x, y, x + CW - 4, y + CH), outline=col_, width=4)
+            for k in range(sp.factories):
+                _factory(d, x + 4 + k * 18, y + 48, col_)
+            if sp.parts:
+                mark = t("automobile.ui.parts_mark", loc)
+                _disc(d, x + 59, y + 47, "#dddddd", mark, outline=col_, size=21)
+            if sp.cars > 0:
+                _cars(d, x + 5, y + 76, sp.cars, col_)
             if sp.bonus:
-                d.ellipse((x + 64, y + 66, x + 84, y + 86), fill="#3fbf7f", outline="#000000")
-                text(d, (x + 74, y + 76), "+", 14, "#000000", anchor="mm")
+                _disc(d, x + 43, y + 77, BONUS, "+")
             if sp.discount:
-                d.ellipse((x + 88, y + 66, x + 108, y + 86), fill="#e07a3f", outline="#000000")
-                text(d, (x + 98, y + 76), "−", 14, "#000000", anchor="mm")
-            if owner is not None:
-                d.rectangle((x + 4, y + 96, x + cw - 8, y + 104), fill=_color(view, owner))
+                _disc(d, x + 62, y + 77, DISCOUNT, "−")
+        # markers on spaces nobody owns (placed in phase 6 on any space)
+        for col, sp in enumerate(by_cls[cls]):
+            if sp.owner is None and not sp.closed and (sp.bonus or sp.discount):
+                x = X0 + col * CW
+                if sp.bonus:
+                    _disc(d, x + 43, y + 77, BONUS, "+")
+                if sp.discount:
+                    _disc(d, x + 62, y + 77, DISCOUNT, "−")
 
-    # -------------------------------------------------- distribution area
-    dy = ty + 22 + 3 * (ch + 6) + 10
-    text(d, (20, dy), t("automobile.ui.lanes", loc) + "  (" + ", ".join(view.boxes_open) + ")", 16, "#ffffff")
+
+def _lanes(d: ImageDraw.ImageDraw, view: PublicView) -> None:
+    """Each class's sales lane: its slots (open ones lighter; the boxes of later
+    rounds dark), the cars sold in seat colours; then the distributors waiting."""
     cap = view.lane_capacity
-    boxes_total = 3
-    per_box = cap // max(1, len(view.boxes_open) or 1) if cap else 0
-    total_slots = per_box * boxes_total if per_box else 0
+    boxes = max(1, len(view.boxes_open))
+    per_box = max(1, cap // boxes) if cap else max(1, len(view.seats))
+    total = per_box * 3
     for row, cls in enumerate(CLASSES):
-        y = dy + 26 + row * 34
+        y = MY + 28 + row * 36
         sold = view.lanes.get(cls, [])
-        for k in range(max(total_slots, len(sold))):
-            x = 118 + k * 20 + (k // per_box) * 8 if per_box else 118 + k * 20
-            open_ = k < cap
-            d.rectangle((x, y + 2, x + 17, y + 26), fill="#3a3f48" if open_ else "#1a1c20", outline="#555555")
+        for k in range(max(total, len(sold))):
+            x = X0 + 4 + k * 22 + (k // per_box) * 8
+            d.rectangle((x, y, x + 19, y + 28), fill="#3a3f48" if k < cap else "#1a1c20", outline="#555555")
             if k < len(sold):
-                d.rectangle((x + 3, y + 5, x + 14, y + 23), fill=_color(view, sold[k]))
-        # distributors waiting in the big square of this class
-        cx = DIST_X + 72
+                d.rectangle((x + 3, y + 3, x + 16, y + 25), fill=_color(view, sold[k]))
+        x = X0 + 4 + total * 22 + 2 * 8 + 16
         for seat in view.seats:
             n = view.players[seat].dist[cls]
             if n:
-                d.polygon(
-                    [(cx, y + 24), (cx + 8, y + 4), (cx + 16, y + 24)], fill=_color(view, seat), outline="#000000"
-                )
-                text(d, (cx + 18, y + 6), str(n), 13, _color(view, seat))
-                cx += 34
+                _triangle(d, x, y + 4, _color(view, seat))
+                text(d, (x + 19, y + 14), str(n), S, _color(view, seat), anchor="lm")
+                x += 36
 
-    # --------------------------------------------------- executive area
-    ex, ey = 720, dy
-    ex_ = view.exec
-    text(d, (ex, ey + 26), f"{t('automobile.action.exec.close', loc)}: {ex_.close}", 13, "#cccccc")
-    text(d, (ex, ey + 46), "+ " + " ".join(f"[{p}]" for p in ex_.bonus) + " R&D", 13, "#3fbf7f")
-    text(d, (ex, ey + 66), "− " + " ".join(f"[{g}]" for g in ex_.discount), 13, "#e07a3f")
-    # characters
-    cx = ex + 190
+
+def _exec(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
+    ex = view.exec
+    none = t("automobile.ui.none", loc)
+    lines: list[tuple[str, str]] = [
+        (t("automobile.ui.exec_close", loc, n=ex.close), "#dddddd"),
+        (t("automobile.ui.exec_bonus", loc, prices=", ".join(map(str, ex.bonus)) or none), BONUS),
+        (t("automobile.ui.exec_discount", loc, groups=", ".join(map(str, ex.discount)) or none), DISCOUNT),
+    ]
+    if view.phase == 6 and ex.passed:
+        names = ", ".join(view.label(s) for s in ex.passed)
+        lines.append((t("automobile.ui.exec_passed", loc, names=names), "#aaaaaa"))
+    if view.demand:
+        dem = "  ".join(
+            f"{t(f'automobile.cls_short.{c}', loc)} {view.demand.get(c, 0)}" for c in ("low", "mid", "high")
+        )
+        lines.append((t("automobile.ui.demand_round", loc, round=view.revealed_round) + ": " + dem, "#e8c547"))
+    if isinstance(view, SeatView) and view.hand:
+        lines.append((t("automobile.ui.hand", loc) + ": " + "  ".join(map(str, view.hand)), "#7fd0ff"))
+    for k, (s, fill) in enumerate(lines[:5]):
+        text(d, (EX, MY + 28 + k * 22), _fit(s, S, W - M - EX), S, fill)
+
+
+def _characters(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
+    """The six characters in board order (the order they act): taken ones in
+    their holder's colour and name, free ones with the R&D lying on them."""
+    cw = (W - 2 * M + 8) // 6
     for k, c in enumerate(CHARS):
         info = view.characters.get(c)
-        x = cx + (k % 3) * 170
-        y = ey + 22 + (k // 3) * 40
         holder = info.seat if info else None
-        d.rectangle((x, y, x + 162, y + 34), fill=_color(view, holder) if holder else "#2c3038", outline="#111111")
-        label = t(f"automobile.char.{c}", loc) + (f"  R&D {info.rd}" if info and info.rd else "")
-        text(d, (x + 6, y + 4), label, 13, "#000000" if holder else "#dddddd")
+        x = M + k * cw
+        fill = _color(view, holder) if holder else "#2c3038"
+        d.rectangle((x, CY, x + cw - 8, CY + 32), fill=fill, outline="#111111")
+        label = t(f"automobile.char.{c}", loc)
         if holder:
-            text(d, (x + 6, y + 19), _fit(view.label(holder), 11, 150), 11, "#000000")
+            label += " · " + view.label(holder)
+        elif info and info.rd:
+            label += f"  +{info.rd} {t('automobile.ui.rd', loc)}"
+        text(d, (x + 8, CY + 16), _fit(label, S, cw - 22), S, _ink(fill), anchor="lm")
 
-    # demand
-    yy = ey + 99
-    if view.demand:
-        dem = view.demand
-        text(
-            d,
-            (ex, yy),
-            t("automobile.ui.demand_round", loc, round=view.revealed_round)
-            + ": "
-            + "  ".join(f"{t(f'automobile.cls.{c}', loc)} {dem.get(c, 0)}" for c in ("low", "mid", "high")),
-            13,
-            "#e8c547",
-        )
-        yy += 18
-    if isinstance(view, SeatView) and view.hand:
-        text(d, (ex, yy), t("automobile.ui.hand", loc) + ": " + "  ".join(str(c) for c in view.hand), 13, "#7fd0ff")
 
-    # ------------------------------------------------------ player table
-    py = dy + 140
-    cols = COLS
+def _players(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
     for k, seat in enumerate(view.seats):
         p = view.players[seat]
-        y = py + 20 + k * 24
-        cur = seat in view.to_act
-        if cur:
-            d.rectangle((16, y - 2, W - 20, y + 20), fill="#30343c")
-        d.rectangle((20, y + 2, 34, y + 16), fill=_color(view, seat))
-        text(d, (40, y), _fit(view.label(seat), 14, 180), 14, "#ffffff")
-        discs, cubes = divmod(p.losses, 5)
+        y = PY + 24 + k * ROW
+        colour = _color(view, seat)
+        if seat in view.to_act:
+            d.rectangle((M, y, W - M, y + ROW - 2), fill="#343a46")
+            d.rectangle((M, y, M + 4, y + ROW - 2), fill="#e8c547")
+        d.rectangle((16, y + 7, 30, y + 21), fill=colour)
+        text(d, (36, y + 14), _fit(view.label(seat), 18, 200), 18, colour, anchor="lm")
         vals = [
-            f"${p.money}",
-            str(p.loans),
-            f"{p.losses} (●{discs} ■{cubes})",
-            str(p.rd),
-            f"{sum(p.dist.values())}/{p.dist_supply}",
-            str(p.cars_supply),
+            (250, f"${p.money}"),
+            (340, str(p.loans)),
+            (420, str(p.losses)),
+            (520, str(p.rd)),
+            (590, f"{sum(p.dist.values())} ({p.dist_supply})"),
+            (730, str(p.cars_supply)),
         ]
-        for v, x in zip(vals, cols[1:]):
-            text(d, (x, y), v, 14, "#ffffff")
-        extra = []
+        for x, v in vals:
+            text(d, (x, y + 14), v, 18, "#ffffff", anchor="lm")
+        notes = []
         if p.character:
-            extra.append(t(f"automobile.char.{p.character}", loc))
-        if p.arrears:
-            extra.append(f"-${p.arrears}")
+            notes.append(t(f"automobile.char.{p.character}", loc))
         if seat in view.revealed:
-            extra.append(
-                t(
-                    "automobile.ui.revealed",
-                    loc,
-                    round=view.revealed_round,
-                    cards=" ".join(str(c) for c in view.revealed[seat]),
-                )
-            )
-        if view.scores:
-            extra.append(f"= ${view.scores.get(seat, 0)}")
-        text(d, (cols[-1], y), "  ".join(extra), 14, "#e8c547")
-    return to_png(img)
+            cards = " ".join(str(c) for c in view.revealed[seat])
+            notes.append(t("automobile.ui.revealed", loc, round=view.revealed_round, cards=cards))
+        if p.arrears:
+            notes.append(t("automobile.ui.arrears", loc, money=p.arrears))
+        if view.scores:  # the result first: it is what matters at the end
+            won = view.finished and view.scores.get(seat) == max(view.scores.values())
+            result = [t("automobile.ui.score", loc, money=view.scores.get(seat, 0))]
+            notes = result + ([t("automobile.ui.winner", loc)] if won else []) + notes
+        text(d, (830, y + 14), _fit("  ".join(notes), 18, W - M - 830), 18, "#e8c547", anchor="lm")

@@ -14,8 +14,10 @@ those runs whole, saved as a chain of single steps (all or nothing, see
   and the run goes on from the waypoint picked;
 * **compound decisions** -- otherwise, when every way through the seat's next
   decisions (until its turn passes) has at most :data:`MAX_CHOICES` distinct
-  results, they are offered as one select (an Automobile build: class, model
-  and count in one pick).
+  results, they are offered as one select (an Automobile build: model and
+  count in one pick).  When there are more only because a first step leaves
+  the decision (its result has a step straight back: ``back``, ``cancel``), the
+  rest are merged and each such step is a choice of its own beside them.
 
 Neither ever looks past hidden information: a chain ends at the first step
 that rolls, shuffles or reveals (:func:`tables.preview.step_ends_chain`), so
@@ -56,25 +58,39 @@ class _Spent(Exception):
         self.best = best or []
 
 
-def _fingerprint(state: BaseState) -> str:
-    return state.model_dump_json()
+def _fingerprint(state: BaseState, step: bool = True) -> str:
+    """What a state is; ``step=False``: the step counter aside (a step back, then
+    forth again, returns to the same state)."""
+    return state.model_dump_json() if step else state.model_dump_json(exclude={"step"})
 
 
 def _expand(
-    game: Game, state: BaseState, seat: str, *, same_kind: str | None, budget: list[int]
+    game: Game,
+    state: BaseState,
+    seat: str,
+    *,
+    same_kind: str | None,
+    budget: list[int],
+    exits: dict[int, str] | None = None,
 ) -> list[tuple[int, ...]]:
     """One chain per distinct result reachable from ``state``, breadth first (so
     each is the shortest way there; a state reached twice is explored once).
     ``same_kind``: follow only decisions whose actions are all of that kind (a
-    run); else follow every deterministic step until the turn passes."""
+    run); else follow every deterministic step until the turn passes.
+    ``exits``: first steps that leave the decision (see :func:`_exits`), left out,
+    and their results never entered from deeper steps either (states are then
+    compared without the step counter)."""
+    step = exits is None
     leaves: list[tuple[int, ...]] = []
-    visited = {_fingerprint(state)}
+    visited = {_fingerprint(state, step), *(exits or {}).values()}
     frontier: list[tuple[tuple[int, ...], BaseState]] = [((), state)]
     best: list[tuple[int, ...]] = []  # a complete level that fits: its results and its waypoints
     while frontier:
         nxt_frontier: list[tuple[tuple[int, ...], BaseState]] = []
         for chain, st in frontier:
             for i, action in enumerate(game.legal_actions(st, seat)):
+                if not chain and exits and i in exits:
+                    continue
                 budget[0] -= 1
                 if budget[0] < 0:
                     raise _Spent(best)
@@ -82,7 +98,7 @@ def _expand(
                     after, _ = game.apply(st, seat, action)
                 except GameError:
                     continue
-                fp = _fingerprint(after)
+                fp = _fingerprint(after, step)
                 if fp in visited:  # back / cancel, or a second path to the same result
                     continue
                 visited.add(fp)
@@ -125,10 +141,54 @@ def choices(game: Game, state: BaseState, seat: str) -> list[Choice]:
             return singles
         chains = _expand(game, state, seat, same_kind=None, budget=budget)
     except _Spent:
-        return singles
+        return _around_exits(game, state, seat, legal) or singles
     if any(len(c) > 1 for c in chains) and len(chains) <= MAX_CHOICES:
         return [Choice(c, "compound") for c in chains]
     return singles
+
+
+def _exits(game: Game, state: BaseState, seat: str, legal: list) -> dict[int, str]:
+    """The first steps that leave the decision the seat is in (back, cancel): their
+    result has a step straight back here.  Index -> the result's fingerprint."""
+    here = _fingerprint(state, False)
+    budget = BUDGET
+    out: dict[int, str] = {}
+    for i, action in enumerate(legal):
+        try:
+            after, _ = game.apply(state, seat, action)
+        except GameError:
+            continue
+        if step_ends_chain(game, state, after, seat):
+            continue
+        for back in game.legal_actions(after, seat):
+            budget -= 1
+            if budget < 0:
+                return out
+            try:
+                again, _ = game.apply(after, seat, back)
+            except GameError:
+                continue
+            if _fingerprint(again, False) == here:
+                out[i] = _fingerprint(after, False)
+                break
+    return out
+
+
+def _around_exits(game: Game, state: BaseState, seat: str, legal: list) -> list[Choice] | None:
+    """A compound decision with a way out (an Automobile build's "Back"): the ways
+    through, without the exits, as one select when they fit, each exit a choice of
+    its own beside them.  None: nothing to merge."""
+    exits = _exits(game, state, seat, legal)
+    if not exits or len(exits) == len(legal):
+        return None
+    try:
+        chains = _expand(game, state, seat, same_kind=None, budget=[BUDGET], exits=exits)
+    except _Spent:
+        return None
+    if not any(len(c) > 1 for c in chains) or len(chains) + len(exits) > MAX_CHOICES:
+        return None
+    offered = [Choice(c, "compound") for c in chains] + [Choice((i,), "single") for i in exits]
+    return sorted(offered, key=lambda c: c.chain)
 
 
 def chain_of(game: Game, state: BaseState, seat: str, index: int) -> tuple[int, ...] | None:

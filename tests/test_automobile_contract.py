@@ -19,6 +19,8 @@ FIXTURES = Path(__file__).parent / "fixtures"
 def _mid_game(seed=5, n=4, steps=60):
     st = GAME.new([f"s{i}" for i in range(n)], seed=seed)
     for _ in range(steps):
+        if GAME.outcome(st) is not None:
+            break
         st, _ = GAME.ai_step(st)
     return st
 

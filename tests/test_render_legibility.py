@@ -24,8 +24,6 @@ from render import render
 from render.common import MIN_DISPLAY_PX, MIN_LONG_SIDE, display_scale, recorded_text
 
 GAMES = ["thunder_road", "automobile", "city_of_fury", "armor_clash"]
-#: games whose renderer has not been reworked for the display size yet
-NOT_YET = {"automobile"}
 
 NAMES = ["Bartholomew", "小明同学", "Zoë", "Maximilian", "阿强"]
 COLOURS = ["#e0533d", "#4a90d9", "#3fbf62", "#e8c547", "#a461d8"]
@@ -54,8 +52,6 @@ def seat_counts(game_id: str) -> list[int]:
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_board_images_read_at_discord_display_size(game_id):
-    if game_id in NOT_YET:
-        pytest.skip(f"{game_id}: renderer not yet reworked for Discord's display size")
     worst: list[tuple[float, str, str]] = []
     for seats in seat_counts(game_id):
         game, names, picks, labels = positions(game_id, seats, seed=7)

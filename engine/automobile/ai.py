@@ -183,9 +183,9 @@ def choose(state: AutoState, seat: str, style: Style = EASY) -> Any:
             if plan is None:
                 return Cancel() if Cancel() in legal else legal[0]
             cls, space, n = plan
-            if pend.kind == "build_class":
-                return BuildClass(cls=cls) if BuildClass(cls=cls) in legal else legal[0]
-            if pend.kind == "build_space":
+            if BuildClass(cls=cls) in legal:  # a class first: the spaces would not fit one select
+                return BuildClass(cls=cls)
+            if pend.kind in ("build_class", "build_space"):
                 return BuildSpace(space=space) if BuildSpace(space=space) in legal else legal[0]
             for cand in (BuildCount(count=n), BuildCount(count=1)):
                 if cand in legal:

@@ -375,6 +375,7 @@ def view_fields(s: AutoState, seat: str | None) -> dict[str, Any]:
         revealed_round=s.revealed_round,
         finished=s.finished,
         scores=dict(s.scores),
+        loss_fee=int(Rl["loss_fee"].get(str(s.round), 0)),
     )
     if seat is not None and seat in s.players:
         fields["hand"] = list(s.players[seat].hand)
@@ -417,6 +418,10 @@ def action_label(state: AutoState, action: Any, locale: str | None) -> str:
     if action.kind == "build_count" and state.pending and state.pending.space is not None:
         params["money"] = action.count * board[state.pending.space]["cost"]
         params["rd"] = action.count * R.jump_fee(state, state.pending.space)
+        if not params["rd"]:
+            return t("automobile.action.build_count_free", locale, **params)
+    if action.kind == "build_space" and not params["fee"]:
+        return t("automobile.action.build_space_free", locale, **params)
     return t(f"automobile.action.{action.kind}", locale, **params)
 
 

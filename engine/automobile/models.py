@@ -547,6 +547,8 @@ class PublicView(View):
     revealed_round: int
     finished: bool
     scores: dict[str, int]
+    #: dollars each loss point costs in this round's phase 8 (0: not known)
+    loss_fee: int = 0
 
 
 class SeatView(PublicView):

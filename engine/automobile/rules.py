@@ -645,7 +645,7 @@ def pending_problem(s: AutoState) -> str | None:
 
 # ==================================================== legal actions
 def check(state: AutoState, seat: str, action: Any, legal: list[Any]) -> None:
-    if action in legal:
+    if action in legal or legacy_build_class(state, seat, action):
         return
     if all(a.kind != action.kind for a in legal):
         raise GameError("wrong_step", "automobile.error.wrong_step", seat=seat)
@@ -686,7 +686,14 @@ def legal_pending(state: AutoState, seat: str, pend: Pending) -> list[Any]:
     can_cancel = pend.origin in ("action", "durant")
     out: list[Any]
     if k == "build_class":
-        out = [BuildClass(cls=c) for c in build_classes(state, seat, build_cap(state, pend))]
+        # a model space names its price class, so a build is the space, then the count
+        # (issue 12); a class first only when the spaces would not fit one select
+        cap = build_cap(state, pend)
+        spaces = sorted(i for c in CLASSES for i in build_spaces(state, seat, c, cap))
+        if len(spaces) + int(can_cancel) <= MAX_OFFER:
+            out = [BuildSpace(space=i) for i in spaces]
+        else:
+            out = [BuildClass(cls=c) for c in build_classes(state, seat, cap)]
         return out + [Cancel()] if can_cancel else out
     if k == "build_space":
         out = [BuildSpace(space=i) for i in build_spaces(state, seat, pend.cls or "", build_cap(state, pend))]
@@ -718,6 +725,25 @@ def legal_pending(state: AutoState, seat: str, pend: Pending) -> list[Any]:
 
 
 # ---- build helpers
+#: the most choices one decision lists (a Discord select holds 25)
+MAX_OFFER = 25
+
+
+def legacy_build_class(state: AutoState, seat: str, action: Any) -> bool:
+    """A price class chosen before the model space: how every build was logged
+    before issue 12 (class, space, count), and how one still goes when the spaces
+    would not fit one select.  Always accepted, so stored logs replay; the class's
+    spaces follow (``build_space``)."""
+    pend = state.pending
+    return (
+        isinstance(action, BuildClass)
+        and pend is not None
+        and pend.seat == seat
+        and pend.kind == "build_class"
+        and action.cls in build_classes(state, seat, build_cap(state, pend))
+    )
+
+
 def build_cap(state: AutoState, pend: Pending) -> int:
     R = C.rules()
     if pend.origin == "durant":
@@ -936,6 +962,7 @@ def do_build_class(state: AutoState, seat: str, a: BuildClass, ev: Evs) -> None:
 def do_build_space(state: AutoState, seat: str, a: BuildSpace, ev: Evs) -> None:
     pend = state.pending
     assert pend is not None
+    pend.cls = C.board()[a.space]["cls"]
     pend.space = a.space
     if pend.origin == "durant":
         build(state, seat, a.space, 1, ev)
