@@ -113,8 +113,7 @@ def _terrain_cached(
                         (cx + bx - br, cy + by - br, cx + bx + br, cy + by + br), fill="#6b7280", outline="#111111"
                     )
             elif kind == "H":
-                for dx in (-6, 5):
-                    d.polygon([(cx + dx - 4, cy + 6), (cx + dx + 4, cy + 6), (cx + dx, cy - 5)], outline="#ef4444")
+                _empty_hazard(d, cx, cy)
     # tiles: borders and names
     th = 2 * tile_rows
     for i in range(1, len(tiles)):
@@ -138,6 +137,12 @@ def _terrain_cached(
 
 
 # ------------------------------------------------------------------ vehicles
+def _empty_hazard(d: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
+    """A hazard space with no token on it (two small red warning triangles)."""
+    for dx in (-6, 5):
+        d.polygon([(cx + dx - 4, cy + 6), (cx + dx + 4, cy + 6), (cx + dx, cy - 5)], outline="#ef4444")
+
+
 def _dim(hexcol: str, k: float = 0.45) -> str:
     h = hexcol.lstrip("#")
     r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
@@ -499,6 +504,12 @@ def _legend(d: ImageDraw.ImageDraw | None, v: TRView, y: float, board_w: int, lo
     up = {h.type for h in v.hazards if h.up and h.type}
     if any(not h.up for h in v.hazards):
         items.append((24, hazard, tr("hazard")))
+    tokens = {tuple(h.pos) for h in v.hazards}
+    terrain = v.board.terrain
+    if any(
+        row[c] == "H" and (c, 2 * r + c % 2) not in tokens for r, row in enumerate(terrain) for c in range(len(row))
+    ):
+        items.append((24, lambda x, cy: _empty_hazard(dd, x + 12, cy), tr("empty_hazard")))
     for kind in ("oil", "mud", "fire"):
         if kind in up:
             items.append((24, lambda x, cy, k=kind: _token(dd, x + 12, cy, k), t(f"thunder_road.token.{kind}", locale)))

@@ -154,3 +154,29 @@ def test_five_seats_with_the_big_rig_fit_and_read():
     im, runs = _drawn(GAME.view(states[len(states) // 2], None, labels), "zh")
     assert im.width >= 1000 and im.height <= 900
     assert "阿强 · 重型卡车" in runs or any("阿强" in r for r in runs)
+
+
+def test_the_legend_explains_an_empty_hazard_space_only_while_one_is_on_the_board():
+    """The small red triangles mark a hazard space without a token (rulings §6/§7: 1 move,
+    not road); the legend names them exactly when the board shows one."""
+    states, labels = _game(2, seed=3)
+    words = {
+        loc: json.loads((ROOT / f"data/thunder_road/locales/{loc}.json").read_text(encoding="utf-8"))[
+            "thunder_road.render.legend.empty_hazard"
+        ]
+        for loc in ("en", "zh")
+    }
+    seen = {True: 0, False: 0}
+    for st in states[:: max(1, len(states) // 12)]:
+        view = GAME.view(st, None, labels)
+        tokens = {tuple(h.pos) for h in view.hazards}
+        empty = any(
+            row[c] == "H" and (c, 2 * r + c % 2) not in tokens
+            for r, row in enumerate(view.board.terrain)
+            for c in range(len(row))
+        )
+        for loc in ("en", "zh"):
+            _, runs = _drawn(view, loc)
+            assert (words[loc] in runs) == empty
+        seen[empty] += 1
+    assert seen[True] and seen[False], "the game shows boards with and without an empty hazard space"
