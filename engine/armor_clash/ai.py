@@ -15,7 +15,10 @@ rules' own automaton (chapter 9, ``rules.boss_*``).
   out of the reach of a loaded foe aimed at it ("cover": the rules have no terrain, so
   the only cover is where a gun does not point), and in boss battles the healthiest
   crew closes in to draw Wittmann's fire (he tracks the nearest, 9.4) from a wounded
-  crew, which falls back.  docs/rulings.md R17 has the measurements.
+  crew, which falls back.  In a duel for the crossroads (rules revision 3, R14) it drives
+  into the zone first (its round kept and aimed on the way), holds it, shoots whoever
+  contests it first and keeps loading (``_objective_order``).  docs/rulings.md R17 has the
+  measurements.
 """
 
 from __future__ import annotations
