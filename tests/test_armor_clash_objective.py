@@ -237,3 +237,14 @@ def test_hard_turns_the_hull_when_no_straight_move_reaches_the_zone():
     s = play(s, {"a": "hard", "b": "easy"}, 3)
     a = R.unit_by_id(s, "a")
     assert (a.x, a.y) in ZONE and s.points == {"a": 1}
+
+
+def test_a_scoring_turn_through_the_public_api_leaves_the_state_before_it_unchanged():
+    """States are copied on write: the points of the new state are never the old state's dict."""
+    s = duel()
+    place(s, "a", 5, 5)
+    s, _ = GAME.apply(s, "a", {"kind": "choose", "what": "pass"})
+    before = GAME.dump(s)
+    after, ev = GAME.apply(s, "b", {"kind": "choose", "what": "pass"})
+    assert after.points == {"a": 1} and any(e.kind == "objective_held" for e in ev)
+    assert s.points == {} and canonical(GAME.dump(s)) == canonical(before)

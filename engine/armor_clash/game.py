@@ -429,6 +429,7 @@ class ArmorClash(Game[M.State]):
         if state.result is None and not self.to_act(state):
             state.units = [_clone_unit(x) for x in state.units]
             state.rng = state.rng.model_copy(deep=True)
+            state.points = dict(state.points)  # the turn may score (R14): never the old state's dict
         guard = 0
         while state.result is None and not self.to_act(state) and guard < 20:
             R.resolve_turn(state, events, AI.enemy_order)
