@@ -248,3 +248,16 @@ def test_a_scoring_turn_through_the_public_api_leaves_the_state_before_it_unchan
     after, ev = GAME.apply(s, "b", {"kind": "choose", "what": "pass"})
     assert after.points == {"a": 1} and any(e.kind == "objective_held" for e in ev)
     assert s.points == {} and canonical(GAME.dump(s)) == canonical(before)
+
+
+def test_hard_enters_the_zone_where_a_loaded_gun_does_not_bear():
+    """Two zone cells equally quick to reach: it takes the one behind the rival's gun (8.1/8.2)."""
+    s = duel()
+    a = place(s, "a", 3, 4, hull=2)  # D5 facing E: E5 and F5 are both one short move away
+    b = place(s, "b", 5, 5, hull=4)  # F6, gun pointing S: E5 (NW of it) in its reach, F5 (N) behind it
+    assert R.G.rotation_needed(b.abs_turret, R.G.octant(4 - 5, 4 - 5)) <= R.free_rotation(b)
+    assert R.G.rotation_needed(b.abs_turret, R.G.octant(5 - 5, 4 - 5)) > R.free_rotation(b)
+    order = AI.order_for(s, a, "hard")
+    assert (order.what, order.reverse, order.cells) == ("move", False, 2)
+    b.turret = 4  # now pointing N: F5 in reach, E5 still in reach too -> the nearer cell
+    assert AI.order_for(s, a, "hard").cells == 1

@@ -318,33 +318,50 @@ def _drive_to_zone(state: State, u: Unit, cells: frozenset[tuple[int, int]]) -> 
         path = _straight(state, u, u.x, u.y, p.dir)[: p.cells_total - p.cells_done]
         if path and path[-1] in free:
             return Order(what="continue_move")
-    best: tuple[int, int, Order] | None = None  # turns, tie-break, order
+    best: tuple[int, int, int, Order] | None = None  # turns, guns bearing, tie-break, order
 
-    def offer(turns: int, tie: int, order: Order) -> None:
+    def offer(turns: int, guns: int, tie: int, order: Order) -> None:
         nonlocal best
-        if best is None or (turns, tie) < best[:2]:
-            best = (turns, tie, order)
+        if best is None or (turns, guns, tie) < best[:3]:
+            best = (turns, guns, tie, order)
+
+    def bearing_guns(x: int, y: int) -> int:
+        """Loaded foes whose gun would bear on (x, y) without a turn: the arcs (8.1/8.2)."""
+        return sum(
+            1
+            for o in foes(state, u)
+            if (o.loaded is not None or (o.loading is not None and o.reload_left <= 1))
+            and (
+                state.options.mode != "normal"
+                or G.rotation_needed(o.abs_turret, G.octant(x - o.x, y - o.y)) <= free_rotation(o)
+            )
+        )
 
     loading = 1 if u.loading is not None else 0
     for reverse in (False, True):
         d = (u.hull + 4) % 8 if reverse else u.hull
+        entered = False
         for i, (x, y) in enumerate(_straight(state, u, u.x, u.y, d)):
             turns = move_cost(u, i + 1)[1]
             if (x, y) in free:
-                offer(turns, 0, Order(what="move", reverse=reverse, cells=i + 1))
+                # any zone cell on the line: the quickest, then the one fewest loaded guns bear on
+                offer(turns, bearing_guns(x, y), 0, Order(what="move", reverse=reverse, cells=i + 1))
+                entered = True
+                continue
+            if entered:
                 break
             if move_cost(u, i + 1)[0] == "short":
                 after = _turns_in(state, u, x, y, u.hull, free, turn=True)
                 if after is not None:
-                    offer(turns + after, 2 + loading, Order(what="move", reverse=reverse, cells=i + 1))
+                    offer(turns + after, 0, 2 + loading, Order(what="move", reverse=reverse, cells=i + 1))
     for h in range(8):
         if h == u.hull:
             continue
         after = _turns_in(state, u, u.x, u.y, h, free, turn=False)
         if after is not None:
-            offer(1 + after, 1 - loading, Order(what="hull", facing=h))
+            offer(1 + after, 0, 1 - loading, Order(what="hull", facing=h))
     if best is not None:
-        return best[2]
+        return best[3]
 
     # far away: the short move or hull turn that gets nearest the zone
     def gap(x: int, y: int) -> int:
