@@ -14,6 +14,8 @@ all go out gives nobody a share), and the fair share is 1/n.  Prints one line pe
 and after it how the games ended: ``ai_levels_end armor_clash mode=<m> seats=<n> games=<g>
 rules=<r> time_limit_pct=<f> objective_pct=<f> all_out_pct=<f> avg_turns=<f>`` (the turn limit
 decided ``time_limit_pct`` of them: a draw, or under revision 3 the most points).
+``--setups`` plays the 2-seat duel of every set-up of ``--bound`` (one hard seat, one easy):
+``ai_levels_setup armor_clash mode=<m> seats=2 setup=<s> games=<g> rules=<r> hard_share=<f> ratio=<f>``.
 ``--all-hard`` plays every seat hard and prints only the ``ai_levels_end`` lines (how a duel
 between crews that all drive for the crossroads ends).
 
@@ -112,6 +114,17 @@ def main() -> None:
     rules = int(next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--rules=")), RULES_REVISION))
     if "--bound" in sys.argv:
         bound(n, mode)
+        return
+    if "--setups" in sys.argv:
+        for name, extra in SETUPS.items():
+            hard = share_of(
+                {"scenario": "duel", "mode": mode, "rules": rules, **extra}, n, AI.order_hard, AI.order_easy
+            )
+            print(
+                f"ai_levels_setup armor_clash mode={mode} seats=2 setup={name} games={n} rules={rules} "
+                f"hard_share={hard:.3f} ratio={hard * 2:.2f}",
+                flush=True,
+            )
         return
     all_hard = "--all-hard" in sys.argv
     for k in range(max(GAME.min_seats, 2), GAME.max_seats + 1):

@@ -261,3 +261,11 @@ def test_hard_enters_the_zone_where_a_loaded_gun_does_not_bear():
     assert (order.what, order.reverse, order.cells) == ("move", False, 2)
     b.turret = 4  # now pointing N: F5 in reach, E5 still in reach too -> the nearer cell
     assert AI.order_for(s, a, "hard").cells == 1
+
+
+def test_a_penalised_slow_tank_still_takes_the_direct_move_into_the_zone():
+    """A KV-2 (2 cells are a medium move, 2 turns) prefers the move that ends in the zone to
+    two short ones of the same length in turns (a tie in turns goes to the direct arrival)."""
+    s = duel(vehicles=["kv2", "kv2"], mode="simple")
+    order = AI.order_for(s, R.unit_by_id(s, "a"), "hard")
+    assert (order.what, order.cells) == ("move", 2)

@@ -318,12 +318,12 @@ def _drive_to_zone(state: State, u: Unit, cells: frozenset[tuple[int, int]]) -> 
         path = _straight(state, u, u.x, u.y, p.dir)[: p.cells_total - p.cells_done]
         if path and path[-1] in free:
             return Order(what="continue_move")
-    best: tuple[int, int, int, Order] | None = None  # turns, guns bearing, tie-break, order
+    best: tuple[int, int, int, Order] | None = None  # turns, tie-break, guns bearing on arrival, order
 
     def offer(turns: int, guns: int, tie: int, order: Order) -> None:
         nonlocal best
-        if best is None or (turns, guns, tie) < best[:3]:
-            best = (turns, guns, tie, order)
+        if best is None or (turns, tie, guns) < best[:3]:
+            best = (turns, tie, guns, order)
 
     def bearing_guns(x: int, y: int) -> int:
         """Loaded foes whose gun would bear on (x, y) without a turn: the arcs (8.1/8.2)."""
@@ -353,13 +353,13 @@ def _drive_to_zone(state: State, u: Unit, cells: frozenset[tuple[int, int]]) -> 
             if move_cost(u, i + 1)[0] == "short":
                 after = _turns_in(state, u, x, y, u.hull, free, turn=True)
                 if after is not None:
-                    offer(turns + after, 0, 2 + loading, Order(what="move", reverse=reverse, cells=i + 1))
+                    offer(turns + after, 9, 2 + loading, Order(what="move", reverse=reverse, cells=i + 1))
     for h in range(8):
         if h == u.hull:
             continue
         after = _turns_in(state, u, u.x, u.y, h, free, turn=False)
         if after is not None:
-            offer(1 + after, 0, 1 - loading, Order(what="hull", facing=h))
+            offer(1 + after, 9, 1 - loading, Order(what="hull", facing=h))
     if best is not None:
         return best[3]
 
