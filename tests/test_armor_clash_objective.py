@@ -269,3 +269,13 @@ def test_a_penalised_slow_tank_still_takes_the_direct_move_into_the_zone():
     s = duel(vehicles=["kv2", "kv2"], mode="simple")
     order = AI.order_for(s, R.unit_by_id(s, "a"), "hard")
     assert (order.what, order.cells) == ("move", 2)
+
+
+@pytest.mark.parametrize("k", [3, 4])
+def test_hard_crews_in_a_contested_zone_do_not_all_pick_the_same_victim(k):
+    """The last tie-break is the next seat round the table, so equal rivals share the fire."""
+    seats = ("a", "b", "c", "d")[:k]
+    s = play(duel(seats=seats), dict.fromkeys(seats, "hard"), 1)
+    assert all((u.x, u.y) in ZONE for u in s.units)  # all drove in: contested
+    targets = [AI.order_for(s, u, "hard").target for u in s.units]
+    assert None not in targets and len(set(targets)) == k

@@ -388,9 +388,26 @@ def _objective_order(state: State, u: Unit, obj: dict[str, Any]) -> Order:
     contesting = [o for o in fs if _in_zone(cells, o.x, o.y)]
     reach = [o for o, _ in shootable(state, u)]
 
+    n = len(state.units)
+    me = position(state, u)
+
     def target_of(pool: list[Unit]) -> Unit:
-        rivals = [o for o in pool if o in contesting]
-        return _hard_target(state, u, rivals or pool)
+        """A rival in the zone first, then whoever is about to shoot this tank, the points
+        leader, the least damaged (the others keep fighting each other), the nearest, and
+        then the next seat round the table from this one (not the first seat: a fixed order
+        would have every crew pick the same victim)."""
+        rivals = [o for o in pool if o in contesting] or pool
+
+        def key(o: Unit) -> tuple[int, int, int, int, int]:
+            return (
+                0 if _threatens(state, o, u) else 1,
+                -state.points.get(o.seat or "", 0),
+                sum(o.pen.values()) + sum(o.injuries.values()),
+                G.chebyshev(u, o),
+                (position(state, o) - me) % n,
+            )
+
+        return min(rivals, key=key)
 
     if not inside:
         drive = _drive_to_zone(state, u, cells)
