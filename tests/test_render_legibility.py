@@ -25,7 +25,7 @@ from render.common import MIN_DISPLAY_PX, MIN_LONG_SIDE, display_scale, recorded
 
 GAMES = ["thunder_road", "automobile", "city_of_fury", "armor_clash"]
 #: games whose renderer has not been reworked for the display size yet
-NOT_YET = {"thunder_road", "automobile", "city_of_fury", "armor_clash"}
+NOT_YET = {"thunder_road", "automobile", "city_of_fury"}
 
 NAMES = ["Bartholomew", "小明同学", "Zoë", "Maximilian", "阿强"]
 COLOURS = ["#e0533d", "#4a90d9", "#3fbf62", "#e8c547", "#a461d8"]
