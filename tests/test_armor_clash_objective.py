@@ -279,3 +279,33 @@ def test_hard_crews_in_a_contested_zone_do_not_all_pick_the_same_victim(k):
     assert all((u.x, u.y) in ZONE for u in s.units)  # all drove in: contested
     targets = [AI.order_for(s, u, "hard").target for u in s.units]
     assert None not in targets and len(set(targets)) == k
+
+
+# ------------------------------------------------------------------ the image
+def test_the_image_draws_the_zone_and_every_crews_points():
+    import io
+
+    from PIL import Image
+
+    from render import armor_clash as RA
+    from render.common import recorded_text
+
+    s = duel(seats=("a", "b", "c"))
+    place(s, "a", 5, 5)
+    s, _ = turn(s)
+    for locale, word in (("en", "Crossroads"), ("zh", "十字路口")):
+        with recorded_text() as runs:
+            png = RA.draw(GAME.view(s, "b"), locale)
+        texts = [r for _, r in runs]
+        assert any(word in r for r in texts)
+        goal = OBJ["points"]["normal"]
+        assert [r for r in texts if r.startswith("★")] == [f"★ 1/{goal}", f"★ 0/{goal}", f"★ 0/{goal}"]
+        img = Image.open(io.BytesIO(png)).convert("RGB")
+        board = RA._Board(GAME.view(s, "b"), locale, img, None)  # geometry only
+        inside = img.getpixel(tuple(int(v) for v in board.centre(7, 3)))  # H4: an empty zone cell
+        outside = img.getpixel(tuple(int(v) for v in board.centre(1, 5)))  # B6: an empty field cell
+        assert inside != outside
+    old = duel(rules=2)
+    with recorded_text() as runs:
+        RA.draw(GAME.view(old, "a"), "en")
+    assert not any("Crossroads" in r or r.startswith("★") for _, r in runs)
