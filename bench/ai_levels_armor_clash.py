@@ -1,13 +1,23 @@
 """Armor Clash AI levels: one hard seat among easy seats in the competitive mode (the duel).
 
-Usage: python bench/ai_levels_armor_clash.py [games_per_seat_count=1000] [--mode=normal|simple]
-       python bench/ai_levels_armor_clash.py [games=1000] --bound   (the 2-seat ceiling, R17)
+Usage: python bench/ai_levels_armor_clash.py [games_per_seat_count=1000] [--mode=normal|simple] [--rules=N]
+       python bench/ai_levels_armor_clash.py [games=1000] --bound   (the 2-seat ceiling of revision 2, R17)
+
+``--rules`` plays that rules revision (default: what new tables play, 3: the duel for the
+crossroads; 2 is the duel before it, docs/rulings.md R14).
 
 For every seat count the duel allows (2-4), ``games`` seeded games (seeds 0..games-1); the
 hard seat rotates through the seats (seat ``seed % n``) so no start cell is favoured.  A win
 is a share of the winners (a draw at the turn limit splits it; a turn in which the last crews
 all go out gives nobody a share), and the fair share is 1/n.  Prints one line per seat count:
 ``ai_levels armor_clash mode=<m> seats=<n> games=<g> hard_share=<f> fair_share=<f> ratio=<f>``
+and after it how the games ended: ``ai_levels_end armor_clash mode=<m> seats=<n> games=<g>
+rules=<r> time_limit_pct=<f> objective_pct=<f> all_out_pct=<f> avg_turns=<f>`` (the turn limit
+decided ``time_limit_pct`` of them: a draw, or under revision 3 the most points).
+``--setups`` plays the 2-seat duel of every set-up of ``--bound`` (one hard seat, one easy):
+``ai_levels_setup armor_clash mode=<m> seats=2 setup=<s> games=<g> rules=<r> hard_share=<f> ratio=<f>``.
+``--all-hard`` plays every seat hard and prints only the ``ai_levels_end`` lines (how a duel
+between crews that all drive for the crossroads ends).
 
 ``--bound`` measures what any 2-seat policy could reach, per competitive set-up (the default
 duel, other crews, vehicle cards and optional rules; docs/rulings.md R17): the hard seat's
@@ -21,6 +31,7 @@ he=<f> dodge_bound=<f> bound_ratio=<f>``.  Not run in CI (CPU-heavy); run it wit
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,7 +44,7 @@ from selfplay_armor_clash import fast_game  # noqa: E402
 from engine.armor_clash import GAME  # noqa: E402
 from engine.armor_clash import ai as AI  # noqa: E402
 from engine.armor_clash import rules as R  # noqa: E402
-from engine.armor_clash.models import Order, State, Unit  # noqa: E402
+from engine.armor_clash.models import RULES_REVISION, Order, State, Unit  # noqa: E402
 
 #: the competitive set-ups the duel offers (table options), 2 seats
 SETUPS: dict[str, dict[str, Any]] = {
@@ -83,7 +94,7 @@ def disarmed_when_damaged(s: State, u: Unit) -> Order:
 
 def bound(n: int, mode: str) -> None:
     for name, extra in SETUPS.items():
-        options = {"scenario": "duel", "mode": mode, **extra}
+        options = {"scenario": "duel", "mode": mode, "rules": 2, **extra}
         hard = share_of(options, n, AI.order_hard, AI.order_easy)
         by_ammo = {a: share_of(options, n, forced_ammo(a), AI.order_easy) for a in ("AP", "HEAT", "HE")}
         best = max(by_ammo, key=lambda a: by_ammo[a])
@@ -100,21 +111,46 @@ def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     n = int(args[0]) if args else 1000
     mode = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--mode=")), "normal")
+    rules = int(next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--rules=")), RULES_REVISION))
     if "--bound" in sys.argv:
         bound(n, mode)
         return
+    if "--setups" in sys.argv:
+        for name, extra in SETUPS.items():
+            hard = share_of(
+                {"scenario": "duel", "mode": mode, "rules": rules, **extra}, n, AI.order_hard, AI.order_easy
+            )
+            print(
+                f"ai_levels_setup armor_clash mode={mode} seats=2 setup={name} games={n} rules={rules} "
+                f"hard_share={hard:.3f} ratio={hard * 2:.2f}",
+                flush=True,
+            )
+        return
+    all_hard = "--all-hard" in sys.argv
     for k in range(max(GAME.min_seats, 2), GAME.max_seats + 1):
         seats = [f"p{i + 1}" for i in range(k)]
         share = 0.0
+        ends: Counter[str] = Counter()
+        turns = 0
         for seed in range(n):
             hard = seed % k
-            levels = ["hard" if i == hard else "easy" for i in range(k)]
-            s = fast_game(seats, {"scenario": "duel", "mode": mode}, seed, levels)
+            levels = ["hard" if i == hard or all_hard else "easy" for i in range(k)]
+            s = fast_game(seats, {"scenario": "duel", "mode": mode, "rules": rules}, seed, levels)
             if seats[hard] in s.result.winners:
                 share += 1 / len(s.result.winners)
+            ends[s.result.reason] += 1
+            turns += s.turn - 1
+        if not all_hard:
+            print(
+                f"ai_levels armor_clash mode={mode} seats={k} games={n} hard_share={share / n:.3f} "
+                f"fair_share={1 / k:.3f} ratio={share / n * k:.2f}",
+                flush=True,
+            )
+        clock = ends["time_up_draw"] + ends["time_up_points"]
         print(
-            f"ai_levels armor_clash mode={mode} seats={k} games={n} hard_share={share / n:.3f} "
-            f"fair_share={1 / k:.3f} ratio={share / n * k:.2f}",
+            f"ai_levels_end armor_clash mode={mode} seats={k} games={n} rules={rules}{' all_hard' if all_hard else ''} "
+            f"time_limit_pct={100 * clock / n:.1f} objective_pct={100 * ends['objective'] / n:.1f} "
+            f"all_out_pct={100 * ends['all_out'] / n:.1f} avg_turns={turns / n:.1f}",
             flush=True,
         )
 

@@ -513,10 +513,54 @@ def _draw_labels(b: _Board) -> None:
             _badge(b.d, cx + CELL * 0.36, cy - CELL * 0.36, state)
 
 
-#: the board's layers over the empty field, bottom to top (an objective cell or zone
-#: is one more function here, first in the list)
+ZONE = "#ffd86b"  # the crossroads (duel, rules revision 3)
+
+
+def _zone_cells(b: _Board) -> tuple[float, float, float, float] | None:
+    """The crossroads' outer box in pixels, or None (no objective)."""
+    obj = b.view.objective
+    if obj is None:
+        return None
+    left, top = b.cell_box(min(x for x, _ in obj.zone), min(y for _, y in obj.zone))[:2]
+    right, bottom = b.cell_box(max(x for x, _ in obj.zone), max(y for _, y in obj.zone))[2:]
+    return left, top, right, bottom
+
+
+def _draw_zone(b: _Board) -> None:
+    """The duel's crossroads (rules revision 3, docs/rulings.md R14), under everything:
+    its cells in grass mixed with gold (no alpha blending), the grid lines left showing."""
+    obj = b.view.objective
+    if obj is None:
+        return
+    tint = tuple((185 * g + 70 * c) // 255 for g, c in zip(FIELD, _rgb(ZONE)))
+    for x, y in obj.zone:
+        b.d.rectangle(b.cell_box(x, y, inset=2), fill=tint)
+
+
+def _draw_zone_edge(b: _Board) -> None:
+    """Over the firing arcs: the crossroads' edge in the colour of the crew holding it
+    alone (gold while nobody does) and a tab naming it and the points that win."""
+    box = _zone_cells(b)
+    obj = b.view.objective
+    if box is None or obj is None:
+        return
+    left, top, right, bottom = box
+    holder = next((u for u in b.view.units if obj.holder is not None and u.seat == obj.holder), None)
+    edge = _colour(holder, b.view) if holder is not None else ZONE
+    b.d.rectangle((left, top, right, bottom), outline="#111111", width=6)
+    b.d.rectangle((left + 1, top + 1, right - 1, bottom - 1), outline=edge, width=4)
+    tab = _fit(_r("zone", b.locale, goal=obj.goal), FS_SMALL, right - left - 12)
+    tw = _len(FS_SMALL, tab)
+    b.d.rounded_rectangle((left + 4, top + 4, left + tw + 16, top + 28), 5, fill="#15171b", outline=edge)
+    text(b.d, (left + 10, top + 16), tab, FS_SMALL, ZONE, "lm")
+
+
+#: the board's layers over the empty field, bottom to top (the duel's crossroads: its
+#: tint under the arcs, its edge and tab over them)
 LAYERS: list[Callable[[_Board], None]] = [
+    _draw_zone,
     _draw_arcs,
+    _draw_zone_edge,
     _draw_plans,
     _draw_shots,
     _draw_turret_cells,
@@ -695,6 +739,9 @@ def _crew_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcVi
     on the viewer's own card the order they gave)."""
     x, y, right = at.x, at.y, at.right
     chips = _warnings(u, locale, kills=at.tier < 1) if u.status == "active" else []
+    if view.objective is not None and u.seat is not None and u.status == "active":
+        pts = view.objective.points.get(u.seat, 0)
+        chips.insert(0, (_r("points", locale, n=pts, goal=view.objective.goal), ZONE))
     mine = _order_words(view, locale) if u.seat is not None and u.seat == view.viewer else None
     if mine and u.status == "active":
         chips.insert(0, (_fit(mine, FS_SMALL, at.w - 40), TEXT))
@@ -877,7 +924,7 @@ def _cards(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> None:
 
 
 # ---------------------------------------------------------------- legend
-def _legend(d: ImageDraw.ImageDraw, mode: str, stunned: bool, locale: str) -> float:
+def _legend(d: ImageDraw.ImageDraw, mode: str, stunned: bool, locale: str, zone: int | None = None) -> float:
     """What the icons mean, flowed in lines under the board; returns its bottom
     (``stunned``: a crew sits out this turn, so its badge is explained too)."""
     x0, right = 12, PANEL_X - 14
@@ -913,6 +960,12 @@ def _legend(d: ImageDraw.ImageDraw, mode: str, stunned: bool, locale: str) -> fl
         d.ellipse((ix + 22, iy - 6, ix + 34, iy + 6), outline="#ffffff", width=2)
 
     item(34, plan_icon, _r("legend.plan", locale))
+    if zone is not None:
+
+        def zone_icon(ix: float, iy: float) -> None:
+            d.rectangle((ix, iy - 10, ix + 20, iy + 10), fill="#8e9a4e", outline=ZONE, width=3)
+
+        item(20, zone_icon, _r("legend.zone", locale, goal=zone))
     item(22, lambda ix, iy: _badge(d, ix + 11, iy, "locked", 10), _r("locked", locale))
     item(22, lambda ix, iy: _badge(d, ix + 11, iy, "choosing", 10), _r("choosing", locale))
     if stunned:
@@ -954,7 +1007,7 @@ def draw(view: AcView, locale: str = "en") -> bytes:
     img = _field(view.width, view.height).copy()
     d = ImageDraw.Draw(img)
     _draw_coordinates(d, view.width, view.height)
-    _legend(d, view.mode, stunned, locale)
+    _legend(d, view.mode, stunned, locale, view.objective.goal if view.objective else None)
     board = _Board(view, locale, img, d)
     for layer in LAYERS:
         layer(board)

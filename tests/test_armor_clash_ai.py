@@ -17,7 +17,8 @@ from engine.armor_clash import rules as R
 
 
 def duel(**opts):
-    return GAME.new(["a", "b"], {"scenario": "duel", **opts}, 1)
+    """The duel of rules revision 2 (its start cells are the geometry these tests use)."""
+    return GAME.new(["a", "b"], {"scenario": "duel", "rules": 2, **opts}, 1)
 
 
 def unit(s, uid):
@@ -73,7 +74,7 @@ def test_r17_after_a_shot_the_gun_points_at_its_target():
 
 @pytest.mark.parametrize("ammo_rack,scenario,want", [(False, "duel", "HE"), (True, "duel", "HE"), (True, "boss", "AP")])
 def test_r17_hard_loads_he_in_a_duel_also_under_the_ammo_rack_rule(ammo_rack, scenario, want):
-    s = GAME.new(["a", "b"], {"scenario": scenario, "ammo_rack": ammo_rack}, 1)
+    s = GAME.new(["a", "b"], {"scenario": scenario, "ammo_rack": ammo_rack, "rules": 2}, 1)
     a = unit(s, "a")
     a.loaded = None
     order = AI.order_for(s, a, "hard")
@@ -82,10 +83,11 @@ def test_r17_hard_loads_he_in_a_duel_also_under_the_ammo_rack_rule(ammo_rack, sc
 
 
 def test_r17_a_simple_mode_duel_of_two_leaves_no_decision():
-    """360° arcs and no ammunition effects (R6): the levels order the same in every position."""
+    """Rules revision 2 (no objective): 360° arcs and no ammunition effects (R6): the levels
+    order the same in every position.  Revision 3's crossroads gives them one (the drive)."""
     positions = 0
     for seed in range(6):
-        s = GAME.new(["a", "b"], {"scenario": "duel", "mode": "simple"}, seed)
+        s = GAME.new(["a", "b"], {"scenario": "duel", "mode": "simple", "rules": 2}, seed)
         while s.result is None:
             for u in s.units:
                 if u.active and u.stunned == 0:

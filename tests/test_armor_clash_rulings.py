@@ -24,7 +24,8 @@ DOCS = Path(__file__).resolve().parent.parent / "docs" / "rulings.md"
 
 
 def duel(**opts):
-    return GAME.new(["a", "b"], {"scenario": "duel", **opts}, 1)
+    """The duel of rules revision 2 (its start cells are the geometry these tests use)."""
+    return GAME.new(["a", "b"], {"scenario": "duel", "rules": 2, **opts}, 1)
 
 
 def unit(s, uid):
@@ -166,6 +167,21 @@ def test_r14_crews_bail_out_of_crippled_vehicles_under_rules_2():
     assert unit(s3, "a").active  # one short of the threshold
 
 
+def test_r14_duels_of_rules_3_are_fought_for_the_crossroads():
+    """New duels (revision 3): alone in the zone at the end of a turn scores; the goal wins."""
+    s = GAME.new(["a", "b"], {"scenario": "duel", "mode": "simple"}, 1)
+    obj = content.scenarios()["duel"]["objective"]
+    assert s.options.rules == 3 and R.objective(s) is obj
+    a = unit(s, "a")
+    a.x, a.y = obj["zone"][0]
+    for n in range(1, obj["points"]["simple"] + 1):
+        s, ev = resolve(s, {"a": {"what": "pass"}, "b": {"what": "pass"}})
+        assert s.points == {"a": n}
+    assert s.result.winners == ["a"] and s.result.reason == "objective"
+    old = GAME.new(["a", "b"], {"scenario": "duel", "rules": 2}, 1)
+    assert R.objective(old) is None  # a stored duel of revision 2 plays on without it
+
+
 def test_r15_the_boss_reloads_in_one_turn_and_drives_three_cells():
     s = GAME.new(["a"], {"mode": "normal"}, 1)
     boss = unit(s, "boss")
@@ -197,6 +213,24 @@ def test_r17_ai_levels_easy_never_drives_hard_does():
             R.resolve_turn(s, [], AI.enemy_order)
         assert moves["easy"] == 0
         assert moves["hard"] > 0, seed
+
+
+def test_r17_hard_plays_the_crossroads_easy_stays_todays_ai():
+    """Easy is the AI of schema 1 whatever the revision; hard drives into the zone."""
+    assert AI.ORDERS["easy"] is AI.order_easy and AI.enemy_order is not None
+    for seed in range(4):
+        s = GAME.new(["a", "b", "c"], {"scenario": "duel", "mode": "normal"}, seed)
+        for _ in range(12):
+            if s.result is not None:
+                break
+            old = s.model_copy(update={"options": s.options.model_copy(update={"rules": 2})})
+            for u in s.units:
+                if u.active and u.stunned == 0:
+                    assert AI.order_easy(s, u) == AI.order_easy(old, u)  # the objective changes nothing
+                    s.orders[u.seat] = AI.order_for(s, u, "hard" if u.seat == "a" else "easy")
+            R.resolve_turn(s, [], AI.enemy_order)
+        a = unit(s, "a")
+        assert s.points.get("a", 0) > 0 or not a.active, seed
 
 
 def test_r18_vehicle_cards():
@@ -242,7 +276,7 @@ def test_schema_1_tables_keep_rules_1_and_replay():
     stored |= {"repeated_hits": False, "ammo_rack": False, "ricochet_stun": False, "boss_speed_pct": 150}
     stored["max_turns"] = 0
     assert GAME.parse_options(stored).rules == 1  # a complete schema-1 dump
-    assert GAME.parse_options({}).rules == 2 and GAME.parse_options({"mode": "simple"}).rules == 2
+    assert GAME.parse_options({}).rules == 3 and GAME.parse_options({"mode": "simple"}).rules == 3
     s = GAME.new(["a"], stored, 5)
     data = GAME.dump(s)
     data["schema_version"] = 1

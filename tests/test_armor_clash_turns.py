@@ -13,8 +13,9 @@ PASS = {"kind": "choose", "what": "pass"}
 
 
 def duel(**opts):
+    """The duel of rules revision 2 (its start cells are the geometry these tests use)."""
     # a at C9 facing N, b at J2 facing S: b is NE of a, inside a's arc
-    return GAME.new(["a", "b"], {"scenario": "duel", **opts}, 1)
+    return GAME.new(["a", "b"], {"scenario": "duel", "rules": 2, **opts}, 1)
 
 
 def unit(s, uid):

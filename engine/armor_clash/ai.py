@@ -15,7 +15,10 @@ rules' own automaton (chapter 9, ``rules.boss_*``).
   out of the reach of a loaded foe aimed at it ("cover": the rules have no terrain, so
   the only cover is where a gun does not point), and in boss battles the healthiest
   crew closes in to draw Wittmann's fire (he tracks the nearest, 9.4) from a wounded
-  crew, which falls back.  docs/rulings.md R17 has the measurements.
+  crew, which falls back.  In a duel for the crossroads (rules revision 3, R14) it drives
+  into the zone first (its round kept and aimed on the way), holds it, shoots whoever
+  contests it first and keeps loading (``_objective_order``).  docs/rulings.md R17 has the
+  measurements.
 """
 
 from __future__ import annotations
@@ -42,7 +45,9 @@ from .rules import (
     boss_target,
     foes,
     free_rotation,
+    move_cost,
     move_reach,
+    objective,
     occupied,
     on_board,
     position,
@@ -50,6 +55,7 @@ from .rules import (
     shootable,
     turret_state,
     unit_by_id,
+    zone_cells,
 )
 
 #: the first is the default: seat fillers drive (issue 14); "easy" is the AI of schema 1
@@ -262,10 +268,190 @@ def _out_of_crossfire(state: State, u: Unit) -> Order | None:
     return Order(what="hull", facing=h)
 
 
+# ------------------------------------------------------- the crossroads
+def _in_zone(cells: frozenset[tuple[int, int]], x: int, y: int) -> bool:
+    return (x, y) in cells
+
+
+def _free_zone(state: State, cells: frozenset[tuple[int, int]]) -> set[tuple[int, int]]:
+    return {c for c in cells if not occupied(state, c[0], c[1])}
+
+
+def _straight(state: State, u: Unit, x: int, y: int, d: int) -> list[tuple[int, int]]:
+    """The cells a move from (x, y) towards ``d`` passes, up to the vehicle's maximum."""
+    out: list[tuple[int, int]] = []
+    dx, dy = G.DIRS[d]
+    for _ in range(C.vehicles()[u.vehicle]["max_move"]):
+        x, y = x + dx, y + dy
+        if not on_board(state, x, y) or (occupied(state, x, y) and (x, y) != (u.x, u.y)):
+            break
+        out.append((x, y))
+    return out
+
+
+def _turns_in(state: State, u: Unit, x: int, y: int, hull: int, free: set[tuple[int, int]], turn: bool) -> int | None:
+    """Fewest turns from (x, y) facing ``hull`` into a free zone cell by one straight move,
+    after one hull turn if ``turn`` (1 turn); None if no such move."""
+    best: int | None = None
+    heads = range(8) if turn else (hull, (hull + 4) % 8)
+    for d in heads:
+        extra = 0 if d in (hull, (hull + 4) % 8) else 1
+        for i, c in enumerate(_straight(state, u, x, y, d)):
+            if c in free:
+                cost = extra + move_cost(u, i + 1)[1]
+                best = cost if best is None else min(best, cost)
+                break
+    return best
+
+
+def _drive_to_zone(state: State, u: Unit, cells: frozenset[tuple[int, int]]) -> Order | None:
+    """The first order of the quickest way into a free cell of the zone: a straight move along
+    the hull (forward or reverse), a hull turn first (it keeps a reload counting, 8.4), or a
+    short move that brings a straight move in reach."""
+    if u.tracks != "ok":
+        return None
+    free = _free_zone(state, cells)
+    if not free:
+        return None
+    if u.move_plan is not None:
+        p = u.move_plan
+        path = _straight(state, u, u.x, u.y, p.dir)[: p.cells_total - p.cells_done]
+        if path and path[-1] in free:
+            return Order(what="continue_move")
+    best: tuple[int, int, int, Order] | None = None  # turns, tie-break, guns bearing on arrival, order
+
+    def offer(turns: int, guns: int, tie: int, order: Order) -> None:
+        nonlocal best
+        if best is None or (turns, tie, guns) < best[:3]:
+            best = (turns, tie, guns, order)
+
+    def bearing_guns(x: int, y: int) -> int:
+        """Loaded foes whose gun would bear on (x, y) without a turn: the arcs (8.1/8.2)."""
+        return sum(
+            1
+            for o in foes(state, u)
+            if (o.loaded is not None or (o.loading is not None and o.reload_left <= 1))
+            and (
+                state.options.mode != "normal"
+                or G.rotation_needed(o.abs_turret, G.octant(x - o.x, y - o.y)) <= free_rotation(o)
+            )
+        )
+
+    loading = 1 if u.loading is not None else 0
+    for reverse in (False, True):
+        d = (u.hull + 4) % 8 if reverse else u.hull
+        entered = False
+        for i, (x, y) in enumerate(_straight(state, u, u.x, u.y, d)):
+            turns = move_cost(u, i + 1)[1]
+            if (x, y) in free:
+                # any zone cell on the line: the quickest, then the one fewest loaded guns bear on
+                offer(turns, bearing_guns(x, y), 0, Order(what="move", reverse=reverse, cells=i + 1))
+                entered = True
+                continue
+            if entered:
+                break
+            if move_cost(u, i + 1)[0] == "short":
+                after = _turns_in(state, u, x, y, u.hull, free, turn=True)
+                if after is not None:
+                    offer(turns + after, 9, 2 + loading, Order(what="move", reverse=reverse, cells=i + 1))
+    for h in range(8):
+        if h == u.hull:
+            continue
+        after = _turns_in(state, u, u.x, u.y, h, free, turn=False)
+        if after is not None:
+            offer(1 + after, 9, 1 - loading, Order(what="hull", facing=h))
+    if best is not None:
+        return best[3]
+
+    # far away: the short move or hull turn that gets nearest the zone
+    def gap(x: int, y: int) -> int:
+        return min(max(abs(x - cx), abs(y - cy)) for cx, cy in free)
+
+    here = gap(u.x, u.y)
+    moves = [(gap(x, y), n, rev) for rev, n, x, y in _short_moves(state, u)]
+    if moves and min(moves)[0] < here:
+        _, n, rev = min(moves)
+        return Order(what="move", reverse=rev, cells=n)
+    heading = min(range(8), key=lambda h: (gap(u.x + G.DIRS[h][0], u.y + G.DIRS[h][1]), h))
+    if heading in (u.hull, (u.hull + 4) % 8):
+        return None
+    return Order(what="hull", facing=heading)
+
+
+def _objective_order(state: State, u: Unit, obj: dict[str, Any]) -> Order:
+    """The duel for the crossroads (R14, rules revision 3): drive into the zone (keeping the gun
+    loaded and aimed on the way), hold it, and shoot first whoever contests it."""
+    cells = zone_cells(obj)
+    fs = foes(state, u)
+    normal = state.options.mode == "normal"
+    inside = _in_zone(cells, u.x, u.y)
+    contesting = [o for o in fs if _in_zone(cells, o.x, o.y)]
+    reach = [o for o, _ in shootable(state, u)]
+
+    n = len(state.units)
+    me = position(state, u)
+
+    def target_of(pool: list[Unit]) -> Unit:
+        """A rival in the zone first, then whoever is about to shoot this tank, the points
+        leader, the least damaged (the others keep fighting each other), the nearest, and
+        then the next seat round the table from this one (not the first seat: a fixed order
+        would have every crew pick the same victim)."""
+        rivals = [o for o in pool if o in contesting] or pool
+
+        def key(o: Unit) -> tuple[int, int, int, int, int]:
+            return (
+                0 if _threatens(state, o, u) else 1,
+                -state.points.get(o.seat or "", 0),
+                sum(o.pen.values()) + sum(o.injuries.values()),
+                G.chebyshev(u, o),
+                (position(state, o) - me) % n,
+            )
+
+        return min(rivals, key=key)
+
+    if not inside:
+        drive = _drive_to_zone(state, u, cells)
+        if drive is not None:
+            if drive.what == "move" and drive.cells and normal:
+                # the gun keeps bearing on the way: a free 1-2 cell turn rides along (8.2),
+                # aimed from where the move ends
+                dx, dy = G.DIRS[(u.hull + 4) % 8 if drive.reverse else u.hull]
+                st, moved = _moved_to(state, u, u.x + dx * drive.cells, u.y + dy * drive.cells)
+                t = target_of(fs)
+                d = G.bearing(moved, t)
+                need = G.rotation_needed(u.abs_turret, d)
+                if 0 < need <= free_rotation(u):
+                    drive.pre_rot = G.step_towards(u.abs_turret, d, need)
+            # drive first: the loaded round keeps (it is fired from the zone), and the
+            # foe's next round comes after the points (R17: measured against shooting first)
+            return drive
+    if u.loaded is not None:
+        if u.aim is not None and any(o.id == u.aim.target for o in reach):
+            return Order(what="shoot", target=u.aim.target)
+        if reach:
+            return Order(what="shoot", target=target_of(reach).id)
+        return _bring_to_bear(state, u, target_of(fs))
+    target = target_of(fs)
+    pre: int | None = None
+    if normal:
+        d = G.bearing(u, target)
+        need = G.rotation_needed(u.abs_turret, d)
+        if need > free_rotation(u) and u.loading is not None:
+            return Order(what="hull", facing=(d - u.turret) % 8)
+        if 0 < need <= free_rotation(u):
+            pre = G.step_towards(u.abs_turret, d, need)
+    if u.loading is not None:
+        return Order(what="continue_reload", pre_rot=pre)
+    return Order(what="reload", ammo=_best_ammo(state), pre_rot=pre)
+
+
 def order_hard(state: State, u: Unit) -> Order:
     fs = foes(state, u)
     if not fs:
         return Order(what="pass")
+    obj = objective(state)
+    if obj is not None:
+        return _objective_order(state, u, obj)
     normal = state.options.mode == "normal"
     if _pvp(state):
         dodge = _out_of_crossfire(state, u)

@@ -194,6 +194,21 @@ class ArmorClash(Game[M.State]):
         r = state.result
         if r is None:
             return None
+        obj = R.objective(state)
+        if obj is not None:
+            # a duel for the crossroads scores its points (R14, rules revision 3)
+            return Outcome(
+                winners=list(r.winners),
+                scores={seat: float(state.points.get(seat, 0)) for seat in state.seats},
+                reason=Msg(
+                    key="armor_clash.outcome_duel",
+                    params={
+                        "reason": f"@armor_clash.outcome.{r.reason}",
+                        "turn": state.turn - 1,
+                        **_objective_params(state, obj),
+                    },
+                ),
+            )
         scores = {u.seat: float(u.kills) for u in state.units if u.seat is not None}
         return Outcome(
             winners=list(r.winners),
@@ -414,6 +429,7 @@ class ArmorClash(Game[M.State]):
         if state.result is None and not self.to_act(state):
             state.units = [_clone_unit(x) for x in state.units]
             state.rng = state.rng.model_copy(deep=True)
+            state.points = dict(state.points)  # the turn may score (R14): never the old state's dict
         guard = 0
         while state.result is None and not self.to_act(state) and guard < 20:
             R.resolve_turn(state, events, AI.enemy_order)
@@ -444,6 +460,7 @@ class ArmorClash(Game[M.State]):
             "last_shots": list(state.last_shots),
             "committed": sorted(state.orders),
             "result": state.result,
+            "objective": _objective_view(state),
             "orders": dict(state.orders),  # the base keeps only the viewer's own
             "pending": dict(state.pending),
         }
@@ -571,7 +588,40 @@ class ArmorClash(Game[M.State]):
                 key="armor_clash.summary.boss",
                 params={"turn": state.turn, "rage": boss.card.rage, "waiting": len(self.to_act(state))},
             )
+        obj = R.objective(state)
+        if obj is not None:
+            return Msg(
+                key="armor_clash.summary.duel",
+                params={"turn": state.turn, "waiting": len(self.to_act(state)), **_objective_params(state, obj)},
+            )
         return Msg(key="armor_clash.summary.turn", params={"turn": state.turn, "waiting": len(self.to_act(state))})
+
+
+def zone_name(obj: dict[str, Any]) -> str:
+    """The zone's corner cells, e.g. ``F5-G6``."""
+    xs = [int(c[0]) for c in obj["zone"]]
+    ys = [int(c[1]) for c in obj["zone"]]
+    return f"{G.cell_name(min(xs), min(ys))}-{G.cell_name(max(xs), max(ys))}"
+
+
+def _objective_params(state: M.State, obj: dict[str, Any]) -> dict[str, Any]:
+    scores = ", ".join(f"{seat} {state.points.get(seat, 0)}" for seat in state.seats)
+    return {"zone": zone_name(obj), "goal": R.objective_goal(state, obj), "scores": scores}
+
+
+def _objective_view(state: M.State) -> M.ObjectiveView | None:
+    obj = R.objective(state)
+    if obj is None:
+        return None
+    zone = sorted(R.zone_cells(obj), key=lambda c: (c[1], c[0]))
+    held = R.holder(state)
+    return M.ObjectiveView(
+        zone=zone,
+        cells=[G.cell_name(x, y) for x, y in zone],
+        goal=R.objective_goal(state, obj),
+        points={seat: state.points.get(seat, 0) for seat in state.seats},
+        holder=held.seat if held is not None else None,
+    )
 
 
 def _code(value: Any) -> Any:

@@ -11,7 +11,7 @@ from . import content
 
 MODES = ("simple", "normal", "hard", "hell")
 #: the rules revision new tables play by (Options.rules)
-RULES_REVISION = 2
+RULES_REVISION = 3
 #: the option names of schema 1 (a stored table's complete options)
 OPTIONS_V1 = frozenset(
     {
@@ -63,8 +63,8 @@ class Options(Model):
         RULES_REVISION,
         ge=1,
         le=RULES_REVISION,
-        description="rules revision: 1 = as first built; 2 = crews bail out of crippled vehicles in boss battles "
-        "and duels (docs/rulings.md R14). A stored table keeps the revision it began with",
+        description="rules revision: 1 = as first built; 2 = crews bail out of crippled vehicles; 3 = duels are "
+        "fought for the crossroads (docs/rulings.md R14). A stored table keeps the revision it began with",
     )
 
     @model_validator(mode="before")
@@ -245,6 +245,8 @@ class State(BaseState):
     orders: dict[str, Order] = Field(default_factory=dict)
     result: Result | None = None
     last_shots: list[ShotTrace] = Field(default_factory=list)
+    #: crossroads points per seat (duels of rules revision 3 on, docs/rulings.md R14)
+    points: dict[str, int] = Field(default_factory=dict)
 
 
 # ------------------------------------------------------------------ views
@@ -253,6 +255,17 @@ class UnitView(Unit):
 
     vehicle_name: str
     max_move: int
+
+
+class ObjectiveView(Model):
+    """The duel's crossroads (rules revision 3, docs/rulings.md R14): its cells, the points
+    that win, each seat's points and who holds it now (alone in it at the end of the last turn)."""
+
+    zone: list[tuple[int, int]]
+    cells: list[str]
+    goal: int
+    points: dict[str, int]
+    holder: str | None = None
 
 
 class AcView(View):
@@ -270,6 +283,7 @@ class AcView(View):
     last_shots: list[ShotTrace]
     committed: list[str]
     result: Result | None
+    objective: ObjectiveView | None = None
     orders: Annotated[dict[str, Order], PER_SEAT] = Field(default_factory=dict)
     pending: Annotated[dict[str, Pending], PER_SEAT] = Field(default_factory=dict)
 
@@ -365,7 +379,7 @@ TurretState = Literal["normal", "crank", "locked", "overload"]
 RageReason = Literal["miss", "halved", "overload", "reset"]
 DamageResult = Literal["pen", "weak", "nopen", "pen_weak", "ricochet", "damaged"]
 OutReason = Literal["loc3", "loc6", "ammo_rack", "fire", "rage", "bailed_out"]
-OutcomeReason = Literal["victory", "all_out", "players_lost", "time_up", "time_up_draw"]
+OutcomeReason = Literal["victory", "all_out", "players_lost", "time_up", "time_up_draw", "objective", "time_up_points"]
 
 
 class Committed(Event):
@@ -665,6 +679,22 @@ class IncapacitatedEv(Event):
     reason: OutReason
 
 
+class ObjectiveHeldEv(Event):
+    """A crew alone in the crossroads at the end of the turn scores a point (R14, revision 3)."""
+
+    kind: Literal["objective_held"] = "objective_held"
+    unit: str
+    points: int
+    goal: int
+
+
+class ObjectiveContestedEv(Event):
+    """More than one crew in the crossroads at the end of the turn: nobody scores."""
+
+    kind: Literal["objective_contested"] = "objective_contested"
+    crews: int
+
+
 class GameOverEv(Event):
     kind: Literal["game_over"] = "game_over"
     reason: OutcomeReason
@@ -716,6 +746,8 @@ NOTE_EVENTS: dict[str, type[Event]] = {
     "ammo_effect": AmmoEffectEv,
     "destroyed": DestroyedEv,
     "incapacitated": IncapacitatedEv,
+    "objective_held": ObjectiveHeldEv,
+    "objective_contested": ObjectiveContestedEv,
     "game_over": GameOverEv,
 }
 
@@ -769,6 +801,8 @@ AnyEvent = Annotated[
     | AmmoEffectEv
     | DestroyedEv
     | IncapacitatedEv
+    | ObjectiveHeldEv
+    | ObjectiveContestedEv
     | GameOverEv,
     Field(discriminator="kind"),
 ]

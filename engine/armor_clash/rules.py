@@ -190,9 +190,11 @@ def shootable(state: State, u: Unit, turret_abs: int | None = None, free: int | 
 # -------------------------------------------------------------------- set-up
 def build_units(seats: list[str], opts: Options) -> list[Unit]:
     sc = content.scenarios()[opts.scenario]
+    obj = sc.get("objective")
+    starts = obj["players"] if obj is not None and opts.rules >= obj["from_rules"] else sc["players"]
     units: list[Unit] = []
     for i, seat in enumerate(seats):
-        x, y, f = sc["players"][i]
+        x, y, f = starts[i]
         vehicle = opts.vehicles[i] if i < len(opts.vehicles) else "t34_85"
         crew = opts.crews[i] if i < len(opts.crews) else "veteran"
         link = bool(opts.links[i]) if i < len(opts.links) else False
@@ -823,6 +825,57 @@ def bail_out(state: State, events: list) -> None:
             knock_out(state, u, "bailed_out", events, None, destroyed=False)
 
 
+def objective(state: State) -> dict[str, Any] | None:
+    """The scenario objective this table plays (the duel's crossroads from rules revision 3 on,
+    docs/rulings.md R14), or None."""
+    obj = content.scenarios()[state.options.scenario].get("objective")
+    if obj is None or state.options.rules < obj["from_rules"]:
+        return None
+    return obj
+
+
+def zone_cells(obj: dict[str, Any]) -> frozenset[tuple[int, int]]:
+    return frozenset((int(x), int(y)) for x, y in obj["zone"])
+
+
+def objective_goal(state: State, obj: dict[str, Any]) -> int:
+    return int(obj["points"][state.options.mode])
+
+
+def zone_crews(state: State, cells: frozenset[tuple[int, int]] | None = None) -> list[Unit]:
+    """The active vehicles standing in the objective zone (wrecks hold nothing)."""
+    if cells is None:
+        obj = objective(state)
+        if obj is None:
+            return []
+        cells = zone_cells(obj)
+    return [u for u in state.units if u.active and (u.x, u.y) in cells]
+
+
+def holder(state: State) -> Unit | None:
+    """The crew alone (among active vehicles) in the objective zone, if any."""
+    inside = zone_crews(state)
+    sides = {u.side for u in inside}
+    return inside[0] if len(sides) == 1 else None
+
+
+def score_objective(state: State, events: list) -> None:
+    """End of turn (after the shots and bail-outs): the crew alone in the zone scores a point."""
+    obj = objective(state)
+    if obj is None:
+        return
+    inside = zone_crews(state, zone_cells(obj))
+    sides = {u.side for u in inside}
+    if len(sides) > 1:
+        note(events, "objective_contested", crews=len(sides))
+        return
+    seat = inside[0].seat if inside else None
+    if seat is None:
+        return
+    state.points[seat] = state.points.get(seat, 0) + 1
+    note(events, "objective_held", unit=inside[0].label, points=state.points[seat], goal=objective_goal(state, obj))
+
+
 def check_result(state: State) -> None:
     if state.result is not None:
         return
@@ -833,13 +886,24 @@ def check_result(state: State) -> None:
         for u in seats:
             if u.active and u.side not in alive:
                 alive.append(u.side)
+        obj = objective(state)
         if len(alive) <= 1:
             winners = [u.seat for u in seats if u.side in alive]
             state.result = Result(
                 winners=winners, reason="victory" if winners else "all_out", side=alive[0] if alive else None
             )
+        elif obj is not None and any(state.points.get(u.seat or "", 0) >= objective_goal(state, obj) for u in seats):
+            # one point a turn and one holder a turn: exactly one crew reaches the goal
+            best = max(seats, key=lambda u: state.points.get(u.seat or "", 0))
+            state.result = Result(winners=[best.seat or ""], reason="objective", side=best.side)
         elif state.turn > state.max_turns:
-            state.result = Result(winners=[u.seat for u in seats if u.active], reason="time_up_draw")
+            active = [u for u in seats if u.active]
+            if obj is None:
+                state.result = Result(winners=[u.seat or "" for u in active], reason="time_up_draw")
+                return
+            top = max(state.points.get(u.seat or "", 0) for u in active)
+            winners = [u.seat or "" for u in active if state.points.get(u.seat or "", 0) == top]
+            state.result = Result(winners=winners, reason="time_up_points" if len(winners) == 1 else "time_up_draw")
         return
     players_alive = any(u.active for u in seats)
     enemies_alive = any(u.active for u in state.units if u.side == "enemies")
@@ -955,6 +1019,7 @@ def resolve_turn(state: State, events: list, ai_order: Callable[[State, Unit], O
         if b.boss and b.active and b.card is not None:
             boss_end_of_turn(state, b, events)
     bail_out(state, events)
+    score_objective(state, events)
     state.turn += 1
     check_result(state)
     if state.result is not None:
@@ -1120,6 +1185,12 @@ def validate_state(s: State) -> None:
             raise bad_state(f"orders.{seat}.target", f"no unit {o.target!r}")
         if o.ammo is not None and o.ammo not in AMMO:
             raise bad_state(f"orders.{seat}.ammo", f"{o.ammo!r}")
+    obj = objective(s)
+    for seat, pts in s.points.items():
+        if obj is None or seat not in s.seats:
+            raise bad_state("points", f"{seat!r}: crossroads points only for the seats of a duel of rules 3 on")
+        if not 0 <= pts < s.turn or pts > objective_goal(s, obj):
+            raise bad_state(f"points.{seat}", f"{pts} after {s.turn - 1} turns (one a turn, at most the goal)")
     for shot in s.last_shots:
         if shot.shooter not in ids or shot.target not in ids:
             raise bad_state("last_shots", f"{shot.shooter!r} -> {shot.target!r}")
