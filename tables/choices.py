@@ -258,18 +258,21 @@ def describe(
             parts.append(game.action_label(st, action, locale, labels))
             if n < len(choice.chain) - 1:
                 st, _ = game.apply(st, seat, action)
-        label = _run_label(parts) if choice.kind == "run" else _join(parts)
         number = numbers[k] if numbers is not None and k < len(numbers) else None
         if number is not None:
-            label = f"{number} · {label}"
+            # the number and where the choice ends come first: a long path is what a
+            # button's length limit may cut, never the place drawn on the board
+            path, tail = _path(parts)
+            label = " · ".join(x for x in (str(number), tail, path) if x)
+        else:
+            label = _run_label(parts) if choice.kind == "run" else _join(parts)
         out.append((label, group))
     return out
 
 
-def _run_label(parts: list[str]) -> str:
-    """A run's steps, short: each step's head (a label's text before " · "),
-    repeats counted, and only the last step's detail ("front-left ×2 → forward ·
-    face-down hazard!")."""
+def _path(parts: list[str]) -> tuple[str, str]:
+    """A chain's steps, short: each step's head (a label's text before " · "),
+    repeats counted; and the last step's detail."""
     heads = [p.split(" · ", 1)[0] for p in parts]
     tail = parts[-1].split(" · ", 1)[1] if " · " in parts[-1] else ""
     grouped: list[list] = []
@@ -278,7 +281,13 @@ def _run_label(parts: list[str]) -> str:
             grouped[-1][1] += 1
         else:
             grouped.append([h, 1])
-    path = " → ".join(h if n == 1 else f"{h} ×{n}" for h, n in grouped)
+    return " → ".join(h if n == 1 else f"{h} ×{n}" for h, n in grouped), tail
+
+
+def _run_label(parts: list[str]) -> str:
+    """A run's steps, short, with only the last step's detail ("front-left ×2 →
+    forward · face-down hazard!")."""
+    path, tail = _path(parts)
     return _join([f"{path} · {tail}" if tail else path])
 
 

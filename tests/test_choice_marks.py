@@ -83,7 +83,9 @@ def test_labels_start_with_the_number_of_their_place_and_name_that_space():
                     assert m is None and n is None, label
                     continue
                 assert m and int(m.group(1)) == n == marks[place], label
-                assert space_name(unkey(place)) in label, (label, place)
+                # the place comes right after the number, so a button's length limit
+                # (80 characters) cuts the way there, never the place
+                assert space_name(unkey(place)) in label[:30], (label, place)
                 seen += 1
         plain = describe(GAME, state, seat, offered, "en")
         assert not any(NUMBERED.match(label) for label, _ in plain), "no numbers unless asked"
