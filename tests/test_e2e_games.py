@@ -4,6 +4,9 @@ button and select clicks only (the choices are the seat-filler AI's)."""
 from __future__ import annotations
 
 import json
+import secrets
+
+import pytest
 
 from engine import get_game
 from engine.i18n import t
@@ -90,10 +93,25 @@ async def test_automobile_hand_reaches_only_its_owner(table):
     assert msg.content == t("core.error.not_seated", "en") and not msg.attachments
 
 
-async def test_armor_clash_orders_stay_private_until_the_turn_resolves(table):
+def _first_crew_out_in_turn_1(seed: int) -> bool:
+    """Whether the AI's orders knock the first crew out in turn 1 of this table seed."""
+    game = get_game("armor_clash")
+    st = game.new(["p1", "p2"], {}, seed)
+    while st.turn == 1 and game.outcome(st) is None:
+        st, _ = game.ai_step(st)
+    return game.outcome(st) is None and "p1" not in game.to_act(st)
+
+
+@pytest.mark.parametrize("seed", [0, 4])
+async def test_armor_clash_orders_stay_private_until_the_turn_resolves(table, monkeypatch, seed):
     """One private panel per crew per turn, edited in place step by step; the
     public board is edited to show who has locked in (no new message, no ping);
-    the last order resolves the turn in one public message pinging both crews."""
+    the last order resolves the turn in one public message pinging both crews.
+    Seed 4: the first crew is knocked out in turn 1, so the second goes on alone:
+    no handoff, the resolution is the public board redrawn in place."""
+    out_in_turn_1 = _first_crew_out_in_turn_1(seed)
+    assert out_in_turn_1 == (seed == 4), "the seeds still show both cases"
+    monkeypatch.setattr(secrets, "randbits", lambda bits: seed)  # the table's seed
     users = [table.fd.add_user(500 + i, f"crew{i}") for i in range(2)]
     await table.start()
     gid, board = await table.open_table(users[0], "armor_clash", users[1:])
@@ -117,6 +135,12 @@ async def test_armor_clash_orders_stay_private_until_the_turn_resolves(table):
             resolved = table.board_of(ex.followups)
             if resolved is not None:
                 break
+            if table.state(gid).turn > 1:  # resolved without a handoff
+                assert out_in_turn_1 and seat == "p2", "a resolution that pings someone is a new message"
+                assert len(table.fd.messages()) == public_before, "the lone crew's board is redrawn in place"
+                assert "Crew0" in board.text and "Crew1" in board.text and board.custom_ids, board.text
+                resolved = board
+                break
             if "locked in" in panel.content:
                 assert seat == "p1", "the first crew to finish its order waits privately"
                 assert len(table.fd.messages()) == public_before, "nothing public before the turn resolves"
@@ -131,5 +155,8 @@ async def test_armor_clash_orders_stay_private_until_the_turn_resolves(table):
     # the crews still in play are called for turn 2 (a crew knocked out in turn 1, some seeds, is not);
     # when the battle ended in turn 1, the final board tells both
     called = {seat_user[s] for s in game.to_act(after)} if game.outcome(after) is None else {500, 501}
+    if out_in_turn_1:
+        assert resolved is board and called == {501} and "p1" not in game.to_act(after)
+        return
     assert called and set(resolved.pinged) == called, resolved.text
     assert not board.custom_ids, "the superseded board lost its buttons"
