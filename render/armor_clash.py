@@ -537,6 +537,20 @@ def _draw_zone(b: _Board) -> None:
         b.d.rectangle(b.cell_box(x, y, inset=2), fill=tint)
 
 
+def tab_corner(zone, taken: set[tuple[int, int]], span: int) -> tuple[bool, bool]:
+    """(top?, right?): the first corner of the zone (top-left, top-right, bottom-left,
+    bottom-right) whose ``span`` cells along its row hold no tank of ``taken``; the
+    top-left when every corner is taken."""
+    xs, ys = [x for x, _ in zone], [y for _, y in zone]
+    width = len(set(xs))
+    for top, right in ((True, False), (True, True), (False, False), (False, True)):
+        y = min(ys) if top else max(ys)
+        cells = [((max(xs) - i) if right else (min(xs) + i), y) for i in range(min(span, width))]
+        if not any(c in taken for c in cells):
+            return top, right
+    return True, False
+
+
 def _draw_zone_edge(b: _Board) -> None:
     """Over the firing arcs: the crossroads' edge in the colour of the crew holding it
     alone (gold while nobody does) and a tab naming it and the points that win."""
@@ -551,8 +565,12 @@ def _draw_zone_edge(b: _Board) -> None:
     b.d.rectangle((left + 1, top + 1, right - 1, bottom - 1), outline=edge, width=4)
     tab = _fit(_r("zone", b.locale, goal=obj.goal), FS_SMALL, right - left - 12)
     tw = _len(FS_SMALL, tab)
-    b.d.rounded_rectangle((left + 4, top + 4, left + tw + 16, top + 28), 5, fill="#15171b", outline=edge)
-    text(b.d, (left + 10, top + 16), tab, FS_SMALL, ZONE, "lm")
+    # the tab goes into a corner of the zone no tank covers (its badge and name would)
+    at_top, from_right = tab_corner(obj.zone, {(u.x, u.y) for u in b.view.units}, int(tw + 16) // CELL + 1)
+    y0 = top + 4 if at_top else bottom - 28
+    x0 = right - tw - 16 if from_right else left + 4
+    b.d.rounded_rectangle((x0, y0, x0 + tw + 12, y0 + 24), 5, fill="#15171b", outline=edge)
+    text(b.d, (x0 + 6, y0 + 12), tab, FS_SMALL, ZONE, "lm")
 
 
 #: the board's layers over the empty field, bottom to top (the duel's crossroads: its

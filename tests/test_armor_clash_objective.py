@@ -309,3 +309,14 @@ def test_the_image_draws_the_zone_and_every_crews_points():
     with recorded_text() as runs:
         RA.draw(GAME.view(old, "a"), "en")
     assert not any("Crossroads" in r or r.startswith("★") for _, r in runs)
+
+
+def test_the_zone_tab_goes_to_a_corner_no_tank_covers():
+    from render.armor_clash import tab_corner
+
+    zone = [(x, y) for x in range(4, 8) for y in range(3, 7)]
+    assert tab_corner(zone, set(), 2) == (True, False)
+    assert tab_corner(zone, {(5, 3)}, 2) == (True, True), "a tank in the tab's second cell moves it"
+    assert tab_corner(zone, {(4, 3), (7, 3)}, 2) == (False, False)
+    assert tab_corner(zone, {(4, 3), (7, 3), (4, 6)}, 2) == (False, True)
+    assert tab_corner(zone, {(4, 3), (7, 3), (4, 6), (6, 6)}, 2) == (True, False), "all taken: top-left"
