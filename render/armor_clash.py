@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image, ImageDraw
 
 from engine.i18n import t
-from render.common import canvas, font, text, to_png
+from render.common import canvas, fit, font, text, to_png
 
 if TYPE_CHECKING:
     from engine.armor_clash.models import AcView, UnitView
@@ -123,15 +123,6 @@ def _name(u: UnitView, view: AcView, locale: str, short: bool = False) -> str:
 def _len(size: int, s: str) -> float:
     """The advance width of ``s`` at ``size`` (cached: layout asks for it often)."""
     return float(font(size).getlength(s))
-
-
-def _fit(s: str, size: int, width: float) -> str:
-    """``s`` cut (with an ellipsis) to ``width`` pixels at ``size``."""
-    if _len(size, s) <= width:
-        return s
-    while s and _len(size, s + "…") > width:
-        s = s[:-1]
-    return s + "…"
 
 
 def _rgb(col: str) -> tuple[int, int, int]:
@@ -502,7 +493,7 @@ def _draw_labels(b: _Board) -> None:
         col = _colour(u, b.view)
         # a name may overhang its cell unless a neighbour's name would meet it
         crowded = (u.x - 1, u.y) in taken or (u.x + 1, u.y) in taken
-        name = _fit(_name(u, b.view, b.locale, short=True), 16, CELL * (0.95 if crowded else 1.7))
+        name = fit(_name(u, b.view, b.locale, short=True), 16, CELL * (0.95 if crowded else 1.7))
         tw = _len(16, name)
         ty = cy + CELL * 0.5 - 2
         top = min(ty - 9, b.grid_box[3] - 20)
@@ -563,7 +554,7 @@ def _draw_zone_edge(b: _Board) -> None:
     edge = _colour(holder, b.view) if holder is not None else ZONE
     b.d.rectangle((left, top, right, bottom), outline="#111111", width=6)
     b.d.rectangle((left + 1, top + 1, right - 1, bottom - 1), outline=edge, width=4)
-    tab = _fit(_r("zone", b.locale, goal=obj.goal), FS_SMALL, right - left - 12)
+    tab = fit(_r("zone", b.locale, goal=obj.goal), FS_SMALL, right - left - 12)
     tw = _len(FS_SMALL, tab)
     # the tab goes into a corner of the zone no tank covers (its badge and name would)
     at_top, from_right = tab_corner(obj.zone, {(u.x, u.y) for u in b.view.units}, int(tw + 16) // CELL + 1)
@@ -608,7 +599,7 @@ def _header(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> None:
     title = f"{turn} · {_scenario(view, locale)} · {_k(f'card.mode_{view.mode}', locale)}"
     if crews and _len(FS_TITLE, title) + want > WIDTH - 26:
         title = f"{turn} · {_scenario(view, locale)}"
-    title = _fit(title, FS_TITLE, max(360.0, WIDTH - 26 - want) if crews else 600)
+    title = fit(title, FS_TITLE, max(360.0, WIDTH - 26 - want) if crews else 600)
     text(d, (14, HEADER_H / 2), title, FS_TITLE, TEXT, "lm")
     x = 14 + _len(FS_TITLE, title) + 28
     right = WIDTH - 12
@@ -617,7 +608,7 @@ def _header(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> None:
         line = _r("over", locale, reason=_k(f"outcome.{r.reason}", locale))
         if r.winners:
             line += " · " + _r("winners", locale, names=", ".join(view.label(s) for s in r.winners))
-        text(d, (x, HEADER_H / 2), _fit(line, FS, right - x), FS, "#ffd86b", "lm")
+        text(d, (x, HEADER_H / 2), fit(line, FS, right - x), FS, "#ffd86b", "lm")
         return
     if not crews:
         return
@@ -637,7 +628,7 @@ def _header(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> None:
         state = _order_state(u, view)
         assert state is not None
         _badge(d, x + 12, HEADER_H / 2, state, 12)
-        name = _fit(view.label(u.seat), FS, cap)
+        name = fit(view.label(u.seat), FS, cap)
         text(d, (x + 30, HEADER_H / 2), name, FS, _colour(u, view), "lm")
         x += 30 + _len(FS, name) + 16
 
@@ -762,7 +753,7 @@ def _crew_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcVi
         chips.insert(0, (_r("points", locale, n=pts, goal=view.objective.goal), ZONE))
     mine = _order_words(view, locale) if u.seat is not None and u.seat == view.viewer else None
     if mine and u.status == "active":
-        chips.insert(0, (_fit(mine, FS_SMALL, at.w - 40), TEXT))
+        chips.insert(0, (fit(mine, FS_SMALL, at.w - 40), TEXT))
     inline = at.tier >= 2 and u.status == "active"  # the troubles follow the ammunition on row 2
     pips_w = 3 * 29 + 2
     ammo_w = _ammo_width(u, locale)
@@ -781,12 +772,12 @@ def _crew_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcVi
     state = _order_state(u, view)
     you = f" ({_r('you', locale)})" if u.seat == view.viewer and u.seat is not None else ""
     name_w = right - x - 24 - (34 if state else 0) - _len(FS_NAME, you)
-    text(d, (x + 12, y + 21), _fit(_name(u, view, locale), FS_NAME, name_w) + you, FS_NAME, col, "lm")
+    text(d, (x + 12, y + 21), fit(_name(u, view, locale), FS_NAME, name_w) + you, FS_NAME, col, "lm")
     if state:
         _badge(d, right - 22, y + 21, state, 12)
     row = y + 40
     if u.status != "active":
-        text(d, (x + 12, row + 14), _fit(_out_line(u, locale), FS, at.w - 24), FS, BAD, "lm")
+        text(d, (x + 12, row + 14), fit(_out_line(u, locale), FS, at.w - 24), FS, BAD, "lm")
         return h
     px = x + 24
     for i, role in enumerate(CREW):
@@ -797,7 +788,7 @@ def _crew_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcVi
     ax = x + 12 + pips_w + ammo_w + 10
     _ammo_chip(d, x + 12 + pips_w, row + 1, u, locale)
     sub = f"{_vehicle(u.vehicle, locale, u.vehicle_name)} · {_k(f'level.{u.crew}', locale)}"
-    text(d, (right - 10, row + 14), _fit(sub, FS_SMALL, right - 10 - ax), FS_SMALL, MUTED, "rm")
+    text(d, (right - 10, row + 14), fit(sub, FS_SMALL, right - 10 - ax), FS_SMALL, MUTED, "rm")
     if chips:
         _flow_chips(d, x + 12, row + 34, right - 8, chips, u, locale)
     return h
@@ -818,12 +809,12 @@ def _enemy_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcV
         tail = _k("card.out", locale) if at.tier >= 3 else _out_line(u, locale)
         tail_w = _len(FS_SMALL, tail)
         text(d, (right - 10, y + 20), tail, FS_SMALL, BAD, "rm")
-        text(d, (x + 12, y + 20), _fit(name, FS, right - x - 34 - tail_w), FS, MUTED, "lm")
+        text(d, (x + 12, y + 20), fit(name, FS, right - x - 34 - tail_w), FS, MUTED, "lm")
         return h
     chip_w = _ammo_chip(d, right - 8 - _ammo_width(u, locale), y + 7, u, locale)
     if at.tier < 3:
         name = f"{name} · {_k(f'level.{u.crew}', locale)}"
-    text(d, (x + 12, y + 20), _fit(name, FS, right - x - 28 - chip_w), FS, col, "lm")
+    text(d, (x + 12, y + 20), fit(name, FS, right - x - 28 - chip_w), FS, col, "lm")
     if chips:
         _flow_chips(d, x + 12, y + 38, right - 8, chips, u, locale)
     return h
@@ -875,10 +866,10 @@ def _boss_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcVi
     tw = _len(FS_SMALL, tag) + 14
     d.rounded_rectangle((x + 10, y + 9, x + 10 + tw, y + 35), 6, fill=col)
     text(d, (x + 17, y + 23), tag, FS_SMALL, "#111111", "lm")
-    text(d, (x + 18 + tw, y + 22), _fit(_name(u, view, locale), FS_NAME, right - x - 30 - tw), FS_NAME, "#ffb4a6", "lm")
+    text(d, (x + 18 + tw, y + 22), fit(_name(u, view, locale), FS_NAME, right - x - 30 - tw), FS_NAME, "#ffb4a6", "lm")
     row = y + 44
     if not active:
-        text(d, (x + 12, row + 14), _fit(_out_line(u, locale), FS, at.w - 24), FS, BAD, "lm")
+        text(d, (x + 12, row + 14), fit(_out_line(u, locale), FS, at.w - 24), FS, BAD, "lm")
         return h
     # the rage gauge: 10 pips in normal mode (10 = a kill), the doubling threshold in simple mode
     top = RAGE_KILL if normal else max(RAGE_DOUBLE_SIMPLE, card.rage)

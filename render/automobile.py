@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.automobile.models import PublicView, SeatView, SpaceView
 from engine.i18n import normalise, t
-from render.common import font, note_text, to_png
+from render.common import fit, font, note_text, to_png
 
 W, H = 1100, 800
 BG = "#1d1f24"
@@ -87,15 +87,6 @@ def _ink(fill: str) -> str:
     """Black or white text, whichever reads on ``fill``."""
     r, g, b = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
     return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
-
-
-def _fit(s: str, size: int, width: int) -> str:
-    f = font(size)
-    if f.getlength(s) <= width:
-        return s
-    while s and f.getlength(s + "…") > width:
-        s = s[:-1]
-    return s + "…"
 
 
 def _factory(d: ImageDraw.ImageDraw, x: int, y: int, fill: str) -> None:
@@ -174,7 +165,7 @@ def _draw_base(loc: str, round_: int, spaces_key: tuple[tuple[int, str, int, int
             fill = "#3a3f48" if live else "#25282e"
             d.rectangle((x, y, x + CW - 4, y + CH), fill=fill, outline=CLS_COLORS[cls], width=1)
             text(d, (x + 6, y + 4), f"${cost}", S, "#ffffff" if live else "#8a8f98")
-            name = _fit(t(f"automobile.short.{sid}", loc), S, CW - 10)
+            name = fit(t(f"automobile.short.{sid}", loc), S, CW - 10)
             text(d, (x + 6, y + 23), name, S, "#e6e6e6" if live else "#7a7f88")
     # the middle band's and the table's fixed labels
     text(d, (M, MY), t("automobile.ui.lanes", loc), 18, "#ffffff")
@@ -340,7 +331,7 @@ def _exec(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
     if isinstance(view, SeatView) and view.hand:
         lines.append((t("automobile.ui.hand", loc) + ": " + "  ".join(map(str, view.hand)), "#7fd0ff"))
     for k, (s, fill) in enumerate(lines[:5]):
-        text(d, (EX, MY + 28 + k * 22), _fit(s, S, W - M - EX), S, fill)
+        text(d, (EX, MY + 28 + k * 22), fit(s, S, W - M - EX), S, fill)
 
 
 def _characters(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
@@ -358,7 +349,7 @@ def _characters(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
             label += " · " + view.label(holder)
         elif info and info.rd:
             label += f"  +{info.rd} {t('automobile.ui.rd', loc)}"
-        text(d, (x + 8, CY + 16), _fit(label, S, cw - 22), S, _ink(fill), anchor="lm")
+        text(d, (x + 8, CY + 16), fit(label, S, cw - 22), S, _ink(fill), anchor="lm")
 
 
 def _players(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
@@ -370,7 +361,7 @@ def _players(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
             d.rectangle((M, y, W - M, y + ROW - 2), fill="#343a46")
             d.rectangle((M, y, M + 4, y + ROW - 2), fill="#e8c547")
         d.rectangle((16, y + 7, 30, y + 21), fill=colour)
-        text(d, (36, y + 14), _fit(view.label(seat), 18, 200), 18, colour, anchor="lm")
+        text(d, (36, y + 14), fit(view.label(seat), 18, 200), 18, colour, anchor="lm")
         vals = [
             (250, f"${p.money}"),
             (340, str(p.loans)),
@@ -393,4 +384,4 @@ def _players(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
             won = view.finished and view.scores.get(seat) == max(view.scores.values())
             result = [t("automobile.ui.score", loc, money=view.scores.get(seat, 0))]
             notes = result + ([t("automobile.ui.winner", loc)] if won else []) + notes
-        text(d, (830, y + 14), _fit("  ".join(notes), 18, W - M - 830), 18, "#e8c547", anchor="lm")
+        text(d, (830, y + 14), fit("  ".join(notes), 18, W - M - 830), 18, "#e8c547", anchor="lm")

@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 
 from engine.i18n import normalise, t
 
-from .common import bar, canvas, font, text, to_png
+from .common import bar, canvas, fit, font, text, to_png
 
 if TYPE_CHECKING:
     from engine.city_of_fury.models import CofView, EnemyFace, EnemyPhase, EnemyTurnRecord
@@ -72,16 +72,6 @@ WIN_C, LOSS_C = "#1e7e34", "#8b1e1e"
 
 def _card_x(i: int) -> int:
     return X0 + i * (CARD_W + GAP)
-
-
-def _fit(s: str, size: int, width: float) -> str:
-    """``s`` shortened with an ellipsis to at most ``width`` px at ``size``."""
-    f = font(size)
-    if f.getlength(s) <= width:
-        return s
-    while s and f.getlength(s + "…") > width:
-        s = s[:-1]
-    return s + "…"
 
 
 # ------------------------------------------------------------------ icons
@@ -171,7 +161,7 @@ def _card_tile(cid: str, fill: str, slot: int, locale: str) -> Image.Image:
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, CARD_W, CARD_H), 10, fill=fill, outline="#0b0b0e", width=2)
     d.rounded_rectangle((6, 6, CARD_W - 6, 34), 6, fill=BAND)
-    text(d, (CARD_W / 2 + 6, 20), _fit(t(f"{NS}.card.{cid}.street", locale), BODY, CARD_W - 44), BODY, STREET_C, "mm")
+    text(d, (CARD_W / 2 + 6, 20), fit(t(f"{NS}.card.{cid}.street", locale), BODY, CARD_W - 44), BODY, STREET_C, "mm")
     text(d, (14, 20), str(slot + 1), SMALL, SLOT_C, "lm")
     d.line((8, GROUND_Y, CARD_W - 8, GROUND_Y), fill="#1c1c22", width=3)
     return img
@@ -185,7 +175,7 @@ def _grid(skills_key: str, locale: str) -> Image.Image:
     d = ImageDraw.Draw(img)
     for k, skill in enumerate(("punch", "kick", "shoot", "dodge")):
         y = k * (BOX_H + BOX_GAP)
-        text(d, (0, y + BOX_H / 2), _fit(t(f"{NS}.skill.{skill}", locale), NAME, NAME_W - 6), NAME, WHITE, "lm")
+        text(d, (0, y + BOX_H / 2), fit(t(f"{NS}.skill.{skill}", locale), NAME, NAME_W - 6), NAME, WHITE, "lm")
         for lv in range(1, 5):
             bx = NAME_W + (lv - 1) * (BOX_W + BOX_GAP)
             d.rounded_rectangle((bx, y, bx + BOX_W, y + BOX_H), 5, fill=SHADES[lv - 1], outline="#0b0b0e", width=1)
@@ -377,7 +367,7 @@ def _draw_strip(d: ImageDraw.ImageDraw, view: CofView, loc: str) -> None:
         cy = y + n * LINE_H
         colour = _colour_of(view, turn.enemy)
         _badge(d, x0 + 10, cy, n, colour)
-        name = _fit(t(f"{NS}.card.{turn.enemy}.name", loc), BODY, name_w - 8)
+        name = fit(t(f"{NS}.card.{turn.enemy}.name", loc), BODY, name_w - 8)
         text(d, (x0 + 28, cy), name, BODY, colour if colour != ENEMY_C else "#ff7b73", "lm")
         ix = x0 + 28 + name_w
         for st in turn.steps:
@@ -389,7 +379,7 @@ def _draw_strip(d: ImageDraw.ImageDraw, view: CofView, loc: str) -> None:
         ix = max(ix, x0 + 28 + name_w + 3 * (ICON + 6)) + 10
         line = turn_summary(turn, view, loc)
         size = BODY if font(BODY).getlength(line) <= right - ix else SMALL  # a long line: smaller, then cut
-        text(d, (ix, cy), _fit(line, size, right - ix), size, WHITE, "lm")
+        text(d, (ix, cy), fit(line, size, right - ix), size, WHITE, "lm")
 
 
 # ------------------------------------------------------------------ draw
@@ -416,7 +406,7 @@ def draw(view: CofView, locale: str = "en") -> bytes:
     text(d, (bx, 23), beaten, BODY, DIM, "rm")
     if player:
         tx = X0 + int(font(26).getlength(t(f"{NS}.name", loc))) + 24
-        text(d, (tx, 23), _fit(player, 20, bx - int(font(BODY).getlength(beaten)) - tx - 24), 20, HERO_C, "lm")
+        text(d, (tx, 23), fit(player, 20, bx - int(font(BODY).getlength(beaten)) - tx - 24), 20, HERO_C, "lm")
 
     all_ids = sorted(cards)
     # the 5-card screen
@@ -435,7 +425,7 @@ def draw(view: CofView, locale: str = "en") -> bytes:
         cx = x + CARD_W // 2
         if who == "hero":
             _figure(d, cx, CARD_Y + FIG_Y - 4, HERO_C, big=True)
-            text(d, (cx, CARD_Y + GROUND_Y + 20), _fit(hero_name, NAME, CARD_W - 16), NAME, WHITE, "mm")
+            text(d, (cx, CARD_Y + GROUND_Y + 20), fit(hero_name, NAME, CARD_W - 16), NAME, WHITE, "mm")
             mx = hero_card.max_hp
             bar(d, x + 18, CARD_Y + GROUND_Y + 36, CARD_W - 36, 14, view.hero_hp, mx, fg=GREEN)
             hp_s = t(f"{NS}.render.hp", loc, hp=view.hero_hp, max=mx)
@@ -444,7 +434,7 @@ def draw(view: CofView, locale: str = "en") -> bytes:
             card = cards[who]
             colour = BOSS_C if who == boss else ENEMY_C
             _figure(d, cx, CARD_Y + FIG_Y + (-4 if who == boss else 0), colour, big=who == boss)
-            name = _fit(t(f"{NS}.card.{who}.name", loc), NAME, CARD_W - 16)
+            name = fit(t(f"{NS}.card.{who}.name", loc), NAME, CARD_W - 16)
             text(d, (cx, CARD_Y + GROUND_Y + 18), name, NAME, WHITE, "mm")
             hp = enemy_hp.get(who, 0)
             bar(d, x + 14, CARD_Y + GROUND_Y + 34, CARD_W - 74, 12, hp, card.max_hp, fg=GOLD)
@@ -483,7 +473,7 @@ def draw(view: CofView, locale: str = "en") -> bytes:
     hp_s = t(f"{NS}.render.hp", loc, hp=view.hero_hp, max=mx)
     text(d, (px + pw, GRID_Y + 20), hp_s, BODY, WHITE, "rm")
     who_s = f"{player} · {hero_kind}" if player else hero_kind
-    text(d, (px, GRID_Y + 20), _fit(who_s, NAME, pw - font(BODY).getlength(hp_s) - 10), NAME, HERO_C, "lm")
+    text(d, (px, GRID_Y + 20), fit(who_s, NAME, pw - font(BODY).getlength(hp_s) - 10), NAME, HERO_C, "lm")
     bar(d, px, GRID_Y + 36, pw, 14, view.hero_hp, mx, fg=GREEN)
     step = view.current_step
     if kind == "choose_skill":

@@ -98,6 +98,16 @@ def has_cjk_font() -> bool:
     return any(tag in path.lower() for tag in ("wqy", "cjk", "noto", "han"))
 
 
+def fit(s: str, size: int, width: float) -> str:
+    """``s`` cut, with an ellipsis, to at most ``width`` pixels at ``size``."""
+    f = font(size)
+    if f.getlength(s) <= width:
+        return s
+    while s and f.getlength(s + "…") > width:
+        s = s[:-1]
+    return s + "…"
+
+
 def to_png(img: Image.Image) -> bytes:
     buf = io.BytesIO()
     # compress_level 1: images are small and we care about latency more than bytes

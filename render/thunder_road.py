@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from engine.i18n import t
 from engine.thunder_road.models import BoardView, CrewView, TRView, VehicleView
 
-from .common import note_text, text, to_png
+from .common import fit, note_text, text, to_png
 
 S = 24  # hex radius (px)
 XU = math.sqrt(3) * S / 2  # px per doubled row (forward)
@@ -304,17 +304,6 @@ def _colour_of(v: TRView) -> dict[str, str]:
     return out
 
 
-def _clip(s: str, size: int, width: float) -> str:
-    from .common import font
-
-    f = font(size)
-    if f.getlength(s) <= width:
-        return s
-    while s and f.getlength(s + "…") > width:
-        s = s[:-1]
-    return s + "…"
-
-
 # ------------------------------------------------------------------ the image
 def draw(view: TRView | dict[str, Any], locale: str = "en") -> bytes:
     """The board image of a view (a ``TRView``, or its JSON data)."""
@@ -341,7 +330,7 @@ def draw(view: TRView | dict[str, Any], locale: str = "en") -> bytes:
         won = ", ".join(v.label(w) for w in v.winners)
         text(d, (board_w - 12, 18), t("thunder_road.render.winner", locale, seats=won), 24, "#4ade80", "rm")
     elif v.current:
-        who = t("thunder_road.render.to_drive", locale, name=_clip(v.label(v.current), 24, 380))
+        who = t("thunder_road.render.to_drive", locale, name=fit(v.label(v.current), 24, 380))
         d.rounded_rectangle((board_w - 40, 8, board_w - 14, 30), radius=4, fill=col_of.get(v.current, "#888"))
         text(d, (board_w - 50, 18), who, 24, "#ffffff", "rm")
     # finish line
@@ -445,7 +434,7 @@ def _dashboard(
         name += " · " + t(f"thunder_road.crew.{crew.crew}", locale)
     if crew.out:
         name += " · " + t("thunder_road.render.out", locale)
-    text(d, (68, mid), _clip(name, 20, 300), 20, "#ffffff" if not crew.out else "#6b7280", "lm")
+    text(d, (68, mid), fit(name, 20, 300), 20, "#ffffff" if not crew.out else "#6b7280", "lm")
     x = 380.0
     if not crew.out:
         for value in crew.dice:
