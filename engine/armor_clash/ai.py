@@ -23,6 +23,7 @@ rules' own automaton (chapter 9, ``rules.boss_*``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from . import content as C
@@ -54,7 +55,6 @@ from .rules import (
     rotation_turns,
     shootable,
     turret_state,
-    unit_by_id,
     zone_cells,
 )
 
@@ -88,14 +88,8 @@ def order_easy(state: State, u: Unit) -> Order:
     if not fs:
         return Order(what="pass")
     if u.loaded is not None:
-        if u.aim is not None:
-            t = unit_by_id(state, u.aim.target)
-            if t is not None and t.active and any(o.id == t.id for o, _ in shootable(state, u)):
-                return Order(what="shoot", target=t.id)
-        cands = [o for o, _ in shootable(state, u)]
-        if cands:
-            return Order(what="shoot", target=_pick_target(state, u, cands).id)
-        return _bring_to_bear(state, u, _pick_target(state, u, fs))
+        reach = [o for o, _ in shootable(state, u)]
+        return _fire(state, u, reach, fs, lambda pool: _pick_target(state, u, pool))
     if u.loading is not None:
         return Order(what="continue_reload")
     return Order(what="reload", ammo=C.tables()["default_ammo"])
@@ -426,20 +420,36 @@ def _objective_order(state: State, u: Unit, obj: dict[str, Any]) -> Order:
             # foe's next round comes after the points (R17: measured against shooting first)
             return drive
     if u.loaded is not None:
-        if u.aim is not None and any(o.id == u.aim.target for o in reach):
-            return Order(what="shoot", target=u.aim.target)
-        if reach:
-            return Order(what="shoot", target=target_of(reach).id)
-        return _bring_to_bear(state, u, target_of(fs))
-    target = target_of(fs)
-    pre: int | None = None
-    if normal:
-        d = G.bearing(u, target)
-        need = G.rotation_needed(u.abs_turret, d)
-        if need > free_rotation(u) and u.loading is not None:
-            return Order(what="hull", facing=(d - u.turret) % 8)
-        if 0 < need <= free_rotation(u):
-            pre = G.step_towards(u.abs_turret, d, need)
+        return _fire(state, u, reach, fs, target_of)
+    hull, pre = _aim_while_loading(u, target_of(fs)) if normal else (None, None)
+    return hull or _load(state, u, pre)
+
+
+def _fire(state: State, u: Unit, reach: list[Unit], fs: list[Unit], pick: Callable[[list[Unit]], Unit]) -> Order:
+    """A loaded gun: the aimed target when it is still in reach, else the pick of those in
+    reach, else turn the gun towards the pick of all foes."""
+    if u.aim is not None and any(o.id == u.aim.target for o in reach):
+        return Order(what="shoot", target=u.aim.target)
+    if reach:
+        return Order(what="shoot", target=pick(reach).id)
+    return _bring_to_bear(state, u, pick(fs))
+
+
+def _aim_while_loading(u: Unit, target: Unit) -> tuple[Order | None, int | None]:
+    """Normal mode, gun empty: a hull turn when the turret cannot come round for free and
+    a reload is counting (8.4 keeps it counting, so the gun bears when loaded), else the
+    free 1-2 cell turn (8.2) that rides along with the load order."""
+    d = G.bearing(u, target)
+    need = G.rotation_needed(u.abs_turret, d)
+    if need > free_rotation(u) and u.loading is not None:
+        return Order(what="hull", facing=(d - u.turret) % 8), None
+    if 0 < need <= free_rotation(u):
+        return None, G.step_towards(u.abs_turret, d, need)
+    return None, None
+
+
+def _load(state: State, u: Unit, pre: int | None) -> Order:
+    """Go on loading, or load the best ammunition, turning the turret by ``pre`` on the way."""
     if u.loading is not None:
         return Order(what="continue_reload", pre_rot=pre)
     return Order(what="reload", ammo=_best_ammo(state), pre_rot=pre)
@@ -459,21 +469,12 @@ def order_hard(state: State, u: Unit) -> Order:
             return dodge
     reach = [o for o, _ in shootable(state, u)]
     if u.loaded is not None:
-        if u.aim is not None and any(o.id == u.aim.target for o in reach):
-            return Order(what="shoot", target=u.aim.target)
-        if reach:
-            return Order(what="shoot", target=_hard_target(state, u, reach).id)
-        return _bring_to_bear(state, u, _hard_target(state, u, fs))
-    target = _hard_target(state, u, fs)
+        return _fire(state, u, reach, fs, lambda pool: _hard_target(state, u, pool))
     pre: int | None = None
     if normal:
-        d = G.bearing(u, target)
-        need = G.rotation_needed(u.abs_turret, d)
-        if need > free_rotation(u) and u.loading is not None:
-            # the hull turn keeps the reload counting (8.4): the gun bears when it is loaded
-            return Order(what="hull", facing=(d - u.turret) % 8)
-        if 0 < need <= free_rotation(u):
-            pre = G.step_towards(u.abs_turret, d, need)
+        hull, pre = _aim_while_loading(u, _hard_target(state, u, fs))
+        if hull is not None:
+            return hull
         if u.loading is None:
             cover = _cover_move(state, u)
             if cover is not None:
@@ -482,9 +483,7 @@ def order_hard(state: State, u: Unit) -> Order:
         share = _share_the_fire(state, u)
         if share is not None:
             return share
-    if u.loading is not None:
-        return Order(what="continue_reload", pre_rot=pre)
-    return Order(what="reload", ammo=_best_ammo(state), pre_rot=pre)
+    return _load(state, u, pre)
 
 
 ORDERS = {"easy": order_easy, "hard": order_hard}
