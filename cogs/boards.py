@@ -116,7 +116,7 @@ class Boards:
         server's setting now, else the bot's default."""
         if row.locale:
             return row.locale
-        settings = await self.services.guild_settings(row.guild_id)
+        settings = await self.services.settings.guild(row.guild_id)
         return settings.get("language") or self.services.default_locale
 
     async def channel_of(self, row: GameRow):

@@ -438,7 +438,7 @@ class Community(commands.Cog):
         return False
 
     async def _save(self, interaction: discord.Interaction, settings: dict[str, Any]) -> None:
-        await self.services.set_guild_settings(_guild_id(interaction), settings)
+        await self.services.settings.set_guild(_guild_id(interaction), settings)
         await interaction.response.send_message(self._describe(settings, self.loc(interaction)), ephemeral=True)
 
     def _describe(self, s: dict[str, Any], locale: str) -> str:
@@ -476,7 +476,7 @@ class Community(commands.Cog):
     )
     async def settings_show(self, interaction: discord.Interaction) -> None:
         if await self._admin(interaction):
-            s = await self.services.guild_settings(interaction.guild_id)
+            s = await self.services.settings.guild(interaction.guild_id)
             await interaction.response.send_message(self._describe(s, self.loc(interaction)), ephemeral=True)
 
     @settings_group.command(
@@ -490,7 +490,7 @@ class Community(commands.Cog):
         self, interaction: discord.Interaction, channel: discord.TextChannel, allowed: bool
     ) -> None:
         if await self._admin(interaction):
-            s = await self.services.guild_settings(interaction.guild_id)
+            s = await self.services.settings.guild(interaction.guild_id)
             chans = [c for c in s.get("channels") or [] if c != channel.id] + ([channel.id] if allowed else [])
             await self._save(interaction, {**s, "channels": chans})
 
@@ -505,7 +505,7 @@ class Community(commands.Cog):
         except TurnRefused as exc:
             return await self.refuse(interaction, exc.text(self.loc(interaction)))
         if await self._admin(interaction):
-            s = await self.services.guild_settings(interaction.guild_id)
+            s = await self.services.settings.guild(interaction.guild_id)
             await self._save(interaction, {**s, "threads": {**(s.get("threads") or {}), game: enabled}})
 
     @settings_group.command(
@@ -525,7 +525,7 @@ class Community(commands.Cog):
         except TurnRefused as exc:
             return await self.refuse(interaction, exc.text(self.loc(interaction)))
         if await self._admin(interaction):
-            s = await self.services.guild_settings(interaction.guild_id)
+            s = await self.services.settings.guild(interaction.guild_id)
             await self._save(interaction, {**s, "language": None if language == "user" else language})
 
     @settings_group.command(
@@ -549,7 +549,7 @@ class Community(commands.Cog):
                 t("core.ui.bad_number", self.loc(interaction), lo=0, hi=10080), ephemeral=True
             )
             return
-        s = await self.services.guild_settings(interaction.guild_id)
+        s = await self.services.settings.guild(interaction.guild_id)
         await self._save(interaction, {**s, "reminder": reminder, "turn_timer": turn_timer})
 
     @settings_group.command(
@@ -571,7 +571,7 @@ class Community(commands.Cog):
             return await self.refuse(interaction, exc.text(locale))
         except GameError as exc:
             return await self.refuse(interaction, clip(options_error(game, parsed, exc, locale), 2000))
-        s = await self.services.guild_settings(interaction.guild_id)
+        s = await self.services.settings.guild(interaction.guild_id)
         await self._save(interaction, {**s, "options": {**(s.get("options") or {}), game: parsed}})
 
     # ------------------------------------------------------- reminders
@@ -670,8 +670,8 @@ class Community(commands.Cog):
                 t("asyncplay.bad_clock", locale, name=echo(profile)), ephemeral=True
             )
             return
-        s = await self.services.guild_settings(interaction.guild_id)
-        await self.services.set_guild_settings(_guild_id(interaction), {**s, "clock": profile, "clock_policy": policy})
+        s = await self.services.settings.guild(interaction.guild_id)
+        await self.services.settings.set_guild(_guild_id(interaction), {**s, "clock": profile, "clock_policy": policy})
         await interaction.response.send_message(
             t(
                 "asyncplay.clock_set",

@@ -182,7 +182,7 @@ class Play(commands.Cog):
                 row = None
         if row is not None:
             return await self.boards.public_locale_of(row)
-        settings = await self.services.guild_settings(interaction.guild_id)
+        settings = await self.services.settings.guild(interaction.guild_id)
         return settings.get("language") or self.loc(interaction)
 
     async def post_board(
@@ -289,7 +289,7 @@ class Play(commands.Cog):
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
-        settings = await self.services.guild_settings(interaction.guild_id)
+        settings = await self.services.settings.guild(interaction.guild_id)
         channel = interaction.channel
         allowed = settings.get("channels") or []
         parent = getattr(channel, "parent_id", None)

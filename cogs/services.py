@@ -7,7 +7,6 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
 
 from store import Store
 from tables import DEFAULT_SETTINGS, Settings, TableService
@@ -32,9 +31,3 @@ class Services:
         self.tables = TableService(
             self.store, self.executor, self.max_ai_steps, settings=self.settings, clock=self.clock
         )
-
-    async def guild_settings(self, guild_id: int | None) -> dict[str, Any]:
-        return await self.settings.guild(guild_id)
-
-    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
-        await self.settings.set_guild(guild_id, settings)
