@@ -27,7 +27,7 @@ class Services:
     tables: TableService = field(init=False)
 
     def __post_init__(self) -> None:
-        self.settings = Settings(self.store)
+        self.settings = Settings(self.store, clock=self.clock)
         self.tables = TableService(
             self.store, self.executor, self.max_ai_steps, settings=self.settings, clock=self.clock
         )

@@ -195,7 +195,7 @@ class TableService:
         self.store = store
         self.executor = executor
         self.max_ai_steps = max_ai_steps
-        self.settings = settings or Settings(store)
+        self.settings = settings or Settings(store, clock=clock)
         self.clock = clock
         #: when a dict, each stage's wall time (seconds) is appended under its name (bench/)
         self.timings: dict[str, list[float]] | None = None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -21,25 +23,33 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 }
 
 
-class Settings:
-    """Server settings (cached: this process writes them through here) and user preferences."""
+#: seconds a process trusts its cached copy of a server's settings: a change made by
+#: another process (PostgreSQL, several shards) is seen within this time
+SETTINGS_TTL = 30.0
 
-    def __init__(self, store: Store) -> None:
+
+class Settings:
+    """Server settings (cached for :data:`SETTINGS_TTL` seconds; this process's own changes
+    are seen at once) and user preferences."""
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self.store = store
-        self._cache: dict[int, dict[str, Any]] = {}
+        self.clock = clock
+        self._cache: dict[int, tuple[float, dict[str, Any]]] = {}
 
     async def guild(self, guild_id: int | None) -> dict[str, Any]:
         if guild_id is None:
             return dict(DEFAULT_SETTINGS)
-        if guild_id not in self._cache:
+        hit = self._cache.get(guild_id)
+        if hit is None or self.clock() - hit[0] > SETTINGS_TTL:
             stored = await self.store.guild_settings(guild_id)
-            self._cache[guild_id] = {**DEFAULT_SETTINGS, **stored}
-        return dict(self._cache[guild_id])
+            hit = self._cache[guild_id] = (self.clock(), {**DEFAULT_SETTINGS, **stored})
+        return dict(hit[1])
 
     async def set_guild(self, guild_id: int, settings: dict[str, Any]) -> None:
         clean = {k: v for k, v in settings.items() if k in DEFAULT_SETTINGS}
         await self.store.set_guild_settings(guild_id, clean)
-        self._cache[guild_id] = {**DEFAULT_SETTINGS, **clean}
+        self._cache[guild_id] = (self.clock(), {**DEFAULT_SETTINGS, **clean})
 
     async def user(self, user_id: int) -> dict[str, Any]:
         return await self.store.user_prefs(user_id)
