@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from engine import GameError, available, get_game
 from engine.base import BaseState, Event, Game, SeatLabels
@@ -1364,14 +1364,9 @@ class TableService:
     async def choices(self, row: GameRow, game: Game, state: BaseState, seat: str) -> list[Choice]:
         """What ``seat`` is offered now (see :mod:`tables.choices`), computed off
         the event loop once per table version."""
-        key = (row.id, row.version, seat)
-        found = self._choices.get(key)
-        if found is None:
-            found = await self.off_loop(choices, game, state, seat)
-            if len(self._choices) > 512:
-                self._choices.clear()
-            self._choices[key] = found
-        return found
+        return await _once_per_version(
+            self._choices, (row.id, row.version, seat), lambda: self.off_loop(choices, game, state, seat)
+        )
 
     async def numbered(
         self, row: GameRow, game: Game, state: BaseState, seat: str
@@ -1379,16 +1374,12 @@ class TableService:
         """Each offered choice's number and the board's ``{location: number}``
         (:func:`tables.choices.numbering` of the places the choices mark), once
         per table version."""
-        key = (row.id, row.version, seat)
-        found = self._marks.get(key)
-        if found is None:
+
+        async def compute() -> tuple[list[int | None], dict[str, int]]:
             offered = await self.choices(row, game, state, seat)
-            places = await self.off_loop(destinations, game, state, seat, offered)
-            found = numbering(places)
-            if len(self._marks) > 512:
-                self._marks.clear()
-            self._marks[key] = found
-        return found
+            return numbering(await self.off_loop(destinations, game, state, seat, offered))
+
+        return await _once_per_version(self._marks, (row.id, row.version, seat), compute)
 
     async def offer(
         self, row: GameRow, game: Game, state: BaseState, seat: str, locale: str, labels: SeatLabels | None = None
@@ -1434,6 +1425,21 @@ class TableService:
                 return await loop.run_in_executor(
                     self.executor, render_fallback, view, locale, t(f"discord.game.{game.id}", locale), lines
                 )
+
+
+T = TypeVar("T")
+
+
+async def _once_per_version(cache: dict[Any, T], key: Any, compute: Callable[[], Awaitable[T]]) -> T:
+    """``cache[key]``, computed once (keys carry the table version, so a saved change
+    makes new ones; the cache is emptied when it holds more than 512)."""
+    found = cache.get(key)
+    if found is None:
+        found = await compute()
+        if len(cache) > 512:
+            cache.clear()
+        cache[key] = found
+    return found
 
 
 def _storable(row_id: int) -> bool:
