@@ -30,7 +30,9 @@ choice by its index and the service recomputes it under the table's lock.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from engine import GameError
 from engine.base import BaseState, Game
@@ -209,16 +211,23 @@ def destinations(game: Game, state: BaseState, seat: str, offered: list[Choice])
         return [None] * len(offered)
     out: list[str | None] = []
     for choice in offered:
-        st = state
         try:
-            for i in choice.chain[:-1]:
-                st, _ = game.apply(st, seat, game.legal_actions(st, seat)[i])
-            last = game.legal_actions(st, seat)[choice.chain[-1]]
+            st, last = list(_steps(game, state, seat, choice.chain))[-1]
         except (GameError, IndexError):
             out.append(None)
             continue
         out.append(game.board_mark(st, last, seat))
     return out
+
+
+def _steps(game: Game, state: BaseState, seat: str, chain: tuple[int, ...]) -> Iterator[tuple[BaseState, Any]]:
+    """Each step of ``chain`` as (the state it is taken in, its action)."""
+    st = state
+    for n, i in enumerate(chain):
+        action = game.legal_actions(st, seat)[i]
+        yield st, action
+        if n < len(chain) - 1:
+            st, _ = game.apply(st, seat, action)
 
 
 def numbering(places: list[str | None]) -> tuple[list[int | None], dict[str, int]]:
@@ -249,15 +258,11 @@ def describe(
     a numbered choice's label starts with its number, as its place on the board."""
     out = []
     for k, choice in enumerate(offered):
-        st, parts, group = state, [], ""
-        for n, i in enumerate(choice.chain):
-            legal = game.legal_actions(st, seat)
-            action = legal[i]
+        parts, group = [], ""
+        for n, (st, action) in enumerate(_steps(game, state, seat, choice.chain)):
             if n == 0:
                 group = game.action_group(st, action)
             parts.append(game.action_label(st, action, locale, labels))
-            if n < len(choice.chain) - 1:
-                st, _ = game.apply(st, seat, action)
         number = numbers[k] if numbers is not None and k < len(numbers) else None
         if number is not None:
             # the number and where the choice ends come first: a long path is what a
