@@ -173,6 +173,11 @@ class View(Model):
         lab = self.labels.get(seat)
         return lab.name if lab is not None else seat
 
+    def colour(self, seat: str | None, default: str) -> str:
+        """The colour the caller's label gives ``seat``, else ``default``."""
+        lab = self.labels.get(seat) if seat is not None else None
+        return lab.colour if lab is not None and lab.colour else default
+
 
 class RigSpec(Model):
     """A named random draw a test or the driver may force (docs/driver.md)."""

@@ -136,11 +136,8 @@ def _colour(u: UnitView, view: AcView) -> str:
     if u.boss:
         return BOSS
     if u.seat is not None:
-        lab = view.labels.get(u.seat)
-        if lab is not None and lab.colour:
-            return lab.colour
         idx = view.seats.index(u.seat) if u.seat in view.seats else 0
-        return SEAT_COLOURS[idx % len(SEAT_COLOURS)]
+        return view.colour(u.seat, SEAT_COLOURS[idx % len(SEAT_COLOURS)])
     return ENEMY
 
 

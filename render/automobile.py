@@ -77,10 +77,7 @@ def text(
 def _color(view: PublicView, seat: str | None) -> str:
     if seat is None or seat not in view.seats:
         return "#666666"
-    lab = view.labels.get(seat)
-    if lab is not None and lab.colour:
-        return lab.colour
-    return SEAT_COLORS[view.seats.index(seat) % len(SEAT_COLORS)]
+    return view.colour(seat, SEAT_COLORS[view.seats.index(seat) % len(SEAT_COLORS)])
 
 
 def _ink(fill: str) -> str:

@@ -297,11 +297,7 @@ def _check(d: ImageDraw.ImageDraw, x: float, cy: float, colour: str = "#4ade80")
 
 def _colour_of(v: TRView) -> dict[str, str]:
     """Each seat's stable colour: the caller's seat label, else the crew's own colour."""
-    out = {}
-    for c in v.crews:
-        lab = v.labels.get(c.seat)
-        out[c.seat] = (lab.colour if lab is not None and lab.colour else None) or c.colour_hex
-    return out
+    return {c.seat: v.colour(c.seat, c.colour_hex) for c in v.crews}
 
 
 # ------------------------------------------------------------------ the image
