@@ -21,7 +21,7 @@ from tables import TurnRefused, clocks, ratings
 
 from .clockview import rating_text
 from .inputs import check_choice, check_game, echo, game_choices, options_error, parse_options
-from .locale import locale_of, ls
+from .locale import failure_key, is_unavailable, locale_of, ls
 from .services import Services
 from .ui import clip, game_name
 
@@ -122,9 +122,10 @@ class Community(commands.Cog):
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+        if not is_unavailable(error):
+            log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
         try:
-            await self.refuse(interaction, t("core.ui.internal", self.loc(interaction)))
+            await self.refuse(interaction, t(failure_key(error), self.loc(interaction)))
         except discord.HTTPException:
             pass
 

@@ -26,7 +26,7 @@ from render import render
 from store import GameRow
 from tables import TurnRefused
 
-from .locale import locale_of, ls
+from .locale import failure_key, is_unavailable, locale_of, ls
 from .services import Services
 
 log = logging.getLogger("tabletop.game_commands")
@@ -93,10 +93,11 @@ class GameCommands(commands.Cog):
         locale = locale_of(interaction, self.services.default_locale)
         try:
             await self._run(interaction, game_id, name, locale)
-        except Exception:
-            log.exception("/%s %s failed", game_id, name)
+        except Exception as exc:
+            if not is_unavailable(exc):
+                log.exception("/%s %s failed", game_id, name)
             try:
-                await interaction.followup.send(t("core.ui.internal", locale), ephemeral=True)
+                await interaction.followup.send(t(failure_key(exc), locale), ephemeral=True)
             except discord.HTTPException:
                 pass
 

@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 
 from engine.i18n import has, normalise, t
+from store import StoreUnavailable
 
 
 def locale_of(interaction: discord.Interaction, default: str = "en") -> str:
@@ -20,6 +21,24 @@ def locale_of(interaction: discord.Interaction, default: str = "en") -> str:
 def tr(interaction: discord.Interaction, key: str, /, **params) -> str:
     services = getattr(interaction.client, "services", None)
     return t(key, locale_of(interaction, getattr(services, "default_locale", "en")), **params)
+
+
+def failure_key(error: BaseException | None) -> str:
+    """The private message for an interaction that failed unexpectedly: the database
+    being unavailable (its file deleted or replaced; the store logged it once) is said
+    as such, anything else as our fault.  ``error`` may wrap the cause (discord.py's
+    ``CommandInvokeError.original``, ``raise ... from``)."""
+    seen = 0
+    while error is not None and seen < 20:
+        if isinstance(error, StoreUnavailable):
+            return "core.ui.store_unavailable"
+        error = getattr(error, "original", None) or error.__cause__ or error.__context__
+        seen += 1
+    return "core.ui.internal"
+
+
+def is_unavailable(error: BaseException | None) -> bool:
+    return failure_key(error) == "core.ui.store_unavailable"
 
 
 _DISCORD_LANG = {discord.Locale.chinese: "zh", discord.Locale.taiwan_chinese: "zh"}

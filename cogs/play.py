@@ -39,7 +39,7 @@ from .inputs import (
     parse_options,
 )
 from .levels import level_choices
-from .locale import locale_of, ls
+from .locale import failure_key, is_unavailable, locale_of, ls
 from .services import Services
 from .ui import (
     action_view,
@@ -133,19 +133,21 @@ class Play(commands.Cog):
             return
         try:
             await coro
-        except Exception:
-            log.exception("interaction %s failed", getattr(interaction, "id", "?"))
+        except Exception as exc:
+            if not is_unavailable(exc):  # (the store said that once)
+                log.exception("interaction %s failed", getattr(interaction, "id", "?"))
             try:
-                await self.refuse(interaction, "core.ui.internal")
+                await self.refuse(interaction, failure_key(exc))
             except discord.HTTPException:
                 pass
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+        if not is_unavailable(error):
+            log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
         try:
-            await self.refuse(interaction, "core.ui.internal")
+            await self.refuse(interaction, failure_key(error))
         except discord.HTTPException:
             pass
 

@@ -249,6 +249,11 @@ class StoreInUse(StoreError):
     """The database cannot be opened by this process (SQLite file held by another bot process)."""
 
 
+class StoreUnavailable(StoreError):
+    """The database this store opened is gone (SQLite: its file was deleted or replaced
+    while the bot ran): nothing is written any more; nothing of the refused write was kept."""
+
+
 class ChannelBusy(StoreError):
     """The channel already has a game in its lobby or running."""
 
@@ -579,6 +584,11 @@ class Store:
     # lifecycle
     async def open(self) -> None: ...
     async def close(self) -> None: ...
+
+    async def check(self) -> None:
+        """Raise :class:`StoreUnavailable` when the database this store opened can no
+        longer be written (called before every commit by the backend, and by the
+        scheduler's periodic pass so a lost database is noticed while nobody plays)."""
 
     # ----------------------------------------------------------- writing
     async def commit(self, changes: ChangeSet) -> Committed:

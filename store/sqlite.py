@@ -12,10 +12,13 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import json
+import logging
 import os
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +44,9 @@ from .base import (
     SnapshotRow,
     StatRow,
     Store,
+    StoreError,
     StoreInUse,
+    StoreUnavailable,
     VersionConflict,
     Vote,
     anonymised,
@@ -53,6 +58,8 @@ from .base import (
     seat_clocks,
 )
 from .migrations import CLOCKS_VERSION, migrate_sqlite
+
+log = logging.getLogger("tabletop.store")
 
 #: the effective log of table ``?`` (taken-back actions left out), as ``a``
 _EFFECTIVE = "FROM actions a WHERE a.game_id=? AND NOT EXISTS (SELECT 1 FROM reverts r WHERE r.action_id=a.id)"
@@ -78,16 +85,35 @@ class SqliteStore(Store):
         self._reader: aiosqlite.Connection | None = None
         self._write = asyncio.Lock()
         self._read_lock = asyncio.Lock()
-        self._claimed = False
+        self._claim: _Claim | None = None
 
     # ---------------------------------------------------------- lifecycle
     async def open(self) -> None:
+        """Connect and migrate.  A file that cannot be opened or written (a missing
+        directory, no permission, a read-only file system, not a database) raises
+        :class:`StoreError` with one line saying why; :class:`StoreInUse` when another
+        bot process holds it."""
         if self._db is not None:
             return
+        try:
+            await self._open()
+        except StoreError:
+            raise
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open the SQLite database {self.path}: {_why(exc)}") from None
+
+    async def _open(self) -> None:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            _claim_file(self.path)
-            self._claimed = True
+            self._claim = _claim_file(self.path)
+            links = os.fstat(self._claim.fd).st_nlink
+            if links > 1:
+                log.warning(
+                    "the database file %s has %d hard links: only one name of it may be used (SQLite keeps its WAL "
+                    "beside the name)",
+                    self.path,
+                    links,
+                )
         try:
             self._db = await aiosqlite.connect(self.path, isolation_level=None)
             await self._db.execute("PRAGMA busy_timeout=5000")
@@ -120,9 +146,39 @@ class SqliteStore(Store):
                 finally:
                     await self._db.close()
                     self._db = None
-        if self._claimed:
-            self._claimed = False
-            _release_file(self.path)
+        if self._claim is not None:
+            claim, self._claim = self._claim, None
+            _release_file(claim)
+
+    async def check(self) -> None:
+        """Refuse (:class:`StoreUnavailable`) once the database file was deleted or
+        replaced under this store: what it writes then would be lost."""
+        if self._claim is not None and (why := self._claim.problem()):
+            async with self._write:
+                await self._lost(why)
+
+    async def _lost(self, why: str) -> None:
+        """Inside the write lock, no transaction open: raise :class:`StoreUnavailable`.
+        The first time in this process one error line is logged, after the WAL was moved
+        into the lost file (SQLite writes through its own descriptor: into the file it
+        opened, not the one now at the path) so that its data can still be copied out."""
+        claim = self._claim
+        assert claim is not None
+        if claim.lost is None:
+            claim.lost = why
+            try:
+                await self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except Exception:  # noqa: BLE001 -- the refusal matters, not this copy
+                pass
+            log.error(
+                "the database file %s %s while the bot ran: no more changes are taken until the bot is restarted "
+                "with its database in place (until this process stops, its data can be copied from /proc/%d/fd/%d)",
+                self.path,
+                why,
+                os.getpid(),
+                claim.fd,
+            )
+        raise StoreUnavailable(f"the database file {self.path} {claim.lost}")
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -170,13 +226,21 @@ class SqliteStore(Store):
     async def _tx(self, fn):
         """Run ``fn`` inside one write transaction (serialised in-process)."""
         async with self._write:
+            claim = self._claim
+            if claim is not None and (why := claim.problem()):
+                await self._lost(why)
             await self.db.execute("BEGIN IMMEDIATE")
             try:
                 result = await fn(self.db)
                 await self._step("commit")
+                # the file deleted or replaced meanwhile: nothing goes into a lost file
+                why = claim.problem() if claim is not None else None
             except BaseException:
                 await self.db.execute("ROLLBACK")
                 raise
+            if why:
+                await self.db.execute("ROLLBACK")
+                await self._lost(why)
             await self.db.execute("COMMIT")
             return result
 
@@ -1012,43 +1076,133 @@ class SqliteStore(Store):
 
 # ------------------------------------------------------------ one process per file
 # SQLite serves one bot process: a second process on the same file is refused at
-# start (several writers on one file fail with "database is locked" under load).
-# The claim is an flock on ``<file>-lock``, so it is released by the kernel when the
-# process dies, even on SIGKILL.  Stores of the same process share the claim.
-_claims: dict[str, tuple[int, int]] = {}  # real path -> (fd, stores holding it)
+# start (several writers on one file fail with "database is locked" under load, and
+# two processes reaching one database file by two names keep two WAL files beside
+# them: that corrupts it).  The claim is two flocks, released by the kernel when the
+# process dies, even on SIGKILL:
+#   - on the database file itself (its inode): holds through a hard link to the file
+#     and through a deleted ``-lock`` file;
+#   - on ``<file>-lock`` beside it (the name): holds while the database file was
+#     deleted or replaced under a running bot, whose WAL file is still beside the name.
+# flock and SQLite's own (POSIX, fcntl) locks are independent on Linux.  The descriptor
+# on the database file stays open until every SQLite connection of the store closed:
+# closing a descriptor drops all the POSIX locks the process holds on that file.
+# Stores of the same process share the claim.
 
 
-def _claim_file(path: str, exclusive: bool = False) -> None:
-    """Claim ``path`` for this process; ``exclusive``: also refuse when a store of this
-    process has it open (restoring a backup)."""
-    key = os.path.realpath(path)
-    if key in _claims and exclusive:
-        raise StoreInUse(f"{path} is in use by this process (pid {os.getpid()}); stop the bot first")
-    if key in _claims:
-        fd, n = _claims[key]
-        _claims[key] = (fd, n + 1)
-        return
-    fd = os.open(key + "-lock", os.O_RDWR | os.O_CREAT, 0o644)
+@dataclass
+class _Claim:
+    path: str  # real path
+    fd: int  # the database file
+    lock_fd: int  # <path>-lock
+    holders: int = 1
+    lost: str | None = None  # why the file can no longer be written (said once per process)
+
+    @property
+    def inode(self) -> tuple[int, int]:
+        st = os.fstat(self.fd)
+        return st.st_dev, st.st_ino
+
+    def problem(self) -> str | None:
+        """Why the database file this claim holds is no longer the one at its path, if it is not."""
+        if self.lost:
+            return self.lost
+        held = os.fstat(self.fd)
+        try:
+            now = os.stat(self.path)
+        except FileNotFoundError:
+            return "was deleted" if held.st_nlink == 0 else "was moved away (renamed)"
+        except OSError as exc:
+            return f"cannot be checked ({exc.strerror})"
+        if (now.st_dev, now.st_ino) != (held.st_dev, held.st_ino):
+            return "was replaced by another file"
+        return None
+
+
+_claims: dict[tuple[int, int], _Claim] = {}  # (st_dev, st_ino) of the database file -> claim
+
+
+def _claim_file(path: str, exclusive: bool = False) -> _Claim:
+    """Claim the database file at ``path`` for this process (created empty when absent);
+    ``exclusive``: also refuse when a store of this process has it open (restoring a backup)."""
+    real = os.path.realpath(path)
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        st = None
+    held = _claims.get((st.st_dev, st.st_ino)) if st is not None else None
+    if held is not None:
+        if exclusive:
+            raise StoreInUse(f"{path} is in use by this process (pid {os.getpid()}); stop the bot first")
+        if held.path != real:
+            raise StoreInUse(f"{path} is {held.path} under another name (a hard link), already open in this process")
+        held.holders += 1
+        return held
+    flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC
+    lock_fd = os.open(real + "-lock", flags, 0o644)
+    fd = -1
+    try:
+        _flock(lock_fd, path, lock_fd)
+        fd = os.open(real, flags, 0o644)
+        _flock(fd, path, lock_fd)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)  # no SQLite connection of this process is on this file (no claim): no lock to lose
+        os.close(lock_fd)
+        raise
+    os.ftruncate(lock_fd, 0)
+    os.pwrite(lock_fd, str(os.getpid()).encode(), 0)
+    claim = _Claim(real, fd, lock_fd)
+    _claims[claim.inode] = claim
+    return claim
+
+
+def _flock(fd: int, path: str, lock_fd: int) -> None:
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
-        os.close(fd)
+        holder = _holder(fd) or os.pread(lock_fd, 32, 0).decode(errors="replace").strip()
         raise StoreInUse(
             f"{path} is in use by another bot process{f' (pid {holder})' if holder else ''}; SQLite serves one process: "
             "to run several, set TG_DATABASE=postgresql://user:pass@host/db (see the README)"
         ) from None
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, str(os.getpid()).encode(), 0)
-    _claims[key] = (fd, 1)
 
 
-def _release_file(path: str) -> None:
-    key = os.path.realpath(path)
-    if key not in _claims:
+def _holder(fd: int) -> str:
+    """The pid holding a flock on ``fd``'s file, from /proc/locks (Linux); "" when unknown."""
+    st = os.fstat(fd)
+    want = (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return ""
+    for line in lines:
+        parts = line.split()
+        if len(parts) < 6 or parts[1] != "FLOCK":  # "->" marks a waiter
+            continue
+        try:
+            major, minor, ino = parts[5].split(":")
+            if (int(major, 16), int(minor, 16), int(ino)) == want:
+                return parts[4]
+        except ValueError:
+            continue
+    return ""
+
+
+def _why(exc: BaseException) -> str:
+    """One line for a file that cannot be opened: the OS's reason, or SQLite's."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror[0].lower() + exc.strerror[1:]
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def _release_file(claim: _Claim) -> None:
+    claim.holders -= 1
+    if claim.holders > 0:
         return
-    fd, n = _claims.pop(key)
-    if n > 1:
-        _claims[key] = (fd, n - 1)
-        return
-    os.close(fd)  # closing the descriptor drops the flock
+    for key, held in list(_claims.items()):
+        if held is claim:
+            del _claims[key]
+    os.close(claim.fd)  # closing the descriptors drops the flocks
+    os.close(claim.lock_fd)

@@ -246,10 +246,11 @@ def restore(backup_file: str | Path, db_url: str) -> Path | None:
     if ok != "ok":
         raise StoreError(f"{backup_file} failed its integrity check: {ok}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    _claim_file(str(path), exclusive=True)  # refuses while the bot runs
+    existed = path.exists()  # (claiming creates it empty)
+    claim = _claim_file(str(path), exclusive=True)  # refuses while the bot runs
     try:
         kept = None
-        if path.exists():
+        if existed:
             kept = path.with_name(f"{path.name}.replaced-{time.strftime('%Y%m%d-%H%M%S')}")
             # a clean copy of what is replaced, WAL included
             old = sqlite3.connect(path)
@@ -264,4 +265,4 @@ def restore(backup_file: str | Path, db_url: str) -> Path | None:
         os.replace(tmp, path)
         return kept
     finally:
-        _release_file(str(path))
+        _release_file(claim)

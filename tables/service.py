@@ -44,6 +44,7 @@ from store import (
     ResultRow,
     Seat,
     Store,
+    StoreUnavailable,
     VersionConflict,
     Vote,
     VoteChange,
@@ -375,6 +376,8 @@ class TableService:
             changes = await build()
             try:
                 return (await self.store.commit(changes)).version
+            except StoreUnavailable:  # the database file is gone (the store logged it): nothing was written
+                raise TurnRefused("unavailable", "core.ui.store_unavailable") from None
             except VersionConflict:
                 fresh = await self.store.get_game(row.id)
                 if (
