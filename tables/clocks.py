@@ -16,6 +16,7 @@ the same stored numbers (store.base.runs_out_at).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -182,3 +183,45 @@ def come_back(prefs: dict[str, Any], now: float) -> dict[str, Any] | None:
 def away_of(prefs_by_user: dict[int, dict[str, Any]], seats: dict[str, int | None]):
     """seat -> vacation periods of its member."""
     return {s: away_periods(prefs_by_user.get(u) or {}) for s, u in seats.items() if u is not None}
+
+
+# ------------------------------------------------------------------ the wall clock
+def steady_clock() -> float:
+    """Seconds that really passed (a suspend of the machine included, where the OS
+    counts it: CLOCK_BOOTTIME), unaffected by changes to the wall clock."""
+    return time.clock_gettime(time.CLOCK_BOOTTIME) if hasattr(time, "CLOCK_BOOTTIME") else time.monotonic()
+
+
+@dataclass
+class WallClock:
+    """Does a background pass trust the wall clock?  Every due time is a wall-clock
+    time, so a clock set days ahead would expire every timer at once.  Each pass
+    reports (wall, steady); the wall clock is explained when it moved like the steady
+    clock since the last trusted pass, give or take ``tolerance`` seconds.  A jump
+    either way is not: :meth:`jump` returns it (the pass does nothing).  The wall
+    clock's new time is trusted once it kept it for ``settle`` seconds (a corrected
+    clock), or at once when it comes back to the old one (a blip)."""
+
+    tolerance: float = 60.0
+    settle: float = 600.0
+    trusted: tuple[float, float] | None = None  # (wall, steady) of the last trusted pass
+    candidate: tuple[float, float] | None = None  # the first pass at an unexplained new time
+
+    def jump(self, wall: float, steady: float) -> float | None:
+        """None when this pass may trust ``wall``; else the seconds the wall clock
+        moved beyond what the steady clock explains (positive: forward)."""
+        here = (wall, steady)
+        if self.trusted is None:
+            self.trusted = here
+            return None
+        drift = (wall - self.trusted[0]) - (steady - self.trusted[1])
+        if abs(drift) <= self.tolerance:
+            self.trusted, self.candidate = here, None
+            return None
+        new = self.candidate
+        if new is None or abs((wall - new[0]) - (steady - new[1])) > self.tolerance:
+            self.candidate = here  # a (new) unexplained time: watch whether the clock keeps it
+        elif steady - new[1] >= self.settle:
+            self.trusted, self.candidate = here, None
+            return None
+        return drift
