@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import ipaddress
 import json
 import logging
 import os
@@ -37,7 +38,7 @@ from cogs.components import DYNAMIC_ITEMS
 from cogs.flood import GuardedTree
 from cogs.locale import CatalogTranslator
 from cogs.services import Services
-from store import Store, StoreError, open_store
+from store import Store, StoreError, open_store, redact
 
 log = logging.getLogger("tabletop")
 EXTENSIONS = ("cogs.play", "cogs.scheduler", "cogs.community", "cogs.game_commands", "cogs.following")
@@ -88,7 +89,7 @@ class Config:
             locale=values.get("TG_LOCALE", "en"),
             sync=values.get("TG_SYNC", "auto").lower(),
             **shard_config(values.get("TG_SHARDS") or None, values.get("TG_SHARD_COUNT") or None),
-            api_base=values.get("TG_API_BASE") or None,
+            api_base=loopback_base(values.get("TG_API_BASE") or None),
         )
 
 
@@ -211,6 +212,30 @@ def create_bot(config: Config, store: Store | None = None, clock=time.time, **kw
     return TabletopBot(config, store, clock, **kwargs)
 
 
+def loopback_base(base: str | None) -> str | None:
+    """``TG_API_BASE`` as given, if it names this machine (127.0.0.0/8, ::1, localhost):
+    the bot's token goes to that address, so a leftover value must never send it
+    elsewhere.  Raises ValueError (one line) for any other host."""
+    if base is None:
+        return None
+    refused = f"TG_API_BASE={redact(base)!r} is refused: it may only be an http(s) address of this machine (127.0.0.1, ::1, localhost)"
+    try:
+        url = yarl.URL(base)
+        host = (url.host or "").rstrip(".").lower()
+    except ValueError:
+        raise ValueError(refused) from None
+    if url.scheme not in ("http", "https") or url.user or url.password:
+        raise ValueError(refused)
+    if host == "localhost":
+        return base
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return base
+    except ValueError:
+        pass
+    raise ValueError(refused)
+
+
 def use_api_base(base: str) -> None:
     """TEST ONLY (``TG_API_BASE``): talk to a Discord stand-in at ``base``
     (REST under ``/api/v10``, the gateway at ``/gateway``) instead of Discord."""
@@ -272,13 +297,18 @@ def explain(exc: BaseException) -> int:
 
 
 async def serve(config: Config) -> int:
-    """Open the database first (a refused or unreachable one stops the start with one
-    line, before logging in), then run the bot on it."""
-    store = open_store(config.database)
+    """Open the database first (a refused, unreachable or unwritable one stops the start
+    with one line and no secret, before logging in), then run the bot on it."""
     try:
+        store = open_store(config.database)
         await store.open()
-    except StoreError as exc:
+    except (StoreError, ValueError) as exc:
         print(f"tabletop-gm: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 -- its text may hold the URL: name the kind only
+        print(
+            f"tabletop-gm: cannot open the database {redact(config.database)} ({type(exc).__name__})", file=sys.stderr
+        )
         return 2
     assert config.token
     return await run(create_bot(config, store), config.token)
@@ -310,6 +340,9 @@ def main(argv: list[str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     if config.api_base:
+        log.warning(
+            "TG_API_BASE is set: talking to a Discord stand-in at %s, not to Discord (tests only)", config.api_base
+        )
         use_api_base(config.api_base)
     return asyncio.run(serve(config))
 

@@ -28,6 +28,7 @@ from .base import (
     VersionConflict,
     Vote,
     VoteChange,
+    redact,
 )
 from .sqlite import SqliteStore
 
@@ -38,7 +39,9 @@ def backend_of(url: str) -> str:
         return "postgresql"
     if url.startswith("sqlite:///") or "://" not in url:
         return "sqlite"
-    raise ValueError(f"unsupported database URL {url!r} (use a file path, sqlite:///path or postgresql://...)")
+    raise ValueError(
+        f"unsupported database URL {redact(url)!r} in TG_DATABASE (use a file path, sqlite:///path or postgresql://...)"
+    )
 
 
 def open_store(url: str, clock=None) -> Store:
@@ -86,4 +89,5 @@ __all__ = [
     "backend_of",
     "VersionConflict",
     "open_store",
+    "redact",
 ]

@@ -237,6 +237,30 @@ class StoreError(Exception):
     pass
 
 
+def redact(url: str) -> str:
+    """``url`` with any password replaced by ``***`` (``user:password@``, ``password=``),
+    for messages and logs; a malformed URL is redacted as far as it can be read."""
+    import re
+
+    url = re.sub(r"(://[^/@:]*:).*@", r"\1***@", url, count=1)
+    return re.sub(r"(?i)(password=)[^&]*", r"\1***", url)
+
+
+def scrub(text: str, url: str) -> str:
+    """``text`` (a driver's error message) without the password of ``url`` anywhere in it."""
+    import re
+    from urllib.parse import unquote
+
+    found = re.search(r"://[^/@:]*:(.*)@", url)
+    secrets = [found.group(1)] if found else []
+    secrets += re.findall(r"(?i)password=([^&]*)", url)
+    for secret in secrets:
+        for form in {secret, unquote(secret)}:
+            if form:
+                text = text.replace(form, "***")
+    return redact(text)
+
+
 class VersionConflict(StoreError):
     """Somebody else changed one of the rows first (compare-and-swap lost); nothing was written."""
 

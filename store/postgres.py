@@ -45,6 +45,8 @@ from .base import (
     json_dict,
     json_list,
     qualified,
+    redact,
+    scrub,
     seat_clocks,
 )
 from .migrations import CLOCKS_VERSION, migrate_postgres
@@ -95,20 +97,31 @@ class PostgresStore(Store):
     async def open(self) -> None:
         if self._pool is not None:
             return
+        where = redact(self.dsn)
         try:
             pool = await asyncpg.create_pool(self.dsn, min_size=self.min_size, max_size=self.max_size)
-        except (OSError, asyncpg.PostgresError) as exc:
-            raise StoreError(f"cannot connect to PostgreSQL: {exc}") from exc
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StoreError(f"cannot connect to PostgreSQL at {where}: {self._reason(exc)}") from None
+        except ValueError as exc:  # the URL itself (a port that is not a number, a stray bracket)
+            raise StoreError(f"TG_DATABASE is not a valid PostgreSQL URL ({where}): {self._reason(exc)}") from None
         try:
             async with pool.acquire() as conn:
                 before, after = await migrate_postgres(conn, self.clock())
                 if before < CLOCKS_VERSION <= after:  # due times for the tables an older schema left running
                     async with conn.transaction():
                         await self._retime_all(conn)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            await pool.close()
+            raise StoreError(f"cannot prepare the PostgreSQL database at {where}: {self._reason(exc)}") from None
         except BaseException:
             await pool.close()
             raise
         self._pool = pool
+
+    def _reason(self, exc: BaseException) -> str:
+        """The driver's one-line reason, never with the password in it."""
+        text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return scrub(text, self.dsn)
 
     async def close(self) -> None:
         if self._pool is not None:

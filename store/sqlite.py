@@ -10,6 +10,7 @@ database has a single connection; its reads then wait for the writer.
 from __future__ import annotations
 
 import asyncio
+import errno
 import fcntl
 import json
 import logging
@@ -104,7 +105,10 @@ class SqliteStore(Store):
 
     async def _open(self) -> None:
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            parent = Path(self.path).parent
+            if parent.exists() and not parent.is_dir():  # (mkdir would say "file exists")
+                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(parent))
+            parent.mkdir(parents=True, exist_ok=True)
             self._claim = _claim_file(self.path)
             links = os.fstat(self._claim.fd).st_nlink
             if links > 1:
