@@ -139,20 +139,22 @@ class SqliteStore(Store):
     async def close(self) -> None:
         """Close the reader, checkpoint the WAL into the database file and close
         the writer (the last connection: SQLite then removes the -wal file)."""
-        if self._reader is not None:
-            async with self._read_lock:
-                await self._reader.close()
-                self._reader = None
-        if self._db is not None:
-            async with self._write:
-                try:
-                    await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                finally:
-                    await self._db.close()
-                    self._db = None
-        if self._claim is not None:
-            claim, self._claim = self._claim, None
-            _release_file(claim)
+        try:
+            if self._reader is not None:
+                async with self._read_lock:
+                    await self._reader.close()
+                    self._reader = None
+            if self._db is not None:
+                async with self._write:
+                    try:
+                        await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                    finally:
+                        await self._db.close()
+                        self._db = None
+        finally:  # after the connections (see _claim_file), also when closing one failed
+            if self._claim is not None and self._db is None and self._reader is None:
+                claim, self._claim = self._claim, None
+                _release_file(claim)
 
     async def check(self) -> None:
         """Refuse (:class:`StoreUnavailable`) once the database file was deleted or

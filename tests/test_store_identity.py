@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from store import Seat, SqliteStore, StoreInUse, StoreUnavailable
+from store import Seat, SqliteStore, StoreError, StoreInUse, StoreUnavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -193,3 +193,16 @@ async def test_an_untouched_file_keeps_committing_and_checks_pass(held):
     await held.check()
     await held.update_game(row.id, row.version, to_act=["p1"])
     assert (await held.get_game(row.id)).version == row.version + 1
+
+
+async def test_a_file_that_is_no_database_is_refused_and_leaves_no_claim(tmp_path):
+    db = tmp_path / "t.db"
+    db.write_bytes(b"not a database " * 400)
+    store = SqliteStore(db)
+    with pytest.raises(StoreError, match="not a database") as caught:
+        await store.open()
+    assert not isinstance(caught.value, StoreInUse)
+    db.unlink()
+    again = SqliteStore(db)
+    await again.open()  # the failed open held nothing
+    await again.close()
