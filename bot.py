@@ -143,6 +143,9 @@ class TabletopBot(commands.Bot):
         discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # slash commands and components need no privileged intents
+        # nobody is notified unless a message names them: a ping passes its users explicitly
+        # (cogs.ui.allowed_mentions); never a role, @everyone or @here
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=GuardedTree, **kwargs
         )

@@ -19,6 +19,7 @@ from engine.base import Event, SeatLabel
 from engine.i18n import t
 from store import GameRow
 from tables import TableService, TurnRefused, TurnResult
+from tables.text import escape
 
 from .clockview import bank_lines
 from .services import Services
@@ -26,9 +27,12 @@ from .ui import (
     allowed_mentions,
     board_file,
     board_link,
+    board_pings,
     board_seat,
     board_view,
     clip,
+    event_lines,
+    mentioned,
     msg_text,
     relabel,
     seat_labels,
@@ -180,7 +184,8 @@ class Boards:
         )
         banks = await self.bank_text(row, locale, labels)
         view = board_view(row, game, state, groups, locale, labels, note=note, live=live, offered=offered, extra=banks)
-        return {"view": view, "file": board_file(png), "allowed_mentions": allowed_mentions()}
+        pings = board_pings(row, game, state, live=live) + mentioned(note)
+        return {"view": view, "file": board_file(png), "allowed_mentions": allowed_mentions(pings)}
 
     async def bank_text(self, row: GameRow, locale: str, labels) -> str | None:
         """The table's time banks (tables with a clock profile), seats by name: the
@@ -190,7 +195,7 @@ class Boards:
         text = bank_lines(await self.tables.bank_lines(row), locale)
         for s in row.seats:
             if s.user_id is not None and s.seat in labels:
-                text = text.replace(f"<@{s.user_id}>", f"**{labels[s.seat].name}**")
+                text = text.replace(f"<@{s.user_id}>", f"**{escape(labels[s.seat].name)}**")
         return f"**{t('asyncplay.bank_title', locale)}**\n{relabel(text, labels)}" if text else None
 
     # ---------------------------------------------------- superseded boards
@@ -307,7 +312,7 @@ class Boards:
             locale = _LOCALES.get(uid) or table_locale
             labels = await self.labels(row, locale)
             head = t("discord.private.head", locale, where=where(row, game, result.state, locale, labels))
-            lines = [relabel(game.event_text(e, locale, labels), labels) for e in own]
+            lines = event_lines(game, own, locale, labels)
             if hand is not None:  # the game starts: what each seat holds (dealt before any event)
                 lines.append(msg_text(hand, locale, labels))
             body = "\n".join(dict.fromkeys(lines))

@@ -18,6 +18,7 @@ from engine.i18n import t
 from render.leaderboard import draw as draw_leaderboard
 from store import RatingRow, StatRow
 from tables import TurnRefused, clocks, ratings
+from tables.text import escape, plain
 
 from .clockview import rating_text
 from .inputs import check_choice, check_game, echo, game_choices, options_error, parse_options
@@ -136,7 +137,7 @@ class Community(commands.Cog):
                 member = await guild.fetch_member(user_id)
             except discord.HTTPException:
                 member = None
-        return member.display_name if member else f"#{user_id}"
+        return plain(member.display_name) if member else f"#{user_id}"
 
     # ------------------------------------------------------------ stats
     def _stat_lines(self, rows: list[StatRow], locale: str) -> str:
@@ -176,7 +177,7 @@ class Community(commands.Cog):
         locale = self.loc(interaction)
         rows = await self.store.stats(_guild_id(interaction), user_id=user.id)
         rated = {r.game: r for r in await self.store.ratings(_guild_id(interaction), user_ids=[user.id])}
-        title = t("core.stats.title_user", locale, user=user.display_name)
+        title = t("core.stats.title_user", locale, user=escape(user.display_name))
         desc = self._stat_lines(rows, locale)
         if rows:
             desc += "\n" + "\n".join(
@@ -372,7 +373,7 @@ class Community(commands.Cog):
             t(
                 "core.campaign.created",
                 locale,
-                name=camp.name,
+                name=escape(camp.name, 60),
                 game=game_name(game, locale),
                 points=", ".join(map(str, table)),
                 user=interaction.user.mention,
@@ -411,7 +412,7 @@ class Community(commands.Cog):
             for i, (u, p, n, w) in enumerate(rows)
         ]
         embed = discord.Embed(
-            title=t("core.campaign.title", locale, name=camp.name, game=game_name(camp.game, locale)),
+            title=t("core.campaign.title", locale, name=escape(camp.name, 60), game=game_name(camp.game, locale)),
             description="\n".join(lines) or t("core.stats.none", locale),
             colour=0xE67E22,
         )
@@ -425,7 +426,7 @@ class Community(commands.Cog):
     async def _campaign_names(self, interaction: discord.Interaction, current: str):
         camps = await self.store.campaigns(interaction.guild_id) if interaction.guild_id else []
         return [
-            app_commands.Choice(name=clip(c.name, 100), value=c.name)
+            app_commands.Choice(name=plain(c.name, 100) or "?", value=c.name)
             for c in camps
             if current.lower() in c.name.lower()
         ][:25]

@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from engine import GameError, available, get_game
 from engine.i18n import t
 from tables import TurnRefused
+from tables.text import quote
 
 from .components import DYNAMIC_ITEMS
 from .locale import ls
@@ -41,11 +42,7 @@ ECHO_CHARS = 60
 def echo(value: Any) -> str:
     """A member's value, safe to quote in a message: clipped, in backticks,
     without lone surrogates, never read as a catalog key (``@...``)."""
-    text = str(value).encode("utf-8", "replace").decode("utf-8")
-    text = text.replace("`", "'").replace("\n", " ")
-    if len(text) > ECHO_CHARS:
-        text = text[: ECHO_CHARS - 1] + "…"
-    return f"`{text}`"
+    return quote(value, ECHO_CHARS)
 
 
 def game_choices() -> list[app_commands.Choice[str]]:

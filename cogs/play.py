@@ -24,6 +24,7 @@ from engine.i18n import DATA, t
 from store import GameRow
 from tables import TurnRefused, TurnResult, clocks, preview
 from tables.levels import check_level
+from tables.text import escape, plain
 
 from .boards import Boards, remember
 from .flood import admit
@@ -46,11 +47,11 @@ from .ui import (
     allowed_mentions,
     board_file,
     clip,
+    event_lines,
     game_name,
     lobby_components,
     lobby_embed,
     msg_text,
-    relabel,
     seat_tag,
     where,
 )
@@ -241,11 +242,8 @@ class Play(commands.Cog):
             pass
 
     def _own_lines(self, result: TurnResult, seat: str | None, locale: str, labels) -> list[str]:
-        return [
-            relabel(result.game.event_text(e, locale, labels), labels)
-            for e in result.events
-            if e.to is not None and seat in e.to
-        ]
+        own = [e for e in result.events if e.to is not None and seat in e.to]
+        return event_lines(result.game, own, locale, labels)
 
     async def private_feedback(self, interaction: discord.Interaction, result: TurnResult, locale: str) -> None:
         """Events meant only for the acting seat (hidden draws, secret commits), to the clicker."""
@@ -376,7 +374,7 @@ class Play(commands.Cog):
         game = getattr(interaction.namespace, "game", None)
         camps = await self.store.campaigns(interaction.guild_id) if interaction.guild_id else []
         return [
-            app_commands.Choice(name=clip(c.name, 100), value=c.name)
+            app_commands.Choice(name=plain(c.name, 100) or "?", value=c.name)
             for c in camps
             if c.status == "open" and (game is None or c.game == game) and current.lower() in c.name.lower()
         ][:25]
@@ -602,7 +600,7 @@ class Play(commands.Cog):
             return await interaction.followup.send(t("core.ui.not_seated", locale), ephemeral=True)
         labels = await self.boards.labels(loaded.row, locale)
         png = await self.tables.render(loaded.game, loaded.state, seat, locale, labels)
-        text = t("core.ui.your_view", locale, seat=labels[seat].name if seat in labels else seat)
+        text = t("core.ui.your_view", locale, seat=escape(labels[seat].name) if seat in labels else seat)
         private = loaded.game.private_summary(loaded.state, seat)
         if private is not None:
             text += "\n" + msg_text(private, locale, labels)
@@ -666,10 +664,7 @@ class Play(commands.Cog):
         lines = []
         for a in rows:
             evs = loaded.game.load_events(a.events)
-            shown = [
-                relabel(loaded.game.event_text(e, locale, labels), labels)
-                for e in loaded.game.visible_events(evs, seat)
-            ]
+            shown = event_lines(loaded.game, loaded.game.visible_events(evs, seat), locale, labels)
             lines.append(f"{seat_tag(loaded.row, labels, a.seat)}: " + ("; ".join(shown) if shown else "…"))
         head = t("core.ui.log_title", locale, id=loaded.row.id, page=page, pages=pages)
         body = "\n".join(lines) or t("core.ui.log_empty", locale)
@@ -744,7 +739,7 @@ class Play(commands.Cog):
                 voters=" ".join(f"<@{u}>" for u in res.vote.voters),
             ),
             view=self._vote_view(res.vote.vote.id, plocale),
-            allowed_mentions=allowed_mentions(),
+            allowed_mentions=allowed_mentions(res.vote.voters),
         )
 
     def _vote_view(self, vid: int, locale: str) -> discord.ui.View:
@@ -850,7 +845,9 @@ class Play(commands.Cog):
             )
         await interaction.followup.send(t("core.ui.vote_started", locale), ephemeral=True)
         await interaction.followup.send(
-            text, view=self._vote_view(opened.vote.id, plocale), allowed_mentions=allowed_mentions()
+            text,
+            view=self._vote_view(opened.vote.id, plocale),
+            allowed_mentions=allowed_mentions([*opened.voters, to, opened.owner]),
         )
 
     @handover.autocomplete("seat")

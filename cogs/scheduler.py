@@ -20,6 +20,7 @@ from tables import Due, TurnRefused, clocks, in_quiet_hours
 
 from .components import VoteButton
 from .periodic import Periodic
+from .ui import allowed_mentions
 
 __all__ = ["INTERVAL", "Scheduler", "in_quiet_hours"]
 
@@ -56,7 +57,7 @@ class Scheduler(Periodic, commands.Cog):
         try:
             await channel.send(
                 await self.boards.reminder_text(row, due.users, waited),
-                allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+                allowed_mentions=allowed_mentions(due.users),
             )
         except BaseException:
             await self.tables.release_reminder(row, now)  # not sent: still due on a later pass
@@ -113,9 +114,7 @@ class Scheduler(Periodic, commands.Cog):
                 voters=" ".join(f"<@{u}>" for u in o.voters),
                 needed=o.needed,
             )
-            await channel.send(
-                text, view=view, allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False)
-            )
+            await channel.send(text, view=view, allowed_mentions=allowed_mentions([o.owner, *o.voters]))
         return len(opened)
 
 

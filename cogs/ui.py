@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import discord
 
@@ -19,6 +19,7 @@ from engine.base import BaseState, Event, Game, Msg, SeatLabel
 from engine.i18n import has, t
 from store import GameRow
 from tables.levels import level_name, seat_level
+from tables.text import escape, plain
 
 from .levels import lobby_ai_select
 
@@ -31,6 +32,13 @@ COLOURS = {"lobby": 0x5865F2, "active": 0x2ECC71, "finished": 0xF1C40F, "abandon
 
 def clip(s: str, n: int) -> str:
     return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def text_labels(labels: Mapping[str, SeatLabel]) -> dict[str, SeatLabel]:
+    """The labels for a markdown text (names escaped: see :func:`tables.text.escape`):
+    what a game's ``event_text`` gets when its text goes into a message.  The
+    plain labels go to images and component labels, which show text as it is."""
+    return {seat: lab.model_copy(update={"name": escape(lab.name)}) for seat, lab in labels.items()}
 
 
 def game_name(game_id: str, locale: str) -> str:
@@ -75,7 +83,7 @@ def seat_labels(row: GameRow, names: Mapping[int, str], locale: str) -> dict[str
                 name += f" ({level_name(game.id, seat_level(row, game, s.seat), locale)})"
         else:
             name = names.get(s.user_id) or t("discord.seat.player", locale, n=i + 1)
-        out[s.seat] = SeatLabel(name=clip(name.strip() or "?", 32), colour=PALETTE[i % len(PALETTE)])
+        out[s.seat] = SeatLabel(name=plain(name) or "?", colour=PALETTE[i % len(PALETTE)])
     return out
 
 
@@ -84,16 +92,12 @@ def seat_tag(row: GameRow, labels: Mapping[str, SeatLabel], seat: str) -> str:
     idx = next((i for i, s in enumerate(row.seats) if s.seat == seat), None)
     square = SQUARES[idx % len(SQUARES)] + " " if idx is not None else ""
     lab = labels.get(seat)
-    return f"{square}**{_escape(lab.name if lab else seat)}**"
-
-
-def _escape(name: str) -> str:
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+    return f"{square}**{escape(lab.name if lab else seat)}**"
 
 
 def msg_text(msg: Msg, locale: str, labels: Mapping[str, SeatLabel]) -> str:
-    """A game's ``Msg`` with every parameter that names a seat shown by its label."""
-    params = {k: (labels[v].name if isinstance(v, str) and v in labels else v) for k, v in msg.params.items()}
+    """A game's ``Msg`` with every parameter that names a seat shown by its label (escaped)."""
+    params = {k: (escape(labels[v].name) if isinstance(v, str) and v in labels else v) for k, v in msg.params.items()}
     return relabel(t(msg.key, locale, **params), labels)
 
 
@@ -101,8 +105,14 @@ _SEAT_ID = re.compile(r"(?<![\w@#<])((?:p|ai)\d{1,2})(?![\w>])")
 
 
 def relabel(text: str, labels: Mapping[str, SeatLabel]) -> str:
-    """A seat id left in a text (a game whose texts predate seat labels) shown by its label."""
-    return _SEAT_ID.sub(lambda m: labels[m[1]].name if m[1] in labels else m[1], text)
+    """A seat id left in a text (a game whose texts predate seat labels) shown by its label (escaped)."""
+    return _SEAT_ID.sub(lambda m: escape(labels[m[1]].name) if m[1] in labels else m[1], text)
+
+
+def event_lines(game: Game, events: Sequence[Event], locale: str, labels: Mapping[str, SeatLabel]) -> list[str]:
+    """Events as message lines: the game names seats by their escaped labels."""
+    md = text_labels(labels)
+    return [relabel(game.event_text(e, locale, md), labels) for e in events]
 
 
 def board_link(row: GameRow) -> str:
@@ -176,8 +186,8 @@ def log_lines(
     auto = t("discord.log.auto", locale)
     for seat, events, by in groups:
         parts: dict[str | None, list[str]] = {}
-        for e in game.visible_events(list(events), None):
-            text = relabel(game.event_text(e, locale, labels), labels)
+        visible = game.visible_events(list(events), None)
+        for e, text in zip(visible, event_lines(game, visible, locale, labels)):
             if text:
                 parts.setdefault(_actor(e), []).append(text)
         if by == "auto":
@@ -294,7 +304,7 @@ def board_view(
 
 def _ai_seats(row: GameRow, game: Game, labels: Mapping[str, SeatLabel]) -> str:
     """ " · AI 1 (hard), AI 2 (easy)" when the game has several AI levels (the names carry them)."""
-    ai = [labels[s.seat].name for s in row.seats if s.user_id is None and s.seat in labels]
+    ai = [escape(labels[s.seat].name) for s in row.seats if s.user_id is None and s.seat in labels]
     return f" · {', '.join(ai)}" if ai and len(game.ai_levels) > 1 else ""
 
 
@@ -350,7 +360,7 @@ def lobby_embed(row: GameRow, game: Game, locale: str) -> discord.Embed:
         name=t("core.ui.seats", locale, n=len(row.seats), hi=game.seat_range(row.options)[1]), value=seats, inline=True
     )
     if row.options:
-        opts = ", ".join(f"{k}={v}" for k, v in sorted(row.options.items()))
+        opts = ", ".join(f"{escape(k, 40)}={escape(v, 100)}" for k, v in sorted(row.options.items()))
         embed.add_field(name=t("core.ui.options", locale), value=clip(opts, 1024), inline=False)
     if row.status not in ("lobby", "active"):
         embed.add_field(name=t("core.ui.status", locale), value=t(f"core.status.{row.status}", locale), inline=False)
@@ -469,8 +479,34 @@ def lobby_components(row: GameRow, game: Game, locale: str) -> discord.ui.View |
     return view
 
 
-def allowed_mentions() -> discord.AllowedMentions:
-    return discord.AllowedMentions(users=True, roles=False, everyone=False)
+def allowed_mentions(users: Iterable[int | None] = ()) -> discord.AllowedMentions:
+    """Who a message may notify: exactly ``users`` (never a role, @everyone,
+    @here, or anyone else a text happens to mention).  The bot's default is
+    :meth:`discord.AllowedMentions.none`; a message that pings says whom."""
+    ids = sorted({int(u) for u in users if u})
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in ids]
+    )
+
+
+_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def mentioned(text: str | None) -> list[int]:
+    """The members a text the bot wrote mentions (names in it are escaped, so
+    every ``<@id>`` left is one the bot put there)."""
+    return [int(m) for m in _MENTION.findall(text or "")]
+
+
+def board_pings(row: GameRow, game: Game, state: BaseState, *, live: bool = True) -> list[int]:
+    """Whom a board notifies: every player on the final board, else the human seats to act."""
+    if not live:
+        return []
+    if game.outcome(state) is not None:
+        return list(row.humans)
+    if row.status in ("abandoned", "finished"):
+        return []
+    return [u for s in game.to_act(state) if (u := row.user_of(s)) is not None]
 
 
 __all__ = [
@@ -483,6 +519,10 @@ __all__ = [
     "seat_labels",
     "turn_pings",
     "allowed_mentions",
+    "board_pings",
+    "event_lines",
+    "mentioned",
+    "text_labels",
     "clip",
     "game_name",
     "mention",

@@ -58,6 +58,7 @@ from .preview import step_ends_chain
 from .settings import Settings, in_quiet_hours
 from .snapshots import SNAPSHOT_EVERY, SnapshotUnusable, snapshot_due, snapshot_key
 from .snapshots import rebuild as rebuild_state
+from .text import quote
 
 log = logging.getLogger("tabletop.tables")
 
@@ -583,13 +584,13 @@ class TableService:
         which is also the table's level: see tables/levels.py); a game that
         needs nobody else starts at once."""
         if game_id not in available():
-            raise TurnRefused("unknown_game", "core.error.bad_options", detail=game_id)
+            raise TurnRefused("unknown_game", "core.error.bad_options", detail=quote(game_id))
         game = get_game(game_id)
         camp = None
         if campaign:
             camp = await self.store.campaign(guild_id, campaign) if guild_id is not None else None
             if camp is None or camp.game != game_id:
-                raise TurnRefused("no_campaign", "core.ui.no_campaign", name=campaign)
+                raise TurnRefused("no_campaign", "core.ui.no_campaign", name=quote(campaign))
         try:
             opts = game.parse_options(options).model_dump(mode="json")
         except GameError as exc:
@@ -774,7 +775,7 @@ class TableService:
                 guild_id=guild_id, game=game_id, name=name, points=points, created_by=created_by, progress=progress
             )
         except ChannelBusy:
-            raise TurnRefused("exists", "core.campaign.exists", name=name) from None
+            raise TurnRefused("exists", "core.campaign.exists", name=quote(name)) from None
 
     async def abandon(self, channel_id: int, user_id: int, *, admin: bool = False) -> GameRow:
         row = await self.row(channel_id=channel_id)
@@ -1476,7 +1477,7 @@ def _with_clock(table: dict[str, Any]) -> dict[str, Any]:
     name = table.get("clock")
     if isinstance(name, str):
         if name not in clocks.PROFILES:
-            raise TurnRefused("bad_clock", "asyncplay.bad_clock", name=name)
+            raise TurnRefused("bad_clock", "asyncplay.bad_clock", name=quote(name))
         made = clocks.new_clock(name, policy)
         if made is None:
             table.pop("clock")

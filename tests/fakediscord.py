@@ -107,7 +107,9 @@ spec violations and errors the bot logged (e.g. the traceback text of a failing 
   accepted for a snowflake string: besides the attachment placeholder ids normalised
   silently, discord.py sends integer ids e.g. in ``recipient_id`` and
   ``allowed_mentions.users``; Discord accepts them, so they are not violations),
-  ``fd.identifies`` / ``fd.resumes``.
+  ``fd.identifies`` / ``fd.resumes``; ``fd.message_requests``: the requests that created or
+  edited a message, each with ``message_body`` and ``allowed_mentions`` (None when the request
+  carried none: Discord then notifies everyone the text mentions).
 
 ``Exchange`` (one interaction): ``payload`` (the INTERACTION_CREATE data sent),
 ``callback`` (``Callback``: ``type``, ``data``, ``files``, ``at``, ``ephemeral``),
@@ -563,6 +565,29 @@ class Request:
     def __repr__(self) -> str:
         return f"<Request {self.method} {self.path} -> {self.status}>"
 
+    @property
+    def message_body(self) -> dict | None:
+        """The message this request creates or edits (a channel message, an interaction
+        response of type 4/7, a followup, an edit), else None."""
+        if self.method not in ("POST", "PATCH") or not _MESSAGE_PATH.match(self.path):
+            return None
+        body = self.json if isinstance(self.json, dict) else {}
+        if self.path.endswith("/callback"):
+            return (body.get("data") or {}) if int(body.get("type") or 0) in (4, 7) else None
+        return body
+
+    @property
+    def allowed_mentions(self) -> dict | None:
+        """The message body's ``allowed_mentions`` as sent (None: the request had none)."""
+        body = self.message_body
+        return body.get("allowed_mentions") if body is not None else None
+
+
+_MESSAGE_PATH = re.compile(
+    r"^(?:/channels/\d+/messages(?:/\d+)?|/webhooks/\d+/[^/]+(?:/messages/(?:@original|\d+))?"
+    r"|/interactions/\d+/[^/]+/callback)$"
+)
+
 
 @dataclass
 class FakeUser:
@@ -572,6 +597,8 @@ class FakeUser:
     manage_guild: bool = False
     bot: bool = False
     roles: list[int] = field(default_factory=list)
+    nick: str | None = None  # the member's server nickname (what discord.py's display_name shows first)
+    global_name: str | None = None  # the account's display name (default: ``name.title()``)
 
     @property
     def mention(self) -> str:
@@ -581,7 +608,7 @@ class FakeUser:
         return {
             "id": str(self.id),
             "username": self.name,
-            "global_name": self.name.title(),
+            "global_name": self.global_name if self.global_name is not None else self.name.title(),
             "discriminator": "0",
             "avatar": None,
             "bot": self.bot,
@@ -1054,10 +1081,15 @@ class FakeDiscord:
         *,
         manage_guild: bool = False,
         bot: bool = False,
+        nick: str | None = None,
+        global_name: str | None = None,
         _user: FakeUser | None = None,
     ) -> FakeUser:
-        """A guild member. ``manage_guild=True`` gives them a role with the Manage Server permission."""
-        user = _user or FakeUser(id=int(id), name=name, locale=locale, manage_guild=manage_guild, bot=bot)
+        """A guild member. ``manage_guild=True`` gives them a role with the Manage Server permission;
+        ``nick``: their server nickname, ``global_name``: their account's display name."""
+        user = _user or FakeUser(
+            id=int(id), name=name, locale=locale, manage_guild=manage_guild, bot=bot, nick=nick, global_name=global_name
+        )
         if manage_guild and self.manager_role_id not in user.roles:
             user.roles.append(self.manager_role_id)
         self.users[user.id] = user
@@ -1155,7 +1187,7 @@ class FakeDiscord:
             roles = [self.bot_role_id]
         m = {
             "roles": [str(r) for r in roles],
-            "nick": None,
+            "nick": user.nick,
             "avatar": None,
             "banner": None,
             "joined_at": "2024-01-01T00:00:00.000000+00:00",
@@ -1909,6 +1941,12 @@ class FakeDiscord:
     @property
     def all_messages(self) -> list[FakeMessage]:
         return list(self._messages.values())
+
+    @property
+    def message_requests(self) -> list[Request]:
+        """Every request that created or edited a message (``Request.message_body``,
+        ``Request.allowed_mentions``), in order."""
+        return [r for r in self.requests if r.message_body is not None]
 
     async def wait_message(
         self,
