@@ -34,6 +34,7 @@ from .ui import (
     event_lines,
     mentioned,
     msg_text,
+    public_prompt,
     relabel,
     seat_labels,
     seat_tag,
@@ -262,7 +263,7 @@ class Boards:
         for seat in loaded.game.to_act(loaded.state):
             uid = row.user_of(seat)
             if uid in users:
-                what = msg_text(loaded.game.prompt(loaded.state, seat), locale, labels)
+                what = public_prompt(loaded.game, loaded.state, seat, locale, labels)
                 lines.append(
                     t(
                         "discord.ping.reminder",

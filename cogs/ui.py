@@ -129,6 +129,16 @@ def where(row: GameRow, game: Game, state: BaseState | None, locale: str, labels
     )
 
 
+def public_prompt(game: Game, state: BaseState, seat: str, locale: str, labels: Mapping[str, SeatLabel]) -> str:
+    """What a seat is asked to do, as everyone in the channel may read it.  Secret
+    simultaneous orders (``game.private_actions``): only that its orders are due,
+    never which step of them it is on (that tells what it ordered so far); the
+    steps themselves are shown in its private panel."""
+    if game.private_actions:
+        return t("discord.ping.secret_orders", locale, button=t("core.ui.take_turn", locale))
+    return msg_text(game.prompt(state, seat), locale, labels)
+
+
 def turn_pings(
     row: GameRow, game: Game, state: BaseState, locale: str, labels: Mapping[str, SeatLabel], *, link: bool = False
 ) -> list[str]:
@@ -144,7 +154,7 @@ def turn_pings(
             locale,
             user=mention(uid),
             where=at,
-            what=msg_text(game.prompt(state, seat), locale, labels),
+            what=public_prompt(game, state, seat, locale, labels),
         )
         if link:
             line += " " + board_link(row)
@@ -289,10 +299,12 @@ def board_view(
     if live and outcome is None and row.status == "active":
         for action_row in board_rows(row, game, state, locale, offered):
             box.add_item(action_row)
+    # secret orders: the table's version would count the steps a crew has taken; not shown
+    version = "" if game.private_actions else f" · v{row.version}"
     box.add_item(
         discord.ui.TextDisplay(
             clip(
-                f"-# {msg_text(game.summary(state), locale, labels)}{_ai_seats(row, game, labels)} · #{row.id} · v{row.version}",
+                f"-# {msg_text(game.summary(state), locale, labels)}{_ai_seats(row, game, labels)} · #{row.id}{version}",
                 400,
             )
         )
@@ -445,7 +457,10 @@ def board_rows(
     last: list[discord.ui.Item] = []
     acting = game.to_act(state)
     if not offered and any(row.user_of(s) is not None for s in acting):
-        last.append(PanelButton(row.id, row.version, label=t("core.ui.take_turn", locale)))
+        # the panel is opened for the current decision whatever the version; with secret orders the
+        # version is left out (it counts the steps a crew has taken)
+        ver = 0 if game.private_actions else row.version
+        last.append(PanelButton(row.id, ver, label=t("core.ui.take_turn", locale)))
     if game.private_view:
         last.append(PrivateViewButton(row.id, label=t("core.ui.my_view", locale)))
     if last:
@@ -522,6 +537,7 @@ __all__ = [
     "board_pings",
     "event_lines",
     "mentioned",
+    "public_prompt",
     "text_labels",
     "clip",
     "game_name",
