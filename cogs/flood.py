@@ -19,6 +19,7 @@ from discord import app_commands
 
 from engine.i18n import t
 
+from .bound import bind_to_guilds, in_place
 from .inputs import unreadable_text
 from .locale import locale_of
 
@@ -70,8 +71,14 @@ async def readable(interaction: discord.Interaction) -> bool:
 
 class GuardedTree(app_commands.CommandTree):
     """The bot's command tree: every command passes the flood check, then the
+    check that it comes from where it may be used (cogs/bound.py), then the
     check that its text is text at all; a refused command has been answered
-    privately and never runs."""
+    privately and never runs.  Guild-only commands are registered for server
+    channels only."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        return await admit(interaction) and await readable(interaction)
+        return await admit(interaction) and await in_place(interaction) and await readable(interaction)
+
+    def add_command(self, command: Any, /, *args: Any, **kwargs: Any) -> None:
+        bind_to_guilds(command)
+        super().add_command(command, *args, **kwargs)

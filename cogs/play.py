@@ -27,6 +27,7 @@ from tables.levels import check_level
 from tables.text import escape, plain
 
 from .boards import Boards, remember
+from .bound import at_table
 from .flood import admit
 from .inputs import (
     chain_value,
@@ -389,6 +390,8 @@ class Play(commands.Cog):
     # ------------------------------------------------------------ lobby
     async def on_lobby(self, interaction: discord.Interaction, gid: int, op: str, level: str | None = None) -> None:
         await interaction.response.defer()
+        if not await self._here(interaction, gid):
+            return
         remember(interaction.guild_id, interaction.user)
         locale = await self.public_locale(interaction, gid)
         try:
@@ -407,6 +410,17 @@ class Play(commands.Cog):
             embed=lobby_embed(res.row, g, locale), view=lobby_components(res.row, g, locale)
         )
 
+    async def _here(self, interaction: discord.Interaction, gid: int) -> bool:
+        """Whether a component of table ``gid`` was used in that table's server and
+        channel (else the member is told, and nothing changes; see cogs/bound.py)."""
+        if check_id(gid) is None:
+            return True  # no such table: the service refuses it
+        try:
+            row = await self.tables.row(gid)
+        except TurnRefused:
+            return True  # an unreadable table: the service refuses it
+        return await at_table(interaction, row)
+
     @staticmethod
     def _is_admin(interaction: discord.Interaction) -> bool:
         perms = getattr(interaction.user, "guild_permissions", None)
@@ -424,6 +438,8 @@ class Play(commands.Cog):
         """A click picks one of the choices its board offered (a chain of single
         steps, see tables/choices.py); ``/play`` gives legal-action indices."""
         locale = self.loc(interaction)
+        if not await self._here(interaction, gid):
+            return
 
         def picker(i: int):
             def pick(game, state, seat, legal):
@@ -574,6 +590,8 @@ class Play(commands.Cog):
             loaded = await self.tables.load(gid)
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        if not await at_table(interaction, loaded.row):
+            return
         seat = loaded.row.seat_of(interaction.user.id)
         if seat is None:
             return await interaction.followup.send(t("core.ui.not_seated", locale), ephemeral=True)
@@ -595,6 +613,8 @@ class Play(commands.Cog):
                 loaded = await self.tables.load(gid, statuses=("active", "finished"))
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        if not await at_table(interaction, loaded.row):
+            return
         seat = loaded.row.seat_of(interaction.user.id)
         if seat is None:
             return await interaction.followup.send(t("core.ui.not_seated", locale), ephemeral=True)
@@ -754,6 +774,8 @@ class Play(commands.Cog):
         await interaction.response.defer()
         locale = self.loc(interaction)
         vote = await self.store.get_vote(vid) if check_id(vid) is not None else None  # a forged id may be any size
+        if vote is not None and not await self._here(interaction, vote.game_id):
+            return
         plocale = await self.public_locale(interaction, vote.game_id if vote is not None else None)
         try:
             res = await self.tables.ballot(vid, interaction.user.id, yes)

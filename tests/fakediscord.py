@@ -63,7 +63,8 @@ spec violations and errors the bot logged (e.g. the traceback text of a failing 
   commands and sent messages persist, like on Discord. Bots still running at exit are
   stopped for you.
 * ``await fd.slash(user, "game new", {"game": "x"}, locale=None, channel=None,
-  unchecked=False) -> Exchange``. The command is looked up in what the bot *synced* (guild
+  unchecked=False, origin=None) -> Exchange`` (``origin``: ``"dm"`` or another guild's id, a
+  forged or misrouted command; ``click``/``select`` take ``origin`` and ``channel`` too). The command is looked up in what the bot *synced* (guild
   commands of ``fd.guild_id`` first, then global); names may be given in any synced
   localisation ("游戏 new"). Discord's own checks raise before anything is sent: unknown or
   missing options, wrong types, choices, min/max value and length (``ValueError``), and
@@ -163,7 +164,7 @@ Behaviour modelled on Discord, worth knowing:
   announced with THREAD_CREATE. Messages the bot sends are not echoed as MESSAGE_CREATE.
 
 Not modelled: rate limits, several shards, token expiry by the clock (use
-``Exchange.expire()``), interactions in DMs, reactions beyond accepting them, permission
+``Exchange.expire()``), interactions in DMs (except forged ones: ``origin="dm"``), reactions beyond accepting them, permission
 overwrites (the bot's cached role permissions do not follow ``bot_permissions``; the
 interactions' ``app_permissions`` do), voice.
 """
@@ -1339,6 +1340,49 @@ class FakeDiscord:
             payload["message"] = message
         return payload
 
+    def _relocate(self, payload: dict, user: FakeUser, origin: str | int, keep_channel: bool = False) -> None:
+        """Make ``payload`` come from elsewhere (a forged or misrouted interaction):
+        ``"dm"`` the user's direct messages with the bot (context 1, no guild,
+        ``user`` instead of ``member``); an int: another guild of that id, in a
+        channel the bot has never seen (``keep_channel``: in the channel given,
+        although it is this guild's)."""
+        if origin == "dm":
+            dm = next(
+                (c for c in self.channels.values() if c["type"] == 1 and c["recipients"][0]["id"] == str(user.id)),
+                None,
+            )
+            if dm is None:
+                cid = self._snowflake()
+                dm = {"id": str(cid), "type": 1, "last_message_id": None, "flags": 0}
+                dm["recipients"] = [user.user_payload()]
+                self.channels[cid] = dm
+            for key in ("guild_id", "guild", "member", "guild_locale"):
+                payload.pop(key, None)
+            payload["user"] = user.user_payload()
+            payload["channel_id"] = dm["id"]
+            payload["channel"] = dict(dm, permissions=str(EVERYONE_PERMS))
+            payload["context"] = 1
+            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
+            return
+        gid = str(int(origin))
+        payload["guild_id"] = gid
+        payload["guild"] = {"id": gid, "locale": self.guild_locale, "features": []}
+        if not keep_channel:
+            cid = str(self._snowflake())
+            payload["channel_id"] = cid
+            payload["channel"] = {
+                "id": cid,
+                "type": 0,
+                "guild_id": gid,
+                "name": "elsewhere",
+                "position": 0,
+                "permission_overwrites": [],
+                "nsfw": False,
+                "parent_id": None,
+                "permissions": payload["channel"].get("permissions", str(EVERYONE_PERMS)),
+            }
+        payload["authorizing_integration_owners"] = {"0": gid}
+
     # -- lifecycle
     async def __aenter__(self) -> FakeDiscord:
         self._notifier = _Notifier()
@@ -1746,11 +1790,16 @@ class FakeDiscord:
         locale: str | None = None,
         channel: int | None = None,
         unchecked: bool = False,
+        origin: str | int | None = None,
     ) -> Exchange:
-        """Run ``/command sub ...`` as ``user``; returns the Exchange (not yet awaited)."""
+        """Run ``/command sub ...`` as ``user``; returns the Exchange (not yet awaited).
+        ``origin``: ``"dm"`` or another guild's id, for a forged or misrouted command
+        (Discord itself would not deliver a guild-only command from a DM)."""
         user = self.user(user)
         data = self._command_data(command, options, unchecked=unchecked, focused=None, user=user)
         payload = self.interaction_payload(type=2, user=user, data=data, channel_id=channel, locale=locale)
+        if origin is not None:
+            self._relocate(payload, user, origin, keep_channel=channel is not None)
         return await self._send_interaction("command", user, payload)
 
     async def autocomplete(
@@ -1792,6 +1841,8 @@ class FakeDiscord:
         values: list | None,
         force: bool,
         locale: str | None,
+        origin: str | int | None = None,
+        channel: int | None = None,
     ) -> Exchange:
         user = self.user(user)
         snapshot: dict | None = None
@@ -1841,10 +1892,12 @@ class FakeDiscord:
             type=3,
             user=user,
             data=data,
-            channel_id=msg.channel_id if msg.channel_id in self.channels else None,
+            channel_id=channel or (msg.channel_id if msg.channel_id in self.channels else None),
             locale=locale,
             message=shown,
         )
+        if origin is not None:
+            self._relocate(payload, user, origin, keep_channel=channel is not None)
         ex = await self._send_interaction("component", user, payload)
         ex.original = msg
         return ex
@@ -1857,9 +1910,13 @@ class FakeDiscord:
         *,
         force: bool = False,
         locale: str | None = None,
+        origin: str | int | None = None,
+        channel: int | None = None,
     ) -> Exchange:
-        """Click button ``custom_id`` on ``message`` as ``user``."""
-        return await self._component(user, message, custom_id, None, force, locale)
+        """Click button ``custom_id`` on ``message`` as ``user``.  ``origin`` (``"dm"`` or
+        another guild's id) and ``channel`` (another channel of this guild) forge where
+        the click comes from: a replayed or forged payload."""
+        return await self._component(user, message, custom_id, None, force, locale, origin, channel)
 
     async def select(
         self,
@@ -1870,9 +1927,12 @@ class FakeDiscord:
         *,
         force: bool = False,
         locale: str | None = None,
+        origin: str | int | None = None,
+        channel: int | None = None,
     ) -> Exchange:
-        """Choose ``values`` in select menu ``custom_id`` on ``message`` as ``user``."""
-        return await self._component(user, message, custom_id, list(values), force, locale)
+        """Choose ``values`` in select menu ``custom_id`` on ``message`` as ``user`` (``origin``,
+        ``channel``: as for :meth:`click`)."""
+        return await self._component(user, message, custom_id, list(values), force, locale, origin, channel)
 
     async def submit_modal(
         self, user: FakeUser | int, exchange: Exchange, values: dict[str, Any], *, locale: str | None = None
