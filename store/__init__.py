@@ -1,9 +1,11 @@
 """Storage: the only package that touches the database."""
 
 from .base import (
+    PERSONAL_DATA,
     ActionRow,
     Campaign,
     CampaignChange,
+    Caps,
     ChangeSet,
     ChannelBusy,
     Committed,
@@ -12,8 +14,10 @@ from .base import (
     GameChange,
     GameRow,
     InjectedCrash,
+    LimitReached,
     NewSnapshot,
     NewVote,
+    PersonalData,
     RatingChange,
     RatingRow,
     ReplaySource,
@@ -21,6 +25,7 @@ from .base import (
     Seat,
     SnapshotRow,
     StatRow,
+    StillSeated,
     Store,
     StoreError,
     StoreInUse,
@@ -28,7 +33,9 @@ from .base import (
     VersionConflict,
     Vote,
     VoteChange,
+    VoteTaken,
     redact,
+    register_personal_data,
 )
 from .sqlite import SqliteStore
 
@@ -59,6 +66,13 @@ def open_store(url: str, clock=None) -> Store:
 
 
 __all__ = [
+    "PERSONAL_DATA",
+    "Caps",
+    "LimitReached",
+    "PersonalData",
+    "StillSeated",
+    "VoteTaken",
+    "register_personal_data",
     "ActionRow",
     "Campaign",
     "CampaignChange",

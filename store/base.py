@@ -58,7 +58,7 @@ import json
 import os
 import signal
 import weakref
-from collections.abc import AsyncIterator, Hashable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -265,6 +265,28 @@ class VersionConflict(StoreError):
     """Somebody else changed one of the rows first (compare-and-swap lost); nothing was written."""
 
 
+class VoteTaken(VersionConflict):
+    """A vote on that decision (the same seat at the same table version) exists already:
+    opened by another call or process first; nothing was written."""
+
+
+class LimitReached(StoreError):
+    """A creation would pass a server's cap (``kind``: "lobbies", "threads",
+    "campaigns"; ``scope``: "member" or "server"; ``limit``: the cap); nothing was written."""
+
+    def __init__(self, kind: str, scope: str, limit: int):
+        self.kind, self.scope, self.limit = kind, scope, limit
+        super().__init__(f"{kind} per {scope}: {limit}")
+
+
+class StillSeated(StoreError):
+    """``forget`` refused: the member still sits at these lobby or running tables."""
+
+    def __init__(self, game_ids: Sequence[int]):
+        self.game_ids = list(game_ids)
+        super().__init__(f"still seated at {self.game_ids}")
+
+
 class InjectedCrash(StoreError):
     """Raised inside a transaction by :meth:`Store.inject_crash` (tests only)."""
 
@@ -390,6 +412,7 @@ class ReplaySource:
     actions: list[ActionRow]
     total: int  # effective actions in the whole log
     cut: int | None = None  # with ``user_id``: index in ``actions`` of that member's last action
+    version: int | None = None  # the table's version in the same read snapshot
 
     @property
     def start(self) -> int:
@@ -504,6 +527,10 @@ class NewVote:
     base_version: int  # the table version the vote is about; it expires when the table moves on
     voters: list[int]
     created_by: int | None
+    #: what the vote decides (e.g. "seat:p2"): at most one vote per table, ``base_version`` and
+    #: decision, whatever its outcome, enforced by the database (:class:`VoteTaken`), so two
+    #: processes noticing the same expired bank open one vote.  None: no such limit.
+    decision: str | None = None
 
 
 @dataclass
@@ -543,6 +570,176 @@ class FollowRow:
     mode: str
     sent_version: int
     sent_at: float
+
+
+@dataclass
+class Caps:
+    """Caps a creation must respect, counted in its own transaction (so also across
+    processes): how many the member (``member``) and the whole server (``server``) may
+    have; None: no cap."""
+
+    member: int | None = None
+    server: int | None = None
+
+
+# ------------------------------------------------------------------- privacy
+@dataclass(frozen=True)
+class PersonalData:
+    """One place the store keeps a member's Discord id.  ``/privacy show`` counts
+    these places and ``/privacy forget`` clears them: both walk :data:`PERSONAL_DATA`,
+    so a new table that keeps member ids (a web companion's sessions, say) is covered
+    by adding one entry there (tests/test_privacy.py fails for a schema column named
+    like a member id that no entry covers).
+
+    ``forget``: "delete" the rows, or "pseudonym" (put the forget's pseudonym in the
+    member's place: logs, seats and rosters keep telling players apart, so replays and
+    exports still work).  ``scope``: how a row belongs to a server ("guild_id": its own
+    column; "game_id": its table's server); None: personal data of no server (settings,
+    sessions): only the member's own forget touches it and an admin never sees it.
+    ``json``: the column is JSON text that may name the member anywhere (as a number or
+    an object key), rewritten row by row (``pk`` names the row)."""
+
+    name: str  # what ``footprint`` counts it as
+    table: str
+    column: str
+    forget: str = "pseudonym"
+    scope: str | None = "game_id"
+    json: bool = False
+    pk: str = ""
+
+
+PERSONAL_DATA: list[PersonalData] = [
+    PersonalData("results", "results", "user_id", "delete", "guild_id"),
+    PersonalData("ratings", "ratings", "user_id", "delete", "guild_id"),
+    PersonalData("follows", "follows", "user_id", "delete"),
+    PersonalData("tables", "seats", "user_id"),
+    PersonalData("actions", "actions", "user_id"),
+    PersonalData("records", "reverts", "by_user"),
+    PersonalData("records", "turn_clocks", "user_id"),
+    PersonalData("hosted", "games", "host_id", scope="guild_id"),
+    PersonalData("votes", "votes", "created_by", pk="id"),
+    PersonalData("votes", "votes", "payload_json", json=True, pk="id"),
+    PersonalData("votes", "votes", "voters_json", json=True, pk="id"),
+    PersonalData("votes", "votes", "yes_json", json=True, pk="id"),
+    PersonalData("votes", "votes", "no_json", json=True, pk="id"),
+    PersonalData("campaigns", "campaigns", "created_by", scope="guild_id", pk="id"),
+    PersonalData("campaigns", "campaigns", "progress_json", scope="guild_id", json=True, pk="id"),
+    PersonalData("records", "rate_events", "user_id", "delete", "guild_id"),
+    PersonalData("prefs", "user_prefs", "user_id", "delete", None),
+]
+
+
+def register_personal_data(entry: PersonalData) -> None:
+    """Add a place that keeps member ids (a feature's own table); idempotent."""
+    if entry not in PERSONAL_DATA:
+        PERSONAL_DATA.append(entry)
+
+
+class Sql:
+    """What the shared privacy code needs from a backend's transaction: ``?``
+    placeholders (a backend translates them)."""
+
+    async def fetch(self, sql: str, args: Sequence[Any]) -> list[tuple]:
+        raise NotImplementedError
+
+    async def execute(self, sql: str, args: Sequence[Any]) -> int:
+        """Run a write; the number of rows it touched."""
+        raise NotImplementedError
+
+
+def _scoped(e: PersonalData, guild_id: int | None) -> tuple[str, list[Any]]:
+    if guild_id is None:
+        return "", []
+    if e.scope == "guild_id":
+        return " AND guild_id=?", [guild_id]
+    return f" AND {e.scope} IN (SELECT id FROM games WHERE guild_id=?)", [guild_id]
+
+
+async def _json_hits(db: Sql, e: PersonalData, user_id: int, guild_id: int | None) -> list[tuple[Any, str]]:
+    """(row key, the column's text) of the rows whose JSON names the member."""
+    scope, args = _scoped(e, guild_id)
+    rows = await db.fetch(
+        f"SELECT {e.pk}, {e.column} FROM {e.table} WHERE {e.column} LIKE ?{scope}", [f"%{user_id}%", *args]
+    )
+    return [(k, raw) for k, raw in rows if anonymised(raw, user_id, 0) is not None]
+
+
+async def personal_footprint(db: Sql, user_id: int, guild_id: int | None = None) -> dict[str, Any]:
+    """Counts per :class:`PersonalData` name of what is kept about the member (one
+    read snapshot); with ``guild_id`` only that server's data and no personal settings.
+    Unscoped, ``prefs`` is the member's settings (a dict)."""
+    counts: dict[str, int] = {}
+    keyed: dict[tuple[str, str], set[Any]] = {}
+    for e in PERSONAL_DATA:
+        if e.scope is None and guild_id is not None:
+            continue
+        if e.table == "user_prefs":
+            continue  # shown as the settings themselves
+        counts.setdefault(e.name, 0)
+        if e.json:
+            keyed.setdefault((e.name, e.table), set()).update(k for k, _ in await _json_hits(db, e, user_id, guild_id))
+            continue
+        scope, args = _scoped(e, guild_id)
+        if e.pk:
+            rows = await db.fetch(f"SELECT {e.pk} FROM {e.table} WHERE {e.column}=?{scope}", [user_id, *args])
+            keyed.setdefault((e.name, e.table), set()).update(r[0] for r in rows)
+        elif e.name == "tables":
+            rows = await db.fetch(
+                f"SELECT COUNT(DISTINCT game_id) FROM {e.table} WHERE {e.column}=?{scope}", [user_id, *args]
+            )
+            counts[e.name] += int(rows[0][0])
+        else:
+            rows = await db.fetch(f"SELECT COUNT(*) FROM {e.table} WHERE {e.column}=?{scope}", [user_id, *args])
+            counts[e.name] += int(rows[0][0])
+    for (name, _), keys in keyed.items():
+        counts[name] += len(keys)
+    out: dict[str, Any] = dict(counts)
+    if guild_id is None:
+        rows = await db.fetch("SELECT prefs_json FROM user_prefs WHERE user_id=?", [user_id])
+        out["prefs"] = json_dict(rows[0][0]) if rows else {}
+    return out
+
+
+async def forget_personal(db: Sql, user_id: int, anon_id: int, guild_id: int | None = None) -> dict[str, int]:
+    """Inside one write transaction: refuse (:class:`StillSeated`) while the member sits
+    at a lobby or running table (of that server), else clear every :data:`PERSONAL_DATA`
+    place: rows deleted, or ``anon_id`` in the member's place.  Counts per name."""
+    scope, args = ("", []) if guild_id is None else (" AND g.guild_id=?", [guild_id])
+    seated = await db.fetch(
+        "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id=g.id"
+        f" WHERE s.user_id=? AND g.status IN ('lobby','active'){scope} ORDER BY g.id",
+        [user_id, *args],
+    )
+    if seated:
+        raise StillSeated([int(r[0]) for r in seated])
+    done: dict[str, int] = {}
+    keyed: dict[tuple[str, str], set[Any]] = {}
+    for e in PERSONAL_DATA:
+        if e.scope is None and guild_id is not None:
+            continue
+        done.setdefault(e.name, 0)
+        if e.json:
+            hits = await _json_hits(db, e, user_id, guild_id)
+            for k, raw in hits:
+                new = anonymised(raw, user_id, anon_id)
+                await db.execute(f"UPDATE {e.table} SET {e.column}=? WHERE {e.pk}=?", [new, k])
+            keyed.setdefault((e.name, e.table), set()).update(k for k, _ in hits)
+            continue
+        where, wargs = _scoped(e, guild_id)
+        if e.pk:
+            rows = await db.fetch(f"SELECT {e.pk} FROM {e.table} WHERE {e.column}=?{where}", [user_id, *wargs])
+            keyed.setdefault((e.name, e.table), set()).update(r[0] for r in rows)
+        if e.forget == "delete":
+            n = await db.execute(f"DELETE FROM {e.table} WHERE {e.column}=?{where}", [user_id, *wargs])
+        else:
+            n = await db.execute(
+                f"UPDATE {e.table} SET {e.column}=? WHERE {e.column}=?{where}", [anon_id, user_id, *wargs]
+            )
+        if not e.pk:
+            done[e.name] += n
+    for (name, _), keys in keyed.items():
+        done[name] += len(keys)
+    return done
 
 
 @dataclass
@@ -743,17 +940,61 @@ class Store:
         """(table id, reason) of every quarantined table, oldest first."""
         raise NotImplementedError
 
-    # settings
+    # settings: read-modify-write in one transaction, the row locked (no lost updates:
+    # two admins changing different settings at once both keep theirs)
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         raise NotImplementedError
 
-    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+    async def update_guild_settings(
+        self, guild_id: int, change: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> dict[str, Any]:
+        """Replace a server's settings by ``change(current)``, where ``current`` is read
+        in the same write transaction with the row locked (also against other processes);
+        returns what was written.  ``change`` may raise: then nothing is written."""
         raise NotImplementedError
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        await self.update_guild_settings(guild_id, lambda _: settings)
 
     async def user_prefs(self, user_id: int) -> dict[str, Any]:
         raise NotImplementedError
 
+    async def update_user_prefs(
+        self, user_id: int, change: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> dict[str, Any]:
+        """Like :meth:`update_guild_settings`, for a member's preferences (and re-times
+        the member's waiting seats: a vacation moves their due times)."""
+        raise NotImplementedError
+
     async def set_user_prefs(self, user_id: int, prefs: dict[str, Any]) -> None:
+        await self.update_user_prefs(user_id, lambda _: prefs)
+
+    # limits (issue 19)
+    async def claim_rate(
+        self, kind: str, guild_id: int | None, user_id: int, now: float, window: float, caps: Caps
+    ) -> None:
+        """Record one ``kind`` event (a thread opened) of the member, unless the member
+        (``caps.member``) or the server (``caps.server``) had that many in the last
+        ``window`` seconds: then raise :class:`LimitReached` and write nothing.  Counted
+        and written in one transaction; events older than the window are dropped."""
+        raise NotImplementedError
+
+    async def release_rate(self, kind: str, user_id: int, at: float) -> None:
+        """Give back a claimed event (what it was for could not be done)."""
+        raise NotImplementedError
+
+    async def count_open(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:
+        """What the member and the server have open: {"lobbies": (member's, server's),
+        "campaigns": (...)}; lobbies the member hosts, open campaigns they created."""
+        raise NotImplementedError
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        """Remember the message that shows a lobby (so its expiry can be shown there);
+        the table's version does not change."""
+        raise NotImplementedError
+
+    async def idle_lobbies(self, before: float) -> list[tuple[GameRow, int | None]]:
+        """Lobbies unchanged since ``before``, with their lobby message (None: unknown), oldest first."""
         raise NotImplementedError
 
     # stats
@@ -838,17 +1079,24 @@ class Store:
     async def followers_closed(self, game_id: int) -> bool:
         raise NotImplementedError
 
-    # privacy
-    async def footprint(self, user_id: int) -> dict[str, Any]:
-        """What is kept about a member: counts per kind and their preferences."""
-        raise NotImplementedError
+    # privacy: both walk PERSONAL_DATA (see :class:`PersonalData`)
+    async def footprint(self, user_id: int, guild_id: int | None = None) -> dict[str, Any]:
+        """What is kept about a member, counted per kind (:func:`personal_footprint`):
+        with ``guild_id`` only that server's data and no personal settings."""
+        return await self._personal(False, lambda db: personal_footprint(db, user_id, guild_id))
 
     async def forget_user(self, user_id: int, anon_id: int, guild_id: int | None = None) -> dict[str, int]:
-        """In one transaction: delete the member's results, ratings and follows (and,
-        unless ``guild_id`` limits it to one server, their preferences), and put
-        ``anon_id`` in their place in the seats, host and action logs of finished
-        tables (replays keep working: they use seats, not members), and in the votes
-        of those tables and the campaigns' member lists.  Returns counts."""
+        """In one transaction (:func:`forget_personal`): refused with :class:`StillSeated`
+        while the member sits at a lobby or running table (of ``guild_id``'s server), else
+        every place that keeps their id is cleared, in running and finished tables alike:
+        results, ratings, follows, limits' events (and, unless ``guild_id`` limits it to one
+        server, their preferences) deleted; ``anon_id`` put in their place in seats, host,
+        action logs, reverts, votes and campaign rosters (replays and exports keep working:
+        they use seats, not members).  Returns counts."""
+        return await self._personal(True, lambda db: forget_personal(db, user_id, anon_id, guild_id))
+
+    async def _personal(self, write: bool, fn: Callable[[Sql], Awaitable[Any]]) -> Any:
+        """Run ``fn`` in one write transaction (``write``) or one read snapshot."""
         raise NotImplementedError
 
     # key/value metadata (command-tree hash, ...)

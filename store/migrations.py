@@ -246,6 +246,30 @@ MIGRATIONS: list[tuple[int, str]] = [
     ALTER TABLE seats ADD COLUMN ai_level TEXT
     """,
     ),
+    (  # consistency and limits (issue 19): one vote per seat and decision, the lobby's
+        # message (to say it expired), rate-limited events (threads opened), host lookups
+        8,
+        """
+    ALTER TABLE votes ADD COLUMN decision TEXT
+    --;
+    CREATE UNIQUE INDEX votes_one_per_decision ON votes(game_id, base_version, decision) WHERE decision IS NOT NULL
+    --;
+    ALTER TABLE games ADD COLUMN lobby_message_id INTEGER
+    --;
+    CREATE INDEX games_host ON games(host_id, status)
+    --;
+    CREATE TABLE rate_events (
+        kind TEXT NOT NULL,
+        guild_id INTEGER,
+        user_id INTEGER NOT NULL,
+        at REAL NOT NULL
+    )
+    --;
+    CREATE INDEX rate_events_user ON rate_events(kind, user_id, at)
+    --;
+    CREATE INDEX rate_events_guild ON rate_events(kind, guild_id, at)
+    """,
+    ),
 ]
 
 
@@ -471,6 +495,30 @@ POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
         7,
         """
     ALTER TABLE seats ADD COLUMN ai_level TEXT
+    """,
+    ),
+    (  # consistency and limits (issue 19): one vote per seat and decision, the lobby's
+        # message (to say it expired), rate-limited events (threads opened), host lookups
+        8,
+        """
+    ALTER TABLE votes ADD COLUMN decision TEXT
+    --;
+    CREATE UNIQUE INDEX votes_one_per_decision ON votes(game_id, base_version, decision) WHERE decision IS NOT NULL
+    --;
+    ALTER TABLE games ADD COLUMN lobby_message_id BIGINT
+    --;
+    CREATE INDEX games_host ON games(host_id, status)
+    --;
+    CREATE TABLE rate_events (
+        kind TEXT NOT NULL,
+        guild_id BIGINT,
+        user_id BIGINT NOT NULL,
+        at DOUBLE PRECISION NOT NULL
+    )
+    --;
+    CREATE INDEX rate_events_user ON rate_events(kind, user_id, at)
+    --;
+    CREATE INDEX rate_events_guild ON rate_events(kind, guild_id, at)
     """,
     ),
 ]

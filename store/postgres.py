@@ -21,6 +21,7 @@ from .base import (
     GAME_COLUMNS,
     ActionRow,
     Campaign,
+    Caps,
     ChangeSet,
     ChannelBusy,
     Committed,
@@ -28,18 +29,20 @@ from .base import (
     FollowRow,
     GameChange,
     GameRow,
+    LimitReached,
     NewSnapshot,
     RatingRow,
     ReplaySource,
     ResultRow,
     Seat,
     SnapshotRow,
+    Sql,
     StatRow,
     Store,
     StoreError,
     VersionConflict,
     Vote,
-    anonymised,
+    VoteTaken,
     away_periods,
     dumps,
     json_dict,
@@ -82,6 +85,42 @@ def _qmarks(sql: str) -> str:
         n += 1
         out.append(f"${n}")
     return "".join(out[:-1])
+
+
+class _Sql(Sql):
+    def __init__(self, conn) -> None:
+        self.conn = conn
+
+    async def fetch(self, sql: str, args: Sequence[Any]) -> list[tuple]:
+        return [tuple(r) for r in await self.conn.fetch(_qmarks(sql), *args)]
+
+    async def execute(self, sql: str, args: Sequence[Any]) -> int:
+        status = await self.conn.execute(_qmarks(sql), *args)
+        last = (status or "").split()[-1:]
+        return int(last[0]) if last and last[0].isdigit() else 0
+
+
+#: what a cap counts: (table, the member's column, which rows are open)
+_LOBBIES = ("games", "host_id", "status='lobby'")
+_CAMPAIGNS = ("campaigns", "created_by", "status='open'")
+
+
+async def _check_caps(conn, kind: str, what: tuple[str, str, str], guild_id, user_id, caps: Caps) -> None:
+    """Raise :class:`LimitReached` when the member or the server is at its cap; the count
+    and the caller's insert are one step per server across processes (an advisory lock)."""
+    if guild_id is None:
+        return
+    table, who, where = what
+    await conn.execute("SELECT pg_advisory_xact_lock(hashtext($1))", f"caps:{kind}:{guild_id}")
+    for scope, extra, args, cap in (
+        ("member", f" AND {who}=$2", (guild_id, user_id), caps.member),
+        ("server", "", (guild_id,), caps.server),
+    ):
+        if cap is None:
+            continue
+        n = await conn.fetchval(f"SELECT COUNT(*) FROM {table} WHERE {where} AND guild_id=$1{extra}", *args)
+        if n >= cap:
+            raise LimitReached(kind, scope, cap)
 
 
 class PostgresStore(Store):
@@ -157,11 +196,14 @@ class PostgresStore(Store):
         state_json=None,
         table=None,
         campaign_id=None,
+        caps=None,
     ) -> GameRow:
         now = self.clock()
         async with self.pool.acquire() as conn:
             try:
                 async with conn.transaction():
+                    if caps is not None:
+                        await _check_caps(conn, "lobbies", _LOBBIES, guild_id, host_id, caps)
                     gid = await conn.fetchval(
                         "INSERT INTO games(guild_id, channel_id, game, status, host_id, options_json, seed, state_json,"
                         " version, created_at, updated_at, locale, turn_started_at, table_json, campaign_id)"
@@ -322,17 +364,21 @@ class PostgresStore(Store):
                     raise VersionConflict(f"rating {rc.guild_id}/{rc.game}/{rc.user_id}")
             for nv in changes.new_votes:
                 await self._step("votes")
-                vid = await conn.fetchval(
-                    "INSERT INTO votes(game_id, kind, payload_json, base_version, voters_json, created_by, created_at)"
-                    " VALUES ($1,$2,$3,$4,$5,$6,$7) RETURNING id",
-                    nv.game_id,
-                    nv.kind,
-                    dumps(nv.payload),
-                    nv.base_version,
-                    dumps(nv.voters),
-                    nv.created_by,
-                    now,
-                )
+                try:
+                    vid = await conn.fetchval(
+                        "INSERT INTO votes(game_id, kind, payload_json, base_version, voters_json, created_by,"
+                        " created_at, decision) VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING id",
+                        nv.game_id,
+                        nv.kind,
+                        dumps(nv.payload),
+                        nv.base_version,
+                        dumps(nv.voters),
+                        nv.created_by,
+                        now,
+                        nv.decision,
+                    )
+                except asyncpg.UniqueViolationError:  # votes_one_per_decision: opened first elsewhere
+                    raise VoteTaken(f"table {nv.game_id}: {nv.decision}") from None
                 done.vote_ids.append(int(vid))
             await self._step("commit")
         return done
@@ -454,11 +500,13 @@ class PostgresStore(Store):
         cols = f"SELECT a.id, a.seat, a.user_id, a.action_json, a.events_json, a.version, a.created_at {_EFFECTIVE}"
         async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             total = int(await conn.fetchval(f"SELECT COUNT(*) {_EFFECTIVE}", game_id))
+            found = await conn.fetchval("SELECT version FROM games WHERE id=$1", game_id)
+            version = int(found) if found is not None else None
             snap, limit, last = None, None, None
             if user_id is not None:
                 last = await conn.fetchval(f"SELECT MAX(a.id) {_EFFECTIVE} AND a.user_id=$2", game_id, user_id)
                 if last is None:
-                    return ReplaySource(None, [], total, None)
+                    return ReplaySource(None, [], total, None, version)
                 if key is not None:
                     snap = await conn.fetchrow(
                         snap_sql + " AND action_id<$3 ORDER BY action_id DESC LIMIT 1", game_id, key, last
@@ -476,7 +524,7 @@ class PostgresStore(Store):
             )
         actions = _action_rows(game_id, rows)
         cut = next(i for i, a in enumerate(actions) if a.id == last) if last is not None else None
-        return ReplaySource(SnapshotRow(*snap) if snap else None, actions, total, cut)
+        return ReplaySource(SnapshotRow(*snap) if snap else None, actions, total, cut, version)
 
     async def snapshots(self, game_id: int) -> list[SnapshotRow]:
         rows = await self.pool.fetch(
@@ -620,27 +668,27 @@ class PostgresStore(Store):
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         return await self._get_json("SELECT settings_json FROM guild_settings WHERE guild_id=$1", guild_id)
 
-    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+    @staticmethod
+    async def _update_json(conn, table: str, key: str, col: str, kid: int, change) -> dict[str, Any]:
+        """Read-modify-write of one JSON row, the row locked (inside the caller's transaction)."""
+        await conn.execute(f"INSERT INTO {table}({key}, {col}) VALUES ($1, '{{}}') ON CONFLICT ({key}) DO NOTHING", kid)
+        raw = await conn.fetchval(f"SELECT {col} FROM {table} WHERE {key}=$1 FOR UPDATE", kid)
+        new = change(json_dict(raw))
+        await conn.execute(f"UPDATE {table} SET {col}=$2 WHERE {key}=$1", kid, dumps(new))
+        return new
+
+    async def update_guild_settings(self, guild_id: int, change) -> dict[str, Any]:
         async with self.pool.acquire() as conn, conn.transaction():
-            await conn.execute(
-                "INSERT INTO guild_settings(guild_id, settings_json) VALUES ($1, $2) ON CONFLICT (guild_id)"
-                " DO UPDATE SET settings_json=excluded.settings_json",
-                guild_id,
-                dumps(settings),
-            )
+            new = await self._update_json(conn, "guild_settings", "guild_id", "settings_json", guild_id, change)
             await self._retime_all(conn, guild_id)  # the server's timers apply to its waiting seats now
+            return new
 
     async def user_prefs(self, user_id: int) -> dict[str, Any]:
         return await self._get_json("SELECT prefs_json FROM user_prefs WHERE user_id=$1", user_id)
 
-    async def set_user_prefs(self, user_id: int, prefs: dict[str, Any]) -> None:
+    async def update_user_prefs(self, user_id: int, change) -> dict[str, Any]:
         async with self.pool.acquire() as conn, conn.transaction():
-            await conn.execute(
-                "INSERT INTO user_prefs(user_id, prefs_json) VALUES ($1, $2) ON CONFLICT (user_id)"
-                " DO UPDATE SET prefs_json=excluded.prefs_json",
-                user_id,
-                dumps(prefs),
-            )
+            new = await self._update_json(conn, "user_prefs", "user_id", "prefs_json", user_id, change)
             ids = [  # a vacation moves the member's due times at every table
                 r[0]
                 for r in await conn.fetch(
@@ -650,6 +698,67 @@ class PostgresStore(Store):
                 )
             ]
             await self._retime(conn, ids)
+            return new
+
+    # ------------------------------------------------------------ limits
+    async def claim_rate(self, kind, guild_id, user_id, now, window, caps) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            # the count and the insert are one step for this server (or member) across processes
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtext($1))", f"rate:{kind}:{guild_id or user_id}")
+            await conn.execute("DELETE FROM rate_events WHERE kind=$1 AND at<=$2", kind, now - window)
+            for scope, col, who, cap in (
+                ("member", "user_id", user_id, caps.member),
+                ("server", "guild_id", guild_id, caps.server),
+            ):
+                if cap is None or who is None:
+                    continue
+                n = await conn.fetchval(f"SELECT COUNT(*) FROM rate_events WHERE kind=$1 AND {col}=$2", kind, who)
+                if n >= cap:
+                    raise LimitReached(kind, scope, cap)
+            await conn.execute(
+                "INSERT INTO rate_events(kind, guild_id, user_id, at) VALUES ($1,$2,$3,$4)",
+                kind,
+                guild_id,
+                user_id,
+                now,
+            )
+
+    async def release_rate(self, kind: str, user_id: int, at: float) -> None:
+        await self.pool.execute(
+            "DELETE FROM rate_events WHERE ctid IN"
+            " (SELECT ctid FROM rate_events WHERE kind=$1 AND user_id=$2 AND at=$3 LIMIT 1)",
+            kind,
+            user_id,
+            at,
+        )
+
+    async def count_open(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:
+        out = {}
+        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            for kind, (table, who, where) in (("lobbies", _LOBBIES), ("campaigns", _CAMPAIGNS)):
+                mine = await conn.fetchval(
+                    f"SELECT COUNT(*) FROM {table} WHERE {where} AND guild_id=$1 AND {who}=$2", guild_id, user_id
+                )
+                server = await conn.fetchval(f"SELECT COUNT(*) FROM {table} WHERE {where} AND guild_id=$1", guild_id)
+                out[kind] = (int(mine), int(server))
+        return out
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        await self.pool.execute("UPDATE games SET lobby_message_id=$2 WHERE id=$1", game_id, message_id)
+
+    async def idle_lobbies(self, before: float) -> list[tuple[GameRow, int | None]]:
+        rows = await self.pool.fetch(
+            _GAME.replace(" FROM games g", ", g.lobby_message_id FROM games g")
+            + " WHERE g.status='lobby' AND g.updated_at<$1 ORDER BY g.updated_at, g.id",
+            before,
+        )
+        out = []
+        for r in rows:
+            try:
+                out.append((self._row(r), r["lobby_message_id"]))
+            except CorruptRow:
+                continue
+        return out
 
     # ------------------------------------------------------------- stats
     async def stats(self, guild_id: int, *, game: str | None = None, user_id: int | None = None) -> list[StatRow]:
@@ -697,19 +806,22 @@ class PostgresStore(Store):
         "SELECT id, guild_id, game, name, points_json, progress_json, created_by, status, version FROM campaigns"
     )
 
-    async def create_campaign(self, *, guild_id, game, name, points, created_by, progress=None) -> Campaign:
+    async def create_campaign(self, *, guild_id, game, name, points, created_by, progress=None, caps=None) -> Campaign:
         try:
-            cid = await self.pool.fetchval(
-                "INSERT INTO campaigns(guild_id, game, name, points_json, progress_json, created_by, created_at)"
-                " VALUES ($1,$2,$3,$4,$5,$6,$7) RETURNING id",
-                guild_id,
-                game,
-                name,
-                dumps(points),
-                dumps(progress) if progress is not None else None,
-                created_by,
-                self.clock(),
-            )
+            async with self.pool.acquire() as conn, conn.transaction():
+                if caps is not None:
+                    await _check_caps(conn, "campaigns", _CAMPAIGNS, guild_id, created_by, caps)
+                cid = await conn.fetchval(
+                    "INSERT INTO campaigns(guild_id, game, name, points_json, progress_json, created_by, created_at)"
+                    " VALUES ($1,$2,$3,$4,$5,$6,$7) RETURNING id",
+                    guild_id,
+                    game,
+                    name,
+                    dumps(points),
+                    dumps(progress) if progress is not None else None,
+                    created_by,
+                    self.clock(),
+                )
         except asyncpg.UniqueViolationError:
             raise ChannelBusy(f"campaign {name}") from None
         campaign = await self.campaign_by_id(cid)
@@ -876,87 +988,15 @@ class PostgresStore(Store):
         return bool(await self.pool.fetchval("SELECT 1 FROM follow_closed WHERE game_id=$1", game_id))
 
     # ----------------------------------------------------------- privacy
-    async def footprint(self, user_id: int) -> dict[str, Any]:
-        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
-            out: dict[str, Any] = {}
-            for key, sql in (
-                ("results", "SELECT COUNT(*) FROM results WHERE user_id=$1"),
-                ("ratings", "SELECT COUNT(*) FROM ratings WHERE user_id=$1"),
-                ("tables", "SELECT COUNT(DISTINCT game_id) FROM seats WHERE user_id=$1"),
-                ("actions", "SELECT COUNT(*) FROM actions WHERE user_id=$1"),
-                ("follows", "SELECT COUNT(*) FROM follows WHERE user_id=$1"),
-                ("hosted", "SELECT COUNT(*) FROM games WHERE host_id=$1"),
-            ):
-                out[key] = int(await conn.fetchval(sql, user_id))
-            raw = await conn.fetchval("SELECT prefs_json FROM user_prefs WHERE user_id=$1", user_id)
-            out["prefs"] = json_dict(raw)
-            return out
+    async def _personal(self, write, fn):
+        async with self.pool.acquire() as conn:
+            if write:
+                async with conn.transaction():
+                    return await fn(_Sql(conn))
+            async with conn.transaction(isolation="repeatable_read", readonly=True):
+                return await fn(_Sql(conn))
 
-    async def forget_user(self, user_id: int, anon_id: int, guild_id: int | None = None) -> dict[str, int]:
-        scope = " AND guild_id=$2" if guild_id is not None else ""
-        args: list[Any] = [user_id] + ([guild_id] if guild_id is not None else [])
-        games = f"SELECT id FROM games WHERE status NOT IN ('lobby','active'){scope}"
-        anon = f"${len(args) + 1}"
-        done: dict[str, int] = {}
-        async with self.pool.acquire() as conn, conn.transaction():
-            for key, sql, a in (
-                ("results", f"DELETE FROM results WHERE user_id=$1{scope}", args),
-                ("ratings", f"DELETE FROM ratings WHERE user_id=$1{scope}", args),
-                (
-                    "follows",
-                    "DELETE FROM follows WHERE user_id=$1"
-                    + (" AND game_id IN (SELECT id FROM games WHERE guild_id=$2)" if guild_id is not None else ""),
-                    args,
-                ),
-                (
-                    "actions",
-                    f"UPDATE actions SET user_id={anon} WHERE user_id=$1 AND game_id IN ({games})",
-                    [*args, anon_id],
-                ),
-                (
-                    "seats",
-                    f"UPDATE seats SET user_id={anon} WHERE user_id=$1 AND game_id IN ({games})",
-                    [*args, anon_id],
-                ),
-                (
-                    "reverts",
-                    f"UPDATE reverts SET by_user={anon} WHERE by_user=$1 AND game_id IN ({games})",
-                    [*args, anon_id],
-                ),
-                ("hosted", f"UPDATE games SET host_id={anon} WHERE host_id=$1 AND id IN ({games})", [*args, anon_id]),
-            ):
-                status = await conn.execute(sql, *a)
-                done[key] = int(status.split()[-1])
-            done["votes"] = done["campaigns"] = 0
-            only = " AND guild_id=$1" if guild_id is not None else ""
-            gargs = [guild_id] if guild_id is not None else []
-            votes = await conn.fetch(
-                "SELECT id, payload_json, voters_json, yes_json, no_json FROM votes WHERE game_id IN"
-                f" (SELECT id FROM games WHERE status NOT IN ('lobby','active'){only})",
-                *gargs,
-            )
-            for v in votes:
-                cols = [v["payload_json"], v["voters_json"], v["yes_json"], v["no_json"]]
-                new = [anonymised(c, user_id, anon_id) for c in cols]
-                if any(n is not None for n in new):
-                    vals = [n if n is not None else c for n, c in zip(new, cols)]
-                    await conn.execute(
-                        "UPDATE votes SET payload_json=$1, voters_json=$2, yes_json=$3, no_json=$4 WHERE id=$5",
-                        *vals,
-                        v["id"],
-                    )
-                    done["votes"] += 1
-            camps = await conn.fetch(f"SELECT id, progress_json FROM campaigns WHERE TRUE{only}", *gargs)
-            for c in camps:
-                new_progress = anonymised(c["progress_json"], user_id, anon_id)
-                if new_progress is not None:
-                    await conn.execute("UPDATE campaigns SET progress_json=$1 WHERE id=$2", new_progress, c["id"])
-                    done["campaigns"] += 1
-            if guild_id is None:
-                status = await conn.execute("DELETE FROM user_prefs WHERE user_id=$1", user_id)
-                done["prefs"] = int(status.split()[-1])
-        return done
-
+    # -------------------------------------------------------------- meta
     async def get_meta(self, key: str) -> str | None:
         return await self.pool.fetchval("SELECT value FROM meta WHERE key=$1", key)
 

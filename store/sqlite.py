@@ -30,6 +30,7 @@ from .base import (
     GAME_COLUMNS,
     ActionRow,
     Campaign,
+    Caps,
     ChangeSet,
     ChannelBusy,
     Committed,
@@ -37,12 +38,14 @@ from .base import (
     FollowRow,
     GameChange,
     GameRow,
+    LimitReached,
     NewSnapshot,
     RatingRow,
     ReplaySource,
     ResultRow,
     Seat,
     SnapshotRow,
+    Sql,
     StatRow,
     Store,
     StoreError,
@@ -50,7 +53,7 @@ from .base import (
     StoreUnavailable,
     VersionConflict,
     Vote,
-    anonymised,
+    VoteTaken,
     away_periods,
     dumps,
     json_dict,
@@ -266,6 +269,7 @@ class SqliteStore(Store):
         state_json=None,
         table=None,
         campaign_id=None,
+        caps=None,
     ) -> GameRow:
         now = self.clock()
 
@@ -275,6 +279,8 @@ class SqliteStore(Store):
             ) as cur:
                 if await cur.fetchone():
                     raise ChannelBusy(str(channel_id))
+            if caps is not None:  # BEGIN IMMEDIATE: no other writer between the count and the insert
+                await _check_caps(db, "lobbies", _LOBBIES, guild_id, host_id, caps)
             cur = await db.execute(
                 "INSERT INTO games(guild_id, channel_id, game, status, host_id, options_json, seed, state_json,"
                 " version, created_at, updated_at, locale, turn_started_at, table_json, campaign_id)"
@@ -443,11 +449,23 @@ class SqliteStore(Store):
                     raise VersionConflict(f"rating {rc.guild_id}/{rc.game}/{rc.user_id}")
             for nv in changes.new_votes:
                 await self._step("votes")
-                cur = await db.execute(
-                    "INSERT INTO votes(game_id, kind, payload_json, base_version, voters_json, created_by, created_at)"
-                    " VALUES (?,?,?,?,?,?,?)",
-                    (nv.game_id, nv.kind, dumps(nv.payload), nv.base_version, dumps(nv.voters), nv.created_by, now),
-                )
+                try:
+                    cur = await db.execute(
+                        "INSERT INTO votes(game_id, kind, payload_json, base_version, voters_json, created_by,"
+                        " created_at, decision) VALUES (?,?,?,?,?,?,?,?)",
+                        (
+                            nv.game_id,
+                            nv.kind,
+                            dumps(nv.payload),
+                            nv.base_version,
+                            dumps(nv.voters),
+                            nv.created_by,
+                            now,
+                            nv.decision,
+                        ),
+                    )
+                except aiosqlite.IntegrityError:  # votes_one_per_decision: opened first elsewhere
+                    raise VoteTaken(f"table {nv.game_id}: {nv.decision}") from None
                 done.vote_ids.append(int(cur.lastrowid or 0))
             return done
 
@@ -657,11 +675,13 @@ class SqliteStore(Store):
                     return await cur.fetchone()
 
             total = int((await one(f"SELECT COUNT(*) {_EFFECTIVE}", (game_id,)))[0])
+            found = await one("SELECT version FROM games WHERE id=?", (game_id,))
+            version = int(found[0]) if found else None
             snap, limit, last = None, -1, None
             if user_id is not None:
                 last = (await one(f"SELECT MAX(a.id) {_EFFECTIVE} AND a.user_id=?", (game_id, user_id)))[0]
                 if last is None:
-                    return ReplaySource(None, [], total, None)
+                    return ReplaySource(None, [], total, None, version)
                 if key is not None:
                     snap = await one(
                         snap_sql + " AND action_id<? ORDER BY action_id DESC LIMIT 1", (game_id, key, last)
@@ -678,7 +698,7 @@ class SqliteStore(Store):
                 rows = list(await cur.fetchall())
         actions = _action_rows(game_id, rows)
         cut = next(i for i, a in enumerate(actions) if a.id == last) if last is not None else None
-        return ReplaySource(SnapshotRow(*snap) if snap else None, actions, total, cut)
+        return ReplaySource(SnapshotRow(*snap) if snap else None, actions, total, cut, version)
 
     async def snapshots(self, game_id: int) -> list[SnapshotRow]:
         rows = await self._all(
@@ -754,27 +774,31 @@ class SqliteStore(Store):
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         return await self._get_json("SELECT settings_json FROM guild_settings WHERE guild_id=?", guild_id)
 
-    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
-        async def tx(db):
-            await db.execute(
-                "INSERT INTO guild_settings(guild_id, settings_json) VALUES (?, ?) ON CONFLICT(guild_id)"
-                " DO UPDATE SET settings_json=excluded.settings_json",
-                (guild_id, dumps(settings)),
-            )
-            await self._retime_all(db, guild_id)  # the server's timers apply to its waiting seats now
+    async def _update_json(self, db, table: str, key: str, col: str, kid: int, change) -> dict[str, Any]:
+        """Read-modify-write of one JSON row inside the caller's BEGIN IMMEDIATE transaction."""
+        async with db.execute(f"SELECT {col} FROM {table} WHERE {key}=?", (kid,)) as cur:
+            r = await cur.fetchone()
+        new = change(json_dict(r[0]) if r else {})
+        await db.execute(
+            f"INSERT INTO {table}({key}, {col}) VALUES (?, ?) ON CONFLICT({key}) DO UPDATE SET {col}=excluded.{col}",
+            (kid, dumps(new)),
+        )
+        return new
 
-        await self._tx(tx)
+    async def update_guild_settings(self, guild_id: int, change) -> dict[str, Any]:
+        async def tx(db):
+            new = await self._update_json(db, "guild_settings", "guild_id", "settings_json", guild_id, change)
+            await self._retime_all(db, guild_id)  # the server's timers apply to its waiting seats now
+            return new
+
+        return await self._tx(tx)
 
     async def user_prefs(self, user_id: int) -> dict[str, Any]:
         return await self._get_json("SELECT prefs_json FROM user_prefs WHERE user_id=?", user_id)
 
-    async def set_user_prefs(self, user_id: int, prefs: dict[str, Any]) -> None:
+    async def update_user_prefs(self, user_id: int, change) -> dict[str, Any]:
         async def tx(db):
-            await db.execute(
-                "INSERT INTO user_prefs(user_id, prefs_json) VALUES (?, ?) ON CONFLICT(user_id)"
-                " DO UPDATE SET prefs_json=excluded.prefs_json",
-                (user_id, dumps(prefs)),
-            )
+            new = await self._update_json(db, "user_prefs", "user_id", "prefs_json", user_id, change)
             async with db.execute(  # a vacation moves the member's due times at every table
                 "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id=g.id"
                 " WHERE s.user_id=? AND g.status='active'",
@@ -782,8 +806,75 @@ class SqliteStore(Store):
             ) as cur:
                 ids = [r[0] for r in await cur.fetchall()]
             await self._retime(db, ids)
+            return new
+
+        return await self._tx(tx)
+
+    # ------------------------------------------------------------ limits
+    async def claim_rate(self, kind, guild_id, user_id, now, window, caps) -> None:
+        async def tx(db):
+            await db.execute("DELETE FROM rate_events WHERE kind=? AND at<=?", (kind, now - window))
+            for scope, col, who, cap in (
+                ("member", "user_id", user_id, caps.member),
+                ("server", "guild_id", guild_id, caps.server),
+            ):
+                if cap is None or who is None:
+                    continue
+                async with db.execute(f"SELECT COUNT(*) FROM rate_events WHERE kind=? AND {col}=?", (kind, who)) as cur:
+                    n = (await cur.fetchone())[0]
+                if n >= cap:
+                    raise LimitReached(kind, scope, cap)
+            await db.execute(
+                "INSERT INTO rate_events(kind, guild_id, user_id, at) VALUES (?,?,?,?)", (kind, guild_id, user_id, now)
+            )
 
         await self._tx(tx)
+
+    async def release_rate(self, kind: str, user_id: int, at: float) -> None:
+        async def tx(db):
+            await db.execute(
+                "DELETE FROM rate_events WHERE rowid IN"
+                " (SELECT rowid FROM rate_events WHERE kind=? AND user_id=? AND at=? LIMIT 1)",
+                (kind, user_id, at),
+            )
+
+        await self._tx(tx)
+
+    async def count_open(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:
+        out = {}
+        async with self._read() as db:
+            for kind, (table, who, where) in (("lobbies", _LOBBIES), ("campaigns", _CAMPAIGNS)):
+                counts = []
+                for extra, args in ((f" AND {who}=?", (guild_id, user_id)), ("", (guild_id,))):
+                    async with db.execute(
+                        f"SELECT COUNT(*) FROM {table} WHERE {where} AND guild_id=?{extra}", args
+                    ) as cur:
+                        found = await cur.fetchone()
+                    counts.append(int(found[0]) if found else 0)
+                out[kind] = (counts[0], counts[1])
+        return out
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        async def tx(db):
+            await db.execute("UPDATE games SET lobby_message_id=? WHERE id=?", (message_id, game_id))
+
+        await self._tx(tx)
+
+    async def idle_lobbies(self, before: float) -> list[tuple[GameRow, int | None]]:
+        async with self._read() as db:
+            async with db.execute(
+                f"SELECT {GAME_COLUMNS}, lobby_message_id FROM games WHERE status='lobby' AND updated_at<?"
+                " ORDER BY updated_at, id",
+                (before,),
+            ) as cur:
+                rows = list(await cur.fetchall())
+            out = []
+            for r in rows:
+                try:
+                    out.append((await self._row(db, r[:-1]), r[-1]))
+                except CorruptRow:
+                    continue
+            return out
 
     # ------------------------------------------------------------- stats
     async def stats(self, guild_id: int, *, game: str | None = None, user_id: int | None = None) -> list[StatRow]:
@@ -830,10 +921,12 @@ class SqliteStore(Store):
             version=r[8],
         )
 
-    async def create_campaign(self, *, guild_id, game, name, points, created_by, progress=None) -> Campaign:
+    async def create_campaign(self, *, guild_id, game, name, points, created_by, progress=None, caps=None) -> Campaign:
         now = self.clock()
 
         async def tx(db):
+            if caps is not None:
+                await _check_caps(db, "campaigns", _CAMPAIGNS, guild_id, created_by, caps)
             cur = await db.execute(
                 "INSERT INTO campaigns(guild_id, game, name, points_json, progress_json, created_by, created_at)"
                 " VALUES (?,?,?,?,?,?,?)",
@@ -979,91 +1072,11 @@ class SqliteStore(Store):
         return bool(await self._one("SELECT 1 FROM follow_closed WHERE game_id=?", (game_id,)))
 
     # ----------------------------------------------------------- privacy
-    async def footprint(self, user_id: int) -> dict[str, Any]:
+    async def _personal(self, write, fn):
+        if write:
+            return await self._tx(lambda db: fn(_Sql(db)))
         async with self._read() as db:
-            out: dict[str, Any] = {}
-            for key, sql in (
-                ("results", "SELECT COUNT(*) FROM results WHERE user_id=?"),
-                ("ratings", "SELECT COUNT(*) FROM ratings WHERE user_id=?"),
-                ("tables", "SELECT COUNT(DISTINCT game_id) FROM seats WHERE user_id=?"),
-                ("actions", "SELECT COUNT(*) FROM actions WHERE user_id=?"),
-                ("follows", "SELECT COUNT(*) FROM follows WHERE user_id=?"),
-                ("hosted", "SELECT COUNT(*) FROM games WHERE host_id=?"),
-            ):
-                async with db.execute(sql, (user_id,)) as cur:
-                    found = await cur.fetchone()
-                out[key] = int(found[0]) if found else 0
-            async with db.execute("SELECT prefs_json FROM user_prefs WHERE user_id=?", (user_id,)) as cur:
-                r = await cur.fetchone()
-            out["prefs"] = json_dict(r[0]) if r else {}
-            return out
-
-    async def forget_user(self, user_id: int, anon_id: int, guild_id: int | None = None) -> dict[str, int]:
-        async def tx(db):
-            scope, args = "", []
-            if guild_id is not None:
-                scope, args = " AND guild_id=?", [guild_id]
-            games = f"SELECT id FROM games WHERE status NOT IN ('lobby','active'){scope}"
-            done = {}
-            for key, sql, a in (
-                ("results", f"DELETE FROM results WHERE user_id=?{scope}", [user_id, *args]),
-                ("ratings", f"DELETE FROM ratings WHERE user_id=?{scope}", [user_id, *args]),
-                (
-                    "follows",
-                    f"DELETE FROM follows WHERE user_id=?"
-                    f"{' AND game_id IN (SELECT id FROM games WHERE guild_id=?)' if guild_id is not None else ''}",
-                    [user_id, *args],
-                ),
-                (
-                    "actions",
-                    f"UPDATE actions SET user_id=? WHERE user_id=? AND game_id IN ({games})",
-                    [anon_id, user_id, *args],
-                ),
-                (
-                    "seats",
-                    f"UPDATE seats SET user_id=? WHERE user_id=? AND game_id IN ({games})",
-                    [anon_id, user_id, *args],
-                ),
-                (
-                    "reverts",
-                    f"UPDATE reverts SET by_user=? WHERE by_user=? AND game_id IN ({games})",
-                    [anon_id, user_id, *args],
-                ),
-                (
-                    "hosted",
-                    f"UPDATE games SET host_id=? WHERE host_id=? AND id IN ({games})",
-                    [anon_id, user_id, *args],
-                ),
-            ):
-                cur = await db.execute(sql, a)
-                done[key] = cur.rowcount
-            done["votes"] = done["campaigns"] = 0
-            async with db.execute(
-                f"SELECT id, payload_json, voters_json, yes_json, no_json FROM votes WHERE game_id IN ({games})", args
-            ) as cur:
-                votes = list(await cur.fetchall())
-            for vid, *cols in votes:
-                new = [anonymised(c, user_id, anon_id) for c in cols]
-                if any(n is not None for n in new):
-                    vals = [n if n is not None else c for n, c in zip(new, cols)]
-                    await db.execute(
-                        "UPDATE votes SET payload_json=?, voters_json=?, yes_json=?, no_json=? WHERE id=?",
-                        (*vals, vid),
-                    )
-                    done["votes"] += 1
-            async with db.execute(f"SELECT id, progress_json FROM campaigns WHERE 1=1{scope}", args) as cur:
-                camps = list(await cur.fetchall())
-            for cid, progress in camps:
-                new_progress = anonymised(progress, user_id, anon_id)
-                if new_progress is not None:
-                    await db.execute("UPDATE campaigns SET progress_json=? WHERE id=?", (new_progress, cid))
-                    done["campaigns"] += 1
-            if guild_id is None:
-                cur = await db.execute("DELETE FROM user_prefs WHERE user_id=?", (user_id,))
-                done["prefs"] = cur.rowcount
-            return done
-
-        return await self._tx(tx)
+            return await fn(_Sql(db))
 
     # -------------------------------------------------------------- meta
     async def get_meta(self, key: str) -> str | None:
@@ -1078,6 +1091,39 @@ class SqliteStore(Store):
             )
 
         await self._tx(tx)
+
+
+class _Sql(Sql):
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    async def fetch(self, sql: str, args: Sequence[Any]) -> list[tuple]:
+        async with self.db.execute(sql, list(args)) as cur:
+            return [tuple(r) for r in await cur.fetchall()]
+
+    async def execute(self, sql: str, args: Sequence[Any]) -> int:
+        cur = await self.db.execute(sql, list(args))
+        return cur.rowcount
+
+
+#: what a cap counts: (table, the member's column, which rows are open)
+_LOBBIES = ("games", "host_id", "status='lobby'")
+_CAMPAIGNS = ("campaigns", "created_by", "status='open'")
+
+
+async def _check_caps(db, kind: str, what: tuple[str, str, str], guild_id, user_id, caps: Caps) -> None:
+    """Raise :class:`LimitReached` when the member or the server is at its cap (inside the writer's transaction)."""
+    table, who, where = what
+    for scope, extra, args, cap in (
+        ("member", f" AND {who}=?", (guild_id, user_id), caps.member),
+        ("server", "", (guild_id,), caps.server),
+    ):
+        if cap is None or guild_id is None:
+            continue
+        async with db.execute(f"SELECT COUNT(*) FROM {table} WHERE {where} AND guild_id=?{extra}", args) as cur:
+            n = (await cur.fetchone())[0]
+        if n >= cap:
+            raise LimitReached(kind, scope, cap)
 
 
 # ------------------------------------------------------------ one process per file
