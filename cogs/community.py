@@ -17,7 +17,7 @@ from engine import GameError, available, get_game
 from engine.i18n import t
 from render.leaderboard import draw as draw_leaderboard
 from store import RatingRow, StatRow
-from tables import TurnRefused, clocks, ratings
+from tables import TurnRefused, clocks, limits, ratings
 from tables.text import escape, plain
 
 from .clockview import rating_text
@@ -72,6 +72,18 @@ def parse_points(text: str | None) -> list[int]:
 
 
 LANGUAGES = ("en", "zh", "user")  # the choices of /settings language
+#: the kinds /privacy show lists (store.PERSONAL_DATA names; any other kind counts as a record)
+FOOTPRINT_LINES = ("results", "ratings", "tables", "actions", "hosted", "votes", "campaigns", "follows", "records")
+#: English help of each /settings limits option (localised under asyncplay.arg.<key>)
+LIMIT_HELP = {
+    "lobbies_member": "Lobbies one member may host at once (0 = no limit)",
+    "lobbies_server": "Lobbies the server may have at once (0 = no limit)",
+    "threads_member": "Table threads one member may open per hour (0 = no limit)",
+    "threads_server": "Table threads the server may open per hour (0 = no limit)",
+    "campaigns_member": "Open campaigns one member may run (0 = no limit)",
+    "campaigns_server": "Open campaigns the server may have (0 = no limit)",
+    "lobby_idle_hours": "Hours before an idle lobby expires (0 = never)",
+}
 
 
 def _guild_id(interaction: discord.Interaction) -> int:
@@ -439,8 +451,11 @@ class Community(commands.Cog):
         await interaction.response.send_message(t("core.settings.admin_only", self.loc(interaction)), ephemeral=True)
         return False
 
-    async def _save(self, interaction: discord.Interaction, settings: dict[str, Any]) -> None:
-        await self.services.settings.set_guild(_guild_id(interaction), settings)
+    async def _save(self, interaction: discord.Interaction, change) -> None:
+        """Change some settings: ``change(settings)`` runs on the stored settings inside the
+        write (another admin's change at the same moment is kept), then the admin is
+        shown the settings now in force."""
+        settings = await self.services.settings.update_guild(_guild_id(interaction), change)
         await interaction.response.send_message(self._describe(settings, self.loc(interaction)), ephemeral=True)
 
     def _describe(self, s: dict[str, Any], locale: str) -> str:
@@ -492,9 +507,12 @@ class Community(commands.Cog):
         self, interaction: discord.Interaction, channel: discord.TextChannel, allowed: bool
     ) -> None:
         if await self._admin(interaction):
-            s = await self.services.settings.guild(interaction.guild_id)
-            chans = [c for c in s.get("channels") or [] if c != channel.id] + ([channel.id] if allowed else [])
-            await self._save(interaction, {**s, "channels": chans})
+
+            def change(s: dict[str, Any]) -> dict[str, Any]:
+                chans = [c for c in s.get("channels") or [] if c != channel.id] + ([channel.id] if allowed else [])
+                return {**s, "channels": chans}
+
+            await self._save(interaction, change)
 
     @settings_group.command(
         name=ls("threads", "discord.cmd.settings.threads"),
@@ -507,8 +525,7 @@ class Community(commands.Cog):
         except TurnRefused as exc:
             return await self.refuse(interaction, exc.text(self.loc(interaction)))
         if await self._admin(interaction):
-            s = await self.services.settings.guild(interaction.guild_id)
-            await self._save(interaction, {**s, "threads": {**(s.get("threads") or {}), game: enabled}})
+            await self._save(interaction, lambda s: {**s, "threads": {**(s.get("threads") or {}), game: enabled}})
 
     @settings_group.command(
         name=ls("language", "discord.cmd.settings.language"),
@@ -527,8 +544,7 @@ class Community(commands.Cog):
         except TurnRefused as exc:
             return await self.refuse(interaction, exc.text(self.loc(interaction)))
         if await self._admin(interaction):
-            s = await self.services.settings.guild(interaction.guild_id)
-            await self._save(interaction, {**s, "language": None if language == "user" else language})
+            await self._save(interaction, lambda s: {**s, "language": None if language == "user" else language})
 
     @settings_group.command(
         name=ls("timers", "discord.cmd.settings.timers"),
@@ -551,8 +567,7 @@ class Community(commands.Cog):
                 t("core.ui.bad_number", self.loc(interaction), lo=0, hi=10080), ephemeral=True
             )
             return
-        s = await self.services.settings.guild(interaction.guild_id)
-        await self._save(interaction, {**s, "reminder": reminder, "turn_timer": turn_timer})
+        await self._save(interaction, lambda s: {**s, "reminder": reminder, "turn_timer": turn_timer})
 
     @settings_group.command(
         name=ls("options", "discord.cmd.settings.options"),
@@ -573,8 +588,7 @@ class Community(commands.Cog):
             return await self.refuse(interaction, exc.text(locale))
         except GameError as exc:
             return await self.refuse(interaction, clip(options_error(game, parsed, exc, locale), 2000))
-        s = await self.services.settings.guild(interaction.guild_id)
-        await self._save(interaction, {**s, "options": {**(s.get("options") or {}), game: parsed}})
+        await self._save(interaction, lambda s: {**s, "options": {**(s.get("options") or {}), game: parsed}})
 
     # ------------------------------------------------------- reminders
     @remind_group.command(
@@ -597,9 +611,9 @@ class Community(commands.Cog):
         if not (0 <= start <= 23 and 0 <= end <= 23 and -12 <= utc_offset <= 14):
             await interaction.response.send_message(t("core.ui.bad_number", locale, lo=0, hi=23), ephemeral=True)
             return
-        prefs = await self.services.settings.user(interaction.user.id)
-        prefs.update({"quiet": [start, end], "utc_offset": utc_offset})
-        await self.services.settings.set_user(interaction.user.id, prefs)
+        await self.services.settings.update_user(
+            interaction.user.id, lambda prefs: {**prefs, "quiet": [start, end], "utc_offset": utc_offset}
+        )
         await interaction.response.send_message(
             t("core.remind.quiet_set", locale, start=start, end=end, offset=f"{utc_offset:+g}"), ephemeral=True
         )
@@ -609,9 +623,9 @@ class Community(commands.Cog):
         description=ls("Remind me at any hour", "discord.cmd.remind.always.desc"),
     )
     async def remind_always(self, interaction: discord.Interaction) -> None:
-        prefs = await self.services.settings.user(interaction.user.id)
-        prefs.pop("quiet", None)
-        await self.services.settings.set_user(interaction.user.id, prefs)
+        await self.services.settings.update_user(
+            interaction.user.id, lambda prefs: {k: v for k, v in prefs.items() if k != "quiet"}
+        )
         await interaction.response.send_message(t("core.remind.always", self.loc(interaction)), ephemeral=True)
 
     # ------------------------------------------------------- vacations
@@ -672,8 +686,9 @@ class Community(commands.Cog):
                 t("asyncplay.bad_clock", locale, name=echo(profile)), ephemeral=True
             )
             return
-        s = await self.services.settings.guild(interaction.guild_id)
-        await self.services.settings.set_guild(_guild_id(interaction), {**s, "clock": profile, "clock_policy": policy})
+        await self.services.settings.update_guild(
+            _guild_id(interaction), lambda s: {**s, "clock": profile, "clock_policy": policy}
+        )
         await interaction.response.send_message(
             t(
                 "asyncplay.clock_set",
@@ -682,6 +697,58 @@ class Community(commands.Cog):
                 policy=t(f"asyncplay.policy.{policy}", locale),
             ),
             ephemeral=True,
+        )
+
+    @settings_group.command(
+        name=ls("limits", "asyncplay.cmd.settings.limits"),
+        description=ls(
+            "Caps on lobbies, threads and campaigns; when idle lobbies expire", "asyncplay.cmd.settings.limits.desc"
+        ),
+    )
+    @app_commands.describe(**{key: ls(LIMIT_HELP[key], f"asyncplay.arg.{key}") for key in limits.DEFAULT_LIMITS})
+    async def settings_limits(
+        self,
+        interaction: discord.Interaction,
+        lobbies_member: app_commands.Range[int, 0, 100] | None = None,
+        lobbies_server: app_commands.Range[int, 0, 1000] | None = None,
+        threads_member: app_commands.Range[int, 0, 100] | None = None,
+        threads_server: app_commands.Range[int, 0, 1000] | None = None,
+        campaigns_member: app_commands.Range[int, 0, 100] | None = None,
+        campaigns_server: app_commands.Range[int, 0, 1000] | None = None,
+        lobby_idle_hours: app_commands.Range[int, 0, 720] | None = None,
+    ) -> None:
+        """Show the server's limits; each option given changes that one (the others stay)."""
+        if not await self._admin(interaction):
+            return
+        locale = self.loc(interaction)
+        given = {
+            k: v
+            for k, v in (
+                ("lobbies_member", lobbies_member),
+                ("lobbies_server", lobbies_server),
+                ("threads_member", threads_member),
+                ("threads_server", threads_server),
+                ("campaigns_member", campaigns_member),
+                ("campaigns_server", campaigns_server),
+                ("lobby_idle_hours", lobby_idle_hours),
+            )
+            if v is not None
+        }
+        for key, value in given.items():
+            lo, hi = limits.RANGES[key]
+            if not lo <= value <= hi:  # Range is not enforced by discord.py at run time
+                await interaction.response.send_message(
+                    t("asyncplay.bad_limit", locale, name=key, lo=lo, hi=hi), ephemeral=True
+                )
+                return
+        if given:
+            s = await self.services.settings.update_guild(
+                _guild_id(interaction), lambda s: {**s, "limits": {**(s.get("limits") or {}), **given}}
+            )
+        else:
+            s = await self.services.settings.guild(interaction.guild_id)
+        await interaction.response.send_message(
+            t("asyncplay.limits_show", locale, **limits.limits_of(s)), ephemeral=True
         )
 
     # --------------------------------------------------------- privacy
@@ -705,13 +772,19 @@ class Community(commands.Cog):
         if target is None:
             return
         locale = self.loc(interaction)
-        seen = await self.services.tables.footprint(target[0])
-        prefs = seen.pop("prefs")
-        shown = ", ".join(f"{k}={v}" for k, v in sorted(prefs.items())) or "-"
+        user_id, guild_id = target
+        seen = await self.services.tables.footprint(user_id, guild_id)
+        counts = {k: seen.get(k, 0) for k in FOOTPRINT_LINES}
+        # a kind kept by a later feature (registered in store.PERSONAL_DATA) counts as another record
+        counts["records"] += sum(v for k, v in seen.items() if k not in FOOTPRINT_LINES and isinstance(v, int))
+        if guild_id is None:  # about oneself: one's own settings too
+            prefs = seen.get("prefs") or {}
+            shown = ", ".join(f"{k}={v}" for k, v in sorted(prefs.items())) or "-"
+            text = t("asyncplay.footprint", locale, user=f"<@{user_id}>", prefs=shown, **counts)
+        else:  # an admin about a member: this server's data only, never personal settings
+            text = t("asyncplay.footprint_server", locale, user=f"<@{user_id}>", **counts)
         await interaction.response.send_message(
-            clip(t("asyncplay.footprint", locale, user=f"<@{target[0]}>", prefs=shown, **seen), 2000),
-            ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
+            clip(text, 2000), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
 
     @privacy_group.command(
@@ -729,6 +802,8 @@ class Community(commands.Cog):
         try:
             await self.services.tables.forget(target[0], target[1])
         except TurnRefused as exc:
+            if exc.code == "still_seated" and target[1] is not None:  # an admin about another member
+                exc = TurnRefused(exc.code, "asyncplay.forget_seated_member", **exc.params)
             await interaction.response.send_message(exc.text(locale), ephemeral=True)
             return
         await interaction.response.send_message(t("asyncplay.forgotten", locale), ephemeral=True)

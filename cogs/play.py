@@ -326,11 +326,19 @@ class Play(commands.Cog):
         if thread is None:
             thread = bool((settings.get("threads") or {}).get(game))
         if thread and isinstance(channel, discord.TextChannel):
+            try:  # the server's limits, before a thread is opened for nothing
+                lo, hi = g.seat_range(g.parse_options(merged).model_dump(mode="json"))
+                if not (hi == 1 or 1 + int(ai) >= hi):  # the table will wait in its lobby
+                    await self.tables.check_can_open(interaction.guild_id, interaction.user.id)
+                claimed = await self.tables.claim_thread(interaction.guild_id, interaction.user.id)
+            except TurnRefused as exc:
+                return await interaction.followup.send(exc.text(locale), ephemeral=True)
             try:
                 channel = await channel.create_thread(
                     name=clip(game_name(game, plocale), 90), type=discord.ChannelType.public_thread
                 )
             except discord.HTTPException:
+                await self.tables.release_thread(interaction.user.id, claimed)
                 await interaction.followup.send(t("core.ui.no_thread", locale), ephemeral=True)
                 return
         assert channel is not None
@@ -359,12 +367,14 @@ class Play(commands.Cog):
                 lambda: self._send_then(interaction, channel, result, plocale),
             )
         await interaction.followup.send(t("core.ui.lobby_opened", locale), ephemeral=True)
-        await self._send(
+        posted = await self._send(
             interaction,
             channel,
             embed=lobby_embed(opened.row, g, plocale),
             view=lobby_components(opened.row, g, plocale),
         )
+        if posted is not None:  # where the lobby is shown: its expiry is said there
+            await self.tables.lobby_posted(opened.row.id, posted.id)
 
     async def _send_then(self, interaction, channel, result: TurnResult, locale: str) -> None:
         await self._send(interaction, channel, **await self.boards.message(result, locale))
@@ -380,12 +390,11 @@ class Play(commands.Cog):
             if c.status == "open" and (game is None or c.game == game) and current.lower() in c.name.lower()
         ][:25]
 
-    async def _send(self, interaction: discord.Interaction, channel, **kwargs) -> None:
+    async def _send(self, interaction: discord.Interaction, channel, **kwargs) -> discord.Message | None:
         """Public message: as a followup in the command's channel, or into a new thread."""
         if channel is not None and channel.id != interaction.channel_id:
-            await channel.send(**kwargs)
-        else:
-            await interaction.followup.send(**kwargs)
+            return await channel.send(**kwargs)
+        return await interaction.followup.send(wait=True, **kwargs)
 
     # ------------------------------------------------------------ lobby
     async def on_lobby(self, interaction: discord.Interaction, gid: int, op: str, level: str | None = None) -> None:

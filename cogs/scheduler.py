@@ -15,12 +15,14 @@ from typing import Any, cast
 import discord
 from discord.ext import commands
 
+from engine import get_game
 from engine.i18n import t
+from store import GameRow
 from tables import Due, TurnRefused, clocks, in_quiet_hours
 
 from .components import VoteButton
 from .periodic import Periodic
-from .ui import allowed_mentions
+from .ui import allowed_mentions, lobby_embed
 
 __all__ = ["INTERVAL", "Scheduler", "in_quiet_hours"]
 
@@ -34,7 +36,13 @@ class Scheduler(Periodic, commands.Cog):
 
     async def tick(self, now: float) -> dict[str, int]:
         """One pass over every waiting table; returns counts (for logs and tests)."""
-        counts = {"reminders": 0, "timeouts": 0, "failed": 0}
+        counts = {"reminders": 0, "timeouts": 0, "failed": 0, "lobbies_expired": 0}
+        for row, message_id in await self.tables.expire_lobbies(now):
+            counts["lobbies_expired"] += 1
+            try:
+                await self.lobby_expired(row, message_id)
+            except Exception:  # the lobby is closed either way; only showing it failed
+                log.exception("scheduler: expired lobby %s", row.id)
         for due in await self.tables.due(now):
             try:
                 if due.kind == "timeout":
@@ -45,6 +53,23 @@ class Scheduler(Periodic, commands.Cog):
                 counts["failed"] += 1
                 log.exception("scheduler: table %s", due.row.id)
         return counts
+
+    async def lobby_expired(self, row: GameRow, message_id: int | None) -> None:
+        """Say on the lobby's message that it expired (its buttons go: the channel is free)."""
+        channel = await self.boards.channel_of(row)
+        if channel is None or message_id is None:
+            return
+        locale = await self.boards.public_locale_of(row)
+        hours = ((row.outcome or {}).get("reason") or {}).get("params", {}).get("hours", "")
+        try:
+            await channel.get_partial_message(message_id).edit(
+                content=t("asyncplay.lobby_expired", locale, hours=hours),
+                embed=lobby_embed(row, get_game(row.game), locale),
+                view=None,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException as exc:  # the message was deleted: nothing to show it on
+            log.info("expired lobby %s: message %s not edited (%s)", row.id, message_id, exc)
 
     async def remind(self, due: Due, now: float) -> int:
         row = due.row

@@ -833,10 +833,14 @@ class Store:
         state_json: str | None = None,
         table: dict[str, Any] | None = None,
         campaign_id: int | None = None,
+        caps: Caps | None = None,
     ) -> GameRow:
         """A new table with its seats, in one transaction.  Raises
         :class:`ChannelBusy` when the channel already has a lobby or running
-        table (enforced by the database, so also across processes)."""
+        table (enforced by the database, so also across processes), and
+        :class:`LimitReached` when ``caps`` are given and the host (lobbies they host)
+        or the server (its lobbies) already has that many lobbies, counted in the
+        same transaction."""
         raise NotImplementedError
 
     async def update_game(self, game_id: int, expected_version: int, **changes: Any) -> int:
@@ -1014,8 +1018,11 @@ class Store:
         points: list[int],
         created_by: int,
         progress: dict[str, Any] | None = None,
+        caps: Caps | None = None,
     ) -> Campaign:
-        """Raises :class:`ChannelBusy` when the server has a campaign of that name."""
+        """Raises :class:`ChannelBusy` when the server has a campaign of that name, and
+        :class:`LimitReached` when ``caps`` are given and the creator or the server
+        already has that many open campaigns (counted in the same transaction)."""
         raise NotImplementedError
 
     async def campaign(self, guild_id: int, name: str) -> Campaign | None:

@@ -5,7 +5,7 @@ interactions into calls on :class:`TableService` and its results into
 messages; every call here is one store transaction (see store/base.py).
 """
 
-from . import clocks, ratings
+from . import clocks, limits, privacy, ratings
 from .preview import Preview, preview, step_ends_chain
 from .service import (
     BallotResult,
@@ -26,6 +26,8 @@ from .settings import DEFAULT_SETTINGS, Settings, in_quiet_hours
 __all__ = [
     "DEFAULT_SETTINGS",
     "clocks",
+    "limits",
+    "privacy",
     "ratings",
     "BallotResult",
     "Due",

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import contextmanager
@@ -37,24 +36,28 @@ from store import (
     CorruptRow,
     GameChange,
     GameRow,
+    LimitReached,
     NewSnapshot,
     NewVote,
     RatingChange,
     ReplaySource,
     ResultRow,
     Seat,
+    StillSeated,
     Store,
     StoreUnavailable,
     VersionConflict,
     Vote,
     VoteChange,
+    VoteTaken,
 )
 from store.base import away_periods, runs_out_at
 
-from . import clocks, ratings
+from . import clocks, limits, ratings
 from .choices import Choice, choices, describe, destinations, numbering
 from .levels import TABLE_KEY, ai_move, check_level, table_level, timer_move
 from .preview import step_ends_chain
+from .privacy import Privacy
 from .settings import Settings, in_quiet_hours
 from .snapshots import SNAPSHOT_EVERY, SnapshotUnusable, snapshot_due, snapshot_key
 from .snapshots import rebuild as rebuild_state
@@ -207,6 +210,7 @@ class TableService:
         self._marks: dict[tuple[int, int, str], tuple[list[int | None], dict[str, int]]] = {}
         #: cache the state every this many log positions (tables/snapshots.py); 0: never
         self.snapshot_every = SNAPSHOT_EVERY
+        self.privacy = Privacy(store)
 
     @contextmanager
     def stage(self, name: str):
@@ -606,6 +610,8 @@ class TableService:
             raise TurnRefused("bad_number", "core.ui.bad_number", lo=0, hi=hi - 1)
         seats = [Seat("p1", host_id)] + [Seat(f"p{i + 2}", None, level) for i in range(ai)]
         table = _with_clock(table)
+        waits = not (hi == 1 or len(seats) == hi)  # a lobby that waits for players counts against the caps
+        caps = limits.caps(await self.limits(guild_id), "lobbies") if waits and guild_id is not None else None
         try:
             row = await self.store.create_game(
                 guild_id=guild_id,
@@ -618,9 +624,12 @@ class TableService:
                 locale=locale,
                 table=table,
                 campaign_id=camp.id if camp else None,
+                caps=caps,
             )
         except ChannelBusy:
             raise TurnRefused("channel_busy", "core.ui.channel_busy") from None
+        except LimitReached as exc:
+            raise limit_refused(exc) from None
         if hi == 1 or len(seats) == hi:
             async with self.store.lock(row.id):
                 return LobbyResult(row, await self._start(row))
@@ -772,10 +781,56 @@ class TableService:
         progress = {"members": {}, "story": get_game(game_id).campaign_init(story)}
         try:
             return await self.store.create_campaign(
-                guild_id=guild_id, game=game_id, name=name, points=points, created_by=created_by, progress=progress
+                guild_id=guild_id,
+                game=game_id,
+                name=name,
+                points=points,
+                created_by=created_by,
+                progress=progress,
+                caps=limits.caps(await self.limits(guild_id), "campaigns"),
             )
         except ChannelBusy:
             raise TurnRefused("exists", "core.campaign.exists", name=quote(name)) from None
+        except LimitReached as exc:
+            raise limit_refused(exc) from None
+
+    # ============================================================ limits
+    async def limits(self, guild_id: int | None) -> dict[str, int]:
+        """The server's limits (tables/limits.py), over the defaults."""
+        return limits.limits_of(await self.settings.guild(guild_id))
+
+    async def check_can_open(self, guild_id: int | None, user_id: int) -> None:
+        """Refused (naming the limit) when the member or the server is at its cap of
+        waiting lobbies: asked before a thread is opened for a new table."""
+        if guild_id is None:
+            return
+        try:
+            limits.check_open(await self.limits(guild_id), "lobbies", await self.store.count_open(guild_id, user_id))
+        except LimitReached as exc:
+            raise limit_refused(exc) from None
+
+    async def claim_thread(self, guild_id: int | None, user_id: int) -> float:
+        """Count one thread the member is about to open (per hour, member and server
+        caps); refused naming the limit.  Returns the claim's time (see :meth:`release_thread`)."""
+        now = self.clock()
+        caps = limits.caps(await self.limits(guild_id), "threads")
+        try:
+            await self.store.claim_rate("thread", guild_id, user_id, now, limits.THREAD_WINDOW, caps)
+        except LimitReached as exc:
+            raise limit_refused(exc) from None
+        return now
+
+    async def release_thread(self, user_id: int, at: float) -> None:
+        """The thread could not be opened: it does not count."""
+        await self.store.release_rate("thread", user_id, at)
+
+    async def lobby_posted(self, game_id: int, message_id: int) -> None:
+        """Remember the message that shows a lobby (its expiry is shown there)."""
+        await self.store.set_lobby_message(game_id, message_id)
+
+    async def expire_lobbies(self, now: float) -> list[tuple[GameRow, int | None]]:
+        """End the lobbies idle longer than their server allows (tables/limits.py)."""
+        return await limits.expire_lobbies(self.store, now, self.limits)
 
     async def abandon(self, channel_id: int, user_id: int, *, admin: bool = False) -> GameRow:
         row = await self.row(channel_id=channel_id)
@@ -927,6 +982,10 @@ class TableService:
         row, game, state = loaded.row, loaded.game, loaded.state
         for key in (snapshot_key(game), None):
             src = await self.store.replay_source(row.id, key, user_id=user_id)
+            if src.version != row.version:
+                # the log is newer (or older) than the state we hold: another process moved
+                # in between; decide again on fresh data rather than blame the snapshots
+                raise _Raced()
             if src.cut is None:
                 raise TurnRefused("nothing_to_undo", "core.ui.nothing_to_undo")
             tail = src.actions[src.cut :]
@@ -952,24 +1011,46 @@ class TableService:
         when a die was rolled, something hidden revealed or another human acted
         since, every other human must agree first (a vote is opened)."""
         async with self.store.lock(game_id):
-            loaded = await self.load(game_id)
-            row, game = loaded.row, loaded.game
-            if row.seat_of(user_id) is None:
-                raise TurnRefused("not_seated", "core.ui.not_seated")
-            before, revert, free = await self._undo_plan(loaded, user_id)
+            for _ in range(5):
+                loaded = await self.load(game_id)
+                row, game = loaded.row, loaded.game
+                seat = row.seat_of(user_id)
+                if seat is None:
+                    raise TurnRefused("not_seated", "core.ui.not_seated")
+                try:
+                    before, revert, free = await self._undo_plan(loaded, user_id)
+                except _Raced:
+                    continue  # another process moved between our two reads: look again
+                break
+            else:
+                raise TurnRefused("stale", "core.ui.stale")
             voters = [u for u in row.humans if u != user_id]
             if free or not voters:  # nobody to ask: the only human at the table decides
                 row.version = await self._save_turn(row, game, before, [], revert=revert, by_user=user_id)
                 return UndoResult(done=TurnResult(row, game, before, [], []))
-            vote = await self._open_vote(row, "undo", {"user": user_id}, voters, len(voters), user_id)
+            vote = await self._open_vote(
+                row, "undo", {"user": user_id}, voters, len(voters), user_id, decision=f"undo:{seat}"
+            )
             return UndoResult(vote=VoteOpened(vote, voters, len(voters)))
 
     async def _open_vote(
-        self, row: GameRow, kind: str, payload: dict[str, Any], voters: list[int], needed: int, by: int
+        self,
+        row: GameRow,
+        kind: str,
+        payload: dict[str, Any],
+        voters: list[int],
+        needed: int,
+        by: int,
+        *,
+        decision: str | None = None,
     ) -> Vote:
-        done = await self.store.commit(
-            ChangeSet(new_votes=[NewVote(row.id, kind, {**payload, "needed": needed}, row.version, voters, by)])
-        )
+        """Open a vote on the decision at ``row.version``; at most one per ``decision``
+        (a compare-and-swap in the database, across processes): refused when it exists."""
+        new = NewVote(row.id, kind, {**payload, "needed": needed}, row.version, voters, by, decision)
+        try:
+            done = await self.store.commit(ChangeSet(new_votes=[new]))
+        except VoteTaken:
+            raise TurnRefused("vote_exists", "asyncplay.vote_exists") from None
         vote = await self.store.get_vote(done.vote_ids[0])
         assert vote is not None
         return vote
@@ -1026,7 +1107,13 @@ class TableService:
                 voters = [u for u in row.humans if u != owner]
                 needed = max(len(voters) // 2 + 1, 2 if len(row.humans) >= 3 else 1)
             vote = await self._open_vote(
-                row, "handover", {"seat": seat, "to": to, "owner": owner}, voters, needed, user_id
+                row,
+                "handover",
+                {"seat": seat, "to": to, "owner": owner},
+                voters,
+                needed,
+                user_id,
+                decision=f"seat:{seat}",
             )
             return HandoverResult(vote=VoteOpened(vote, voters, needed, owner))
 
@@ -1218,7 +1305,14 @@ class TableService:
                     continue
                 needed = len(voters) // 2 + 1
                 payload = {"seat": seat, "to": None, "owner": owner, "expired": True}
-                vote = await self._open_vote(row, "handover", payload, voters, needed, owner)
+                try:
+                    vote = await self._open_vote(
+                        row, "handover", payload, voters, needed, owner, decision=f"seat:{seat}"
+                    )
+                except TurnRefused as exc:
+                    if exc.code == "vote_exists":  # another process (or pass) opened it first
+                        continue
+                    raise
                 out.append(VoteOpened(vote, voters, needed, owner))
             return out
 
@@ -1233,11 +1327,14 @@ class TableService:
         if not 0 < days <= clocks.AWAY_DAYS_PER_YEAR:
             raise TurnRefused("bad_number", "core.ui.bad_number", lo=1, hi=clocks.AWAY_DAYS_PER_YEAR)
         now = self.clock()
-        prefs = await self.settings.user(user_id)
-        new, allowed = clocks.go_away(prefs, now, days)
-        if new is None:
-            raise TurnRefused("away_allowance", "asyncplay.away_allowance", days=f"{allowed:g}")
-        await self.settings.set_user(user_id, new)  # the store re-times the member's seats
+
+        def change(prefs: dict[str, Any]) -> dict[str, Any]:
+            new, allowed = clocks.go_away(prefs, now, days)
+            if new is None:
+                raise TurnRefused("away_allowance", "asyncplay.away_allowance", days=f"{allowed:g}")
+            return new
+
+        new = await self.settings.update_user(user_id, change)  # the store re-times the member's seats
         current = clocks.away_now(new, now)
         assert current is not None
         return current
@@ -1245,10 +1342,14 @@ class TableService:
     async def come_back(self, user_id: int) -> None:
         """End the member's vacation now (the unused days return to the allowance)."""
         now = self.clock()
-        new = clocks.come_back(await self.settings.user(user_id), now)
-        if new is None:
-            raise TurnRefused("not_away", "asyncplay.not_away")
-        await self.settings.set_user(user_id, new)
+
+        def change(prefs: dict[str, Any]) -> dict[str, Any]:
+            new = clocks.come_back(prefs, now)
+            if new is None:
+                raise TurnRefused("not_away", "asyncplay.not_away")
+            return new
+
+        await self.settings.update_user(user_id, change)
 
     async def bank_lines(
         self, row: GameRow, now: float | None = None
@@ -1351,18 +1452,19 @@ class TableService:
     async def follow_sent(self, game_id: int, user_id: int, version: int, previous: int, now: float) -> bool:
         return await self.store.mark_follow_sent(game_id, user_id, version, now, previous)
 
-    async def footprint(self, user_id: int) -> dict[str, Any]:
-        return await self.store.footprint(user_id)
+    async def footprint(self, user_id: int, guild_id: int | None = None) -> dict[str, Any]:
+        """What is kept about the member (see tables/privacy.py); ``guild_id``: that server's only."""
+        return await self.privacy.footprint(user_id, guild_id)
 
     async def forget(self, user_id: int, guild_id: int | None = None) -> dict[str, int]:
-        """Remove the member's stats, ratings, follows and (unless only one server's data
-        is forgotten) settings, and replace them in finished tables' logs with an
-        anonymous id.  Refused while they sit at a lobby or running table (resign first)."""
-        seated = await self.store.games_of_user(user_id, guild_id)
-        if seated:
-            raise TurnRefused("still_seated", "asyncplay.forget_seated", ids=", ".join(f"#{r.id}" for r in seated))
-        anon = -secrets.randbits(47) - 1  # negative: never a Discord id; seats keep their names
-        return await self.store.forget_user(user_id, anon, guild_id)
+        """Forget the member at every table they sat at or hosted, running or finished
+        (see tables/privacy.py); refused, naming the tables, while they still sit at a
+        lobby or running table (resign first)."""
+        try:
+            return await self.privacy.forget(user_id, guild_id)
+        except StillSeated as exc:
+            ids = ", ".join(f"#{i}" for i in exc.game_ids)
+            raise TurnRefused("still_seated", "asyncplay.forget_seated", ids=ids) from None
 
     # ============================================================ render
     async def choices(self, row: GameRow, game: Game, state: BaseState, seat: str) -> list[Choice]:
@@ -1444,6 +1546,12 @@ async def _once_per_version(cache: dict[Any, T], key: Any, compute: Callable[[],
             cache.clear()
         cache[key] = found
     return found
+
+
+def limit_refused(exc: LimitReached) -> TurnRefused:
+    """The private refusal that names the limit reached."""
+    code, key, params = limits.refusal(exc)
+    return TurnRefused(code, key, **params)
 
 
 def _storable(row_id: int) -> bool:

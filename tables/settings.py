@@ -20,6 +20,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "options": {},  # game id -> default house-rule options
     "clock": "off",  # time-bank profile of new tables (tables/clocks.py PROFILES); replaces the turn timer
     "clock_policy": "ai",  # when a bank runs out: "ai", "default" or "vote"
+    "limits": {},  # caps on lobbies, threads and campaigns, lobby expiry (tables/limits.py DEFAULT_LIMITS)
 }
 
 
@@ -47,15 +48,33 @@ class Settings:
         return dict(hit[1])
 
     async def set_guild(self, guild_id: int, settings: dict[str, Any]) -> None:
-        clean = {k: v for k, v in settings.items() if k in DEFAULT_SETTINGS}
-        await self.store.set_guild_settings(guild_id, clean)
+        """Replace every setting (see :meth:`update_guild` to change some)."""
+        await self.update_guild(guild_id, lambda _: settings)
+
+    async def update_guild(self, guild_id: int, change: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+        """Change a server's settings: ``change`` gets the stored settings (over the
+        defaults) read in the write's own transaction, the row locked, and returns them
+        changed; so two admins changing different settings at once both keep theirs
+        (also across processes), and of two changing the same one the later wins.
+        ``change`` may raise: nothing is written.  Returns the settings now in force."""
+
+        def apply(stored: dict[str, Any]) -> dict[str, Any]:
+            new = change({**DEFAULT_SETTINGS, **stored})
+            return {k: v for k, v in new.items() if k in DEFAULT_SETTINGS}
+
+        clean = await self.store.update_guild_settings(guild_id, apply)
         self._cache[guild_id] = (self.clock(), {**DEFAULT_SETTINGS, **clean})
+        return {**DEFAULT_SETTINGS, **clean}
 
     async def user(self, user_id: int) -> dict[str, Any]:
         return await self.store.user_prefs(user_id)
 
     async def set_user(self, user_id: int, prefs: dict[str, Any]) -> None:
         await self.store.set_user_prefs(user_id, prefs)
+
+    async def update_user(self, user_id: int, change: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+        """Change a member's preferences like :meth:`update_guild` (no lost update)."""
+        return await self.store.update_user_prefs(user_id, change)
 
 
 def in_quiet_hours(prefs: dict[str, Any], now: float) -> bool:
