@@ -318,6 +318,11 @@ async def test_opening_an_older_database_fills_in_the_due_times(store, database_
         await store.sql(f"DROP TABLE {table}")
     await store.sql("DROP INDEX actions_user")
     await store.sql("ALTER TABLE seats DROP COLUMN ai_level")
+    await store.sql("DROP TABLE rate_events")
+    for index in ("votes_one_per_decision", "games_host"):
+        await store.sql(f"DROP INDEX {index}")
+    await store.sql("ALTER TABLE votes DROP COLUMN decision")
+    await store.sql("ALTER TABLE games DROP COLUMN lobby_message_id")
     await store.sql("DELETE FROM schema_migrations WHERE version >= 4")
     await store.close()
     again = open_store(database_url)
