@@ -815,14 +815,14 @@ class TableService:
         now = self.clock()
         caps = limits.caps(await self.limits(guild_id), "threads")
         try:
-            await self.store.claim_rate("thread", guild_id, user_id, now, limits.THREAD_WINDOW, caps)
+            await self.store.claim_rate("threads", guild_id, user_id, now, limits.THREAD_WINDOW, caps)
         except LimitReached as exc:
             raise limit_refused(exc) from None
         return now
 
     async def release_thread(self, user_id: int, at: float) -> None:
         """The thread could not be opened: it does not count."""
-        await self.store.release_rate("thread", user_id, at)
+        await self.store.release_rate("threads", user_id, at)
 
     async def lobby_posted(self, game_id: int, message_id: int) -> None:
         """Remember the message that shows a lobby (its expiry is shown there)."""
