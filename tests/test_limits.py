@@ -50,7 +50,7 @@ async def refused(call) -> TurnRefused:
     return exc.value
 
 
-async def test_the_defaults_are_sensible_and_documented():
+def test_the_defaults_are_sensible_and_documented():
     assert limits.limits_of({}) == limits.DEFAULT_LIMITS
     assert limits.DEFAULT_LIMITS["lobby_idle_hours"] == 24
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
