@@ -82,7 +82,7 @@ async def _bank_table(table, policy="ai"):
     scheduler = table.bot.get_cog("Scheduler")
     steady = Steady()
     scheduler.steady = steady
-    assert await scheduler.run_pass() == {"reminders": 0, "timeouts": 0, "failed": 0}
+    assert await scheduler.run_pass() == {"reminders": 0, "timeouts": 0, "failed": 0, "lobbies_expired": 0}
     return gid, scheduler, steady
 
 
@@ -100,7 +100,7 @@ async def test_a_pass_with_the_clock_three_days_ahead_expires_nothing(table, cap
     assert len(said) == 1 and "moved forward by 259200 s" in said[0], said
     # the clock comes back: the next pass runs, and nothing is due at the true time
     table.clock.now, steady.now = start + 120, steady.now + 60
-    assert await scheduler.run_pass() == {"reminders": 0, "timeouts": 0, "failed": 0}
+    assert await scheduler.run_pass() == {"reminders": 0, "timeouts": 0, "failed": 0, "lobbies_expired": 0}
     assert table.row(gid)["version"] == version
     # a day that really passes still runs the bank out
     table.clock.now, steady.now = start + DAY + 120, steady.now + DAY
