@@ -112,7 +112,7 @@ async def test_a_table_whose_state_cannot_be_loaded_is_set_aside_with_a_clear_me
     assert table.row(gid)["status"] == "quarantined"
     assert table.sql("SELECT game_id FROM quarantine") == [(gid,)]
     assert f"table {gid} quarantined" in caplog.text, "a log line names the table"
-    assert (await table.tick()) == {"reminders": 0, "timeouts": 0, "failed": 0}
+    assert (await table.tick()) == {"reminders": 0, "timeouts": 0, "failed": 0, "lobbies_expired": 0}
     # the channel is free for a new table
     ex = await table.fd.slash(alice, "game new", {"game": "city_of_fury"})
     await table.wait_board(ex)

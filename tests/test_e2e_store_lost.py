@@ -49,7 +49,7 @@ async def test_a_replaced_database_file_is_noticed_by_the_scheduler_pass(table, 
     host = table.fd.add_user(101, "host")
     await table.start()
     scheduler = table.bot.get_cog("Scheduler")
-    assert await scheduler.run_pass() == {"reminders": 0, "timeouts": 0, "failed": 0}
+    assert await scheduler.run_pass() == {"reminders": 0, "timeouts": 0, "failed": 0, "lobbies_expired": 0}
     fresh = table.db.with_name("fresh.db")
     sqlite3.connect(fresh).close()
     os.replace(fresh, table.db)
