@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from engine import GameError, SeatLabel, available, canonical, get_game
 from engine.base import BaseState, Game
+from engine.i18n import t
 
 #: the longest request line read (bytes, newline excluded); longer ones are refused unread
 MAX_LINE = 1 << 20
@@ -410,10 +411,22 @@ def selfplay_main(argv: list[str]) -> int:
     ap.add_argument("--render", metavar="DIR", help="write one PNG per step (first game only)")
     ap.add_argument("--locale", default="en")
     args = ap.parse_args(argv)
+    try:
+        return _selfplay(args)
+    except GameError as exc:  # bad --players / --options: one line in the chosen language, no traceback
+        print(exc.message(args.locale), file=sys.stderr)
+        return 2
+
+
+def _selfplay(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    n = args.players or max(game.min_seats, min(2, game.max_seats))
+    n = args.players if args.players is not None else max(game.min_seats, min(2, game.max_seats))
     seats = [f"p{i + 1}" for i in range(n)]
-    options = json.loads(args.options)
+    try:
+        options = json.loads(args.options)
+    except ValueError as exc:
+        raise GameError("bad_options", "core.error.bad_options", detail=str(exc)) from None
+    game.new(seats, options, args.seed)  # the seat count and the options, checked before anything is played
     started = time.perf_counter()
     wins: dict[str, int] = {}
     for k in range(args.games):
@@ -441,7 +454,16 @@ def selfplay_main(argv: list[str]) -> int:
         )
     dt = time.perf_counter() - started
     print(
-        f"{args.games} game(s) of {game.id} with {n} seat(s) in {dt:.2f}s ({args.games / dt:.1f} games/s); wins: {wins}"
+        t(
+            "core.selfplay.done",
+            args.locale,
+            games=args.games,
+            game=game.id,
+            seats=n,
+            secs=f"{dt:.2f}",
+            rate=f"{args.games / dt:.1f}",
+            wins=json.dumps(wins),
+        )
     )
     return 0
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import discord
 
+from engine import i18n
 from engine.i18n import t
 from store import GameRow, RatingRow
 from tables import TableService, clocks, ratings
@@ -16,12 +17,7 @@ from .ui import clip
 
 
 def duration(seconds: float, locale: str) -> str:
-    seconds = max(0, int(seconds))
-    d, rest = divmod(seconds, 86400)
-    h, rest = divmod(rest, 3600)
-    if d:
-        return t("asyncplay.duration", locale, d=d, h=h)
-    return t("asyncplay.duration_short", locale, h=h, m=rest // 60)
+    return i18n.duration(seconds, locale)
 
 
 def bank_lines(lines: list[tuple[str, int | None, float, bool, float | None]], locale: str) -> str:

@@ -408,8 +408,11 @@ class Play(commands.Cog):
         except TurnRefused as exc:
             return await self.tell(interaction, exc)
         if res.started is not None:
-            try:
-                await interaction.edit_original_response(view=None)
+            try:  # the lobby now says the game is on, without buttons
+                started = res.started
+                await interaction.edit_original_response(
+                    embed=lobby_embed(started.row, started.game, locale), view=None
+                )
             except discord.HTTPException:
                 pass
             await self.post_board(interaction, res.started, locale, start=True)

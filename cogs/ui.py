@@ -360,20 +360,33 @@ def _values(info) -> str:
 
 def lobby_embed(row: GameRow, game: Game, locale: str) -> discord.Embed:
     seats = "\n".join(f"{i + 1}. {seat_label(row, s.seat, locale)}" for i, s in enumerate(row.seats)) or "-"
+    lo, hi = game.seat_range(row.options)
+    # what the lobby says follows its state: join while seats are open, start when full,
+    # follow the board once the game is on, nothing more to do once it is over
+    if row.status == "lobby":
+        help_text = (
+            t("core.ui.lobby_full", locale, n=len(row.seats))
+            if len(row.seats) >= hi
+            else t("core.ui.lobby_help", locale, lo=lo, hi=hi)
+        )
+    elif row.status == "active":
+        help_text = t("core.ui.lobby_playing", locale, n=len(row.seats))
+    else:
+        help_text = t("core.ui.lobby_closed", locale)
     embed = discord.Embed(
         title=t("core.ui.lobby_title", locale, game=game_name(game.id, locale), id=row.id),
-        description=t(
-            "core.ui.lobby_help", locale, lo=game.seat_range(row.options)[0], hi=game.seat_range(row.options)[1]
-        ),
+        description=help_text,
         colour=COLOURS["lobby" if row.status == "lobby" else row.status if row.status in COLOURS else "abandoned"],
     )
     embed.add_field(name=t("core.ui.host", locale), value=mention(row.host_id), inline=True)
-    embed.add_field(
-        name=t("core.ui.seats", locale, n=len(row.seats), hi=game.seat_range(row.options)[1]), value=seats, inline=True
-    )
-    if row.options:
-        opts = ", ".join(f"{escape(k, 40)}={escape(v, 100)}" for k, v in sorted(row.options.items()))
-        embed.add_field(name=t("core.ui.options", locale), value=clip(opts, 1024), inline=False)
+    embed.add_field(name=t("core.ui.seats", locale, n=len(row.seats), hi=hi), value=seats, inline=True)
+    # the options set up, by their labels in the table's language; defaults left out (escaped:
+    # a value may be text a member typed)
+    opts = game.describe_options(row.options, locale)
+    if opts:
+        embed.add_field(
+            name=t("core.ui.options", locale), value=clip("\n".join(escape(o, 200) for o in opts), 1024), inline=False
+        )
     if row.status not in ("lobby", "active"):
         embed.add_field(name=t("core.ui.status", locale), value=t(f"core.status.{row.status}", locale), inline=False)
     return embed

@@ -47,7 +47,7 @@ from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, cast, ge
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError
 
 from .errors import GameError
-from .i18n import t
+from .i18n import has, join, t
 from .rng import RigError, Rng
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -517,6 +517,39 @@ class Game(Generic[S]):
             raise GameError("bad_options", "core.error.bad_options", detail=_first_error(exc)) from None
         except RecursionError:
             raise GameError("bad_options", "core.error.bad_options", detail="nested too deeply") from None
+
+    def describe_options(self, options: BaseModel | dict[str, Any] | None, locale: str | None = None) -> list[str]:
+        """The options a table was set up with, for people: one line per option that
+        differs from its default, ``label: value`` in ``locale`` (catalog keys
+        ``<game>.option.<field>`` and ``<game>.option.<field>.<value>``; a yes/no
+        option is just its label; a list names its items).  Unreadable options: none."""
+        try:
+            opts = self.parse_options(options)
+        except GameError:
+            return []
+        defaults = self.Options()
+        out = []
+        for name in type(opts).model_fields:
+            value = getattr(opts, name)
+            if value == getattr(defaults, name):
+                continue
+            key = f"{self.id}.option.{name}"
+            label = t(key, locale) if has(key) else name
+            if value is True:
+                out.append(label)
+                continue
+            items = value if isinstance(value, list) else [value]
+            shown = [self._option_value(name, v, locale) for v in items]
+            out.append(t("core.ui.option_line", locale, label=label, value=join(shown, locale)))
+        return out
+
+    def _option_value(self, name: str, value: Any, locale: str | None) -> str:
+        """One option value for people: ``<game>.option.<field>.<value>`` when the
+        catalog has it; a yes/no by the platform's words; else the value itself."""
+        if isinstance(value, bool):
+            return t(f"core.ui.{'yes' if value else 'no'}", locale)
+        key = f"{self.id}.option.{name}.{value}"
+        return t(key, locale) if has(key) else str(value)
 
     def parse_action(self, action: Any) -> Any:
         if isinstance(action, BaseModel):

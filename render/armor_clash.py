@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image, ImageDraw
 
 from engine.i18n import t
-from render.common import canvas, fit, font, text, to_png
+from render.common import canvas, fit, length, text, to_png
 
 if TYPE_CHECKING:
     from engine.armor_clash.models import AcView, UnitView
@@ -122,7 +122,7 @@ def _name(u: UnitView, view: AcView, locale: str, short: bool = False) -> str:
 @lru_cache(maxsize=4096)
 def _len(size: int, s: str) -> float:
     """The advance width of ``s`` at ``size`` (cached: layout asks for it often)."""
-    return float(font(size).getlength(s))
+    return float(length(s, size))
 
 
 def _rgb(col: str) -> tuple[int, int, int]:

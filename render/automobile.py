@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.automobile.models import PublicView, SeatView, SpaceView
 from engine.i18n import normalise, t
-from render.common import fit, font, note_text, to_png
+from render.common import fit, glyph_mask, length, note_text, to_png
 
 W, H = 1100, 800
 BG = "#1d1f24"
@@ -50,12 +50,10 @@ _local = threading.local()
 
 @lru_cache(maxsize=4096)
 def _glyphs(s: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
-    """A text run as a cached 1-bit mask and its offset from the anchor point."""
-    f = font(size)
-    left, top, right, bottom = (int(v) for v in f.getbbox(s, anchor=anchor))
-    mask = Image.new("1", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=1, anchor=anchor)
-    return mask, left, top
+    """A text run as a cached 1-bit mask and its offset from the anchor point
+    (fallback fonts included, see :func:`render.common.glyph_mask`)."""
+    mask, left, top = glyph_mask(s, size, anchor)
+    return mask.point(lambda v: 255 if v >= 128 else 0, "1"), left, top
 
 
 def text(
@@ -203,7 +201,7 @@ def _legend(d: ImageDraw.ImageDraw, loc: str) -> None:
         x += {"cars": 40, "parts": 25}.get(key, 22)
         label = t(f"automobile.ui.legend.{key}", loc)
         text(d, (x, y + 10), label, S, "#c8c8c8", anchor="lm")
-        x += int(font(S).getlength(label)) + 18
+        x += int(length(label, S)) + 18
 
 
 def draw(view: PublicView | dict[str, Any], locale: str = "en") -> bytes:
@@ -235,7 +233,7 @@ def _header(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
         if view.finished
         else t("automobile.summary.round", loc, round=view.round, phase=t(f"automobile.phase.{view.phase}", loc))
     )
-    x = M + int(font(24).getlength(t("automobile.name", loc))) + 24
+    x = M + int(length(t("automobile.name", loc), 24)) + 24
     text(d, (x, 12), summary, 22, "#e8c547")
     # the round's nine phases, the current one lit
     for ph in range(1, 10):
@@ -380,5 +378,6 @@ def _players(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
         if view.scores:  # the result first: it is what matters at the end
             won = view.finished and view.scores.get(seat) == max(view.scores.values())
             result = [t("automobile.ui.score", loc, money=view.scores.get(seat, 0))]
-            notes = result + ([t("automobile.ui.winner", loc)] if won else []) + notes
+            # at the end the result alone, so it is never the part cut off
+            notes = result + ([t("automobile.ui.winner", loc)] if won else []) + ([] if view.finished else notes)
         text(d, (830, y + 14), fit("  ".join(notes), 18, W - M - 830), 18, "#e8c547", anchor="lm")

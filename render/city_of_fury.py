@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 
 from engine.i18n import normalise, t
 
-from .common import bar, canvas, fit, font, text, to_png
+from .common import bar, canvas, fit, length, text, to_png
 
 if TYPE_CHECKING:
     from engine.city_of_fury.models import CofView, EnemyFace, EnemyPhase, EnemyTurnRecord
@@ -141,16 +141,16 @@ def _static(locale: str) -> Image.Image:
         icon(d, a, x, y - ICON // 2, ICON, DIM)
         label = t(f"{NS}.act.{a}", locale)
         text(d, (x + ICON + 4, y), label, SMALL, DIM, "lm")
-        x += ICON + 14 + int(font(SMALL).getlength(label))
+        x += ICON + 14 + int(length(label, SMALL))
     x, y = PANEL_X + 12, H - 36
     label = t(f"{NS}.render.enemy_legend", locale)
     text(d, (x, y), label, SMALL, DIM, "lm")
-    x += int(font(SMALL).getlength(label)) + 8
+    x += int(length(label, SMALL)) + 8
     for ic, key in (("move_right", "move"), ("jump_right", "jump"), ("push_right", "push")):
         icon(d, ic, x, y - ICON // 2, ICON, DIM)
         label = t(f"{NS}.render.legend.{key}", locale)
         text(d, (x + ICON + 4, y), label, SMALL, DIM, "lm")
-        x += ICON + 14 + int(font(SMALL).getlength(label))
+        x += ICON + 14 + int(length(label, SMALL))
     return img
 
 
@@ -201,7 +201,7 @@ def _figure(d: ImageDraw.ImageDraw, x: int, y: int, colour: str, big: bool = Fal
 
 def _enemy_rows(d: ImageDraw.ImageDraw, x: int, y: int, card: EnemyFace, active: str | None, locale: str) -> None:
     labels = {row: t(f"{NS}.dir.{row}", locale) for row in ("left", "right")}
-    off = 8 + max(int(font(SMALL).getlength(v)) for v in labels.values())
+    off = 8 + max(int(length(v, SMALL)) for v in labels.values())
     for k, row in enumerate(("left", "right")):
         yy = y + k * 28
         on = row == active
@@ -378,7 +378,7 @@ def _draw_strip(d: ImageDraw.ImageDraw, view: CofView, loc: str) -> None:
             ix += ICON + 6
         ix = max(ix, x0 + 28 + name_w + 3 * (ICON + 6)) + 10
         line = turn_summary(turn, view, loc)
-        size = BODY if font(BODY).getlength(line) <= right - ix else SMALL  # a long line: smaller, then cut
+        size = BODY if length(line, BODY) <= right - ix else SMALL  # a long line: smaller, then cut
         text(d, (ix, cy), fit(line, size, right - ix), size, WHITE, "lm")
 
 
@@ -402,11 +402,11 @@ def draw(view: CofView, locale: str = "en") -> bytes:
     round_s = t(f"{NS}.render.round", loc, round=view.round)
     text(d, (W - X0, 23), round_s, 22, WHITE, "rm")
     beaten = t(f"{NS}.render.beaten", loc, n=len(view.beaten))
-    bx = W - X0 - int(font(22).getlength(round_s)) - 24
+    bx = W - X0 - int(length(round_s, 22)) - 24
     text(d, (bx, 23), beaten, BODY, DIM, "rm")
     if player:
-        tx = X0 + int(font(26).getlength(t(f"{NS}.name", loc))) + 24
-        text(d, (tx, 23), fit(player, 20, bx - int(font(BODY).getlength(beaten)) - tx - 24), 20, HERO_C, "lm")
+        tx = X0 + int(length(t(f"{NS}.name", loc), 26)) + 24
+        text(d, (tx, 23), fit(player, 20, bx - int(length(beaten, BODY)) - tx - 24), 20, HERO_C, "lm")
 
     all_ids = sorted(cards)
     # the 5-card screen
@@ -473,7 +473,7 @@ def draw(view: CofView, locale: str = "en") -> bytes:
     hp_s = t(f"{NS}.render.hp", loc, hp=view.hero_hp, max=mx)
     text(d, (px + pw, GRID_Y + 20), hp_s, BODY, WHITE, "rm")
     who_s = f"{player} · {hero_kind}" if player else hero_kind
-    text(d, (px, GRID_Y + 20), fit(who_s, NAME, pw - font(BODY).getlength(hp_s) - 10), NAME, HERO_C, "lm")
+    text(d, (px, GRID_Y + 20), fit(who_s, NAME, pw - length(hp_s, BODY) - 10), NAME, HERO_C, "lm")
     bar(d, px, GRID_Y + 36, pw, 14, view.hero_hp, mx, fg=GREEN)
     step = view.current_step
     if kind == "choose_skill":
@@ -561,14 +561,13 @@ def _palette() -> Image.Image:
 
 
 def _wrap(d: ImageDraw.ImageDraw, x: int, y: int, s: str, width: int, size: int, fill: str, most: int = 3) -> None:
-    f = font(size)
     line = ""
     lines = []
     tokens = s.split(" ") if " " in s else list(s)
     joiner = " " if " " in s else ""
     for tok in tokens:
         cand = (line + joiner + tok) if line else tok
-        if f.getlength(cand) <= width:
+        if length(cand, size) <= width:
             line = cand
         else:
             lines.append(line)

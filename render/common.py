@@ -5,6 +5,13 @@ installed from PyPI by the package ``paperang-p2-fonts-cjk`` (a dependency in
 pyproject.toml), so the default set-up and the Docker image draw Chinese
 glyphs without system packages.  ``TG_FONT`` overrides it with any TTF/TTC/OTF
 path.  Falls back to system Noto CJK or DejaVu.
+
+Fallback fonts: a character the main font lacks (an emoji or a symbol in a
+display name, a script it does not cover) is drawn with the first of Noto
+Emoji, Noto Sans Symbols and Noto Sans <script> that has it (SIL OFL 1.1, from
+PyPI: the package ``manimgx-fonts``); which font has which character is read
+from the fonts' own character maps (fontTools).  A character no font has is
+replaced by "?" (an invisible one is dropped): a board never shows an empty box.
 """
 
 from __future__ import annotations
@@ -12,11 +19,13 @@ from __future__ import annotations
 import io
 import os
 import threading
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
+from fontTools.ttLib import TTFont
 from PIL import Image, ImageDraw, ImageFont
 
 
@@ -53,6 +62,130 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     if path is None:
         return ImageFont.load_default(size)
     return ImageFont.truetype(path, size)
+
+
+# ------------------------------------------------------------------ fallback
+def _fallback_candidates() -> list[Path]:
+    try:
+        import manimgx_fonts
+    except ImportError:
+        return []
+    folder = Path(manimgx_fonts.__file__).parent
+    first = [folder / "NotoEmoji[wght].ttf", folder / "NotoSansSymbols[wght].ttf", folder / "NotoSans[wght].ttf"]
+    scripts = sorted(p for p in folder.glob("NotoSans*.ttf") if p not in first and "Italic" not in p.name)
+    return first + scripts
+
+
+@lru_cache(maxsize=1)
+def font_paths() -> tuple[str, ...]:
+    """The main font, then the fallbacks, in the order a character is looked up."""
+    main = font_path()
+    return tuple(([main] if main else []) + [str(p) for p in _fallback_candidates() if p.exists()])
+
+
+@lru_cache(maxsize=16)
+def _cmap(path: str) -> frozenset[int]:
+    try:
+        with TTFont(path, fontNumber=0, lazy=True) as tt:
+            return frozenset(tt.getBestCmap() or {})
+    except Exception:  # an unreadable font file: it has no characters
+        return frozenset()
+
+
+@lru_cache(maxsize=256)
+def _font_at(index: int, size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    if index == 0:
+        return font(size)
+    return ImageFont.truetype(font_paths()[index], size)
+
+
+def _joins(ch: str) -> bool:
+    """A character that belongs to the one before it: a joiner, a variation
+    selector, a skin tone, a combining mark, an emoji tag."""
+    cp = ord(ch)
+    return (
+        cp in (0x200D, 0x20E3)
+        or 0xFE00 <= cp <= 0xFE0F
+        or 0x1F3FB <= cp <= 0x1F3FF
+        or 0xE0020 <= cp <= 0xE007F
+        or unicodedata.category(ch) in ("Mn", "Me")
+    )
+
+
+@lru_cache(maxsize=8192)
+def segments(s: str) -> tuple[tuple[str, int], ...]:
+    """``s`` as runs of (text, font index into :func:`font_paths`) so that every
+    character is drawn by a font that has it; unrenderable characters replaced
+    ("?") or, when invisible, dropped."""
+    paths = font_paths()
+    maps = [_cmap(p) for p in paths]
+    main = maps[0] if maps else frozenset()
+    if not maps or all(ord(ch) in main for ch in s):
+        return ((s, 0),) if s else ()
+    out: list[list] = []
+    chars = list(s)
+    for k, ch in enumerate(chars):
+        cp = ord(ch)
+        if _joins(ch):
+            if out and cp in maps[out[-1][1]]:
+                out[-1][0] += ch
+            continue  # a selector or joiner the run's font cannot draw: nothing to show
+        # an emoji presentation selector after it: the emoji font first
+        emoji_next = k + 1 < len(chars) and chars[k + 1] == "\ufe0f" and len(maps) > 1
+        order = ([1] if emoji_next else []) + list(range(len(maps)))
+        idx = next((i for i in order if cp in maps[i]), None)
+        if idx is None:
+            if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
+                continue
+            ch, idx = "?", 0
+        if out and out[-1][1] == idx:
+            out[-1][0] += ch
+        else:
+            out.append([ch, idx])
+    return tuple((run, idx) for run, idx in out)
+
+
+def length(s: str, size: int) -> float:
+    """The advance width of ``s`` at ``size``, fallback fonts included."""
+    return float(sum(_font_at(i, size).getlength(run) for run, i in segments(s)))
+
+
+@lru_cache(maxsize=8192)
+def glyph_mask(s: str, size: int, anchor: str = "la") -> tuple[Image.Image, int, int]:
+    """``s`` drawn as an "L" mask, and the mask's offset from the anchor point
+    (Pillow anchor semantics), each character by a font that has it."""
+    segs = segments(s)
+    if len(segs) <= 1 and (not segs or segs[0][1] == 0):
+        text_ = segs[0][0] if segs else ""
+        f = font(size)
+        left, top, right, bottom = (int(v) for v in f.getbbox(text_, anchor=anchor))
+        mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+        ImageDraw.Draw(mask).text((-left, -top), text_, font=f, fill=255, anchor=anchor)
+        return mask, left, top
+    main = font(size)
+    ascent, descent = main.getmetrics() if isinstance(main, ImageFont.FreeTypeFont) else (size, 0)
+    total = length(s, size)
+    hx = {"l": 0.0, "m": total / 2, "r": total}.get(anchor[0], 0.0)
+    by = {"a": ascent, "t": ascent, "m": (ascent - descent) / 2, "s": 0, "d": -descent, "b": -descent}.get(
+        anchor[1] if len(anchor) > 1 else "a", ascent
+    )
+    placed, x = [], 0.0
+    boxes = []
+    for run, i in segs:
+        f = _font_at(i, size)
+        l_, t_, r_, b_ = f.getbbox(run, anchor="ls")
+        placed.append((run, f, x))
+        boxes.append((x + l_, t_, x + r_, b_))
+        x += f.getlength(run)
+    left = int(min(b[0] for b in boxes) - hx)
+    top = int(min(b[1] for b in boxes) + by)
+    right = int(max(b[2] for b in boxes) - hx) + 1
+    bottom = int(max(b[3] for b in boxes) + by) + 1
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    draw = ImageDraw.Draw(mask)
+    for run, f, x0 in placed:
+        draw.text((x0 - hx - left, by - top), run, font=f, fill=255, anchor="ls")
+    return mask, left, top
 
 
 # ----------------------------------------------------------------- legibility
@@ -100,11 +233,12 @@ def has_cjk_font() -> bool:
 
 def fit(s: str, size: int, width: float) -> str:
     """``s`` cut, with an ellipsis, to at most ``width`` pixels at ``size``."""
-    f = font(size)
-    if f.getlength(s) <= width:
+    if length(s, size) <= width:
         return s
-    while s and f.getlength(s + "…") > width:
+    while s and length(s + "…", size) > width:
         s = s[:-1]
+        while s and _joins(s[-1]):  # never leave half an emoji
+            s = s[:-1]
     return s + "…"
 
 
@@ -118,10 +252,10 @@ def to_png(img: Image.Image) -> bytes:
 @lru_cache(maxsize=8192)
 def _glyphs(s: str, size: int, fill: str | tuple, anchor: str) -> tuple[Image.Image, int, int]:
     """A text run drawn once onto a transparent tile (text is most of a board's cost)."""
-    f = font(size)
-    left, top, right, bottom = (int(v) for v in f.getbbox(s, anchor=anchor))
-    tile = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
-    ImageDraw.Draw(tile).text((-left, -top), s, font=f, fill=fill, anchor=anchor)
+    mask, left, top = glyph_mask(s, size, anchor)
+    tile = Image.new("RGBA", mask.size, fill)
+    alpha = tile.getchannel("A").getextrema()[1]
+    tile.putalpha(mask if alpha == 255 else mask.point(lambda v: v * alpha // 255))
     return tile, left, top
 
 
@@ -137,7 +271,10 @@ def text(
     note_text(size, s)
     target = getattr(draw, "_image", None)
     if not s or target is None or target.mode not in ("RGB", "RGBA"):
-        draw.text(xy, s, font=font(size), fill=fill, anchor=anchor)
+        if target is not None and s:  # a palette or grey image: the mask, in the fill colour
+            mask, left, top = glyph_mask(s, size, anchor)
+            sharp = mask.point(lambda v: 255 if v >= 128 else 0, "1")  # no blending into a palette
+            draw.bitmap((int(round(xy[0])) + left, int(round(xy[1])) + top), sharp, fill=fill)
         return
     tile, left, top = _glyphs(s, size, fill if isinstance(fill, (str, int)) else tuple(fill), anchor)
     target.paste(tile, (int(round(xy[0])) + left, int(round(xy[1])) + top), tile)

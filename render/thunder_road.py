@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from engine.i18n import t
 from engine.thunder_road.models import BoardView, CrewView, TRView, VehicleView
 
-from .common import fit, note_text, text, to_png
+from .common import fit, length, note_text, text, to_png
 
 S = 24  # hex radius (px)
 XU = math.sqrt(3) * S / 2  # px per doubled row (forward)
@@ -506,12 +506,9 @@ def _legend(d: ImageDraw.ImageDraw | None, v: TRView, y: float, board_w: int, lo
         items.append((26, lambda x, cy: _chopper(dd, x + 13, cy, "#9ca3af", 12), tr("chopper")))
     if any(w.on_fire for w in v.vehicles):
         items.append((12, lambda x, cy: _flame(dd, x + 6, cy + 4), tr("on_fire")))
-    from .common import font
-
-    f = font(SMALL)
     x, cy, lines = 12.0, y + 17, 1
     for width, icon, words in items:
-        need = width + 8 + f.getlength(words)
+        need = width + 8 + length(words, SMALL)
         if x + need > board_w - 8:
             x, cy, lines = 12.0, cy + 34, lines + 1
         if d is not None:

@@ -1103,7 +1103,9 @@ class TableService:
                 idle = self.idle_minutes(row, settings)
                 waited = now - (row.turn_started_at or row.updated_at)
                 if seat not in row.to_act or waited < idle * 60:
-                    raise TurnRefused("seat_not_idle", "discord.table.seat_not_idle", seat=seat, hours=f"{idle / 60:g}")
+                    raise TurnRefused(
+                        "seat_not_idle", "discord.table.seat_not_idle", seat=seat, hours=round(idle / 60, 1)
+                    )
                 voters = [u for u in row.humans if u != owner]
                 needed = max(len(voters) // 2 + 1, 2 if len(row.humans) >= 3 else 1)
             vote = await self._open_vote(
@@ -1331,7 +1333,7 @@ class TableService:
         def change(prefs: dict[str, Any]) -> dict[str, Any]:
             new, allowed = clocks.go_away(prefs, now, days)
             if new is None:
-                raise TurnRefused("away_allowance", "asyncplay.away_allowance", days=f"{allowed:g}")
+                raise TurnRefused("away_allowance", "asyncplay.away_allowance", days=allowed)
             return new
 
         new = await self.settings.update_user(user_id, change)  # the store re-times the member's seats

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine import canonical, get_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,9 +141,29 @@ def test_selfplay_plays_complete_games_and_renders(tmp_path):
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.strip().splitlines()
     assert lines[0].startswith("seed 5:") and lines[1].startswith("seed 6:")
-    assert "2 game(s) of city_of_fury" in lines[-1]
+    assert "2 games of city_of_fury with 1 seat in" in lines[-1]  # CLDR plurals, not "game(s)"
     pngs = sorted(tmp_path.glob("*.png"))
     assert len(pngs) > 10 and all(p.read_bytes()[:4] == b"\x89PNG" for p in pngs[:3])
+
+
+@pytest.mark.parametrize(
+    ("locale", "argv", "expected"),
+    [
+        ("en", ["--players", "9"], "This game needs 3 to 5 players (got 9)."),
+        ("zh", ["--players", "9"], "本游戏需要 3 至 5 名玩家（当前 9 名）。"),
+        ("en", ["--players", "0"], "This game needs 3 to 5 players (got 0)."),
+        ("en", ["--options", "{bad"], "That option is not valid: "),
+        ("en", ["--options", '{"ruleset": 7}'], "That option is not valid: "),
+    ],
+)
+def test_selfplay_with_bad_arguments_prints_one_translated_line(locale, argv, expected, capsys):
+    from driver import main
+
+    assert main(["selfplay", "automobile", "--locale", locale, *argv]) == 2
+    out = capsys.readouterr()
+    lines = out.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(expected), out.err
+    assert "Traceback" not in out.err and "core.error" not in out.err and not out.out
 
 
 def test_no_view_of_any_game_carries_the_seed_or_the_rng():

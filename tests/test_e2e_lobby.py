@@ -27,6 +27,7 @@ async def test_join_leave_ai_start(table):
     await table.start()
     gid, lobby = await open_lobby(table, host)
     assert table.row(gid)["status"] == "lobby" and "(lobby)" in lobby.text
+    assert "Press Join to take a seat" in lobby.text
     await click_and_settle(table, bob, lobby, f"tg:l:{gid}:join")
     assert table.seat_user(gid) == {"p1": 101, "p2": 102}
     assert "<@102>" in lobby.text, "the lobby message shows the new seat"
@@ -46,6 +47,8 @@ async def test_join_leave_ai_start(table):
     board = await table.wait_board(ex)
     assert table.row(gid)["status"] == "active"
     assert not lobby.custom_ids, "the lobby loses its buttons once the game starts"
+    # the lobby's words follow its state: nobody is asked to join a running game
+    assert "Press Join" not in lobby.text and "The game is on with 3 players" in lobby.text
     assert board.png() and (set(board.pinged) & {101, 103})
     assert not table.fd.violations
 
@@ -93,3 +96,26 @@ async def test_thread_option_opens_the_table_in_a_thread(table):
     assert table.sql("SELECT channel_id FROM games")[0][0] == thread_id
     msgs = table.fd.messages(thread_id)
     assert msgs and msgs[-1].png()
+
+
+async def test_lobby_shows_options_by_their_labels_in_the_tables_language_defaults_left_out(table):
+    host = table.fd.add_user(101, "host")
+    await table.start()
+    gid, lobby = await open_lobby(table, host, options="start_face=b on_fire=true big_rig=false")
+    assert "Start tile: Runway to Ruin" in lobby.text and "ON FIRE! tokens and fire die" in lobby.text
+    assert "big_rig" not in lobby.text and "Big Rig" not in lobby.text, "a default is left out"
+    assert "=" not in lobby.text and "False" not in lobby.text
+    # Armor Clash stores its complete options: only what differs from the defaults is shown
+    await click_and_settle(table, host, lobby, f"tg:l:{gid}:cancel")
+    gid2, lobby2 = await open_lobby(table, host, game="armor_clash")
+    assert "crews=" not in lobby2.text and "links" not in lobby2.text and "Options" not in lobby2.text
+    assert not table.fd.violations
+
+
+async def test_lobby_says_when_every_seat_is_taken(table):
+    host = table.fd.add_user(101, "host")
+    await table.start()
+    gid, lobby = await open_lobby(table, host, game="automobile")
+    for i in range(4):
+        await click_and_settle(table, table.fd.add_user(200 + i, f"u{i}"), lobby, f"tg:l:{gid}:join")
+    assert "Every seat is taken (5 players)" in lobby.text and "Press Join" not in lobby.text

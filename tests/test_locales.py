@@ -3,17 +3,16 @@ and renders with them filled (issue 13 item 5)."""
 
 import json
 import re
-import string
 
 import pytest
 
-from engine.i18n import LOCALES, catalog_path, namespaces, normalise, t
+from engine.i18n import LOCALES, catalog_path, namespaces, normalise, placeholders, t
 
 NAMESPACES = namespaces()
 
 
 def fields(s: str) -> set[str]:
-    return {f for _, f, _, _ in string.Formatter().parse(s) if f}
+    return placeholders(s)
 
 
 def load(lang: str, ns: str) -> dict[str, str]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..base import Game, Msg, Outcome, RigSpec, SeatLabels
 from ..errors import GameError
-from ..i18n import t
+from ..i18n import has, t
 from . import ai as AI
 from . import content
 from . import geometry as G
@@ -474,6 +474,18 @@ class ArmorClash(Game[M.State]):
         return AI.step_action(self, state, seat, legal, want)
 
     # ------------------------------------------------------------ text
+    def _option_value(self, name: str, value: Any, locale: str | None) -> str:
+        key = {
+            "vehicles": f"armor_clash.render.vehicle.{value}",
+            "crews": f"armor_clash.level.{value}",
+            "scenario": f"armor_clash.render.scenario.{value}"
+            if value in ("boss", "duel", "skirmish")
+            else f"armor_clash.campaign.{value}",
+        }.get(name)
+        if key is not None and has(key):
+            return t(key, locale)
+        return super()._option_value(name, value, locale)
+
     def _action_label(self, state: M.State, action: Any, locale: str | None, labels: SeatLabels | None) -> str:
         k = action.kind
         if k == "choose":

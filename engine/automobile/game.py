@@ -457,6 +457,7 @@ def event_text(event: AutoEvent, locale: str | None = None, labels: SeatLabels |
     elif kind == "action_order":
         params["order"] = ", ".join(_name(x, labels) or x for x in params["order"])
     elif kind == "game_end":
+        params["count"] = len(params["winners"])
         params["winners"] = ", ".join(_name(x, labels) or x for x in params["winners"])
         return t("automobile.event.game_end", locale, **params)
     if kind == "close" and params.get("cars"):

@@ -7,7 +7,7 @@ from typing import Any
 from ..base import Event as BaseEvent
 from ..base import Game, Msg, Outcome, RigSpec, SeatLabels, bad_state, rebuilt
 from ..errors import GameError
-from ..i18n import t
+from ..i18n import has, t
 from ..rng import Rng
 from . import models as m
 from . import rules as r
@@ -365,6 +365,11 @@ class CityOfFury(Game[m.State]):
                     raise bad_state("last_enemy_phase", f"hero HP {step.hp} after a hit")
 
     # ------------------------------------------------------ presentation
+    def _option_value(self, name: str, value: Any, locale: str | None) -> str:
+        if name == "hero" and has(f"city_of_fury.card.{value}.name"):
+            return t(f"city_of_fury.card.{value}.name", locale)
+        return super()._option_value(name, value, locale)
+
     def _action_label(self, state: m.State, a: Any, locale: str | None, labels: SeatLabels | None) -> str:
         k = a.kind
         if k == "choose_skill":

@@ -840,6 +840,7 @@ class ThunderRoad(Game[TRState]):
             else:
                 params[f] = "-" if val is None else self.seat_name(val, labels)
         if event.kind == "game_over":
+            params["count"] = len(getattr(event, "winners", []) or [])
             params["seats"] = params.pop("winners")
         if event.kind in ("extend", "tile"):  # tile names in the reader's language
             f = "tile" if event.kind == "extend" else "name"
