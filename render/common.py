@@ -22,7 +22,7 @@ import threading
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from fontTools.ttLib import TTFont
@@ -83,13 +83,18 @@ def font_paths() -> tuple[str, ...]:
     return tuple(([main] if main else []) + [str(p) for p in _fallback_candidates() if p.exists()])
 
 
-@lru_cache(maxsize=16)
+@cache
 def _cmap(path: str) -> frozenset[int]:
     try:
         with TTFont(path, fontNumber=0, lazy=True) as tt:
             return frozenset(tt.getBestCmap() or {})
     except Exception:  # an unreadable font file: it has no characters
         return frozenset()
+
+
+@lru_cache(maxsize=1)
+def _cmaps() -> tuple[frozenset[int], ...]:
+    return tuple(_cmap(p) for p in font_paths())
 
 
 @lru_cache(maxsize=256)
@@ -118,10 +123,10 @@ def segments(s: str) -> tuple[tuple[str, int], ...]:
     character is drawn by a font that has it; unrenderable characters replaced
     ("?") or, when invisible, dropped."""
     paths = font_paths()
-    maps = [_cmap(p) for p in paths]
-    main = maps[0] if maps else frozenset()
-    if not maps or all(ord(ch) in main for ch in s):
+    main = _cmap(paths[0]) if paths else frozenset()
+    if not paths or all(ord(ch) in main for ch in s):
         return ((s, 0),) if s else ()
+    maps = _cmaps()  # the fallbacks' maps, read the first time a character needs them
     out: list[list] = []
     chars = list(s)
     for k, ch in enumerate(chars):
