@@ -665,6 +665,14 @@ class Game(Generic[S]):
         buttons alike (tables.choices)."""
         return self._board_mark(state, action, seat)
 
+    def self_harm(self, before: S, after: S, seat: str) -> str | None:
+        """Whether a choice that takes ``seat`` from ``before`` to ``after`` (the
+        whole chain of its steps, no hidden information crossed) destroys one of
+        the seat's own pieces (a car driven off the road): the catalog key of the
+        words saying so, else None.  The platform offers such choices last,
+        marked with those words (tables.choices)."""
+        return self._self_harm(before, after, seat)
+
     def hidden_revealed(self, before: S, after: S) -> bool:
         """Whether going from ``before`` to ``after`` revealed hidden information
         (undo then needs everyone's consent; previews stop there).  Dice and
@@ -821,6 +829,9 @@ class Game(Generic[S]):
         return False
 
     def _board_mark(self, state: S, action: Any, seat: str) -> str | None:
+        return None
+
+    def _self_harm(self, before: S, after: S, seat: str) -> str | None:
         return None
 
     def _campaign_init(self, options: dict[str, Any]) -> dict[str, Any] | None:

@@ -19,6 +19,13 @@ those runs whole, saved as a chain of single steps (all or nothing, see
   the decision (its result has a step straight back: ``back``, ``cancel``), the
   rest are merged and each such step is a choice of its own beside them.
 
+A choice that destroys one of the seat's own pieces (:meth:`engine.base.Game.self_harm`:
+a car driven off the road) comes last, its label saying so first.  Labels tell
+every choice apart on their own: within one message no two are the same, and a
+chain too long for a component's label keeps its first and last steps and the
+steps that differ from the choices it would otherwise look like
+(``A → … → <the differing step> → … → Z``), within :data:`LABEL_LIMIT`.
+
 Neither ever looks past hidden information: a chain ends at the first step
 that rolls, shuffles or reveals (:func:`tables.preview.step_ends_chain`), so
 the player sees it, then goes on.  An action that returns to an earlier state
@@ -31,11 +38,12 @@ choice by its index and the service recomputes it under the table's lock.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import GameError
 from engine.base import BaseState, Game
+from engine.i18n import t
 
 from .preview import step_ends_chain
 
@@ -45,10 +53,16 @@ BUDGET = 200
 MAX_DEPTH = 12
 
 
+#: a choice's label fits a button's (80) and so a select option's (100) limit
+LABEL_LIMIT = 80
+ELLIPSIS = "…"
+
+
 @dataclass(frozen=True)
 class Choice:
     chain: tuple[int, ...]  # legal-action indices, one per step
     kind: str  # "single", "run" or "compound"
+    harm: str | None = None  # catalog key: how it destroys one of the seat's own pieces
 
 
 class _Spent(Exception):
@@ -123,7 +137,26 @@ def _expand(
 
 
 def choices(game: Game, state: BaseState, seat: str) -> list[Choice]:
-    """The seat's choices in a stable order (see the module's docstring)."""
+    """The seat's choices in a stable order (see the module's docstring); those
+    that destroy one of the seat's own pieces last."""
+    offered = _choices(game, state, seat)
+    if not offered or type(game)._self_harm is Game._self_harm:
+        return offered
+    marked = [replace(c, harm=_harm(game, state, seat, c.chain)) for c in offered]
+    return [c for c in marked if c.harm is None] + [c for c in marked if c.harm is not None]
+
+
+def _harm(game: Game, state: BaseState, seat: str, chain: tuple[int, ...]) -> str | None:
+    st = state
+    try:
+        for i in chain:
+            st, _ = game.apply(st, seat, game.legal_actions(st, seat)[i])
+    except (GameError, IndexError):
+        return None
+    return game.self_harm(state, st, seat)
+
+
+def _choices(game: Game, state: BaseState, seat: str) -> list[Choice]:
     legal = game.legal_actions(state, seat)
     singles = [Choice((i,), "single") for i in range(len(legal))]
     if seat not in game.to_act(state) or game.outcome(state) is not None or not legal:
@@ -252,11 +285,15 @@ def describe(
     locale: str,
     labels=None,
     numbers: list[int | None] | None = None,
+    limit: int = LABEL_LIMIT,
 ) -> list[tuple[str, str]]:
     """(label, group) of each choice: its steps' labels joined by arrows, and the
     group (select menu) of its first step; ``numbers`` (see :func:`numbering`):
-    a numbered choice's label starts with its number, as its place on the board."""
-    out = []
+    a numbered choice's label starts with its number, as its place on the board.
+    A choice that destroys the seat's own piece says so first.  Every label is
+    at most ``limit`` characters and no two are the same (see the module's docstring)."""
+    items: list[_Label] = []
+    groups: list[str] = []
     for k, choice in enumerate(offered):
         parts, group = [], ""
         for n, (st, action) in enumerate(_steps(game, state, seat, choice.chain)):
@@ -264,15 +301,141 @@ def describe(
                 group = game.action_group(st, action)
             parts.append(game.action_label(st, action, locale, labels))
         number = numbers[k] if numbers is not None and k < len(numbers) else None
+        warn = t(choice.harm, locale) if choice.harm else None
         if number is not None:
             # the number and where the choice ends come first: a long path is what a
             # button's length limit may cut, never the place drawn on the board
             path, tail = _path(parts)
-            label = " · ".join(x for x in (str(number), tail, path) if x)
+            prefix = " · ".join(x for x in (str(number), tail) if x)
+            items.append(_Label(prefix, _heads(parts), " · ".join(x for x in (prefix, path) if x), warn, parts))
+        elif choice.kind == "run":
+            items.append(_Label("", _heads(parts)[:-1] + parts[-1:], _run_label(parts), warn, parts))
         else:
-            label = _run_label(parts) if choice.kind == "run" else _join(parts)
-        out.append((label, group))
-    return out
+            items.append(_Label("", parts, " → ".join(parts), warn, parts))
+        groups.append(group)
+    texts = _unique(items, limit, locale)
+    return list(zip(texts, groups))
+
+
+@dataclass
+class _Label:
+    prefix: str  # kept whole: a choice's number and where it ends
+    parts: list[str]  # every step's full label
+    first: str  # the label when it fits and is unique
+    warn: str | None  # the words of a self-destroying choice
+    full: list[str]  # every step's full label, details included (when ``parts`` are heads)
+
+
+def _unique(items: list[_Label], limit: int, locale: str) -> list[str]:
+    """The labels of ``items``: each its ``first`` form when that fits and is
+    unique, else its chain shortened to the steps that tell it apart."""
+    keep = [{0, len(it.parts) - 1} for it in items]
+    must: list[set[int]] = [set() for _ in items]
+
+    def label(k: int, short: bool) -> str:
+        it = items[k]
+        body = it.first if not short else _shortened(it, keep[k], must[k], limit)
+        if it.warn:
+            body = t("core.ui.self_harm", locale, what=it.warn, label=body)
+        return _clip(body, limit)
+
+    short = [False] * len(items)
+    texts = [label(k, False) for k in range(len(items))]
+    for k, it in enumerate(items):
+        if texts[k] != (t("core.ui.self_harm", locale, what=it.warn, label=it.first) if it.warn else it.first):
+            short[k] = True  # too long as it was: shortened, keeping what tells it from its look-alikes
+            alike = [
+                o.parts
+                for j, o in enumerate(items)
+                if j != k and o.prefix == it.prefix and o.parts[:1] == it.parts[:1] and o.parts[-1:] == it.parts[-1:]
+            ]
+            must[k] = {i for i in _differing(it.parts, alike) if 0 < i < len(it.parts) - 1}
+            keep[k] |= must[k]
+            texts[k] = label(k, True)
+    for _ in range(MAX_DEPTH + 1):
+        clashes = _clashes(texts)
+        if not clashes:
+            return texts
+        grew = False
+        for group in clashes:
+            for k in group:
+                others = [items[j].parts for j in group if j != k]
+                diff = _differing(items[k].parts, others)
+                new = [i for i in diff if i not in must[k]]
+                if new or not short[k]:
+                    must[k] |= set(diff)
+                    keep[k] |= set(diff)
+                    short[k] = True
+                    grew = True
+                texts[k] = label(k, True)
+        if not grew:
+            # the steps' heads alike: their details tell them apart
+            detailed = [k for g in clashes for k in g if items[k].parts != items[k].full]
+            if not detailed:
+                break
+            for k in detailed:
+                items[k].parts = items[k].full
+                keep[k], must[k] = {0, len(items[k].parts) - 1}, set()
+                texts[k] = label(k, True)
+    # the same words after all (two steps with one label): numbered apart
+    for group in _clashes(texts):
+        for n, k in enumerate(group, start=1):
+            texts[k] = _clip(texts[k], limit - len(f" ({n})")) + f" ({n})"
+    return texts
+
+
+def _clashes(texts: list[str]) -> list[list[int]]:
+    seen: dict[str, list[int]] = {}
+    for k, x in enumerate(texts):
+        seen.setdefault(x, []).append(k)
+    return [g for g in seen.values() if len(g) > 1]
+
+
+def _differing(parts: list[str], others: list[list[str]]) -> list[int]:
+    """The steps of ``parts`` that tell it apart from each of ``others``: for
+    each, the first step where they differ."""
+    out = []
+    for other in others:
+        for i, p in enumerate(parts):
+            if i >= len(other) or other[i] != p:
+                out.append(i)
+                break
+        else:
+            if parts:
+                out.append(len(parts) - 1)
+    return sorted(set(out))
+
+
+def _shortened(it: _Label, keep: set[int], must: set[int], limit: int) -> str:
+    """``it``'s chain with only the ``keep`` steps shown (the rest as "…"),
+    fitted into ``limit``: the steps that tell it apart (``must``) are cut last."""
+    room = limit - (len(it.prefix) + 3 if it.prefix else 0)
+    for cap_end, cap_must in ((None, None), (32, None), (20, None), (12, None), (12, 40), (8, 28), (6, 18)):
+        shown = []
+        last = -1
+        for i, p in enumerate(it.parts):
+            if i not in keep:
+                continue
+            if i > last + 1:
+                shown.append(ELLIPSIS)
+            cap = cap_must if i in must else cap_end
+            shown.append(_clip(p, cap) if cap else p)
+            last = i
+        body = " → ".join(shown)
+        if len(body) <= room:
+            break
+    return " · ".join(x for x in (it.prefix, body) if x)
+
+
+def _clip(text: str, limit: int | None) -> str:
+    if limit is None or len(text) <= limit:
+        return text
+    return text[: max(0, limit - 1)].rstrip() + ELLIPSIS
+
+
+def _heads(parts: list[str]) -> list[str]:
+    """Each step's head: its label's text before " · " (a direction, not the space)."""
+    return [p.split(" · ", 1)[0] for p in parts]
 
 
 def _path(parts: list[str]) -> tuple[str, str]:
@@ -293,12 +456,4 @@ def _run_label(parts: list[str]) -> str:
     """A run's steps, short, with only the last step's detail ("front-left ×2 →
     forward · face-down hazard!")."""
     path, tail = _path(parts)
-    return _join([f"{path} · {tail}" if tail else path])
-
-
-def _join(parts: list[str], limit: int = 100) -> str:
-    text = " → ".join(parts)
-    if len(text) <= limit or len(parts) < 3:
-        return text
-    head, tail = parts[0], parts[-1]
-    return f"{head} → …{len(parts) - 2}… → {tail}"
+    return f"{path} · {tail}" if tail else path

@@ -752,6 +752,15 @@ class ThunderRoad(Game[TRState]):
         dest = self._step_dest(state, action)
         return key(dest) if dest is not None and on_board(dest) else None  # off the board: no space to mark
 
+    def _self_harm(self, before: TRState, after: TRState, seat: str) -> str | None:
+        """A choice that puts one of the seat's own cars out of the race (off the
+        road, into impassable terrain, onto a chopper)."""
+
+        def running(st: TRState) -> int:
+            return sum(1 for v in st.vehicles if v.owner == seat and v.kind != "wreck" and v.where != "gone")
+
+        return "thunder_road.warn.own_car_out" if running(after) < running(before) else None
+
     def _step_dest(self, state: TRState, action: Any) -> list[int] | None:
         """Where an enter or step action drives the car to move, as its button says."""
         if action.kind == "enter":
