@@ -1,7 +1,12 @@
 """Turns through the table service (load, apply, save, render) with many games stored.
 
     python bench/pipeline.py [--turns 300] [--games 1,10000] [--game city_of_fury]
+    python bench/pipeline.py --game all --turns 200 --games 1
     python bench/pipeline.py --race 1000
+
+``--game all`` runs every game in one run and then prints how Thunder Road's render
+compares with the others' (issue 20: at most 1.5x their median):
+``render: thunder_road=<ms> others_median=<ms> ratio=<r>`` (medians of the render stage).
 
 ``--race N`` instead races N reads of one table against a writer changing its
 seats and state, once with the separate WAL read connection and once with
@@ -167,16 +172,29 @@ def main() -> None:
         f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} · {platform.machine()} · {os.cpu_count()} cores · "
         f"Python {platform.python_version()} · game {args.game}"
     )
-    print(f"{'games stored':>12} {'stage':>8} {'median ms':>10} {'p99 ms':>8} {'n':>6}")
-    for n in [int(x) for x in args.games.split(",")]:
-        with tempfile.TemporaryDirectory() as tmp:
-            timings = asyncio.run(run(args.game, n, args.turns, Path(tmp) / "bench.db"))
-        for stage in ("load", "apply", "save", "render", "turn"):
-            vals = timings.get(stage, [])
-            if vals:
-                print(
-                    f"{n:>12} {stage:>8} {statistics.median(vals) * 1000:>10.2f} {pct(vals, 0.99) * 1000:>8.2f} {len(vals):>6}"
-                )
+    games = ["thunder_road", "automobile", "armor_clash", "city_of_fury"] if args.game == "all" else [args.game]
+    renders: dict[str, float] = {}
+    for game_id in games:
+        if len(games) > 1:
+            print(f"# game {game_id}")
+        print(f"{'games stored':>12} {'stage':>8} {'median ms':>10} {'p99 ms':>8} {'n':>6}")
+        for n in [int(x) for x in args.games.split(",")]:
+            with tempfile.TemporaryDirectory() as tmp:
+                timings = asyncio.run(run(game_id, n, args.turns, Path(tmp) / "bench.db"))
+            for stage in ("load", "apply", "save", "render", "turn"):
+                vals = timings.get(stage, [])
+                if vals:
+                    print(
+                        f"{n:>12} {stage:>8} {statistics.median(vals) * 1000:>10.2f} {pct(vals, 0.99) * 1000:>8.2f} {len(vals):>6}"
+                    )
+            if timings.get("render"):
+                renders[game_id] = statistics.median(timings["render"]) * 1000
+    if "thunder_road" in renders and len(renders) > 1:
+        others = statistics.median(v for k, v in renders.items() if k != "thunder_road")
+        print(
+            f"render: thunder_road={renders['thunder_road']:.2f} others_median={others:.2f} "
+            f"ratio={renders['thunder_road'] / others:.2f}"
+        )
 
 
 if __name__ == "__main__":

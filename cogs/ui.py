@@ -18,6 +18,7 @@ from engine import get_game
 from engine.base import BaseState, Event, Game, Msg, SeatLabel
 from engine.i18n import has, t
 from store import GameRow
+from tables.colours import seat_colours
 from tables.levels import level_name, seat_level
 from tables.text import escape, plain
 
@@ -64,9 +65,8 @@ def seat_label(row: GameRow, seat: str, locale: str) -> str:
 
 
 # ------------------------------------------------------------ seat labels
-#: stable seat colours, by seat order at the table (and the square shown beside a name in texts)
-PALETTE = ("#E74C3C", "#3498DB", "#2ECC71", "#F1C40F", "#9B59B6", "#E67E22")
-SQUARES = ("🟥", "🟦", "🟩", "🟨", "🟪", "🟧")
+# stable seat colours, by seat order at the table, and the square shown beside a name in
+# texts: tables.colours picks them per game, away from the colours its board gives a meaning
 
 
 def seat_labels(row: GameRow, names: Mapping[int, str], locale: str) -> dict[str, SeatLabel]:
@@ -74,6 +74,7 @@ def seat_labels(row: GameRow, names: Mapping[int, str], locale: str) -> dict[str
     and a stable colour by seat order.  ``p1`` never reaches a player."""
     out: dict[str, SeatLabel] = {}
     ai = 0
+    palette = seat_colours(row.game, len(row.seats))
     for i, s in enumerate(row.seats):
         if s.user_id is None:
             ai += 1
@@ -83,14 +84,14 @@ def seat_labels(row: GameRow, names: Mapping[int, str], locale: str) -> dict[str
                 name += f" ({level_name(game.id, seat_level(row, game, s.seat), locale)})"
         else:
             name = names.get(s.user_id) or t("discord.seat.player", locale, n=i + 1)
-        out[s.seat] = SeatLabel(name=plain(name) or "?", colour=PALETTE[i % len(PALETTE)])
+        out[s.seat] = SeatLabel(name=plain(name) or "?", colour=palette[i][0])
     return out
 
 
 def seat_tag(row: GameRow, labels: Mapping[str, SeatLabel], seat: str) -> str:
     """A seat in a text: its colour square and name (bold)."""
     idx = next((i for i, s in enumerate(row.seats) if s.seat == seat), None)
-    square = SQUARES[idx % len(SQUARES)] + " " if idx is not None else ""
+    square = seat_colours(row.game, len(row.seats))[idx][1] + " " if idx is not None else ""
     lab = labels.get(seat)
     return f"{square}**{escape(lab.name if lab else seat)}**"
 

@@ -14,10 +14,24 @@ from typing import Any
 
 from engine import get_game
 
+from . import common
+
 
 def renderer_module(game_id: str) -> str:
     """The module that draws ``game_id``."""
     return type(get_game(game_id)).renderer or f"render.{game_id}"
+
+
+def board_colours(game_id: str) -> dict[str, str]:
+    """The colours with a meaning on ``game_id``'s board (its renderer's
+    ``MEANINGFUL``: a boss, the price rows), which no seat colour comes close to."""
+    module = importlib.import_module(renderer_module(game_id))
+    return dict(getattr(module, "MEANINGFUL", {}))
+
+
+def seat_colours(game_id: str, n: int) -> list[tuple[str, str]]:
+    """The colours (and text squares) of a table's ``n`` seats, in seat order."""
+    return common.seat_colours(board_colours(game_id).values(), n)
 
 
 def render(game_id: str, view: Any, locale: str = "en") -> bytes:

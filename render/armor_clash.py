@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image, ImageDraw
 
 from engine.i18n import t
-from render.common import canvas, fit, length, text, to_png
+from render.common import canvas, fit, length, seat_colours, text, to_png
 
 if TYPE_CHECKING:
     from engine.armor_clash.models import AcView, UnitView
@@ -53,7 +53,6 @@ FS_TITLE = 24
 BG = "#1d1f24"
 FIELD = (0x3A, 0x5E, 0x34)
 FIELD_LINE = "#2a4626"
-SEAT_COLOURS = ["#4f9de8", "#5fc46a", "#e0c341", "#4fd0d0"]
 ENEMY = "#e0644a"  # enemy outline and card colour
 ENEMY_HULL = "#7d8072"  # feldgrau: enemies read as enemies whatever the seat colours
 BOSS = "#ff4f3a"
@@ -69,6 +68,10 @@ MISS = "#fff3b0"
 TEXT = "#f2f2f2"
 MUTED = "#b9bcc4"
 CHIP_BG = "#3a3e47"
+#: colours with a meaning on the board: no seat colour comes close (render.common.seat_colours)
+MEANINGFUL = {"boss": BOSS, "enemy": ENEMY, "hit": HIT}
+#: seat colours when the caller gives none
+SEAT_COLOURS = [c for c, _ in seat_colours(MEANINGFUL.values(), 4)]
 
 _STEPS = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]
 CREW = ("driver", "gunner", "loader")
@@ -930,7 +933,9 @@ def _cards(d: ImageDraw.ImageDraw, view: AcView, locale: str) -> None:
 
 
 # ---------------------------------------------------------------- legend
-def _legend(d: ImageDraw.ImageDraw, mode: str, stunned: bool, locale: str, zone: int | None = None) -> float:
+def _legend(
+    d: ImageDraw.ImageDraw, mode: str, stunned: bool, locale: str, zone: int | None = None, ray: str | None = None
+) -> float:
     """What the icons mean, flowed in lines under the board; returns its bottom
     (``stunned``: a crew sits out this turn, so its badge is explained too)."""
     x0, right = 12, PANEL_X - 14
@@ -956,6 +961,8 @@ def _legend(d: ImageDraw.ImageDraw, mode: str, stunned: bool, locale: str, zone:
             d.pieslice((ix - 20, iy - 20, ix + 20, iy + 20), -67.5, 67.5, fill="#6f8f48", outline="#cfe08a")
 
         item(20, wedge, _r("legend.arc", locale))
+        if ray is not None:  # the boss's (and the viewer's own) arc edges, run on to the board's edge
+            item(30, lambda ix, iy: _dashed(d, (ix, iy), (ix + 30, iy), ray, 2, 7), _r("legend.arc_edge", locale))
     else:
         item(0, lambda ix, iy: None, _r("legend.arc_simple", locale))
     item(30, lambda ix, iy: d.line((ix, iy, ix + 30, iy), fill=HIT, width=4), _k("result.hit", locale))
@@ -1013,7 +1020,12 @@ def draw(view: AcView, locale: str = "en") -> bytes:
     img = _field(view.width, view.height).copy()
     d = ImageDraw.Draw(img)
     _draw_coordinates(d, view.width, view.height)
-    _legend(d, view.mode, stunned, locale, view.objective.goal if view.objective else None)
+    edges = [
+        _colour(u, view)
+        for u in view.units
+        if view.mode == "normal" and u.status == "active" and (u.boss or (u.seat is not None and u.seat == view.viewer))
+    ]
+    _legend(d, view.mode, stunned, locale, view.objective.goal if view.objective else None, edges[0] if edges else None)
     board = _Board(view, locale, img, d)
     for layer in LAYERS:
         layer(board)

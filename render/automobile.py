@@ -17,15 +17,25 @@ from PIL import Image, ImageDraw
 
 from engine.automobile.models import PublicView, SeatView, SpaceView
 from engine.i18n import normalise, t
-from render.common import fit, glyph_mask, length, note_text, to_png
+from render.common import fit, glyph_mask, length, note_text, seat_colours, to_png
 
 W, H = 1100, 800
 BG = "#1d1f24"
-SEAT_COLORS = ["#e05a4f", "#4f8fe0", "#5cc46a", "#e0c04f", "#b46ae0"]
 CLS_COLORS = {"low": "#8a8f98", "mid": "#b07a45", "high": "#d4b040"}
 CLASSES = ("high", "mid", "low")
 CHARS = ("ford", "kettering", "sloan", "howard", "durant", "chrysler")
-BONUS, DISCOUNT = "#3fbf7f", "#e07a3f"
+# teal and pink: far from every seat colour (a green or orange marker read as a seat's)
+BONUS, DISCOUNT = "#14b8a6", "#f472b6"
+#: colours with a meaning on the board: no seat colour comes close (render.common.seat_colours)
+MEANINGFUL = {
+    "high": CLS_COLORS["high"],
+    "mid": CLS_COLORS["mid"],
+    "low": CLS_COLORS["low"],
+    "bonus": BONUS,
+    "discount": DISCOUNT,
+}
+#: seat colours when the caller gives none
+SEAT_COLORS = [c for c, _ in seat_colours(MEANINGFUL.values(), 5)]
 S = 16  # the smallest text: 8 CSS px once Discord halves the image
 M = 12  # margin
 

@@ -67,6 +67,8 @@ OFF = "#6b707a"
 SLOT_C = "#9a9aa5"
 STREET_C = "#e6e1d3"
 HIT_C = "#c0392b"
+#: colours with a meaning on the board: no seat colour comes close (render.common.seat_colours)
+MEANINGFUL = {"enemy": ENEMY_C, "boss": BOSS_C, "hit": HIT_C}
 WIN_C, LOSS_C = "#1e7e34", "#8b1e1e"
 
 

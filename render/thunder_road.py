@@ -13,10 +13,11 @@ button starts with."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageColor, ImageDraw
 
 from engine.i18n import t
 from engine.thunder_road.models import BoardView, CrewView, TRView, VehicleView
@@ -49,13 +50,24 @@ MARK_COLOUR = {
     "oil": "#f59e0b",
     "mud": "#f59e0b",
     "mud_end": "#f59e0b",
-    "drift": "#38bdf8",
+    "drift": "#f472b6",
     "finish": "#ffffff",
 }
 #: vehicle outline (length along the road, width across): sizes differ at a glance
 LEN = {"bike": 22, "small": 24, "medium": 32, "large": 40, "rig": 44}
 WID = {"bike": 9, "small": 14, "medium": 18, "large": 22, "rig": 24}
 HILITE = "#facc15"
+NEXT = "#22d3ee"  # a space a car may drive to next (cyan: no seat colour is near it)
+#: colours the board draws in, kept exact in its palette image (see :func:`_to_palette`)
+_FIXED_COLOURS = (BG, HILITE, NEXT, *TERRAIN.values(), *HAZARD_UP.values(), *MARK_COLOUR.values(), "#ffffff", "#111111")
+#: colours with a meaning on the board: no seat colour comes close (render.common.seat_colours)
+MEANINGFUL = {
+    "moving": HILITE,
+    "next": NEXT,
+    "eliminate": MARK_COLOUR["eliminate"],
+    "hazard": MARK_COLOUR["hazard"],
+    "drift": MARK_COLOUR["drift"],
+}
 
 
 def _center(c: int, y: int) -> tuple[float, float]:
@@ -403,14 +415,33 @@ def draw(view: TRView | dict[str, Any], locale: str = "en") -> bytes:
             c, y = ch.pos
             if 0 <= c < b.columns and 0 <= y < ymax:
                 cx, cy = _center(c, y)
-                d.ellipse((cx - 9, cy - 9, cx + 9, cy + 9), outline=MARK_COLOUR.get(ch.mark, "#4ade80"), width=4)
+                d.ellipse((cx - 9, cy - 9, cx + 9, cy + 9), outline=MARK_COLOUR.get(ch.mark, NEXT), width=4)
     # dashboards
     y0 = road_bottom + 8
     for crew in v.crews:
         _dashboard(d, v, crew, col_of[crew.seat], y0, board_w, locale)
         y0 += DASH_ROW
     _legend(d, v, y0 + 6, board_w, locale)
-    return to_png(img.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
+    return to_png(_to_palette(img, col_of.values()))
+
+
+def _to_palette(img: Image.Image, colours: Iterable[str]) -> Image.Image:
+    """``img`` as a palette image (a PNG several times faster to encode than RGB).
+    The palette: the board's own colours and the seat colours exactly, then the
+    most common colours of a one-in-nine sample (text shading): building it costs
+    ~1 ms where an octree quantisation of the whole board cost ~10 ms (docs/performance.md)."""
+    w, h = img.size
+    sample = img.resize((max(1, w // 3), max(1, h // 3)), Image.Resampling.NEAREST)
+    counted = sample.getcolors(maxcolors=4096)  # a small table: a larger one costs more than the rest
+    if counted is None:  # a board of more colours than that: an octree palette of the sample
+        counted = sample.quantize(255, method=Image.Quantize.FASTOCTREE).convert("RGB").getcolors(maxcolors=4096)
+    common = [c for _, c in sorted(counted or [], key=lambda x: -x[0])]
+    fixed = [ImageColor.getrgb(c)[:3] for c in (*_FIXED_COLOURS, *colours)]
+    chosen = list(dict.fromkeys([*fixed, *common]))[:256]
+    flat = [v for c in chosen for v in c]
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat + flat[:3] * (256 - len(chosen)))
+    return img.quantize(palette=pal, dither=Image.Dither.NONE)
 
 
 def _dashboard(
@@ -482,9 +513,7 @@ def _legend(d: ImageDraw.ImageDraw | None, v: TRView, y: float, board_w: int, lo
     if v.marks:
         items.append((28, lambda x, cy: _disc(dd, x + 14, cy, 1, 14), tr("destination")))
     elif v.choices:
-        items.append(
-            (18, lambda x, cy: dd.ellipse((x, cy - 9, x + 18, cy + 9), outline="#4ade80", width=4), tr("next"))
-        )
+        items.append((18, lambda x, cy: dd.ellipse((x, cy - 9, x + 18, cy + 9), outline=NEXT, width=4), tr("next")))
     # the board's other pieces, each explained only while it is on the board (fewer, bigger things)
     up = {h.type for h in v.hazards if h.up and h.type}
     if any(not h.up for h in v.hazards):

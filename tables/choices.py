@@ -290,7 +290,7 @@ def describe(
     """(label, group) of each choice: its steps' labels joined by arrows, and the
     group (select menu) of its first step; ``numbers`` (see :func:`numbering`):
     a numbered choice's label starts with its number, as its place on the board.
-    A choice that destroys the seat's own piece says so first.  Every label is
+    A choice that destroys the seat's own piece says so first (after its number and place).  Every label is
     at most ``limit`` characters and no two are the same (see the module's docstring)."""
     items: list[_Label] = []
     groups: list[str] = []
@@ -305,9 +305,10 @@ def describe(
         if number is not None:
             # the number and where the choice ends come first: a long path is what a
             # button's length limit may cut, never the place drawn on the board
+            # (a self-destroying choice: its warning right after the number and the place)
             path, tail = _path(parts)
-            prefix = " · ".join(x for x in (str(number), tail) if x)
-            items.append(_Label(prefix, _heads(parts), " · ".join(x for x in (prefix, path) if x), warn, parts))
+            prefix = " · ".join(x for x in (str(number), tail, f"⚠ {warn}" if warn else "") if x)
+            items.append(_Label(prefix, _heads(parts), " · ".join(x for x in (prefix, path) if x), None, parts))
         elif choice.kind == "run":
             items.append(_Label("", _heads(parts)[:-1] + parts[-1:], _run_label(parts), warn, parts))
         else:

@@ -49,7 +49,12 @@ def test_offered_labels_are_unique_fit_and_self_destroying_choices_come_last(gam
             assert all(harms[first_harm:]), "a self-destroying choice comes after every other"
             for k in range(first_harm, len(harms)):
                 harmful += 1
-                assert labels[k].startswith("⚠ " + t(str(harms[k]), locale)), labels[k]
+                warning = "⚠ " + t(str(harms[k]), locale)
+                if numbers[k] is None:
+                    assert labels[k].startswith(warning), labels[k]
+                else:  # the number and the place first (as on the board), then the warning
+                    head = labels[k].split(" · ")
+                    assert head[0] == str(numbers[k]) and warning in " · ".join(head[:3]), labels[k]
         state, _ = game.ai_step(state, None)
     assert messages > 20
     if game_id == "thunder_road":
