@@ -435,10 +435,10 @@ def _to_palette(img: Image.Image, colours: Iterable[str]) -> Image.Image:
     counted = sample.getcolors(maxcolors=4096)  # a small table: a larger one costs more than the rest
     if counted is None:  # a board of more colours than that: an octree palette of the sample
         counted = sample.quantize(255, method=Image.Quantize.FASTOCTREE).convert("RGB").getcolors(maxcolors=4096)
-    common = [c for _, c in sorted(counted or [], key=lambda x: -x[0])]
-    fixed = [ImageColor.getrgb(c)[:3] for c in (*_FIXED_COLOURS, *colours)]
+    common: list[tuple[int, ...]] = [tuple(c) for _, c in sorted(counted or [], key=lambda x: -x[0])]  # type: ignore[arg-type]
+    fixed = [tuple(ImageColor.getrgb(c)[:3]) for c in (*_FIXED_COLOURS, *colours)]
     chosen = list(dict.fromkeys([*fixed, *common]))[:256]
-    flat = [v for c in chosen for v in c]
+    flat = [int(v) for c in chosen for v in c]
     pal = Image.new("P", (1, 1))
     pal.putpalette(flat + flat[:3] * (256 - len(chosen)))
     return img.quantize(palette=pal, dither=Image.Dither.NONE)
