@@ -33,3 +33,19 @@ def test_simple_mode_draws_no_arc_edges_and_does_not_explain_them():
     with recorded_text() as runs:
         render("armor_clash", game.view(state, None), "en")
     assert t("armor_clash.render.legend.arc_edge", "en") not in {s for _, s in runs}
+
+
+def test_automobile_final_frame_shows_every_result_whole():
+    """The selfplay demo's last frame: each player's final money and the winner mark are
+    drawn in full (issue 20 item 8: it used to end "final $3440 winner demand …")."""
+    game = get_game("automobile")
+    state = game.new(["p1", "p2", "p3", "p4"], {}, 1)
+    while game.outcome(state) is None:
+        state, _ = game.ai_step(state, None)
+    view = game.view(state, None)
+    with recorded_text() as runs:
+        render("automobile", view, "en")
+    finals = [s for _, s in runs if s.startswith(t("automobile.ui.score", "en", money="").split("$")[0].strip())]
+    assert len(finals) == 4, finals
+    assert not any(s.endswith("…") for s in finals), finals
+    assert sum(t("automobile.ui.winner", "en") in s for s in finals) >= 1
