@@ -81,10 +81,20 @@ def _hex(cx: float, cy: float, r: float = S) -> list[tuple[float, float]]:
 
 
 # ------------------------------------------------------------------ terrain layer (cached)
+@lru_cache(maxsize=8)
+def _blank(key: tuple, width: int, height: int) -> Image.Image:
+    """A board of this size with the (cached) terrain layer of ``key`` on it, to copy."""
+    img = Image.new("RGB", (width, height), BG)
+    img.paste(_terrain_cached(*key)[0], (0, 0))
+    return img
+
+
+def _terrain_key(b: BoardView, locale: str) -> tuple:
+    return (b.columns, b.rows, b.tile_rows, tuple(b.terrain), tuple(b.tiles), tuple(b.lanes), locale)
+
+
 def _terrain_layer(b: BoardView, locale: str) -> Image.Image:
-    img, runs = _terrain_cached(
-        b.columns, b.rows, b.tile_rows, tuple(b.terrain), tuple(b.tiles), tuple(b.lanes), locale
-    )
+    img, runs = _terrain_cached(*_terrain_key(b, locale))
     for size, s in runs:  # the cached layer's texts are drawn in every image
         note_text(size, s)
     return img
@@ -320,11 +330,12 @@ def draw(view: TRView | dict[str, Any], locale: str = "en") -> bytes:
     board_w, road_bottom = _size(b)
     ymax = 2 * b.rows
     col_of = _colour_of(v)
-    base = _terrain_layer(b, locale)
+    _terrain_layer(b, locale)  # its texts recorded (the layer itself comes with the blank board)
     legend_h = 34 * _legend(None, v, 0, board_w, locale) + 16
     height = road_bottom + 16 + DASH_ROW * len(v.crews) + legend_h
-    img = Image.new("RGB", (board_w, height), BG)
-    img.paste(base, (0, 0))
+    img = _blank(
+        _terrain_key(b, locale), board_w, height
+    ).copy()  # a copy of a cached canvas: ~5x cheaper than a new fill
     d = ImageDraw.Draw(img)
     road_top, road_end = TOP - 2, TOP + YU * (b.columns - 1) + 2 * S
     # header
