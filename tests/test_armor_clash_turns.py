@@ -382,7 +382,7 @@ def test_choice_labels_show_turn_costs():
     s1, _ = do(s, "a", {"kind": "choose", "what": "move"}, {"kind": "move_dir", "reverse": False})
     turns = {x.cells: x.turns for x in GAME.legal_actions(s1, "a") if x.kind == "move_dist"}
     assert turns == {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 4}
-    assert GAME.action_label(s1, GAME.legal_actions(s1, "a")[5], "en") == "6 cell(s) · 4 turn(s)"
+    assert GAME.action_label(s1, GAME.legal_actions(s1, "a")[5], "en") == "6 cells · 4 turns"
     s2, _ = do(s, "a", {"kind": "choose", "what": "rotate"})
     costs = {x.cell: x.turns for x in GAME.legal_actions(s2, "a") if x.kind == "turret"}
     assert costs == {3: 0, 5: 0, 8: 1, 7: 2, 6: 1, 4: 0, 1: 0}

@@ -285,7 +285,7 @@ def test_closing_removes_the_cars_still_on_the_space():
     assert st.spaces[3].cars == 7
     st, _ = do(st, Act(what="rd"), Act(what="rd"))  # b, c
     label = GAME.action_label(GAME.apply(st, "a", Act(what="close"))[0], Close(space=3), "en")
-    assert "7 car(s) leave unsold" in label
+    assert "7 cars leave unsold" in label
     st, ev = do(st, Act(what="close"), Close(space=3))
     close = next(e for e in ev if e.kind == "close")
     assert close.cars == 7 and st.spaces[3].cars == 0 and st.players["a"].losses == 0

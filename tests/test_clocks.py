@@ -193,7 +193,7 @@ async def test_the_vacation_allowance_is_per_year(store, clock):
     clock.advance(16 * DAY)
     with pytest.raises(TurnRefused) as exc:
         await service.go_away(HOST, 7)
-    assert exc.value.code == "away_allowance" and exc.value.params["days"] == "6"
+    assert exc.value.code == "away_allowance" and exc.value.params["days"] == 6
     await service.go_away(HOST, 6)
     with pytest.raises(TurnRefused):
         await service.go_away(HOST, 0)

@@ -173,7 +173,7 @@ async def test_export_replays_to_the_identical_state_and_replay_renders_any_turn
     assert "1 played" in stats.embed["description"] and stats.png()
     ex = await table.fd.slash(alice, "stats server")
     server = await table.wait_ephemeral(ex)
-    assert "1 results by 1 players" in server.embed["description"] and server.png()
+    assert "1 result by 1 player" in server.embed["description"] and server.png()
     ex = await table.fd.slash(alice, "leaderboard", {"game": "city_of_fury"})
     board = await table.wait_board(ex)
     assert board.png()

@@ -41,7 +41,7 @@ LEGACY_EVENTS = [
                 "owner": "p2",
             },
         },
-        "p2/Medium car is blasted 1 spaces back-right.",
+        "p2/Medium car is blasted 1 space back-right.",
         "p2/中型车 被炸飞，向右后移动1格。",
     ),
     (
@@ -186,7 +186,7 @@ LEGACY_EVENTS = [
     ),
     (
         {"kind": "game_over", "to": None, "params": {"seats": "p1", "reason": "@thunder_road.end.finish"}},
-        "Game over: p1 win (finish line).",
+        "Game over: p1 wins (finish line).",
         "游戏结束：p1 获胜（冲过终点线）。",
     ),
     (
