@@ -381,13 +381,11 @@ def lobby_embed(row: GameRow, game: Game, locale: str) -> discord.Embed:
     )
     embed.add_field(name=t("core.ui.host", locale), value=mention(row.host_id), inline=True)
     embed.add_field(name=t("core.ui.seats", locale, n=len(row.seats), hi=hi), value=seats, inline=True)
-    # the options set up, by their labels in the table's language; defaults left out (escaped:
-    # a value may be text a member typed)
+    # the options set up, by their labels in the table's language; defaults left out (catalog
+    # words and values the game's Options model validated: no member text is echoed here)
     opts = game.describe_options(row.options, locale)
     if opts:
-        embed.add_field(
-            name=t("core.ui.options", locale), value=clip("\n".join(escape(o, 200) for o in opts), 1024), inline=False
-        )
+        embed.add_field(name=t("core.ui.options", locale), value=clip("\n".join(opts), 1024), inline=False)
     if row.status not in ("lobby", "active"):
         embed.add_field(name=t("core.ui.status", locale), value=t(f"core.status.{row.status}", locale), inline=False)
     return embed
