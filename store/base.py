@@ -454,6 +454,27 @@ class Campaign:
 
 
 @dataclass
+class LeagueRow:
+    """A league season (tables/leagues.py): its settings (``config``) and its
+    running model (``state``: players, rounds, tables) as JSON; ``version``
+    for compare-and-swap (:meth:`Store.update_league`)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    name: str
+    format: str
+    status: str  # signup, running, finished, cancelled
+    config: dict[str, Any]
+    state: dict[str, Any]
+    created_by: int
+    created_at: float
+    updated_at: float
+    version: int = 1
+
+
+@dataclass
 class Vote:
     id: int
     game_id: int
@@ -1032,6 +1053,61 @@ class Store:
         raise NotImplementedError
 
     async def campaigns(self, guild_id: int) -> list[Campaign]:
+        raise NotImplementedError
+
+    # leagues (tables/leagues.py)
+    async def create_league(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        name: str,
+        format: str,
+        config: dict[str, Any],
+        state: dict[str, Any],
+        created_by: int,
+    ) -> LeagueRow:
+        """Raises :class:`ChannelBusy` when the server has a league of that name."""
+        raise NotImplementedError
+
+    async def league(self, league_id: int) -> LeagueRow | None:
+        raise NotImplementedError
+
+    async def league_named(self, guild_id: int, name: str) -> LeagueRow | None:
+        raise NotImplementedError
+
+    async def leagues(self, guild_id: int | None = None, statuses: Sequence[str] | None = None) -> list[LeagueRow]:
+        """A server's leagues (every server's with ``guild_id`` None), oldest first."""
+        raise NotImplementedError
+
+    async def update_league(
+        self,
+        league_id: int,
+        expected_version: int,
+        *,
+        status: str | None = None,
+        state: dict[str, Any] | None = None,
+        config: dict[str, Any] | None = None,
+    ) -> int:
+        """One change to a league, only while it is at ``expected_version`` (else
+        :class:`VersionConflict`); returns the new version."""
+        raise NotImplementedError
+
+    async def claim_league_step(self, league_id: int, round: int, step: str, now: float, lease: float) -> bool:
+        """Claim one step of a league round (open a table, decide at the deadline, ...):
+        True for exactly one caller across processes, unless the claim is older than
+        ``lease`` seconds and was never marked done (its process died: claimable again)."""
+        raise NotImplementedError
+
+    async def finish_league_step(self, league_id: int, round: int, step: str, now: float) -> None:
+        raise NotImplementedError
+
+    async def league_step_done(self, league_id: int, round: int, step: str) -> bool:
+        raise NotImplementedError
+
+    async def results_of_games(self, game_ids: Sequence[int]) -> dict[int, list[ResultRow]]:
+        """The recorded placings of these tables (finished ones only), by table."""
         raise NotImplementedError
 
     # votes (undo consent, seat hand-over)

@@ -30,6 +30,7 @@ from .base import (
     GameChange,
     GameRow,
     LimitReached,
+    LeagueRow,
     NewSnapshot,
     RatingRow,
     ReplaySource,
@@ -839,6 +840,134 @@ class PostgresStore(Store):
     async def campaigns(self, guild_id: int) -> list[Campaign]:
         rows = await self.pool.fetch(self._CAMPAIGN + " WHERE guild_id=$1 ORDER BY id", guild_id)
         return [self._campaign(r) for r in rows]
+
+    # ----------------------------------------------------------- leagues
+    _LEAGUE = (
+        "SELECT id, guild_id, channel_id, game, name, format, status, config_json, state_json, created_by,"
+        " created_at, updated_at, version FROM leagues"
+    )
+
+    @staticmethod
+    def _league(r) -> LeagueRow:
+        try:
+            config, state = json.loads(r[7]), json.loads(r[8])
+            if not isinstance(config, dict) or not isinstance(state, dict):
+                raise ValueError("not an object")
+        except ValueError as exc:
+            raise CorruptRow(-int(r[0]), f"league {r[0]}: {exc}") from None
+        return LeagueRow(
+            id=r[0],
+            guild_id=r[1],
+            channel_id=r[2],
+            game=r[3],
+            name=r[4],
+            format=r[5],
+            status=r[6],
+            config=config,
+            state=state,
+            created_by=r[9],
+            created_at=r[10],
+            updated_at=r[11],
+            version=r[12],
+        )
+
+    async def create_league(self, *, guild_id, channel_id, game, name, format, config, state, created_by) -> LeagueRow:
+        now = self.clock()
+        try:
+            lid = await self.pool.fetchval(
+                "INSERT INTO leagues(guild_id, channel_id, game, name, format, config_json, state_json, created_by,"
+                " created_at, updated_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) RETURNING id",
+                guild_id,
+                channel_id,
+                game,
+                name,
+                format,
+                dumps(config),
+                dumps(state),
+                created_by,
+                now,
+                now,
+            )
+        except asyncpg.UniqueViolationError:
+            raise ChannelBusy(f"league {name}") from None
+        row = await self.league(lid)
+        assert row is not None
+        return row
+
+    async def league(self, league_id: int) -> LeagueRow | None:
+        r = await self.pool.fetchrow(self._LEAGUE + " WHERE id=$1", league_id)
+        return self._league(r) if r else None
+
+    async def league_named(self, guild_id: int, name: str) -> LeagueRow | None:
+        r = await self.pool.fetchrow(self._LEAGUE + " WHERE guild_id=$1 AND name=$2", guild_id, name)
+        return self._league(r) if r else None
+
+    async def leagues(self, guild_id: int | None = None, statuses: Sequence[str] | None = None) -> list[LeagueRow]:
+        where: list[str] = []
+        args: list[Any] = []
+        if guild_id is not None:
+            args.append(guild_id)
+            where.append(f"guild_id=${len(args)}")
+        if statuses is not None:
+            args.append(list(statuses))
+            where.append(f"status = ANY(${len(args)}::text[])")
+        sql = self._LEAGUE + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
+        return [self._league(r) for r in await self.pool.fetch(sql, *args)]
+
+    async def update_league(self, league_id, expected_version, *, status=None, state=None, config=None) -> int:
+        version = await self.pool.fetchval(
+            "UPDATE leagues SET status=COALESCE($1, status), state_json=COALESCE($2, state_json),"
+            " config_json=COALESCE($3, config_json), updated_at=$4, version=version+1 WHERE id=$5 AND version=$6"
+            " RETURNING version",
+            status,
+            dumps(state) if state is not None else None,
+            dumps(config) if config is not None else None,
+            self.clock(),
+            league_id,
+            expected_version,
+        )
+        if version is None:
+            raise VersionConflict(f"league {league_id}")
+        return int(version)
+
+    async def claim_league_step(self, league_id: int, round: int, step: str, now: float, lease: float) -> bool:
+        got = await self.pool.fetchval(
+            "INSERT INTO league_steps(league_id, round, step, claimed_at) VALUES ($1,$2,$3,$4)"
+            " ON CONFLICT(league_id, round, step) DO UPDATE SET claimed_at=excluded.claimed_at"
+            " WHERE league_steps.done_at IS NULL AND league_steps.claimed_at <= $5 RETURNING 1",
+            league_id,
+            round,
+            step,
+            now,
+            now - lease,
+        )
+        return got is not None
+
+    async def finish_league_step(self, league_id: int, round: int, step: str, now: float) -> None:
+        await self.pool.execute(
+            "UPDATE league_steps SET done_at=$1 WHERE league_id=$2 AND round=$3 AND step=$4",
+            now,
+            league_id,
+            round,
+            step,
+        )
+
+    async def league_step_done(self, league_id: int, round: int, step: str) -> bool:
+        r = await self.pool.fetchval(
+            "SELECT done_at FROM league_steps WHERE league_id=$1 AND round=$2 AND step=$3", league_id, round, step
+        )
+        return r is not None
+
+    async def results_of_games(self, game_ids: Sequence[int]) -> dict[int, list[ResultRow]]:
+        out: dict[int, list[ResultRow]] = {}
+        rows = await self.pool.fetch(
+            "SELECT game_id, seat, user_id, place, won, score, record FROM results"
+            " WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, place",
+            [int(g) for g in game_ids],
+        )
+        for g, s, u, p, w, sc, rec in rows:
+            out.setdefault(g, []).append(ResultRow(s, u, p, bool(w), sc, rec))
+        return out
 
     # ------------------------------------------------------------- votes
     _VOTE = (

@@ -39,6 +39,7 @@ from .base import (
     GameChange,
     GameRow,
     LimitReached,
+    LeagueRow,
     NewSnapshot,
     RatingRow,
     ReplaySource,
@@ -961,6 +962,138 @@ class SqliteStore(Store):
     async def campaigns(self, guild_id: int) -> list[Campaign]:
         rows = await self._all(self._CAMPAIGN + " WHERE guild_id=? ORDER BY id", (guild_id,))
         return [self._campaign(r) for r in rows]
+
+    # ----------------------------------------------------------- leagues
+    _LEAGUE = (
+        "SELECT id, guild_id, channel_id, game, name, format, status, config_json, state_json, created_by,"
+        " created_at, updated_at, version FROM leagues"
+    )
+
+    @staticmethod
+    def _league(r) -> LeagueRow:
+        try:
+            config, state = json.loads(r[7]), json.loads(r[8])
+            if not isinstance(config, dict) or not isinstance(state, dict):
+                raise ValueError("not an object")
+        except ValueError as exc:
+            raise CorruptRow(-int(r[0]), f"league {r[0]}: {exc}") from None
+        return LeagueRow(
+            id=r[0],
+            guild_id=r[1],
+            channel_id=r[2],
+            game=r[3],
+            name=r[4],
+            format=r[5],
+            status=r[6],
+            config=config,
+            state=state,
+            created_by=r[9],
+            created_at=r[10],
+            updated_at=r[11],
+            version=r[12],
+        )
+
+    async def create_league(self, *, guild_id, channel_id, game, name, format, config, state, created_by) -> LeagueRow:
+        now = self.clock()
+
+        async def tx(db):
+            cur = await db.execute(
+                "INSERT INTO leagues(guild_id, channel_id, game, name, format, config_json, state_json, created_by,"
+                " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (guild_id, channel_id, game, name, format, dumps(config), dumps(state), created_by, now, now),
+            )
+            return cur.lastrowid
+
+        try:
+            lid = await self._tx(tx)
+        except aiosqlite.IntegrityError:
+            raise ChannelBusy(f"league {name}") from None
+        row = await self.league(lid)
+        assert row is not None
+        return row
+
+    async def league(self, league_id: int) -> LeagueRow | None:
+        r = await self._one(self._LEAGUE + " WHERE id=?", (league_id,))
+        return self._league(r) if r else None
+
+    async def league_named(self, guild_id: int, name: str) -> LeagueRow | None:
+        r = await self._one(self._LEAGUE + " WHERE guild_id=? AND name=?", (guild_id, name))
+        return self._league(r) if r else None
+
+    async def leagues(self, guild_id: int | None = None, statuses: Sequence[str] | None = None) -> list[LeagueRow]:
+        where: list[str] = []
+        args: list[Any] = []
+        if guild_id is not None:
+            where.append("guild_id=?")
+            args.append(guild_id)
+        if statuses is not None:
+            where.append(f"status IN ({','.join('?' * len(statuses))})" if statuses else "0")
+            args.extend(statuses)
+        sql = self._LEAGUE + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
+        return [self._league(r) for r in await self._all(sql, args)]
+
+    async def update_league(self, league_id, expected_version, *, status=None, state=None, config=None) -> int:
+        now = self.clock()
+
+        async def tx(db):
+            cur = await db.execute(
+                "UPDATE leagues SET status=COALESCE(?, status), state_json=COALESCE(?, state_json),"
+                " config_json=COALESCE(?, config_json), updated_at=?, version=version+1 WHERE id=? AND version=?",
+                (
+                    status,
+                    dumps(state) if state is not None else None,
+                    dumps(config) if config is not None else None,
+                    now,
+                    league_id,
+                    expected_version,
+                ),
+            )
+            if cur.rowcount != 1:
+                raise VersionConflict(f"league {league_id}")
+            return expected_version + 1
+
+        return await self._tx(tx)
+
+    async def claim_league_step(self, league_id: int, round: int, step: str, now: float, lease: float) -> bool:
+        async def tx(db):
+            cur = await db.execute(
+                "INSERT INTO league_steps(league_id, round, step, claimed_at) VALUES (?,?,?,?)"
+                " ON CONFLICT(league_id, round, step) DO UPDATE SET claimed_at=excluded.claimed_at"
+                " WHERE league_steps.done_at IS NULL AND league_steps.claimed_at <= ?",
+                (league_id, round, step, now, now - lease),
+            )
+            return cur.rowcount == 1
+
+        return await self._tx(tx)
+
+    async def finish_league_step(self, league_id: int, round: int, step: str, now: float) -> None:
+        async def tx(db):
+            await db.execute(
+                "UPDATE league_steps SET done_at=? WHERE league_id=? AND round=? AND step=?",
+                (now, league_id, round, step),
+            )
+
+        await self._tx(tx)
+
+    async def league_step_done(self, league_id: int, round: int, step: str) -> bool:
+        r = await self._one(
+            "SELECT done_at FROM league_steps WHERE league_id=? AND round=? AND step=?", (league_id, round, step)
+        )
+        return bool(r and r[0] is not None)
+
+    async def results_of_games(self, game_ids: Sequence[int]) -> dict[int, list[ResultRow]]:
+        out: dict[int, list[ResultRow]] = {}
+        ids = [int(g) for g in game_ids]
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            rows = await self._all(
+                "SELECT game_id, seat, user_id, place, won, score, record FROM results"
+                f" WHERE game_id IN ({','.join('?' * len(chunk))}) ORDER BY game_id, place",
+                chunk,
+            )
+            for g, s, u, p, w, sc, rec in rows:
+                out.setdefault(g, []).append(ResultRow(s, u, p, bool(w), sc, rec))
+        return out
 
     # ------------------------------------------------------------- votes
     _VOTE = (
