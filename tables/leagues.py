@@ -32,6 +32,7 @@ State (JSON)::
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 from collections.abc import Sequence
@@ -780,7 +781,7 @@ class LeagueService:
                 if game.outcome(state) is not None:
                     break
                 before = len(entries)
-                state, more, evs = await t.off_loop(t.run_ai, ai_row, game, state, False)
+                state, more, evs = await t.off_loop(functools.partial(t.run_ai, forced=False), ai_row, game, state)
                 entries += more
                 events += evs
                 if len(entries) == before:
