@@ -21,7 +21,7 @@ from tables import TurnRefused, clocks, limits, ratings
 from tables.text import escape, plain
 
 from .clockview import rating_text
-from .inputs import check_choice, check_game, echo, game_choices, options_error, parse_options
+from .inputs import check_choice, check_game, echo, game_choices, options_error, parse_options, parse_points
 from .locale import failure_key, is_unavailable, locale_of, ls
 from .services import Services
 from .ui import clip, game_name
@@ -61,14 +61,6 @@ def rank_by_rating(rows: list[StatRow], rated: dict[int, RatingRow]) -> list[Sta
         key=lambda r: (-ratings.conservative(rated[r.user_id].mu, rated[r.user_id].sigma), r.user_id),
     )
     return with_rating + rank([r for r in rows if r.user_id not in rated])
-
-
-def parse_points(text: str | None) -> list[int]:
-    parts = [p for p in (text or "10,6,3,1").replace(" ", ",").split(",") if p]
-    points = [int(p) for p in parts]  # ValueError on junk
-    if not points or len(points) > 10 or any(p < 0 or p > 1000 for p in points):
-        raise ValueError("points")
-    return points
 
 
 LANGUAGES = ("en", "zh", "user")  # the choices of /settings language

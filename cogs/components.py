@@ -207,4 +207,53 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:vote:(
         await _tables(interaction).on_vote(interaction, self.vid, self.answer == "yes")
 
 
-DYNAMIC_ITEMS = (ActionButton, ActionSelect, LobbyButton, LobbyAISelect, PanelButton, PrivateViewButton, VoteButton)
+class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:lg:(?P<lid>\d{1,18}):(?P<op>join|leave)"):
+    """Sign up for a league, or leave it (works across restarts: ids only)."""
+
+    def __init__(self, lid: int, op: str, *, label: str = "?", style=discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"tg:lg:{lid}:{op}"))
+        self.lid, self.op = lid, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["lid"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from engine.i18n import t  # noqa: PLC0415 -- kept out of this light module's import time
+        from tables import TurnRefused  # noqa: PLC0415
+
+        from .flood import admit  # noqa: PLC0415
+        from .locale import locale_of  # noqa: PLC0415
+
+        if not await admit(interaction):
+            return
+        services: Any = cast(Any, interaction.client).services
+        locale = locale_of(interaction, services.default_locale)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            if self.op == "join":
+                row = await services.leagues.signup(self.lid, interaction.user.id)
+                key = "league.signed_up" if row.status == "signup" else "league.signed_up_late"
+                n = int(row.state.get("round", 0)) + 1
+            else:
+                row, _ = await services.leagues.withdraw(self.lid, interaction.user.id)
+                key, n = "league.left", 0
+        except TurnRefused as exc:
+            await interaction.followup.send(exc.text(locale), ephemeral=True)
+            return
+        await interaction.followup.send(
+            t(key, locale, name=discord.utils.escape_mentions(discord.utils.escape_markdown(row.name)), round=n),
+            ephemeral=True,
+        )
+
+
+DYNAMIC_ITEMS = (
+    ActionButton,
+    ActionSelect,
+    LobbyButton,
+    LobbyAISelect,
+    PanelButton,
+    PrivateViewButton,
+    VoteButton,
+    LeagueButton,
+)

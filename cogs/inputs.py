@@ -45,6 +45,14 @@ def echo(value: Any) -> str:
     return quote(value, ECHO_CHARS)
 
 
+def parse_points(text: str | None) -> list[int]:
+    parts = [p for p in (text or "10,6,3,1").replace(" ", ",").split(",") if p]
+    points = [int(p) for p in parts]  # ValueError on junk
+    if not points or len(points) > 10 or any(p < 0 or p > 1000 for p in points):
+        raise ValueError("points")
+    return points
+
+
 def game_choices() -> list[app_commands.Choice[str]]:
     """The registered games as command choices.  Each cog module calls it when
     it is loaded (discord.py executes an extension afresh at every load), so a

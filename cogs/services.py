@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from store import Store
 from tables import DEFAULT_SETTINGS, Settings, TableService
 from tables.flood import FloodGate
+from tables.leagues import LeagueService
 
 __all__ = ["DEFAULT_SETTINGS", "Services"]
 
@@ -25,9 +26,11 @@ class Services:
     flood: FloodGate | None = field(default_factory=FloodGate)  # per-member rate of interactions (cogs/flood.py)
     settings: Settings = field(init=False)
     tables: TableService = field(init=False)
+    leagues: LeagueService = field(init=False)
 
     def __post_init__(self) -> None:
         self.settings = Settings(self.store, clock=self.clock)
         self.tables = TableService(
             self.store, self.executor, self.max_ai_steps, settings=self.settings, clock=self.clock
         )
+        self.leagues = LeagueService(self.tables)

@@ -54,7 +54,11 @@ spec violations and errors the bot logged (e.g. the traceback text of a failing 
 * ``fd.add_user(id, name, locale="en-US", manage_guild=False, bot=False) -> FakeUser``
   (``manage_guild`` gives a "Managers" role with that permission, visible in
   ``interaction.permissions`` and ``member.guild_permissions``);
-  ``fd.add_channel(name, type=0, parent_id=None) -> id``. Anywhere a user is expected, a
+  ``fd.add_channel(name, type=0, parent_id=None) -> id``; ``fd.add_forum(name, tags=("Waiting", ...))
+  -> id`` (a forum channel, type 15, with those tags: a post is a thread whose first message
+  is the post's; ``applied_tags`` are kept and editable). ``fd.roles`` lists roles the bot
+  created (``POST /guilds/{id}/roles``, needs Manage Roles), ``fd.member_roles(user)`` what
+  it gave a member (``PUT .../members/{uid}/roles/{rid}``). Anywhere a user is expected, a
   ``FakeUser`` or its id will do.
 * ``await fd.start(bot, sync=False, timeout=10)`` runs ``bot.start()`` in a task until the
   bot is ready (it lowers ``guild_ready_timeout`` to 0.02 s if it was larger);
@@ -180,7 +184,7 @@ import os
 import re
 import struct
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -222,6 +226,7 @@ P_HISTORY = 1 << 16
 P_MENTION_EVERYONE = 1 << 17
 P_EXT_EMOJI = 1 << 18
 P_MANAGE_GUILD = 1 << 5
+P_MANAGE_ROLES = 1 << 28
 P_ADD_REACTIONS = 1 << 6
 P_USE_APP_COMMANDS = 1 << 31
 P_CREATE_PUBLIC_THREADS = 1 << 35
@@ -984,6 +989,7 @@ class FakeDiscord:
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, dict] = {}
         self.threads: list[dict] = []  # threads the bot created (channel payloads, live)
+        self.roles: list[dict] = []  # roles the bot created (role payloads)
         self.thread_members: dict[int, set[int]] = {}  # thread id -> user ids added through the API
         self.requests: list[Request] = []
         self._violations: list[str] = []
@@ -1131,6 +1137,23 @@ class FakeDiscord:
             self._spawn_dispatch("CHANNEL_CREATE", ch)
         return cid
 
+    def add_forum(self, name: str, tags: Sequence[str] = ("Waiting", "Active", "Finished")) -> int:
+        """A forum channel (type 15) with these tags available."""
+        cid = self.add_channel(name, type=15)
+        ch = self.channels[cid]
+        ch["available_tags"] = [
+            {"id": str(self._snowflake()), "name": tag, "moderated": False, "emoji_id": None, "emoji_name": None}
+            for tag in tags
+        ]
+        ch["default_reaction_emoji"] = None
+        ch["default_sort_order"] = None
+        ch["default_forum_layout"] = 0
+        ch["default_thread_rate_limit_per_user"] = 0
+        return cid
+
+    def member_roles(self, who: FakeUser | int) -> list[int]:
+        return list(self.user(who).roles)
+
     def _spawn_dispatch(self, event: str, data: dict, intent: int = 0) -> None:
         """Dispatch from synchronous code; silently skipped when no bot is connected or the
         bot did not ask for ``intent``."""
@@ -1172,6 +1195,7 @@ class FakeDiscord:
             role(self.guild_id, "@everyone", EVERYONE_PERMS, 0),
             role(self.manager_role_id, "Managers", EVERYONE_PERMS | P_MANAGE_GUILD, 1),
             role(self.bot_role_id, "tabletop-gm", self._bot_perms(), 2, managed=True),
+            *self.roles,
         ]
 
     def permissions_of(self, user: FakeUser) -> int:
@@ -2491,6 +2515,13 @@ async def _patch_channel(fd: FakeDiscord, rec: Request, cid: str) -> web.Respons
     for key in ("name", "topic", "rate_limit_per_user", "nsfw"):
         if key in body:
             ch[key] = body[key]
+    if "applied_tags" in body and "thread_metadata" in ch:
+        parent = fd.channels.get(int(ch["parent_id"])) or {}
+        known = {t["id"] for t in parent.get("available_tags", [])}
+        tags = [str(t) for t in body["applied_tags"] or []]
+        if not set(tags) <= known or len(tags) > 5:
+            return _error(400, 50035, "Invalid Form Body (applied_tags)")
+        ch["applied_tags"] = tags
     if "thread_metadata" in ch:
         for key in ("archived", "locked", "auto_archive_duration"):
             if key in body:
@@ -2608,6 +2639,22 @@ def _new_thread(fd: FakeDiscord, parent: dict, body: dict, message_id: int | Non
 @_handles("POST", r"/channels/(?P<cid>\d+)/threads")
 async def _create_thread(fd: FakeDiscord, rec: Request, cid: str) -> web.Response:
     parent = _channel_or_404(fd, cid)
+    if parent["type"] in (15, 16):  # a forum post: a public thread opened by its first message
+        fd._require(P_SEND, "create forum posts")
+        body = dict(rec.json or {})
+        first = body.get("message") or {}
+        if _is_empty(first, rec.files):
+            return _error(400, 50006, "Cannot send an empty message")
+        known = {t["id"] for t in parent.get("available_tags", [])}
+        tags = [str(t) for t in body.get("applied_tags") or []]
+        if not set(tags) <= known or len(tags) > 5:
+            return _error(400, 50035, "Invalid Form Body (applied_tags)")
+        thread = _new_thread(fd, parent, {**body, "type": 11})
+        thread["applied_tags"] = tags
+        msg = fd._make_message(int(thread["id"]), first, rec.files)
+        thread["last_message_id"] = str(msg.id)
+        await fd._dispatch_if_connected("THREAD_CREATE", dict(thread, newly_created=True), INTENT_GUILDS)
+        return _json_response({**thread, "message": msg.public_data()}, 201)
     private = int((rec.json or {}).get("type") or 12) == 12
     fd._require(P_CREATE_PRIVATE_THREADS if private else P_CREATE_PUBLIC_THREADS, "create threads")
     thread = _new_thread(fd, parent, rec.json or {})
@@ -2642,6 +2689,43 @@ async def _get_guild(fd: FakeDiscord, rec: Request, gid: str) -> web.Response:
     for key in ("members", "channels", "threads", "presences", "voice_states"):
         g.pop(key, None)
     return _json_response(g)
+
+
+@_handles("POST", r"/guilds/(?P<gid>\d+)/roles")
+async def _create_role(fd: FakeDiscord, rec: Request, gid: str) -> web.Response:
+    fd._require(P_MANAGE_ROLES, "manage roles")
+    body = rec.json or {}
+    role = {
+        "id": str(fd._snowflake()),
+        "name": str(body.get("name") or "new role")[:100],
+        "color": int(body.get("color") or 0),
+        "colors": {"primary_color": int(body.get("color") or 0), "secondary_color": None, "tertiary_color": None},
+        "hoist": bool(body.get("hoist")),
+        "icon": None,
+        "unicode_emoji": None,
+        "position": 1,
+        "permissions": str(body.get("permissions") or 0),
+        "managed": False,
+        "mentionable": bool(body.get("mentionable")),
+        "flags": 0,
+        "tags": {},
+    }
+    fd.roles.append(role)
+    await fd._dispatch_if_connected("GUILD_ROLE_CREATE", {"guild_id": str(fd.guild_id), "role": role}, INTENT_GUILDS)
+    return _json_response(role)
+
+
+@_handles("PUT", r"/guilds/(?P<gid>\d+)/members/(?P<uid>\d+)/roles/(?P<rid>\d+)")
+async def _add_member_role(fd: FakeDiscord, rec: Request, gid: str, uid: str, rid: str) -> web.Response:
+    fd._require(P_MANAGE_ROLES, "manage roles")
+    if not any(r["id"] == rid for r in fd.roles_payload()):
+        return _error(404, 10011, "Unknown Role")
+    user = fd.users.get(int(uid))
+    if user is None:
+        return _error(404, 10007, "Unknown Member")
+    if int(rid) not in user.roles:
+        user.roles.append(int(rid))
+    return web.Response(status=204)
 
 
 @_handles("GET", r"/guilds/(?P<gid>\d+)/channels")

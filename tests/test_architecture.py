@@ -43,6 +43,10 @@ STORE_WRITES = {
     "set_meta",
     "set_campaign_progress",
     "update_vote",
+    "create_league",
+    "update_league",
+    "claim_league_step",
+    "finish_league_step",
 }
 
 

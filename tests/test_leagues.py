@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-
 from conftest import Clock, make_store
+
 from store import ChannelBusy, Seat, VersionConflict
 from tables import TableService, TurnRefused
 from tables.leagues import LeagueService, compute_standings, table_points

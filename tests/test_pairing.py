@@ -29,9 +29,7 @@ def _rematch_free_exists(order: list[int], met: set, byes: dict) -> bool:
         choices = [[p for p in order if p != b] for b in order if byes.get(b, 0) == fewest]
     else:
         choices = [order]
-    return any(
-        all(met_key(a, b) not in met for a, b in m) for rest in choices for m in _perfect_matchings(rest)
-    )
+    return any(all(met_key(a, b) not in met for a, b in m) for rest in choices for m in _perfect_matchings(rest))
 
 
 @st.composite
