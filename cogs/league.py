@@ -423,8 +423,7 @@ class League(Periodic, commands.Cog):
                     r.rank,
                     names[r.user_id],
                     r.points,
-                    getattr(r, table.tie_breaks[0]),
-                    getattr(r, table.tie_breaks[1]),
+                    [getattr(r, k) for k in table.tie_breaks],
                     r.played,
                     r.wins,
                     r.rating_now,
@@ -656,13 +655,17 @@ class League(Periodic, commands.Cog):
         try:
             for d in table.divisions:
                 label = clip(t("league.role_name", locale, name=row.name, n=d), 100)
-                role = discord.utils.get(guild.roles, name=label) or await guild.create_role(
-                    name=label, mentionable=False, reason="league rank role"
+                role = discord.utils.get(guild.roles, name=label)
+                # no permissions field: the role grants nothing (discord.py would send "0" as a string)
+                role_id = (
+                    role.id
+                    if role is not None
+                    else int((await self.bot.http.create_role(guild.id, reason="league rank role", name=label))["id"])
                 )
                 for r in table.division(d):
                     if r.dropped:
                         continue
-                    await self.bot.http.add_role(guild.id, r.user_id, role.id, reason="league rank role")
+                    await self.bot.http.add_role(guild.id, r.user_id, role_id, reason="league rank role")
         except discord.HTTPException as exc:
             log.info("league %s: rank roles not given (%s)", row.id, exc)
             return t("league.roles_skipped", locale)

@@ -14,7 +14,7 @@ from .common import canvas, fit, text, to_png
 
 ROW_H = 32
 MAX_ROWS = 32
-WIDTHS = (56, 300, 90, 100, 100, 70, 70, 110, 100)
+WIDTHS = (56, 300, 90, 100, 100, 70, 70, 110, 100)  # with two tie-break columns
 MEDALS = {1: "#f1c40f", 2: "#c0c7d0", 3: "#cd7f32"}
 
 
@@ -23,8 +23,7 @@ class Row:
     rank: int
     name: str
     points: float
-    tie1: float
-    tie2: float
+    ties: list[float]  # the format's tie-breaks, in order (Swiss: Buchholz, Sonneborn-Berger)
     played: int
     wins: int
     rating: float
@@ -43,9 +42,12 @@ def draw(
     divisions: Sequence[tuple[str, Sequence[Row]]],
     more: str = "",
 ) -> bytes:
-    """``headers``: 9 column titles; ``divisions``: (heading, rows) in order
-    (heading "" for a league without divisions); ``more``: the text for rows left out."""
-    w = 40 + sum(WIDTHS)
+    """``headers``: the column titles (rank, player, points, each tie-break, games,
+    wins, rating, change); ``divisions``: (heading, rows) in order (heading "" for a
+    league without divisions); ``more``: the text for rows left out."""
+    ties = len(headers) - 7
+    widths = WIDTHS[:3] + (100,) * ties + WIDTHS[5:]
+    w = 40 + sum(widths)
     shown = [(head, list(rows)[:MAX_ROWS], max(0, len(rows) - MAX_ROWS)) for head, rows in divisions]
     h = 96 + sum((40 if head else 0) + ROW_H * max(1, len(rows)) + (28 if cut else 0) + 16 for head, rows, cut in shown)
     img, d = canvas(w, h, "#15171c")
@@ -57,7 +59,7 @@ def draw(
             text(d, (20, y + 6), fit(head, 20, w - 40), 20, "#e67e22")
             y += 40
         x = 20
-        for col, cw in zip(headers, WIDTHS):
+        for col, cw in zip(headers, widths):
             text(d, (x, y), fit(col, 14, cw - 8), 14, "#9aa4b2")
             x += cw
         y += 26
@@ -69,8 +71,7 @@ def draw(
                 (str(r.rank), MEDALS.get(r.rank, base) if not r.dropped else base),
                 (r.name, base),
                 (_num(r.points), "#ffffff" if not r.dropped else base),
-                (_num(round(r.tie1, 2)), base),
-                (_num(round(r.tie2, 2)), base),
+                *((_num(round(v, 2)), base) for v in r.ties),
                 (str(r.played), base),
                 (str(r.wins), base),
                 (f"{r.rating:.1f}", base),
@@ -80,7 +81,7 @@ def draw(
                 ),
             ]
             x = 20
-            for (cell, colour), cw in zip(cells, WIDTHS):
+            for (cell, colour), cw in zip(cells, widths):
                 text(d, (x, y), fit(cell, 18, cw - 10), 18, colour)
                 x += cw
             y += ROW_H

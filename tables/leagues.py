@@ -228,6 +228,24 @@ def compute_standings(
     return sorted(ordered, key=lambda r: (r.division, r.rank))
 
 
+TIE_BREAKS = {"swiss": ("buchholz", "sonneborn_berger")}
+OTHER_TIE_BREAKS = ("head_to_head",)  # then wins, then rating
+
+
+async def standings(store: Store, league_id: int) -> Standings | None:
+    """A league's standings, Discord-free: what the bot's image and the web
+    companion's league page show (None: no such league)."""
+    league = await store.league(league_id)
+    if league is None:
+        return None
+    users = [int(u) for u in league.state.get("players", {})]
+    rated = await store.ratings(league.guild_id, league.game, users) if users else []
+    now = {r.user_id: ratings.conservative(r.mu, r.sigma) for r in rated}
+    rows = compute_standings(league, now)
+    tie = TIE_BREAKS.get(league.format, OTHER_TIE_BREAKS)
+    return Standings(league, rows, int(league.state.get("round", 0)), int(league.config.get("rounds") or 0), tie)
+
+
 def _now_round(st: dict[str, Any]) -> dict[str, Any] | None:
     n = int(st.get("round", 0))
     rounds = st.get("rounds", [])
@@ -263,13 +281,11 @@ class LeagueService:
         return {r.user_id: ratings.conservative(r.mu, r.sigma) for r in rows}
 
     async def standings(self, league_id: int) -> Standings:
-        """The league's standings (Discord-free: the web companion's league page uses this)."""
-        league = await self.get(league_id)
-        users = [int(u) for u in league.state.get("players", {})]
-        now = await self.ratings_of(league, users)
-        rows = compute_standings(league, now)
-        tie = ("buchholz", "sonneborn_berger") if league.format == "swiss" else ("head_to_head", "wins")
-        return Standings(league, rows, int(league.state.get("round", 0)), int(league.config.get("rounds", 0)), tie)
+        """The league's standings (see :func:`standings`)."""
+        got = await standings(self.store, league_id)
+        if got is None:
+            raise TurnRefused("no_league", "league.no_league", name=str(league_id))
+        return got
 
     # ------------------------------------------------------------ writing
     async def _change(self, league_id: int, decide, *, attempts: int = 8) -> LeagueRow:
@@ -400,7 +416,9 @@ class LeagueService:
             if len([p for p in players.values() if p.get("dropped") is None]) >= MAX_PLAYERS:
                 raise TurnRefused("full", "league.full", n=MAX_PLAYERS)
             joined = int(st.get("round", 0)) + (1 if row.status == "running" else 0)
-            division = int(row.config.get("divisions", 1)) if row.status == "running" else 1
+            # a late or new member starts in the lowest division (seeded divisions are drawn at the start)
+            lowest = row.status == "running" or bool(row.config.get("previous"))
+            division = int(row.config.get("divisions", 1)) if lowest else 1
             players[str(user_id)] = {"joined": joined, "dropped": None, "division": division}
             st["players"] = players
             st["roster"] = [u for u in st.get("roster", []) if u != user_id] + [user_id]
@@ -539,7 +557,7 @@ class LeagueService:
         rated = await self.ratings_of(first, [int(u) for u in first.state.get("players", {})])
         row = await self._change(league_id, decide)
         if not row.config.get("rounds"):
-            n = max(len(players_now) // max(1, int(row.config.get("divisions", 1))), 2)
+            n = max(math.ceil(len(players_now) / max(1, int(row.config.get("divisions", 1)))), 2)
             rounds = n - 1 + n % 2 if row.format == "round_robin" else max(1, math.ceil(math.log2(n)))
             await self.store.update_league(row.id, row.version, config={**row.config, "rounds": rounds})
             row = await self.get(league_id)
@@ -718,7 +736,7 @@ class LeagueService:
     async def _deadline(self, row: LeagueRow, n: int, now: float) -> list[RoundEvent]:
         """The round's deadline passed: every table still running is played out to
         its end by the seat-filler AI from where it stands (docs/rulings.md
-        "Leagues"); the members it was waiting on are recorded as absent."""
+        "Leagues"); the members it was waiting on who never moved at it are recorded as absent."""
         if not await self.store.claim_league_step(row.id, n, "deadline", now, STEP_LEASE):
             return []
         rnd = _now_round(row.state)
@@ -768,12 +786,16 @@ class LeagueService:
     async def play_out(self, game_id: int) -> tuple[TurnResult, list[int]] | None:
         """Finish a running table now: the seat-filler AI plays every seat from
         where the table stands (the members keep their seats in the result).
-        One commit.  Returns the result and the members the table was waiting on."""
+        One commit.  Returns the result and the absent members (the table was waiting
+        on them and they had not moved at it)."""
         t = self.tables
         async with self.store.lock(game_id):
             loaded = await t.load(game_id)
             row, game, state = loaded.row, loaded.game, loaded.state
-            waited = [u for s in game.to_act(state) if (u := row.user_of(s)) is not None]
+            # absent: a member the table is waiting on who has not moved at it all round
+            # (a member who played but is slow to answer now is late, not absent)
+            acted = {a.user_id for a in await self.store.actions(game_id, limit=100_000)}
+            waited = [u for s in game.to_act(state) if (u := row.user_of(s)) is not None and u not in acted]
             ai_row = replace(row, seats=[replace(s, user_id=None) for s in row.seats])
             entries: list[Any] = []
             events: list[Any] = []

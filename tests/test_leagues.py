@@ -5,13 +5,14 @@ processes, a whole season through the service.  Runs on every store backend."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 
 import pytest
 from conftest import Clock, make_store
 
 from store import ChannelBusy, Seat, VersionConflict
 from tables import TableService, TurnRefused
-from tables.leagues import LeagueService, compute_standings, table_points
+from tables.leagues import LeagueService, compute_standings, standings, table_points
 
 GUILD = 1
 
@@ -192,3 +193,46 @@ def test_head_to_head_breaks_a_tie():
 
 
 _ = Seat
+
+
+async def test_round_robin_with_divisions_then_promotion_and_relegation(store):
+    clock = Clock()
+    tables = TableService(store, clock=clock)
+    leagues = LeagueService(tables)
+    lg = await leagues.create(
+        guild_id=GUILD, channel_id=5, game="armor_clash", name="RR", format="round_robin", created_by=9,
+        round_hours=1, divisions=2, promote=1, options={"scenario": "duel"},
+    )  # fmt: skip
+    players = list(range(41, 49))
+    for uid in players:
+        await leagues.signup(lg.id, uid)
+    row = await leagues.start(lg.id)
+    assert row.config["rounds"] == 3  # four players a division: everyone meets everyone once
+    with pytest.raises(TurnRefused) as exc:
+        await leagues.signup(lg.id, 99)
+    assert exc.value.key == "league.late_round_robin"
+    channel = [3000]
+    await leagues.advance(lg.id)
+    for _ in range(3):
+        await _finish_round(leagues, lg.id, channel)
+        clock.advance(61)
+        await leagues.advance(lg.id)
+    row = await leagues.get(lg.id)
+    assert row.status == "finished"
+    for d in (1, 2):
+        members = {int(u) for u, p in row.state["players"].items() if p["division"] == d}
+        assert len(members) == 4
+        met = [frozenset(tb["seats"]) for r in row.state["rounds"] for tb in r["tables"] if tb["div"] == d]
+        assert sorted(map(sorted, met)) == sorted(map(sorted, map(frozenset, itertools.combinations(members, 2))))
+    table = await standings(store, lg.id)  # what the web companion reads
+    assert table is not None and table.tie_breaks == ("head_to_head",) and table.divisions == [1, 2]
+    top2 = table.division(2)[0].user_id
+    last1 = table.division(1)[-1].user_id
+    nxt = await leagues.next_season(lg.id, "RR 2", 9)
+    assert nxt.status == "signup" and nxt.config["previous"] == lg.id
+    assert nxt.state["players"][str(top2)]["division"] == 1  # promoted
+    assert nxt.state["players"][str(last1)]["division"] == 2  # relegated
+    await leagues.start(nxt.id)
+    again = await leagues.get(nxt.id)
+    assert again.state["players"][str(top2)]["division"] == 1  # kept at the start, not re-seeded
+    assert await standings(store, 999) is None
