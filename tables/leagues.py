@@ -246,6 +246,51 @@ async def standings(store: Store, league_id: int) -> Standings | None:
     return Standings(league, rows, int(league.state.get("round", 0)), int(league.config.get("rounds") or 0), tie)
 
 
+def pair_round(row: LeagueRow, n: int, rated: dict[int, float], now: float) -> dict[str, Any]:
+    """Round ``n``'s tables (pure, deterministic): per division, the pairing of
+    the format over the standings so far (ties broken by rating)."""
+    cfg, st = row.config, row.state
+    standing = compute_standings(row, rated)
+    active = {
+        int(u) for u, p in st.get("players", {}).items() if p.get("dropped") is None and int(p.get("joined", 0)) <= n
+    }
+    met: set[tuple[int, int]] = set()
+    byes: dict[int, int] = {}
+    firsts: dict[int, int] = {}
+    for rnd in st.get("rounds", []):
+        for b in rnd.get("byes", []):
+            byes[b] = byes.get(b, 0) + 1
+        for tb in rnd.get("tables", []):
+            seats = tb["seats"]
+            if seats:
+                firsts[seats[0]] = firsts.get(seats[0], 0) + 1
+            for i, a in enumerate(seats):
+                for b in seats[i + 1 :]:
+                    met.add(pairing.met_key(a, b))
+    tables: list[dict[str, Any]] = []
+    all_byes: list[int] = []
+    for d in sorted({r.division for r in standing}):
+        order = [r.user_id for r in standing if r.division == d and r.user_id in active]
+        if row.format == "swiss":
+            got = pairing.swiss(order, met, byes, firsts)
+        elif row.format == "round_robin":
+            seeded = sorted(order, key=lambda u: (-float(st.get("rating_start", {}).get(str(u), 0.0)), u))
+            got = pairing.round_robin(seeded, n - 1)
+        else:
+            got = pairing.pods(order, int(cfg["seats"]), int(cfg.get("min_seats", 2)), byes, firsts)
+        all_byes += got.byes
+        for seats in got.tables:
+            tables.append({"div": d, "seats": list(seats), "game_id": None, "channel_id": None, "status": "pending"})
+    return {
+        "n": n,
+        "started_at": now,
+        "deadline": now + float(cfg.get("round_hours", 72)) * HOUR,
+        "ended_at": None,
+        "byes": all_byes,
+        "tables": tables,
+    }
+
+
 def _now_round(st: dict[str, Any]) -> dict[str, Any] | None:
     n = int(st.get("round", 0))
     rounds = st.get("rounds", [])
@@ -573,53 +618,7 @@ class LeagueService:
 
     # ------------------------------------------------------------ rounds
     def _pair(self, row: LeagueRow, n: int, rated: dict[int, float]) -> dict[str, Any]:
-        """Round ``n``'s tables (pure, deterministic): per division, the pairing of
-        the format over the standings so far (ties broken by rating)."""
-        cfg, st = row.config, row.state
-        standing = compute_standings(row, rated)
-        active = {
-            int(u)
-            for u, p in st.get("players", {}).items()
-            if p.get("dropped") is None and int(p.get("joined", 0)) <= n
-        }
-        met: set[tuple[int, int]] = set()
-        byes: dict[int, int] = {}
-        firsts: dict[int, int] = {}
-        for rnd in st.get("rounds", []):
-            for b in rnd.get("byes", []):
-                byes[b] = byes.get(b, 0) + 1
-            for tb in rnd.get("tables", []):
-                seats = tb["seats"]
-                if seats:
-                    firsts[seats[0]] = firsts.get(seats[0], 0) + 1
-                for i, a in enumerate(seats):
-                    for b in seats[i + 1 :]:
-                        met.add(pairing.met_key(a, b))
-        tables: list[dict[str, Any]] = []
-        all_byes: list[int] = []
-        for d in sorted({r.division for r in standing}):
-            order = [r.user_id for r in standing if r.division == d and r.user_id in active]
-            if row.format == "swiss":
-                got = pairing.swiss(order, met, byes, firsts)
-            elif row.format == "round_robin":
-                seeded = sorted(order, key=lambda u: (-float(st.get("rating_start", {}).get(str(u), 0.0)), u))
-                got = pairing.round_robin(seeded, n - 1)
-            else:
-                got = pairing.pods(order, int(cfg["seats"]), int(cfg.get("min_seats", 2)), byes, firsts)
-            all_byes += got.byes
-            for seats in got.tables:
-                tables.append(
-                    {"div": d, "seats": list(seats), "game_id": None, "channel_id": None, "status": "pending"}
-                )
-        now = self.clock()
-        return {
-            "n": n,
-            "started_at": now,
-            "deadline": now + float(cfg.get("round_hours", 72)) * HOUR,
-            "ended_at": None,
-            "byes": all_byes,
-            "tables": tables,
-        }
+        return pair_round(row, n, rated, self.clock())
 
     async def advance(self, league_id: int, now: float | None = None) -> list[RoundEvent]:
         """One scheduler pass over a league: start it when its sign-up window
