@@ -646,6 +646,9 @@ PERSONAL_DATA: list[PersonalData] = [
     PersonalData("campaigns", "campaigns", "created_by", scope="guild_id", pk="id"),
     PersonalData("campaigns", "campaigns", "progress_json", scope="guild_id", json=True, pk="id"),
     PersonalData("records", "rate_events", "user_id", "delete", "guild_id"),
+    PersonalData("leagues", "leagues", "created_by", scope="guild_id", pk="id"),
+    # league rosters, pairings, places and podiums (tables/leagues.py)
+    PersonalData("leagues", "leagues", "state_json", scope="guild_id", json=True, pk="id"),
     PersonalData("prefs", "user_prefs", "user_id", "delete", None),
 ]
 

@@ -236,3 +236,17 @@ async def test_round_robin_with_divisions_then_promotion_and_relegation(store):
     again = await leagues.get(nxt.id)
     assert again.state["players"][str(top2)]["division"] == 1  # kept at the start, not re-seeded
     assert await standings(store, 999) is None
+
+
+async def test_privacy_forget_takes_a_member_out_of_league_rosters(store):
+    lg = await store.create_league(
+        guild_id=GUILD, channel_id=5, game="armor_clash", name="f", format="swiss", config={},
+        state={"players": {"77": {"division": 1}, "78": {}}, "roster": [77, 78],
+               "rounds": [{"tables": [{"seats": [77, 78], "places": {"77": 1, "78": 2}}]}]},
+        created_by=9,
+    )  # fmt: skip
+    done = await store.forget_user(77, -5)
+    assert done["leagues"] == 1
+    got = await store.league(lg.id)
+    assert "77" not in got.state["players"] and got.state["roster"] == [-5, 78]
+    assert got.state["rounds"][0]["tables"][0] == {"seats": [-5, 78], "places": {"-5": 1, "78": 2}}
