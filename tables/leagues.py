@@ -658,9 +658,10 @@ class LeagueService:
             rnd = _now_round(row.state)
             assert rnd is not None
             waiting = [tb for tb in rnd["tables"] if tb.get("status") != "ended"]
-            if waiting and any(tb.get("game_id") is None for tb in waiting):
+            late = now >= float(rnd["deadline"])
+            if waiting and any(tb.get("game_id") is None for tb in waiting) and not late:
                 break  # tables still to open (the Discord side does that, then calls again)
-            if waiting and now >= float(rnd["deadline"]):
+            if waiting and late:
                 events += await self._deadline(row, int(rnd["n"]), now)
                 row, ended = await self._mark_ended(await self.get(league_id))
                 events += ended
@@ -756,14 +757,21 @@ class LeagueService:
                 absent[gid] = waited
                 results.append(result)
 
-        if absent:
+        void = [k for k, tb in enumerate(rnd["tables"]) if tb.get("game_id") is None]
+        if absent or void:
 
             def decide(fresh: LeagueRow):
                 st = dict(fresh.state)
                 rounds = list(st["rounds"])
                 cur = dict(rounds[n - 1])
+                # a table that could not be opened by the deadline (its channel gone, Discord
+                # refusing) is void: it ends without places, nobody scores there
                 cur["tables"] = [
-                    {**tb, "absent": absent[tb["game_id"]]} if tb.get("game_id") in absent else tb
+                    {**tb, "absent": absent[tb["game_id"]]}
+                    if tb.get("game_id") in absent
+                    else {**tb, "status": "ended", "void": True, "places": {}}
+                    if tb.get("game_id") is None
+                    else tb
                     for tb in cur["tables"]
                 ]
                 rounds[n - 1] = cur
@@ -848,7 +856,11 @@ class LeagueService:
         rnd = _now_round(row.state)
         if rnd is None or row.status != "running":
             return []
-        return [(int(rnd["n"]), k, tb) for k, tb in enumerate(rnd["tables"]) if tb.get("game_id") is None]
+        return [
+            (int(rnd["n"]), k, tb)
+            for k, tb in enumerate(rnd["tables"])
+            if tb.get("game_id") is None and tb.get("status") == "pending"
+        ]
 
     async def claim_open(self, league_id: int, n: int, k: int) -> bool:
         return await self.store.claim_league_step(league_id, n, f"open:{k}", self.clock(), STEP_LEASE)

@@ -250,3 +250,27 @@ async def test_privacy_forget_takes_a_member_out_of_league_rosters(store):
     got = await store.league(lg.id)
     assert "77" not in got.state["players"] and got.state["roster"] == [-5, 78]
     assert got.state["rounds"][0]["tables"][0] == {"seats": [-5, 78], "places": {"-5": 1, "78": 2}}
+
+
+async def test_a_table_never_opened_is_void_at_the_deadline(store):
+    clock = Clock()
+    leagues = LeagueService(TableService(store, clock=clock))
+    lg = await leagues.create(
+        guild_id=GUILD, channel_id=5, game="armor_clash", name="v", format="swiss", created_by=9,
+        rounds=2, round_hours=1, options={"scenario": "duel"},
+    )  # fmt: skip
+    for uid in (61, 62, 63, 64):
+        await leagues.signup(lg.id, uid)
+    await leagues.start(lg.id)
+    await leagues.advance(lg.id)
+    row = await leagues.get(lg.id)
+    n, k, _ = leagues.unopened(row)[0]
+    await leagues.open_table(lg.id, n, k, 7001, locale="en", seed=1)  # the other table's thread fails
+    assert await leagues.advance(lg.id) == []  # before the deadline the round waits
+    clock.advance(61)
+    events = await leagues.advance(lg.id)
+    assert [e.kind for e in events] == ["deadline", "table_ended", "round_started"]
+    first = (await leagues.get(lg.id)).state["rounds"][0]["tables"]
+    assert [tb.get("void", False) for tb in first] == [False, True] and first[1]["places"] == {}
+    assert leagues.unopened(await leagues.get(lg.id))  # round 2's tables, not the void one
+    assert all(r.points <= 1 for r in (await leagues.standings(lg.id)).rows)

@@ -314,7 +314,7 @@ async def test_opening_an_older_database_fills_in_the_due_times(store, database_
     # back to schema 3, as a database written before due times existed
     await store.sql("DROP TABLE snapshots")  # and what later migrations created
     await store.sql("DROP TABLE turn_clocks")
-    for table in ("follow_closed", "follows", "ratings"):  # and what later migrations added
+    for table in ("league_steps", "leagues", "follow_closed", "follows", "ratings"):  # and what later migrations added
         await store.sql(f"DROP TABLE {table}")
     await store.sql("DROP INDEX actions_user")
     await store.sql("ALTER TABLE seats DROP COLUMN ai_level")
