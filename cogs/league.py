@@ -32,7 +32,7 @@ from tables.leagues import HOUR, LeagueService, RoundEvent, Standings
 from .boards import Boards
 from .components import LeagueButton
 from .inputs import check_game, echo, game_choices, parse_options, parse_points
-from .locale import locale_of, ls
+from .locale import failure_key, is_unavailable, locale_of, ls
 from .periodic import Periodic
 from .services import Services
 from .ui import clip, game_name
@@ -117,8 +117,9 @@ class League(Periodic, commands.Cog):
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
-        text = t("core.ui.internal", self.loc(interaction))
+        if not is_unavailable(error):
+            log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+        text = t(failure_key(error), self.loc(interaction))
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
