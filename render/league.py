@@ -49,7 +49,9 @@ def draw(
     widths = WIDTHS[:3] + (100,) * ties + WIDTHS[5:]
     w = 40 + sum(widths)
     shown = [(head, list(rows)[:MAX_ROWS], max(0, len(rows) - MAX_ROWS)) for head, rows in divisions]
-    h = 96 + sum((40 if head else 0) + ROW_H * max(1, len(rows)) + (28 if cut else 0) + 16 for head, rows, cut in shown)
+    h = 96 + sum(
+        (40 if head else 0) + 26 + ROW_H * max(1, len(rows)) + (28 if cut else 0) + 16 for head, rows, cut in shown
+    )
     img, d = canvas(w, h, "#15171c")
     text(d, (20, 12), fit(title, 28, w - 40), 28, "#f1c40f")
     text(d, (20, 48), fit(subtitle, 16, w - 40), 16, "#9aa4b2")
