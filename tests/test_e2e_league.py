@@ -103,8 +103,8 @@ async def test_swiss_season_of_eight(table: Table, tmp_path: Path):
         },
     )
     await reply(fd, ex)
-    signup = next((m for m in fd.messages() if "tg:lg:1:join" in m.custom_ids), None)
-    assert signup is not None, (fd.bot_errors, [(m.channel_id, m.text) for m in fd.all_messages], fd.unhandled)
+    await until(lambda: any("tg:lg:1:join" in m.custom_ids for m in fd.messages()))
+    signup = next(m for m in fd.messages() if "tg:lg:1:join" in m.custom_ids)
     assert "\\*\\*Cup\\*\\*" in signup.text and signup.pinged == []  # the name is shown, never obeyed
     for p in players:
         ex = await fd.click(p, signup, "tg:lg:1:join")
@@ -176,8 +176,8 @@ async def test_swiss_season_of_eight(table: Table, tmp_path: Path):
     assert len([m for m in fd.messages() if "season is over" in m.text]) == 1  # posted once
 
     ex = await fd.slash(players[2], "league standings", {"name": HOSTILE})
-    await ex.wait_idle(quiet=0.2, timeout=20)
-    board = [m for m in ex.messages if m.attachments][0]
+    await until(lambda: any(m.attachments for m in ex.messages))
+    board = next(m for m in ex.messages if m.attachments)
     (tmp_path / "standings.png").write_bytes(board.png())
     assert "Buchholz" not in board.text and board.pinged == []
     lines = [line for line in board.text.splitlines() if line[:2].rstrip(".").isdigit()]
@@ -210,8 +210,8 @@ async def test_pods_season_of_twelve_with_a_forum_and_roles(table: Table, tmp_pa
         },
     )
     await reply(fd, ex)
-    signup = next((m for m in fd.messages() if "tg:lg:1:join" in m.custom_ids), None)
-    assert signup is not None, (fd.bot_errors, [(m.channel_id, m.text) for m in fd.all_messages], fd.unhandled)
+    await until(lambda: any("tg:lg:1:join" in m.custom_ids for m in fd.messages()))
+    signup = next(m for m in fd.messages() if "tg:lg:1:join" in m.custom_ids)
     for p in players[:11]:
         ex = await fd.click(p, signup, "tg:lg:1:join")
         text = await reply(fd, ex)

@@ -71,6 +71,19 @@ async def fill(store) -> None:
     await store.commit(ChangeSet(ratings=[RatingChange(1, "thunder_road", 5, 0, 27.5, 7.9, 1)]))
     await store.follow(waiting.id, 5, "digest", 1)
     await store.set_followers_closed(row.id, True)
+    league = await store.create_league(
+        guild_id=1,
+        channel_id=10,
+        game="armor_clash",
+        name="联赛 <@&1>",
+        format="swiss",
+        config={"rounds": 3},
+        state={"players": {"5": {"division": 1}}, "rounds": [{"tables": [{"game_id": row.id}]}]},
+        created_by=5,
+    )
+    await store.update_league(league.id, league.version, status="running")
+    assert await store.claim_league_step(league.id, 1, "open:0", 100.0, 600)
+    await store.finish_league_step(league.id, 1, "open:0", 101.5)
 
 
 async def dump(url: str) -> dict[str, list[tuple]]:
