@@ -221,6 +221,7 @@ class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:lg:(
     async def callback(self, interaction: discord.Interaction) -> None:
         from engine.i18n import t  # noqa: PLC0415 -- kept out of this light module's import time
         from tables import TurnRefused  # noqa: PLC0415
+        from tables.text import escape  # noqa: PLC0415
 
         from .flood import admit  # noqa: PLC0415
         from .locale import locale_of  # noqa: PLC0415
@@ -242,7 +243,7 @@ class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:lg:(
             await interaction.followup.send(exc.text(locale), ephemeral=True)
             return
         await interaction.followup.send(
-            t(key, locale, name=discord.utils.escape_mentions(discord.utils.escape_markdown(row.name)), round=n),
+            t(key, locale, name=escape(row.name, 60), round=n),
             ephemeral=True,
         )
 

@@ -28,6 +28,7 @@ from render.league import draw as draw_standings
 from store import LeagueRow
 from tables import TurnRefused, clocks
 from tables.leagues import HOUR, LeagueService, RoundEvent, Standings
+from tables.text import escape, plain
 
 from .boards import Boards
 from .components import LeagueButton
@@ -50,8 +51,8 @@ NO_PINGS = discord.AllowedMentions.none()
 
 
 def safe(text: str) -> str:
-    """A member-chosen text (a league's name) shown as plain text: no markdown, no mentions."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text.replace("\n", " ")))
+    """A member-chosen text (a league's name) shown as written: no markdown, link or mention."""
+    return escape(text, 60)
 
 
 def pings(users) -> discord.AllowedMentions:
@@ -412,7 +413,7 @@ class League(Periodic, commands.Cog):
         row = table.league
         names = {}
         for r in table.rows:
-            names[r.user_id] = await self.boards.name_of(row.guild_id, r.user_id) or str(r.user_id)
+            names[r.user_id] = plain(await self.boards.name_of(row.guild_id, r.user_id) or str(r.user_id))
         heads = [
             t(f"league.col.{c}", locale)
             for c in ("rank", "player", "points", *table.tie_breaks, "played", "wins", "rating", "change")
@@ -435,7 +436,7 @@ class League(Periodic, commands.Cog):
             ]
             head = t("league.division", locale, n=d) if len(table.divisions) > 1 else ""
             blocks.append((head, rows))
-        title = f"{row.name} · {game_name(row.game, locale)}"
+        title = f"{plain(row.name, 60)} · {game_name(row.game, locale)}"
         sub = t(
             "league.subtitle",
             locale,
@@ -522,7 +523,7 @@ class League(Periodic, commands.Cog):
         for n, k, tb in self.leagues.unopened(row):
             if not await self.leagues.claim_open(league_id, n, k):
                 continue
-            title = clip(t("league.thread", locale, name=row.name, round=n, table=k + 1), 100)
+            title = clip(t("league.thread", locale, name=plain(row.name, 60), round=n, table=k + 1), 100)
             deadline = float(row.state["rounds"][n - 1]["deadline"])
             ping = t(
                 "league.table_ping",

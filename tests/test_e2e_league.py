@@ -105,7 +105,8 @@ async def test_swiss_season_of_eight(table: Table, tmp_path: Path):
     await reply(fd, ex)
     await until(lambda: any("tg:lg:1:join" in m.custom_ids for m in fd.messages()))
     signup = next(m for m in fd.messages() if "tg:lg:1:join" in m.custom_ids)
-    assert "\\*\\*Cup\\*\\*" in signup.text and signup.pinged == []  # the name is shown, never obeyed
+    assert "\\*\\*Cup\\*\\*" in signup.text and "@everyone" not in signup.text  # shown, never obeyed
+    assert signup.pinged == []
     for p in players:
         ex = await fd.click(p, signup, "tg:lg:1:join")
         assert "signed up" in await reply(fd, ex)
