@@ -11,7 +11,7 @@ from . import content
 
 MODES = ("simple", "normal", "hard", "hell")
 #: the rules revision new tables play by (Options.rules)
-RULES_REVISION = 3
+RULES_REVISION = 4
 #: the option names of schema 1 (a stored table's complete options)
 OPTIONS_V1 = frozenset(
     {
@@ -64,7 +64,8 @@ class Options(Model):
         ge=1,
         le=RULES_REVISION,
         description="rules revision: 1 = as first built; 2 = crews bail out of crippled vehicles; 3 = duels are "
-        "fought for the crossroads (docs/rulings.md R14). A stored table keeps the revision it began with",
+        "fought for the crossroads (docs/rulings.md R14); 4 = a fire counts its 3 turns from the turn after the hit "
+        "(R16). A stored table keeps the revision it began with",
     )
 
     @model_validator(mode="before")

@@ -925,10 +925,35 @@ def check_result(state: State) -> None:
         state.result = Result(winners=[], reason="time_up", side="enemies")
 
 
+#: the rules revision from which a fire counts from the turn after the hit (docs/rulings.md R16)
+FIRE_COUNTS_FROM_NEXT_TURN = 4
+
+
+def burn(state: State, events: list, burning: set[str]) -> None:
+    """The end of a turn for burning vehicles (10.1 「起火（3回合后摧毁）」, docs/rulings.md R16).
+
+    ``burning`` holds the vehicles already on fire when the turn began.  A hit resolves at the
+    end of its turn (2.3), so from rules revision 4 a vehicle set on fire at the end of turn T
+    starts counting with T+1: it fights in T+1, T+2 and T+3 and is destroyed at the end of T+3
+    (the log reads 3, 2, 1, destroyed).  Revisions 1-3 also counted the turn of the hit (on fire
+    with 3 turns and at once burning with 2, destroyed at the end of T+2); a table stored under
+    them keeps that count, so it plays on and replays exactly as it was played."""
+    whole_turns = state.options.rules >= FIRE_COUNTS_FROM_NEXT_TURN
+    for u in state.units:
+        if not u.active or u.fire_left is None or (whole_turns and u.id not in burning):
+            continue
+        u.fire_left -= 1
+        if u.fire_left <= 0:
+            knock_out(state, u, "fire", events, None, destroyed=True)
+        else:
+            note(events, "burning", unit=u.label, turns=u.fire_left)
+
+
 def resolve_turn(state: State, events: list, ai_order: Callable[[State, Unit], Order]) -> None:
     """Resolve a turn whose orders are all in; ``ai_order`` decides for the AI tanks (not the boss)."""
     note(events, "turn_resolves", turn=state.turn)
     state.last_shots = []
+    burning = {u.id for u in state.units if u.fire_left is not None}
     orders: dict[str, Order] = {}
     for u in state.units:
         u.moved_this_turn = u.fired_this_turn = u.rotated_this_turn = False
@@ -1008,13 +1033,7 @@ def resolve_turn(state: State, events: list, ai_order: Callable[[State, Unit], O
     for b in bosses:
         boss_phase_fire(state, b, boss_plans[b.id], events)
     # end of turn
-    for u in state.units:
-        if u.active and u.fire_left is not None:
-            u.fire_left -= 1
-            if u.fire_left <= 0:
-                knock_out(state, u, "fire", events, None, destroyed=True)
-            else:
-                note(events, "burning", unit=u.label, turns=u.fire_left)
+    burn(state, events, burning)
     for b in state.units:
         if b.boss and b.active and b.card is not None:
             boss_end_of_turn(state, b, events)
