@@ -7,6 +7,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     TG_DATABASE=/data/tabletop.db
+# so the bot's no-token text tells how to pass a token to a container (not to edit a .env in it)
+ENV TG_IN_CONTAINER=1
 
 # The CJK font comes from PyPI (paperang-p2-fonts-cjk: WenQuanYi Micro Hei), so the
 # images draw Chinese without any system font package.  The source is only needed
@@ -20,5 +22,5 @@ RUN pip install --no-cache-dir /src \
 USER tabletop
 WORKDIR /data
 VOLUME ["/data"]
-# Without DISCORD_TOKEN the bot explains how to get one and exits (code 2).
+# Without DISCORD_TOKEN the bot explains how to get one and pass it in, and exits (code 2).
 CMD ["python", "-m", "bot"]

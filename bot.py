@@ -26,6 +26,7 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,6 +57,27 @@ No Discord bot token found.
 No token at hand? Watch the engine play itself instead:
   python -m engine selfplay city_of_fury --seed 1 --render out/
 """
+
+#: the same inside the image (its Dockerfile sets TG_IN_CONTAINER): no bot.py and no .env to edit there
+NO_TOKEN_CONTAINER = """\
+No Discord bot token found: DISCORD_TOKEN is not set in this container.
+
+  1. Open https://discord.com/developers/applications, create an application,
+     then Bot -> Reset Token, and copy the token.
+  2. Give it to the container in its environment, either when you start it:
+       docker run -e DISCORD_TOKEN=your-token -v tabletop-data:/data tabletop-gm
+     or, with docker-compose.yml, as a line of the file .env beside docker-compose.yml:
+       DISCORD_TOKEN=your-token
+     then `docker compose up -d` again (Debian's docker-compose: `docker-compose up -d`).
+
+No token at hand? Watch the engine play itself instead:
+  docker run --rm tabletop-gm python -m engine selfplay city_of_fury --seed 1
+"""
+
+
+def no_token_text(env: Mapping[str, str]) -> str:
+    """How to give the bot its token, where it runs: in the image or from a checkout."""
+    return NO_TOKEN_CONTAINER if env.get("TG_IN_CONTAINER") else NO_TOKEN
 
 
 @dataclass
@@ -340,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
         level=getattr(logging, config.log_level, logging.INFO), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     if not config.token:
-        print(NO_TOKEN, file=sys.stderr)
+        print(no_token_text(os.environ), file=sys.stderr)
         return 2
     if config.api_base:
         log.warning(

@@ -20,6 +20,20 @@ def test_without_a_token_it_explains_and_exits(tmp_path):
     assert proc.returncode == 2
     assert "DISCORD_TOKEN" in proc.stderr and "developers/applications" in proc.stderr
     assert "Traceback" not in proc.stderr
+    assert "beside bot.py" in proc.stderr and "container" not in proc.stderr
+
+
+def test_in_the_container_without_a_token_it_says_how_to_pass_one_there(tmp_path):
+    """The image sets TG_IN_CONTAINER (Dockerfile): no bot.py or .env beside it to edit there."""
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"} | {"TG_IN_CONTAINER": "1"}
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py")], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "docker run -e DISCORD_TOKEN=" in proc.stderr and ".env beside docker-compose.yml" in proc.stderr
+    assert "docker compose up -d" in proc.stderr and "docker-compose up -d" in proc.stderr
+    assert "beside bot.py" not in proc.stderr and "python bot.py" not in proc.stderr
+    assert "ENV TG_IN_CONTAINER=1" in (ROOT / "Dockerfile").read_text(encoding="utf-8")
 
 
 def test_config_from_env_and_dotenv(tmp_path):
