@@ -43,6 +43,11 @@ async def test_components_act_only_in_their_tables_server_and_channel(table):
         lambda e: next((m for m in e.messages if not m.ephemeral and m.custom_ids), None), 20, "lobby"
     )
     gid = table.sql("SELECT id FROM games ORDER BY id DESC LIMIT 1")[0][0]
+    # the bot records the lobby's message id just after posting it: wait for that write
+    await ex.wait(
+        lambda e: table.sql("SELECT lobby_message_id FROM games WHERE id=?", gid)[0][0], 10, "lobby message id"
+    )
+    await ex.wait_idle(quiet=0.05)
     before = dump(table.db)
     # a join replayed from another server, and from another channel of this one
     await refused(
