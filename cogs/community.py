@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import math
 from typing import Any, cast
 
 import discord
@@ -18,6 +17,7 @@ from engine.i18n import t
 from render.leaderboard import draw as draw_leaderboard
 from store import RatingRow, StatRow
 from tables import TurnRefused, clocks, limits, ratings
+from tables.standings import campaign_standings, rank, rank_by_rating
 from tables.text import escape, plain
 
 from .clockview import rating_text
@@ -27,24 +27,7 @@ from .services import Services
 from .ui import clip, game_name
 
 log = logging.getLogger("tabletop.community")
-Z = 1.96  # 95% confidence
 GAME_CHOICES = game_choices()  # at load time: see game_choices()
-
-
-def wilson_lower(wins: int, played: int) -> float:
-    """Lower bound of the Wilson score interval: a confidence-aware win rate
-    (3 wins of 3 ranks below 60 of 80)."""
-    if played == 0:
-        return 0.0
-    p = wins / played
-    denom = 1 + Z * Z / played
-    centre = p + Z * Z / (2 * played)
-    margin = Z * math.sqrt(p * (1 - p) / played + Z * Z / (4 * played * played))
-    return (centre - margin) / denom
-
-
-def rank(rows: list[StatRow]) -> list[StatRow]:
-    return sorted(rows, key=lambda r: (-wilson_lower(r.wins, r.played), -r.wins, r.user_id))
 
 
 def rating_cell(row: RatingRow | None) -> str:
@@ -54,13 +37,12 @@ def rating_cell(row: RatingRow | None) -> str:
     return f"{ratings.conservative(row.mu, row.sigma):.1f} ±{row.sigma:.1f}"
 
 
-def rank_by_rating(rows: list[StatRow], rated: dict[int, RatingRow]) -> list[StatRow]:
-    """Rated players by their cautious rating, then the unrated by the win-rate bound."""
-    with_rating = sorted(
-        (r for r in rows if r.user_id in rated),
-        key=lambda r: (-ratings.conservative(rated[r.user_id].mu, rated[r.user_id].sigma), r.user_id),
-    )
-    return with_rating + rank([r for r in rows if r.user_id not in rated])
+def parse_points(text: str | None) -> list[int]:
+    parts = [p for p in (text or "10,6,3,1").replace(" ", ",").split(",") if p]
+    points = [int(p) for p in parts]  # ValueError on junk
+    if not points or len(points) > 10 or any(p < 0 or p > 1000 for p in points):
+        raise ValueError("points")
+    return points
 
 
 LANGUAGES = ("en", "zh", "user")  # the choices of /settings language
@@ -387,16 +369,7 @@ class Community(commands.Cog):
 
     async def standings(self, campaign_id: int) -> list[tuple[int, int, int, int]]:
         """(user, points, tables, wins), best first."""
-        camp = await self.store.campaign_by_id(campaign_id)
-        if camp is None:
-            return []
-        totals: dict[int, list[int]] = {}
-        for r in await self.store.results_of_campaign(campaign_id):
-            entry = totals.setdefault(r.user_id, [0, 0, 0])
-            entry[0] += camp.points[r.place - 1] if 0 < r.place <= len(camp.points) else 0
-            entry[1] += 1
-            entry[2] += int(r.won)
-        return sorted(((u, p, n, w) for u, (p, n, w) in totals.items()), key=lambda x: (-x[1], -x[3], x[0]))
+        return await campaign_standings(self.store, campaign_id)
 
     @campaign_group.command(
         name=ls("standings", "discord.cmd.campaign.standings"),

@@ -1192,6 +1192,42 @@ class Store:
     async def set_meta(self, key: str, value: str) -> None:
         raise NotImplementedError
 
+    async def meta_default(self, key: str, value: str) -> str:
+        """The stored value of ``key``, storing ``value`` first when there is none
+        (two processes racing both get the one value that was stored)."""
+        raise NotImplementedError
+
+    # the web companion (tables/web_sessions.py): sign-in links and sessions, by token hash
+    async def web_token_put(
+        self, token_hash: str, kind: str, user_id: int, game_id: int | None, expires_at: float
+    ) -> None:
+        raise NotImplementedError
+
+    async def web_token_take(self, token_hash: str, kind: str, now: float) -> tuple[int, int | None] | None:
+        """Remove a token and return its (member, table) when it had not expired: each
+        token is taken once, even by two processes at the same moment."""
+        raise NotImplementedError
+
+    async def web_token_get(self, token_hash: str, kind: str, now: float) -> tuple[int, int | None] | None:
+        raise NotImplementedError
+
+    async def web_tokens_end(self, user_id: int) -> int:
+        """Remove every link and session of a member; how many there were."""
+        raise NotImplementedError
+
+    async def web_tokens_purge(self, now: float) -> int:
+        raise NotImplementedError
+
+    async def table_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """The current version of each of these tables (one query; missing ids left out)."""
+        raise NotImplementedError
+
+    async def listen_tables(self, callback: Callable[[int, int], None]) -> Callable[[], Awaitable[None]] | None:
+        """Call ``callback(game_id, version)`` on every committed table change made by any
+        process, until the returned coroutine function is awaited; None when the backend
+        cannot push changes (SQLite: poll :meth:`table_versions`)."""
+        return None
+
 
 def dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=True)

@@ -303,6 +303,23 @@ MIGRATIONS: list[tuple[int, str]] = [
     )
     """,
     ),
+    (  # the web companion: single-use sign-in links and sessions (hashed tokens only)
+        10,
+        """
+    CREATE TABLE web_tokens (
+        token_hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('link','session')),
+        user_id INTEGER NOT NULL,
+        game_id INTEGER,
+        expires_at REAL NOT NULL,
+        created_at REAL NOT NULL
+    )
+    --;
+    CREATE INDEX web_tokens_user ON web_tokens(user_id)
+    --;
+    CREATE INDEX web_tokens_expiry ON web_tokens(expires_at)
+    """,
+    ),
 ]
 
 
@@ -585,6 +602,33 @@ POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
         done_at DOUBLE PRECISION,
         PRIMARY KEY (league_id, round, step)
     )
+    """,
+    ),
+    (  # the web companion: single-use sign-in links and sessions (hashed tokens only), and a
+        # notification on every table change for open pages in any process (LISTEN tg_tables)
+        10,
+        """
+    CREATE TABLE web_tokens (
+        token_hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('link','session')),
+        user_id BIGINT NOT NULL,
+        game_id BIGINT,
+        expires_at DOUBLE PRECISION NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL
+    )
+    --;
+    CREATE INDEX web_tokens_user ON web_tokens(user_id)
+    --;
+    CREATE INDEX web_tokens_expiry ON web_tokens(expires_at)
+    --;
+    CREATE FUNCTION tg_table_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        PERFORM pg_notify('tg_tables', NEW.id::text || ':' || NEW.version::text);
+        RETURN NEW;
+    END $$
+    --;
+    CREATE TRIGGER games_notify AFTER INSERT OR UPDATE OF version, status ON games
+        FOR EACH ROW EXECUTE FUNCTION tg_table_changed()
     """,
     ),
 ]

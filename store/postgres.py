@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import asyncpg
@@ -1135,6 +1135,78 @@ class PostgresStore(Store):
             key,
             value,
         )
+
+    async def meta_default(self, key: str, value: str) -> str:
+        await self.pool.execute("INSERT INTO meta(key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", key, value)
+        return str(await self.pool.fetchval("SELECT value FROM meta WHERE key=$1", key))
+
+    # ---------------------------------------------------------- the web companion
+    async def web_token_put(
+        self, token_hash: str, kind: str, user_id: int, game_id: int | None, expires_at: float
+    ) -> None:
+        await self.pool.execute(
+            "INSERT INTO web_tokens(token_hash, kind, user_id, game_id, expires_at, created_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6)",
+            token_hash,
+            kind,
+            user_id,
+            game_id,
+            float(expires_at),
+            float(self.clock()),
+        )
+
+    async def web_token_take(self, token_hash: str, kind: str, now: float) -> tuple[int, int | None] | None:
+        r = await self.pool.fetchrow(
+            "DELETE FROM web_tokens WHERE token_hash=$1 AND kind=$2 RETURNING user_id, game_id, expires_at",
+            token_hash,
+            kind,
+        )
+        return (int(r[0]), r[1]) if r is not None and r[2] > now else None
+
+    async def web_token_get(self, token_hash: str, kind: str, now: float) -> tuple[int, int | None] | None:
+        r = await self.pool.fetchrow(
+            "SELECT user_id, game_id FROM web_tokens WHERE token_hash=$1 AND kind=$2 AND expires_at>$3",
+            token_hash,
+            kind,
+            float(now),
+        )
+        return (int(r[0]), r[1]) if r is not None else None
+
+    async def web_tokens_end(self, user_id: int) -> int:
+        status = await self.pool.execute("DELETE FROM web_tokens WHERE user_id=$1", user_id)
+        return int(status.split()[-1])
+
+    async def web_tokens_purge(self, now: float) -> int:
+        status = await self.pool.execute("DELETE FROM web_tokens WHERE expires_at<=$1", float(now))
+        return int(status.split()[-1])
+
+    async def table_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
+        ids = [int(i) for i in game_ids][:10_000]
+        if not ids:
+            return {}
+        rows = await self.pool.fetch("SELECT id, version FROM games WHERE id = ANY($1::bigint[])", ids)
+        return {int(r[0]): int(r[1]) for r in rows}
+
+    async def listen_tables(self, callback: Callable[[int, int], None]) -> Callable[[], Awaitable[None]] | None:
+        """LISTEN on a connection of its own (the trigger of migration 8 notifies every change)."""
+        conn = await asyncpg.connect(self.dsn)
+
+        def heard(_conn, _pid, _channel, payload: str) -> None:
+            try:
+                gid, version = payload.split(":")
+                callback(int(gid), int(version))
+            except ValueError:
+                return
+
+        await conn.add_listener("tg_tables", heard)
+
+        async def stop() -> None:
+            try:
+                await conn.remove_listener("tg_tables", heard)
+            finally:
+                await conn.close()
+
+        return stop
 
 
 def _float(value: float | int | None) -> float | None:

@@ -1225,6 +1225,72 @@ class SqliteStore(Store):
 
         await self._tx(tx)
 
+    async def meta_default(self, key: str, value: str) -> str:
+        async def tx(db):
+            await db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING", (key, value))
+            async with db.execute("SELECT value FROM meta WHERE key=?", (key,)) as cur:
+                return (await cur.fetchone())[0]
+
+        return await self._tx(tx)
+
+    # ---------------------------------------------------------- the web companion
+    async def web_token_put(
+        self, token_hash: str, kind: str, user_id: int, game_id: int | None, expires_at: float
+    ) -> None:
+        async def tx(db):
+            await db.execute(
+                "INSERT INTO web_tokens(token_hash, kind, user_id, game_id, expires_at, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (token_hash, kind, user_id, game_id, expires_at, self.clock()),
+            )
+
+        await self._tx(tx)
+
+    async def web_token_take(self, token_hash: str, kind: str, now: float) -> tuple[int, int | None] | None:
+        async def tx(db):
+            async with db.execute(
+                "DELETE FROM web_tokens WHERE token_hash=? AND kind=? RETURNING user_id, game_id, expires_at",
+                (token_hash, kind),
+            ) as cur:
+                return await cur.fetchone()
+
+        r = await self._tx(tx)
+        return (int(r[0]), r[1]) if r is not None and r[2] > now else None
+
+    async def web_token_get(self, token_hash: str, kind: str, now: float) -> tuple[int, int | None] | None:
+        r = await self._one(
+            "SELECT user_id, game_id FROM web_tokens WHERE token_hash=? AND kind=? AND expires_at>?",
+            (token_hash, kind, now),
+        )
+        return (int(r[0]), r[1]) if r is not None else None
+
+    async def web_tokens_end(self, user_id: int) -> int:
+        async def tx(db):
+            cur = await db.execute("DELETE FROM web_tokens WHERE user_id=?", (user_id,))
+            return cur.rowcount
+
+        return int(await self._tx(tx))
+
+    async def web_tokens_purge(self, now: float) -> int:
+        async def tx(db):
+            cur = await db.execute("DELETE FROM web_tokens WHERE expires_at<=?", (now,))
+            return cur.rowcount
+
+        return int(await self._tx(tx))
+
+    async def table_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
+        ids = [int(i) for i in game_ids][:10_000]
+        if not ids:
+            return {}
+        out: dict[int, int] = {}
+        for k in range(0, len(ids), 500):  # SQLite's bound-parameter limit
+            chunk = ids[k : k + 500]
+            rows = await self._all(
+                f"SELECT id, version FROM games WHERE id IN ({','.join('?' * len(chunk))})", chunk
+            )
+            out.update({int(r[0]): int(r[1]) for r in rows})
+        return out
+
 
 class _Sql(Sql):
     def __init__(self, db: aiosqlite.Connection) -> None:

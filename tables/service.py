@@ -62,6 +62,7 @@ from .settings import Settings, in_quiet_hours
 from .snapshots import SNAPSHOT_EVERY, SnapshotUnusable, snapshot_due, snapshot_key
 from .snapshots import rebuild as rebuild_state
 from .text import quote
+from .web_sessions import end_sessions
 
 log = logging.getLogger("tabletop.tables")
 
@@ -1463,10 +1464,12 @@ class TableService:
         (see tables/privacy.py); refused, naming the tables, while they still sit at a
         lobby or running table (resign first)."""
         try:
-            return await self.privacy.forget(user_id, guild_id)
+            counts = await self.privacy.forget(user_id, guild_id)
         except StillSeated as exc:
             ids = ", ".join(f"#{i}" for i in exc.game_ids)
             raise TurnRefused("still_seated", "asyncplay.forget_seated", ids=ids) from None
+        counts["web_sessions"] = await end_sessions(self.store, user_id)  # signed in on the web: signed out
+        return counts
 
     # ============================================================ render
     async def choices(self, row: GameRow, game: Game, state: BaseState, seat: str) -> list[Choice]:

@@ -21,6 +21,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "clock": "off",  # time-bank profile of new tables (tables/clocks.py PROFILES); replaces the turn timer
     "clock_policy": "ai",  # when a bank runs out: "ai", "default" or "vote"
     "limits": {},  # caps on lobbies, threads and campaigns, lobby expiry (tables/limits.py DEFAULT_LIMITS)
+    "web": True,  # the web companion shows this server's tables (False: every page of it is "not found")
 }
 
 

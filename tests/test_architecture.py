@@ -27,6 +27,8 @@ FORBIDDEN = {
     "store": {"discord", "cogs", "render", "engine", "tables", "bot", "PIL"},
     "tables": {"discord", "cogs", "bot", "aiosqlite", "sqlite3", "asyncpg"},
     "cogs": {"bot", "aiosqlite", "sqlite3", "asyncpg"},
+    # the web companion reads tables only through the table service (tables/)
+    "web": {"discord", "cogs", "bot", "engine", "render", "store", "aiosqlite", "sqlite3", "asyncpg", "PIL"},
 }
 
 #: every Store method that writes (a cog calling one bypasses the table service)

@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 
 import render.city_of_fury
-from cogs.community import rank, rank_by_rating, wilson_lower
 from engine import get_game
 from store.base import RatingRow, StatRow
+from tables.standings import rank, rank_by_rating, wilson_lower
 
 ROOT = Path(__file__).resolve().parent.parent
 

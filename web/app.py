@@ -1,0 +1,646 @@
+"""The web companion's aiohttp application: read-only pages built from tables/.
+
+Routes (all GET unless said):
+    /t/{id}                 the table: live board (zoom and pan), players, whose turn, banks, log
+    /t/{id}/board.png       the public board image (``?v=`` version, ``&lang=``)
+    /t/{id}/mine.png        the signed-in seat's own view (their hand), never cached by others
+    /t/{id}/live            Server-Sent Events: the changed part of the page after every move
+    /t/{id}/history         the replay slider (``?at=`` position)
+    /t/{id}/frames/{n}      one past position as JSON; /t/{id}/frames/{n}.png its image
+    /me                     the signed-in member's tables, those waiting for them first
+    /c/{id}                 a campaign's standings
+    /g/{guild}/leaderboard  a server's leaderboards (``?game=``)
+    /g/{guild}/leagues      a server's leagues (when the bot runs leagues)
+    /signin/{token}         a private sign-in link (GET shows a button; POST /signin redeems it once)
+    POST /signout           end this browser's session
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import json
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from tables import TableService, TurnRefused, standings
+from tables import board as boards
+from tables.board import Board, text
+from tables.live import TableWatch
+from tables.web_sessions import WebSessions
+
+from . import pages
+
+log = logging.getLogger("tabletop.web")
+
+STATIC = __import__("pathlib").Path(__file__).parent / "static"
+COOKIE = "tg_session"
+LANG_COOKIE = "tg_lang"
+MAX_ID = 2**63 - 1
+
+#: display names: ``names(guild_id, members) -> {member: name}`` (the bot's name cache)
+Names = Callable[[int | None, Sequence[int]], Awaitable[Mapping[int, str]]]
+
+CSP = (
+    "default-src 'none'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+
+@dataclass
+class Limits:
+    rate: float = 20.0  # requests per second per client (a token bucket)
+    burst: float = 60.0
+    streams_per_client: int = 12  # open live pages per client
+    streams: int = 5000  # open live pages in all
+    stream_seconds: float = 3600.0  # a live page reconnects after this long
+    keepalive: float = 15.0
+    clients: int = 20000  # clients remembered by the rate limiter
+
+
+class LRU(OrderedDict):
+    def __init__(self, size: int):
+        super().__init__()
+        self.size = size
+        self.hits = 0
+        self.misses = 0
+
+    def get_(self, key):
+        if key in self:
+            self.move_to_end(key)
+            self.hits += 1
+            return self[key]
+        self.misses += 1
+        return None
+
+    def put(self, key, value):
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+
+
+@dataclass
+class Companion:
+    tables: TableService
+    base_url: str = ""
+    names: Names | None = None
+    limits: Limits = field(default_factory=Limits)
+    trust_proxy: bool = False
+    sessions: WebSessions = field(init=False)
+    watch: TableWatch = field(init=False)
+    images: LRU = field(default_factory=lambda: LRU(512))
+    frames: LRU = field(default_factory=lambda: LRU(4096))
+    fragments: LRU = field(default_factory=lambda: LRU(1024))
+    _buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
+    _streams: dict[str, int] = field(default_factory=dict)
+    _inflight: dict[Any, asyncio.Future] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.base_url = self.base_url.rstrip("/")
+        self.sessions = WebSessions(self.tables.store, clock=self.tables.clock)
+        self.watch = TableWatch(self.tables.store)
+
+    # ------------------------------------------------------------ helpers
+    async def _names(self, row) -> Mapping[int, str]:
+        if self.names is None:
+            return {}
+        return await self.names(row.guild_id, row.humans)
+
+    async def once(self, cache: LRU, key: Any, compute: Callable[[], Awaitable[Any]]) -> Any:
+        """``cache[key]``, computed once even when many viewers ask at the same moment."""
+        found = cache.get_(key)
+        if found is not None:
+            return found
+        pending = self._inflight.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        fut: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._inflight[key] = fut
+        try:
+            value = await compute()
+            cache.put(key, value)
+            fut.set_result(value)
+            return value
+        except BaseException as exc:
+            fut.set_exception(exc)
+            fut.exception()  # retrieved: no "never retrieved" warning when nobody else waited
+            raise
+        finally:
+            self._inflight.pop(key, None)
+
+    def client(self, request: web.Request) -> str:
+        if self.trust_proxy:
+            forwarded = request.headers.get("X-Forwarded-For", "")
+            if forwarded:
+                return forwarded.split(",")[-1].strip()[:64]
+        return request.remote or "?"
+
+    def allow(self, client: str) -> bool:
+        now = time.monotonic()
+        tokens, last = self._buckets.get(client, (self.limits.burst, now))
+        tokens = min(self.limits.burst, tokens + (now - last) * self.limits.rate)
+        if tokens < 1:
+            self._buckets[client] = (tokens, now)
+            return False
+        if len(self._buckets) > self.limits.clients:
+            self._buckets.clear()
+        self._buckets[client] = (tokens - 1, now)
+        return True
+
+    def locale(self, request: web.Request, fallback: str | None = None) -> str:
+        q = request.query.get("lang")
+        if q in pages.LANGS:
+            return q
+        c = request.cookies.get(LANG_COOKIE)
+        if c in pages.LANGS:
+            return c
+        accept = request.headers.get("Accept-Language", "")[:200].lower()
+        first = accept.split(",")[0].strip()
+        if first.startswith("zh"):
+            return "zh"
+        if first.startswith("en"):
+            return "en"
+        return fallback if fallback in pages.LANGS else "en"
+
+    async def member(self, request: web.Request) -> int | None:
+        return await self.sessions.member(request.cookies.get(COOKIE))
+
+    async def row(self, request: web.Request, member: int | None):
+        """The table of the URL when this visitor may see it (else 404): public tables to
+        anyone; a table closed to followers to its seated members only; nothing of a
+        server that turned the companion off."""
+        gid = _int(request.match_info.get("id"))
+        row = await self.tables.row(gid) if gid is not None else None
+        if row is None or row.status == "quarantined":
+            raise web.HTTPNotFound()
+        if await boards.public(self.tables, row):
+            return row
+        settings = await self.tables.settings.guild(row.guild_id)
+        if settings.get("web") is not False and member is not None and row.seat_of(member) is not None:
+            return row
+        raise web.HTTPNotFound()
+
+    async def board(self, row, member: int | None, locale: str) -> Board:
+        return await boards.board(self.tables, row, member, locale, names=self._names)
+
+    def image_url(self, b: Board, *, absolute: bool = False) -> str | None:
+        if b.status == "lobby" or b.image is None:
+            return None
+        name = "mine" if b.viewer_seat else "board"
+        path = f"/t/{b.id}/{name}.png?v={b.version}&lang={b.locale}"
+        return (self.base_url + path) if absolute else path
+
+    async def fragment(self, row, member: int | None, locale: str) -> tuple[str, str | None, Board]:
+        """The changing part of a table page, its image URL and the board (public: cached per version)."""
+        seat = row.seat_of(member) if member is not None else None
+        key = ("frag", row.id, row.version, seat, locale)
+
+        async def compute():
+            b = await self.board(row, member if seat else None, locale)
+            return pages.dynamic(b), self.image_url(b), b
+
+        return await self.once(self.fragments, key, compute)
+
+    # ------------------------------------------------------------ pages
+    async def table(self, request: web.Request) -> web.StreamResponse:
+        member = await self.member(request)
+        row = await self.row(request, member)
+        locale = self.locale(request, row.locale)
+        html_part, image, b = await self.fragment(row, member, locale)
+        del html_part
+        public_image = None
+        if b.status != "lobby" and b.image is not None:
+            public_image = f"{self.base_url}/t/{b.id}/board.png?v={b.version}&lang={locale}"
+        body = pages.table_page(
+            b,
+            image,
+            self.base_url,
+            public_image,
+            live=f"/t/{row.id}/live?lang={locale}",
+            here=f"/t/{row.id}",
+            signed_in=member is not None,
+        )
+        return self.html(body, request, private=b.viewer_seat is not None)
+
+    async def image(self, request: web.Request) -> web.StreamResponse:
+        own = request.match_info["kind"] == "mine"
+        member = await self.member(request) if own else None
+        row = await self.row(request, member)
+        seat = row.seat_of(member) if member is not None else None
+        if own and seat is None:
+            raise web.HTTPNotFound()
+        if row.status == "lobby":
+            raise web.HTTPNotFound()
+        locale = self.locale(request, row.locale)
+        key = ("img", row.id, row.version, seat, locale)
+
+        async def compute() -> bytes:
+            b = await self.board(row, member if seat else None, locale)
+            assert b.image is not None
+            return await b.image()
+
+        png = await self.once(self.images, key, compute)
+        current = request.query.get("v") == str(row.version)
+        cache = "private, no-store" if own else ("public, max-age=86400" if current else "public, max-age=5")
+        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": cache})
+
+    async def live(self, request: web.Request) -> web.StreamResponse:
+        member = await self.member(request)
+        row = await self.row(request, member)
+        locale = self.locale(request, row.locale)
+        client = self.client(request)
+        lim = self.limits
+        if self._streams.get(client, 0) >= lim.streams_per_client or self.watch.watching() >= lim.streams:
+            raise web.HTTPTooManyRequests(text="too many live pages")
+        await self.watch.start()
+        q = self.watch.subscribe(row.id, row.version)
+        self._streams[client] = self._streams.get(client, 0) + 1
+        resp = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        )
+        try:
+            await resp.prepare(request)
+            await resp.write(b"retry: 2000\n\n")
+            version = row.version
+            # a change between the page's load and this stream: send it now
+            last = request.query.get("v")
+            if last is not None and last != str(version):
+                await self._send_board(resp, row, member, locale)
+            ends = time.monotonic() + lim.stream_seconds
+            while time.monotonic() < ends:
+                try:
+                    version = await asyncio.wait_for(q.get(), lim.keepalive)
+                except TimeoutError:
+                    await resp.write(b": keep-alive\n\n")
+                    continue
+                fresh = await self.tables.row(row.id)
+                if fresh is None or fresh.version < version:
+                    continue
+                if not await boards.public(self.tables, fresh) and fresh.seat_of(member or 0) is None:
+                    break  # closed to followers meanwhile: the page stops updating
+                row = fresh
+                await self._send_board(resp, row, member, locale)
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self.watch.unsubscribe(row.id, q)
+            self._streams[client] -= 1
+            if not self._streams[client]:
+                del self._streams[client]
+        return resp
+
+    async def _send_board(self, resp: web.StreamResponse, row, member: int | None, locale: str) -> None:
+        html_part, image, _ = await self.fragment(row, member, locale)
+        data = json.dumps({"version": row.version, "html": html_part, "image": image}, ensure_ascii=False)
+        await resp.write(f"event: board\ndata: {data}\n\n".encode())
+
+    async def history(self, request: web.Request) -> web.StreamResponse:
+        row = await self.row(request, await self.member(request))
+        if row.status == "lobby":
+            raise web.HTTPNotFound()
+        locale = self.locale(request, row.locale)
+        at = _int(request.query.get("at"))
+        b = await self.board(row, None, locale)
+        f = await self.frame(row, b.positions if at is None else at, locale)
+        return self.html(
+            pages.history_page(b, f["frame"], f["image"], f["caption"], f"/t/{row.id}/history?at={f['position']}"),
+            request,
+        )
+
+    async def frame(self, row, position: int, locale: str) -> dict[str, Any]:
+        """One past position: computed once per (table, position, the action it ends on)."""
+        total = await self.tables.store.count_actions(row.id)
+        n = max(0, min(position, total))
+        anchor = 0
+        if n:
+            found = await self.tables.store.actions(row.id, limit=1, offset=n - 1)
+            anchor = found[0].id if found else 0
+        key = ("frame", row.id, n, anchor, locale)
+
+        async def compute() -> dict[str, Any]:
+            f = await boards.frame(self.tables, row, n, locale, names=self._names)
+            return {
+                "frame": f,
+                "position": f.position,
+                "total": f.total,
+                "caption": pages.frame_caption(f, locale),
+                "image": f"/t/{row.id}/frames/{f.position}.png?a={f.anchor}&lang={locale}",
+                "png": None,
+            }
+
+        found = await self.once(self.frames, key, compute)
+        return dict(found, total=total)
+
+    async def frame_json(self, request: web.Request) -> web.StreamResponse:
+        row = await self.row(request, await self.member(request))
+        n = _int(request.match_info.get("n"))
+        if n is None or row.status == "lobby":
+            raise web.HTTPNotFound()
+        f = await self.frame(row, n, self.locale(request, row.locale))
+        body = {k: f[k] for k in ("position", "total", "caption", "image")}
+        return web.json_response(body, headers={"Cache-Control": "no-cache"})
+
+    async def frame_png(self, request: web.Request) -> web.StreamResponse:
+        row = await self.row(request, await self.member(request))
+        n = _int(request.match_info.get("n"))
+        if n is None or row.status == "lobby":
+            raise web.HTTPNotFound()
+        locale = self.locale(request, row.locale)
+        f = await self.frame(row, n, locale)
+        key = ("framepng", row.id, f["position"], f["frame"].anchor, locale)
+        png = await self.once(self.images, key, f["frame"].image)
+        fixed = request.query.get("a") == str(f["frame"].anchor)
+        cache = "public, max-age=31536000, immutable" if fixed else "public, max-age=5"
+        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": cache})
+
+    async def mine(self, request: web.Request) -> web.StreamResponse:
+        locale = self.locale(request)
+        member = await self.member(request)
+        if member is None:
+            return self.html(
+                pages.message(text("web.mine.title", locale), text("web.mine.signin", locale), locale, "/me"),
+                request,
+                status=401,
+            )
+        rows = []
+        for row, seat, deadline in await self.tables.mine(member, None):
+            title = text("core.ui.board_title", locale, game=boards.game_name(row.game, locale), id=row.id)
+            if row.status == "lobby":
+                state = text("web.mine.lobby", locale)
+            elif seat in row.to_act:
+                state = text("web.mine.waiting", locale)
+            else:
+                state = text("web.mine.others", locale)
+            when = (
+                text("web.bank.runs_out", locale, time=pages.duration(deadline - self.tables.clock(), locale))
+                if deadline is not None and seat in row.to_act
+                else None
+            )
+            rows.append((f"/t/{row.id}", title, state, when))
+        return self.html(pages.mine_page(rows, locale), request, private=True)
+
+    async def _guild_on(self, guild_id: int | None) -> None:
+        if guild_id is None or (await self.tables.settings.guild(guild_id)).get("web") is False:
+            raise web.HTTPNotFound()
+
+    async def _member_names(self, guild_id: int | None, members: Sequence[int], locale: str) -> dict[int, str]:
+        names: Mapping[int, str] = {}
+        if self.names is not None and members:
+            with contextlib.suppress(Exception):
+                names = await self.names(guild_id, list(members))
+        return {m: names.get(m) or text("web.member", locale, n=str(m)[-4:]) for m in members}
+
+    async def campaign(self, request: web.Request) -> web.StreamResponse:
+        cid = _int(request.match_info.get("id"))
+        camp = await standings.campaign(self.tables.store, cid) if cid is not None else None
+        if camp is None:
+            raise web.HTTPNotFound()
+        await self._guild_on(camp.guild_id)
+        locale = self.locale(request)
+        rows = await standings.campaign_standings(self.tables.store, camp)
+        names = await self._member_names(camp.guild_id, [r[0] for r in rows], locale)
+        title = text("core.campaign.title", locale, name=camp.name, game=boards.game_name(camp.game, locale))
+        headers = [text("core.board.rank", locale), text("core.board.player", locale)] + [
+            text(k, locale) for k in ("web.points", "web.tables", "core.board.wins")
+        ]
+        body = [(i + 1, names[u], p, n, w) for i, (u, p, n, w) in enumerate(rows)]
+        note = text("core.campaign.points", locale, points=", ".join(map(str, camp.points)))
+        return self.html(pages.ranking_page(title, headers, body, locale, f"/c/{camp.id}", note), request)
+
+    async def leaderboard(self, request: web.Request) -> web.StreamResponse:
+        guild = _int(request.match_info.get("guild"))
+        await self._guild_on(guild)
+        assert guild is not None
+        locale = self.locale(request)
+        games = standings.games()
+        game = request.query.get("game") or games[0]
+        if game not in games:
+            raise web.HTTPNotFound()
+        ranked = await standings.leaderboard(self.tables.store, guild, game)
+        names = await self._member_names(guild, [r.stat.user_id for r in ranked], locale)
+        record, lower = standings.record_column(game)
+        headers = [
+            text("core.board.rank", locale),
+            text("core.board.player", locale),
+            text("core.board.played", locale),
+            text("core.board.wins", locale),
+            text("core.board.rating", locale),
+        ] + ([text(record, locale)] if record else [])
+        body = []
+        for r in ranked:
+            line: list[object] = [
+                r.place,
+                names[r.stat.user_id],
+                r.stat.played,
+                r.stat.wins,
+                standings.rating_value(r.rating),
+            ]
+            if record:
+                best = r.stat.best_low if lower else r.stat.best_high
+                line.append("-" if best is None else f"{best:g}")
+            body.append(line)
+        title = text("core.board.title", locale, game=boards.game_name(game, locale))
+        tabs = " · ".join(f"{boards.game_name(g, locale)}: /g/{guild}/leaderboard?game={g}" for g in games)
+        return self.html(
+            pages.ranking_page(title, headers, body, locale, f"/g/{guild}/leaderboard?game={game}", tabs), request
+        )
+
+    async def leagues(self, request: web.Request) -> web.StreamResponse:
+        """A server's leagues, when the bot runs them (``tables.leagues.web_standings``)."""
+        guild = _int(request.match_info.get("guild"))
+        await self._guild_on(guild)
+        try:
+            mod = importlib.import_module("tables.leagues")
+        except ImportError:
+            raise web.HTTPNotFound() from None
+        listing = getattr(mod, "web_standings", None)
+        if listing is None:
+            raise web.HTTPNotFound()
+        locale = self.locale(request)
+        leagues = await listing(self.tables, guild)  # [(name, [(member, points, played, wins), ...]), ...]
+        parts = []
+        for name, rows in leagues:
+            names = await self._member_names(guild, [r[0] for r in rows], locale)
+            trs = "".join(
+                f"<tr><td>{i + 1}</td><td>{pages.e(names[u])}</td><td>{p}</td><td>{n}</td><td>{w}</td></tr>"
+                for i, (u, p, n, w) in enumerate(rows)
+            )
+            parts.append(f'<div class="card"><h2>{pages.e(name)}</h2><table class="rank">{trs}</table></div>')
+        body = "".join(parts) or f'<div class="card"><p>{pages.e(text("web.none_yet", locale))}</p></div>'
+        return self.html(pages.page(text("web.leagues", locale), locale, f"/g/{guild}/leagues", body), request)
+
+    async def signin_form(self, request: web.Request) -> web.StreamResponse:
+        token = request.match_info.get("token", "")[:400]
+        locale = self.locale(request)
+        return self.html(pages.signin_page(token, locale), request, private=True)
+
+    async def signin(self, request: web.Request) -> web.StreamResponse:
+        form = await request.post()
+        token = str(form.get("token", ""))[:400]
+        locale = self.locale(request)
+        got = await self.sessions.redeem(token)
+        if got is None:
+            return self.html(
+                pages.message(text("web.signin.title", locale), text("web.signin.bad", locale), locale),
+                request,
+                status=403,
+                private=True,
+            )
+        sid, _member, game_id = got
+        where = f"/t/{game_id}" if game_id else "/me"
+        resp = web.HTTPSeeOther(where)
+        resp.set_cookie(
+            COOKIE,
+            sid,
+            max_age=int(self.sessions_seconds),
+            httponly=True,
+            samesite="Lax",
+            secure=self.base_url.startswith("https://"),
+            path="/",
+        )
+        raise resp
+
+    @property
+    def sessions_seconds(self) -> float:
+        from tables.web_sessions import SESSION_SECONDS
+
+        return SESSION_SECONDS
+
+    async def signout(self, request: web.Request) -> web.StreamResponse:
+        sid = request.cookies.get(COOKIE)
+        if sid:
+            await self.sessions.sign_out(sid)
+        resp = web.HTTPSeeOther("/")
+        resp.del_cookie(COOKIE, path="/")
+        raise resp
+
+    async def home(self, request: web.Request) -> web.StreamResponse:
+        locale = self.locale(request)
+        return self.html(pages.message("Tabletop GM", text("web.home", locale), locale), request)
+
+    async def static(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        if name not in ("app.js", "app.css"):
+            raise web.HTTPNotFound()
+        kind = "application/javascript" if name.endswith(".js") else "text/css"
+        return web.Response(
+            body=(STATIC / name).read_bytes(),
+            content_type=kind,
+            charset="utf-8",
+            headers={"Cache-Control": "public, max-age=3600"},
+        )
+
+    def html(self, body: str, request: web.Request, *, status: int = 200, private: bool = False) -> web.Response:
+        resp = web.Response(text=body, content_type="text/html", charset="utf-8", status=status)
+        resp.headers["Cache-Control"] = "private, no-store" if private else "no-cache"
+        q = request.query.get("lang")
+        if q in pages.LANGS:
+            resp.set_cookie(LANG_COOKIE, q, max_age=365 * 86400, samesite="Lax", path="/")
+        return resp
+
+
+COMPANION = web.AppKey("companion", Companion)
+
+
+def _int(value: str | None) -> int | None:
+    if value is None or not value.isdigit() or len(value) > 19:
+        return None
+    n = int(value)
+    return n if n <= MAX_ID else None
+
+
+@web.middleware
+async def guard(request: web.Request, handler):
+    """Rate limits per client, bounded inputs, security headers on every answer, and
+    no error page that says more than 'not found'."""
+    comp: Companion = request.app[COMPANION]
+    if len(request.raw_path) > 600 or len(request.query_string) > 300:
+        raise web.HTTPRequestURITooLong()
+    if not request.path.startswith("/static/") and not comp.allow(comp.client(request)):
+        resp: web.StreamResponse = web.Response(status=429, text="too many requests", headers={"Retry-After": "2"})
+    else:
+        try:
+            resp = await handler(request)
+        except web.HTTPException as exc:
+            if exc.status != 404:
+                _secure(exc, comp)
+                raise
+            locale = comp.locale(request)
+            resp = web.Response(
+                status=404,
+                text=pages.message(text("web.not_found.title", locale), text("web.not_found", locale), locale),
+                content_type="text/html",
+                charset="utf-8",
+            )
+        except TurnRefused:
+            resp = web.Response(status=404, text="not found")
+    _secure(resp, comp)
+    return resp
+
+
+def _secure(resp: web.StreamResponse, comp: Companion) -> None:
+    h = resp.headers
+    h.setdefault("Content-Security-Policy", CSP)
+    h.setdefault("X-Content-Type-Options", "nosniff")
+    h.setdefault("Referrer-Policy", "no-referrer")
+    h.setdefault("X-Frame-Options", "DENY")
+    h.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    h.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+    if comp.base_url.startswith("https://"):
+        h.setdefault("Strict-Transport-Security", "max-age=31536000")
+
+
+def make_app(
+    tables: TableService,
+    *,
+    base_url: str = "",
+    names: Names | None = None,
+    limits: Limits | None = None,
+    trust_proxy: bool = False,
+) -> web.Application:
+    comp = Companion(tables, base_url=base_url, names=names, limits=limits or Limits(), trust_proxy=trust_proxy)
+    app = web.Application(middlewares=[guard], client_max_size=16 * 1024)
+    app[COMPANION] = comp
+    r = app.router
+    r.add_get("/", comp.home)
+    r.add_get("/t/{id}", comp.table)
+    r.add_get("/t/{id}/{kind:board|mine}.png", comp.image)
+    r.add_get("/t/{id}/live", comp.live)
+    r.add_get("/t/{id}/history", comp.history)
+    r.add_get(r"/t/{id}/frames/{n:\d+}", comp.frame_json)
+    r.add_get(r"/t/{id}/frames/{n:\d+}.png", comp.frame_png)
+    r.add_get("/me", comp.mine)
+    r.add_get("/c/{id}", comp.campaign)
+    r.add_get("/g/{guild}/leaderboard", comp.leaderboard)
+    r.add_get("/g/{guild}/leagues", comp.leagues)
+    r.add_get("/signin/{token}", comp.signin_form)
+    r.add_post("/signin", comp.signin)
+    r.add_post("/signout", comp.signout)
+    r.add_get("/static/{name}", comp.static)
+
+    async def stop_watch(app: web.Application) -> None:
+        await comp.watch.stop()
+
+    app.on_shutdown.append(stop_watch)
+    return app
+
+
+async def start(
+    tables: TableService, port: int, *, host: str = "0.0.0.0", base_url: str = "", names: Names | None = None, **kw
+) -> web.AppRunner:
+    """Serve the companion on ``host:port`` inside the running event loop (the bot's, or
+    ``python -m web``'s); returns the runner (``await runner.cleanup()`` stops it)."""
+    app = make_app(tables, base_url=base_url, names=names, **kw)
+    runner = web.AppRunner(app, shutdown_timeout=2, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    log.info("web companion on %s:%s (%s)", host, port, base_url or "no public URL")
+    return runner
