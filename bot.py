@@ -92,6 +92,10 @@ class Config:
     api_base: str | None = None  # TEST ONLY: a Discord stand-in at this http base URL (TG_API_BASE)
     shards: list[int] | None = None  # shard ids this process runs (None: all of shard_count, or unsharded)
     shard_count: int | None = None  # total shards across every process (None: unsharded)
+    web_port: int | None = None  # serve the web companion on this port in this process (TG_WEB_PORT)
+    web_url: str = ""  # the companion's public base URL (TG_WEB_URL): link buttons and /game web
+    web_host: str = "0.0.0.0"  # TG_WEB_HOST
+    web_proxy: bool = False  # TG_WEB_PROXY=1: trust X-Forwarded-For from a reverse proxy (rate limits)
 
     @property
     def syncs_commands(self) -> bool:
@@ -112,7 +116,20 @@ class Config:
             sync=values.get("TG_SYNC", "auto").lower(),
             **shard_config(values.get("TG_SHARDS") or None, values.get("TG_SHARD_COUNT") or None),
             api_base=loopback_base(values.get("TG_API_BASE") or None),
+            web_port=web_port(values.get("TG_WEB_PORT")),
+            web_url=values.get("TG_WEB_URL", "").rstrip("/"),
+            web_host=values.get("TG_WEB_HOST") or "0.0.0.0",
+            web_proxy=values.get("TG_WEB_PROXY", "").lower() in ("1", "true", "yes"),
         )
+
+
+def web_port(value: str | None) -> int | None:
+    """``TG_WEB_PORT``: a TCP port (0: any free one), or None (the companion is off)."""
+    if not value:
+        return None
+    if not value.strip().isdigit() or not 0 <= int(value) <= 65535:
+        raise ValueError(f"TG_WEB_PORT must be a port number (0-65535), not {value!r}")
+    return int(value)
 
 
 def parse_shards(spec: str) -> list[int]:
@@ -173,8 +190,12 @@ class TabletopBot(commands.Bot):
         )
         self.config = config
         self.services = Services(
-            store=store or open_store(config.database, clock), default_locale=config.locale, clock=clock
+            store=store or open_store(config.database, clock),
+            default_locale=config.locale,
+            clock=clock,
+            web_url=config.web_url,
         )
+        self.web_runner = None  # the web companion, when TG_WEB_PORT is set
 
     async def setup_hook(self) -> None:
         await self.services.store.open()
@@ -186,6 +207,23 @@ class TabletopBot(commands.Bot):
             await self.sync_commands(force=self.config.sync == "always")
         else:
             log.info("slash commands are synced by the process running shard 0")
+        if self.config.web_port is not None:
+            await self.start_web()
+
+    async def start_web(self) -> None:
+        """The web companion inside this process (same database, same table service)."""
+        from cogs.boards import Boards
+        from web import start
+
+        boards = Boards(self, self.services)
+        self.web_runner = await start(
+            self.services.tables,
+            self.config.web_port or 0,
+            host=self.config.web_host,
+            base_url=self.config.web_url,
+            names=boards.cached_names,
+            trust_proxy=self.config.web_proxy,
+        )
 
     async def sync_commands(self, force: bool = False) -> bool:
         """Push the command tree only when it changed (or when forced).
@@ -212,9 +250,12 @@ class TabletopBot(commands.Bot):
         return True
 
     async def close(self) -> None:
-        """Gateway and HTTP session first, then the database, then the render pool."""
+        """Gateway and HTTP session first, then the web companion, then the database, then the render pool."""
         try:
             await super().close()
+            if self.web_runner is not None:
+                runner, self.web_runner = self.web_runner, None
+                await runner.cleanup()
         finally:
             try:
                 await self.services.store.close()

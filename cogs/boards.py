@@ -20,6 +20,7 @@ from engine.i18n import t
 from store import GameRow
 from tables import TableService, TurnRefused, TurnResult
 from tables.text import escape
+from tables.board import web_link
 
 from .clockview import bank_lines
 from .services import Services
@@ -185,8 +186,35 @@ class Boards:
         )
         banks = await self.bank_text(row, locale, labels)
         view = board_view(row, game, state, groups, locale, labels, note=note, live=live, offered=offered, extra=banks)
+        self.add_web_link(view, row, locale)
         pings = board_pings(row, game, state, live=live) + mentioned(note)
         return {"view": view, "file": board_file(png), "allowed_mentions": allowed_mentions(pings)}
+
+    def add_web_link(self, view: discord.ui.LayoutView, row: GameRow, locale: str) -> None:
+        """A link button to the table's page on the web companion (when it has a public URL)."""
+        url = web_link(self.services.web_url, row.id)
+        box = next((c for c in view.children if isinstance(c, discord.ui.Container)), None)
+        if url is None or box is None:
+            return
+        box.add_item(discord.ui.ActionRow(discord.ui.Button(label=t("web.link.button", locale), url=url, emoji="🌐")))
+
+    async def cached_names(self, guild_id: int | None, members: Sequence[int]) -> dict[int, str]:
+        """Display names the bot already knows (for the web companion: no Discord request per page view)."""
+        now = time.monotonic()
+        out: dict[int, str] = {}
+        guild = self.client.get_guild(guild_id) if guild_id is not None else None
+        for uid in members:
+            hit = _NAMES.get((guild_id, uid)) if guild_id is not None else None
+            member = guild.get_member(uid) if guild is not None else None
+            if hit is not None and now - hit[1] < NAME_TTL:
+                out[uid] = hit[0]
+            elif member is not None:
+                out[uid] = member.display_name
+            elif hit is not None:
+                out[uid] = hit[0]
+            elif (user := self.client.get_user(uid)) is not None:
+                out[uid] = user.display_name
+        return out
 
     async def bank_text(self, row: GameRow, locale: str, labels) -> str | None:
         """The table's time banks (tables with a clock profile), seats by name: the

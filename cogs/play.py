@@ -23,8 +23,10 @@ from engine import GameError, available, get_game
 from engine.i18n import DATA, t
 from store import GameRow
 from tables import TurnRefused, TurnResult, clocks, preview
+from tables.board import web_link
 from tables.levels import check_level
 from tables.text import escape, plain
+from tables.web_sessions import LINK_SECONDS, WebSessions
 
 from .boards import Boards, remember
 from .bound import at_table
@@ -730,6 +732,33 @@ class Play(commands.Cog):
     async def view(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self._private_view(interaction)
+
+    @game.command(
+        name=ls("web", "web.cmd.game.web"),
+        description=ls("This table on the web, and your private link to your own view", "web.cmd.game.web.desc"),
+    )
+    async def web(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = self.loc(interaction)
+        base = self.services.web_url
+        if not base:
+            return await interaction.followup.send(t("web.link.off", locale), ephemeral=True)
+        try:
+            row = await self.tables.row(channel_id=interaction.channel_id)
+            if row is None:
+                row = await self.store.latest_game(_channel_id(interaction), ("finished", "abandoned"))
+        except TurnRefused as exc:
+            return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        lines = []
+        if row is not None:
+            lines.append(t("web.link.public", locale, url=web_link(base, row.id)))
+        # the member's own link: signed, single use, short-lived, given to them alone
+        token = await WebSessions(self.store, clock=self.services.clock).link_token(
+            interaction.user.id, row.id if row is not None and row.seat_of(interaction.user.id) else None
+        )
+        url = f"{base.rstrip('/')}/signin/{token}"
+        lines.append(t("web.link.private", locale, minutes=LINK_SECONDS // 60, url=url))
+        await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     # ------------------------------------------------- undo, resign, seats
     async def _my_table(self, interaction: discord.Interaction, locale: str):

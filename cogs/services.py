@@ -24,6 +24,7 @@ class Services:
     executor: Executor = field(default_factory=lambda: ThreadPoolExecutor(max_workers=2, thread_name_prefix="render"))
     max_ai_steps: int = 2000
     flood: FloodGate | None = field(default_factory=FloodGate)  # per-member rate of interactions (cogs/flood.py)
+    web_url: str = ""  # the web companion's public base URL (TG_WEB_URL); "" when there is none
     settings: Settings = field(init=False)
     tables: TableService = field(init=False)
     leagues: LeagueService = field(init=False)

@@ -1285,9 +1285,7 @@ class SqliteStore(Store):
         out: dict[int, int] = {}
         for k in range(0, len(ids), 500):  # SQLite's bound-parameter limit
             chunk = ids[k : k + 500]
-            rows = await self._all(
-                f"SELECT id, version FROM games WHERE id IN ({','.join('?' * len(chunk))})", chunk
-            )
+            rows = await self._all(f"SELECT id, version FROM games WHERE id IN ({','.join('?' * len(chunk))})", chunk)
             out.update({int(r[0]): int(r[1]) for r in rows})
         return out
 

@@ -327,3 +327,8 @@ def export(b: Board) -> dict[str, Any]:
     data = asdict(b)
     data.pop("image", None)
     return data
+
+
+def web_link(base_url: str | None, game_id: int) -> str | None:
+    """The table's page on the web companion, when it has a public URL (``TG_WEB_URL``)."""
+    return f"{base_url.rstrip('/')}/t/{game_id}" if base_url else None

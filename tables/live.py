@@ -35,6 +35,8 @@ class TableWatch:
         self._task: asyncio.Task | None = None
         self._stop_listen: Callable[[], Awaitable[None]] | None = None
         self.pushed = False  # whether the backend pushes changes
+        #: called with (table, version) on every change seen (caches drop their copy)
+        self.listeners: list[Callable[[int, int], None]] = []
 
     async def start(self) -> None:
         if self._task is not None:
@@ -82,6 +84,8 @@ class TableWatch:
         if game_id not in self._subs or version <= self._known.get(game_id, 0):
             return
         self._known[game_id] = version
+        for listener in self.listeners:
+            listener(game_id, version)
         for q in self._subs[game_id]:
             if q.full():
                 q.get_nowait()

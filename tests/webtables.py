@@ -28,7 +28,11 @@ async def open_two_player(service: TableService, game: str = "automobile", *, gu
         locale="en",
         table={},
     )
-    await service.lobby(lob.row.id, BOB, "join")
+    if lob.started is not None:  # a solo game starts at once
+        return lob.started.row.id
+    joined = await service.lobby(lob.row.id, BOB, "join")
+    if joined.started is not None:  # full: started
+        return joined.started.row.id
     lo, _ = get_game(game).seat_range(lob.row.options)
     for _ in range(lo - 2):  # AI seats up to the game's minimum
         await service.lobby(lob.row.id, HOST, "ai")

@@ -44,6 +44,8 @@ STATIC = __import__("pathlib").Path(__file__).parent / "static"
 COOKIE = "tg_session"
 LANG_COOKIE = "tg_lang"
 MAX_ID = 2**63 - 1
+#: seconds a table's row is trusted for page views (open pages get each change live anyway)
+ROW_SECONDS = 1.0
 
 #: display names: ``names(guild_id, members) -> {member: name}`` (the bot's name cache)
 Names = Callable[[int | None, Sequence[int]], Awaitable[Mapping[int, str]]]
@@ -102,11 +104,13 @@ class Companion:
     _buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
     _streams: dict[str, int] = field(default_factory=dict)
     _inflight: dict[Any, asyncio.Future] = field(default_factory=dict)
+    _rows: dict[int, tuple[float, Any, bool]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.base_url = self.base_url.rstrip("/")
         self.sessions = WebSessions(self.tables.store, clock=self.tables.clock)
         self.watch = TableWatch(self.tables.store)
+        self.watch.listeners.append(self.forget_row)
 
     # ------------------------------------------------------------ helpers
     async def _names(self, row) -> Mapping[int, str]:
@@ -178,15 +182,54 @@ class Companion:
         anyone; a table closed to followers to its seated members only; nothing of a
         server that turned the companion off."""
         gid = _int(request.match_info.get("id"))
-        row = await self.tables.row(gid) if gid is not None else None
+        row, public = await self.fresh_row(gid) if gid is not None else (None, False)
         if row is None or row.status == "quarantined":
             raise web.HTTPNotFound()
-        if await boards.public(self.tables, row):
+        if public:
             return row
         settings = await self.tables.settings.guild(row.guild_id)
         if settings.get("web") is not False and member is not None and row.seat_of(member) is not None:
             return row
         raise web.HTTPNotFound()
+
+    async def fresh_row(self, gid: int, *, fresh: bool = False):
+        """(row, shown to anyone?) of a table, read at most once per :data:`ROW_SECONDS`
+        (and at once after the watcher saw it change): many viewers cost one query."""
+        now = time.monotonic()
+        hit = self._rows.get(gid)
+        if hit is not None and not fresh and now - hit[0] < ROW_SECONDS:
+            return hit[1], hit[2]
+
+        async def read():
+            row = await self.tables.row(gid)
+            public = row is not None and await boards.public(self.tables, row)
+            if len(self._rows) > 10_000:
+                self._rows.clear()
+            self._rows[gid] = (time.monotonic(), row, public)
+            return row, public
+
+        key = ("row", gid)
+        pending = self._inflight.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        fut: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._inflight[key] = fut
+        try:
+            got = await read()
+            fut.set_result(got)
+            return got
+        except BaseException as exc:
+            fut.set_exception(exc)
+            fut.exception()
+            raise
+        finally:
+            self._inflight.pop(key, None)
+
+    def forget_row(self, gid: int, version: int) -> None:
+        """The watcher saw a table change: its cached row is stale."""
+        hit = self._rows.get(gid)
+        if hit is not None and (hit[1] is None or hit[1].version < version):
+            del self._rows[gid]
 
     async def board(self, row, member: int | None, locale: str) -> Board:
         return await boards.board(self.tables, row, member, locale, names=self._names)
@@ -214,21 +257,29 @@ class Companion:
         member = await self.member(request)
         row = await self.row(request, member)
         locale = self.locale(request, row.locale)
-        html_part, image, b = await self.fragment(row, member, locale)
-        del html_part
-        public_image = None
-        if b.status != "lobby" and b.image is not None:
-            public_image = f"{self.base_url}/t/{b.id}/board.png?v={b.version}&lang={locale}"
-        body = pages.table_page(
-            b,
-            image,
-            self.base_url,
-            public_image,
-            live=f"/t/{row.id}/live?lang={locale}",
-            here=f"/t/{row.id}",
-            signed_in=member is not None,
-        )
-        return self.html(body, request, private=b.viewer_seat is not None)
+        seat = row.seat_of(member) if member is not None else None
+
+        async def make() -> str:
+            part, image, b = await self.fragment(row, member, locale)
+            public_image = None
+            if b.status != "lobby" and b.image is not None:
+                public_image = f"{self.base_url}/t/{b.id}/board.png?v={b.version}&lang={locale}"
+            return pages.table_page(
+                b,
+                image,
+                self.base_url,
+                public_image,
+                live=f"/t/{row.id}/live?lang={locale}&v={row.version}",
+                here=f"/t/{row.id}",
+                signed_in=member is not None,
+                part=part,
+            )
+
+        if member is None:  # anyone's page: made once per table version and language
+            body = await self.once(self.fragments, ("page", row.id, row.version, locale), make)
+        else:
+            body = await make()
+        return self.html(body, request, private=seat is not None or member is not None)
 
     async def image(self, request: web.Request) -> web.StreamResponse:
         own = request.match_info["kind"] == "mine"
@@ -281,10 +332,12 @@ class Companion:
                 except TimeoutError:
                     await resp.write(b": keep-alive\n\n")
                     continue
-                fresh = await self.tables.row(row.id)
+                fresh, public = await self.fresh_row(row.id)
+                if fresh is not None and fresh.version < version:
+                    fresh, public = await self.fresh_row(row.id, fresh=True)
                 if fresh is None or fresh.version < version:
                     continue
-                if not await boards.public(self.tables, fresh) and fresh.seat_of(member or 0) is None:
+                if not public and fresh.seat_of(member or 0) is None:
                     break  # closed to followers meanwhile: the page stops updating
                 row = fresh
                 await self._send_board(resp, row, member, locale)
@@ -448,10 +501,10 @@ class Companion:
                 line.append("-" if best is None else f"{best:g}")
             body.append(line)
         title = text("core.board.title", locale, game=boards.game_name(game, locale))
-        tabs = " · ".join(f"{boards.game_name(g, locale)}: /g/{guild}/leaderboard?game={g}" for g in games)
-        return self.html(
-            pages.ranking_page(title, headers, body, locale, f"/g/{guild}/leaderboard?game={game}", tabs), request
-        )
+        tabs = [(f"/g/{guild}/leaderboard?game={g}", boards.game_name(g, locale), g == game) for g in games]
+        here = f"/g/{guild}/leaderboard?game={game}"
+        note = text("web.ranking_note", locale)
+        return self.html(pages.ranking_page(title, headers, body, locale, here, note, tabs), request)
 
     async def leagues(self, request: web.Request) -> web.StreamResponse:
         """A server's leagues, when the bot runs them (``tables.leagues.web_standings``)."""

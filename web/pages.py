@@ -182,8 +182,17 @@ def stage(img_id: str, src: str | None, alt: str, locale: str) -> str:
 
 
 def table_page(
-    b: Board, image: str | None, base_url: str, og_image: str | None, *, live: str, here: str, signed_in: bool
+    b: Board,
+    image: str | None,
+    base_url: str,
+    og_image: str | None,
+    *,
+    live: str,
+    here: str,
+    signed_in: bool,
+    part: str | None = None,
 ) -> str:
+    """The table page (``part``: :func:`dynamic` of the board, when already made)."""
     loc = b.locale
     who = ", ".join(b.label(s) for s in b.to_act)
     desc = (t("web.og.turn", loc, who=who) + " · " if who else "") + b.summary
@@ -198,7 +207,7 @@ def table_page(
         + stage("board", image, b.title, loc)
         + f'<p class="muted"><span id="live" class="live">{e(t("web.live", loc))}</span> · '
         f'<a href="/t/{b.id}/history">{e(t("web.history_link", loc))}</a></p>'
-        + f'</section><aside id="dynamic">{dynamic(b)}</aside></div>'
+        + f'</section><aside id="dynamic">{dynamic(b) if part is None else part}</aside></div>'
     )
     return page(b.title, loc, here, body, og=og, live=live, version=b.version, signed_in=signed_in, robots="noindex")
 
@@ -243,7 +252,13 @@ def mine_page(rows: Sequence[tuple[str, str, str, str | None]], locale: str) -> 
 
 
 def ranking_page(
-    title: str, headers: Sequence[str], rows: Iterable[Sequence[object]], locale: str, here: str, note: str = ""
+    title: str,
+    headers: Sequence[str],
+    rows: Iterable[Sequence[object]],
+    locale: str,
+    here: str,
+    note: str = "",
+    tabs: Sequence[tuple[str, str, bool]] = (),
 ) -> str:
     head_cells = "".join(f"<th>{e(h)}</th>" for h in headers)
     body_rows = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in rows)
@@ -253,7 +268,11 @@ def ranking_page(
         else f"<p>{e(t('web.none_yet', locale))}</p>"
     )
     extra = f'<p class="muted">{e(note)}</p>' if note else ""
-    return page(title, locale, here, f'<div class="card">{table}{extra}</div>')
+    nav = " · ".join(
+        f"<b>{e(label)}</b>" if current else f'<a href="{e(href)}">{e(label)}</a>' for href, label, current in tabs
+    )
+    nav_html = f'<p class="tabs">{nav}</p>' if nav else ""
+    return page(title, locale, here, f'{nav_html}<div class="card">{table}{extra}</div>')
 
 
 def signin_page(token: str, locale: str) -> str:

@@ -1,0 +1,168 @@
+"""The web companion in a real headless Chromium (Debian's chromium + chromium-driver,
+driven by Selenium; nothing is downloaded): the replay slider changes the frame, a move
+made through the table service reaches an open page, a private link shows the hand once,
+and without it (or after it expires) the hand is refused."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import threading
+import time
+
+import pytest
+from webtables import HOST, move, open_two_player
+
+from store import SqliteStore
+from tables import TableService
+from tables.web_sessions import LINK_SECONDS, WebSessions
+from web import Limits, make_app
+
+CHROMIUM = os.environ.get("TG_CHROMIUM", "/usr/bin/chromium")
+DRIVER = os.environ.get("TG_CHROMEDRIVER", "/usr/bin/chromedriver")
+
+pytestmark = pytest.mark.skipif(
+    not (shutil.which(CHROMIUM) and shutil.which(DRIVER)),
+    reason=f"no headless Chromium ({CHROMIUM}, {DRIVER}): apt-get install chromium chromium-driver (.ci/run does)",
+)
+
+
+class Server:
+    """The companion on a loopback port, in an event loop of its own (a thread)."""
+
+    def __init__(self, path):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.store = SqliteStore(path)
+        self.service = TableService(self.store)
+        self.run(self.store.open())
+        self.gid = self.run(open_two_player(self.service, "automobile"))
+        self.run(move(self.service, self.gid, 3))
+        app = make_app(self.service, limits=Limits(rate=500, burst=500))
+        from aiohttp import web
+
+        self.runner = web.AppRunner(app, shutdown_timeout=1)
+        self.run(self.runner.setup())
+        self.run(web.TCPSite(self.runner, "127.0.0.1", 0).start())
+        self.url = f"http://127.0.0.1:{self.runner.addresses[0][1]}"
+
+    def run(self, coro, timeout: float = 60):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def close(self):
+        self.run(self.runner.cleanup(), 15)
+        self.run(self.store.close(), 15)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = Server(tmp_path_factory.mktemp("web") / "web.db")
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="module")
+def driver():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=900,800"):
+        opts.add_argument(a)
+    d = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    d.set_page_load_timeout(30)
+    yield d
+    d.quit()
+
+
+def wait(driver, cond, timeout: float = 10):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout).until(cond)
+
+
+def loaded_src(driver, element_id: str) -> str:
+    """The image's address once the browser has drawn it (naturalWidth > 0)."""
+    return wait(
+        driver,
+        lambda d: d.execute_script(
+            "var i=document.getElementById(arguments[0]); return i && i.complete && i.naturalWidth>0 ? i.currentSrc : null",
+            element_id,
+        ),
+    )
+
+
+def test_the_replay_slider_moves_through_past_positions(server, driver):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(f"{server.url}/t/{server.gid}/history?at=0")
+    first = loaded_src(driver, "frame")
+    caption = driver.find_element(By.ID, "caption").text
+    slider = driver.find_element(By.ID, "slider")
+    slider.send_keys(Keys.ARROW_RIGHT)
+    slider.send_keys(Keys.ARROW_RIGHT)  # the keyboard: two decisions on
+    wait(driver, lambda d: loaded_src(d, "frame") != first)
+    assert "/frames/2.png" in loaded_src(driver, "frame")
+    assert driver.find_element(By.ID, "caption").text != caption
+    assert driver.find_element(By.ID, "pos").text == "2"
+    assert driver.current_url.endswith("?at=2")
+    driver.find_element(By.ID, "prev").click()  # a tap on the button: one back
+    wait(driver, lambda d: "/frames/1.png" in loaded_src(d, "frame"))
+
+
+def test_an_open_table_page_shows_a_move_made_through_the_table_service(server, driver):
+    from selenium.webdriver.common.by import By
+
+    driver.get(f"{server.url}/t/{server.gid}")
+    loaded_src(driver, "board")
+    before = driver.find_element(By.TAG_NAME, "body").get_attribute("data-version")
+    wait(driver, lambda d: "on" in d.find_element(By.ID, "live").get_attribute("class"))  # the stream is open
+    server.run(move(server.service, server.gid, 1))
+    version = str(server.run(server.service.row(server.gid)).version)
+    assert version != before
+    wait(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-version") == version)
+    assert f"v{version}" in driver.find_element(By.ID, "version").text
+    wait(driver, lambda d: f"v={version}" in loaded_src(d, "board"))
+
+
+def test_a_private_link_shows_the_hand_once_and_nothing_shows_it_without_one(server, driver):
+    from selenium.webdriver.common.by import By
+
+    hand_word = "demand cards"
+    driver.delete_all_cookies()
+    driver.get(f"{server.url}/t/{server.gid}")
+    assert hand_word not in driver.page_source and not driver.find_elements(By.ID, "hand")
+
+    sessions = WebSessions(server.store)
+    expired = server.run(
+        WebSessions(server.store, clock=lambda: time.time() - LINK_SECONDS - 5).link_token(HOST, server.gid)
+    )
+    driver.get(f"{server.url}/signin/{expired}")
+    driver.find_element(By.ID, "signin").click()
+    wait(driver, lambda d: "/signin" in d.current_url and "expired" in d.page_source)
+    driver.get(f"{server.url}/t/{server.gid}")
+    assert not driver.find_elements(By.ID, "hand")
+
+    token = server.run(sessions.link_token(HOST, server.gid))
+    driver.get(f"{server.url}/signin/{token}")
+    driver.find_element(By.ID, "signin").click()
+    wait(driver, lambda d: d.current_url.endswith(f"/t/{server.gid}"))
+    hand = driver.find_element(By.ID, "hand").text
+    assert hand_word in hand
+    assert driver.get_cookie("tg_session")["httpOnly"] is True
+    assert driver.execute_script("return document.cookie").find("tg_session") == -1  # not readable by scripts
+    assert "/mine.png" in loaded_src(driver, "board")  # the seat's own view
+
+    # the same link again (a second browser, or a forwarded message): refused
+    driver.delete_all_cookies()
+    driver.get(f"{server.url}/signin/{token}")
+    driver.find_element(By.ID, "signin").click()
+    wait(driver, lambda d: "/signin" in d.current_url)
+    driver.get(f"{server.url}/t/{server.gid}")
+    assert not driver.find_elements(By.ID, "hand") and hand_word not in driver.page_source
