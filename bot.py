@@ -29,6 +29,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
@@ -195,7 +196,7 @@ class TabletopBot(commands.Bot):
             clock=clock,
             web_url=config.web_url,
         )
-        self.web_runner = None  # the web companion, when TG_WEB_PORT is set
+        self.web_runner: Any = None  # the web companion (an aiohttp AppRunner), when TG_WEB_PORT is set
 
     async def setup_hook(self) -> None:
         await self.services.store.open()

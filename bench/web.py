@@ -129,7 +129,9 @@ async def main(args: argparse.Namespace) -> None:
     if args.verbose:
         for name, xs in (("page", page_ms), ("live", live_ms)):
             xs = sorted(xs)
-            print(f"{name}: n={len(xs)} p50={xs[len(xs) // 2]:.1f} p90={xs[int(0.9 * (len(xs) - 1))]:.1f} max={xs[-1]:.1f}")
+            print(
+                f"{name}: n={len(xs)} p50={xs[len(xs) // 2]:.1f} p90={xs[int(0.9 * (len(xs) - 1))]:.1f} max={xs[-1]:.1f}"
+            )
     print(
         f"web tables={args.tables} viewers={args.viewers} page_p99_ms={p99(page_ms):.1f} live_p99_ms={p99(live_ms):.1f}"
     )

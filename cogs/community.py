@@ -450,6 +450,8 @@ class Community(commands.Cog):
                 profile=t(f"asyncplay.profile.{s.get('clock') or 'off'}", locale),
                 policy=t(f"asyncplay.policy.{s.get('clock_policy') or 'ai'}", locale),
             )
+            + "\n"
+            + t("web.settings.on" if s.get("web", True) is not False else "web.settings.off", locale)
         )
 
     @settings_group.command(
@@ -510,6 +512,16 @@ class Community(commands.Cog):
             return await self.refuse(interaction, exc.text(self.loc(interaction)))
         if await self._admin(interaction):
             await self._save(interaction, lambda s: {**s, "language": None if language == "user" else language})
+
+    @settings_group.command(
+        name=ls("web", "web.cmd.settings.web"),
+        description=ls("Show this server's tables on the web companion", "web.cmd.settings.web.desc"),
+    )
+    @app_commands.describe(enabled=ls("Show them?", "web.arg.enabled"))
+    async def settings_web(self, interaction: discord.Interaction, enabled: bool) -> None:
+        if await self._admin(interaction):
+            s = await self.services.settings.guild(interaction.guild_id)
+            await self._save(interaction, {**s, "web": bool(enabled)})
 
     @settings_group.command(
         name=ls("timers", "discord.cmd.settings.timers"),

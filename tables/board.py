@@ -291,7 +291,8 @@ async def frame(
     line = None
     anchor = 0
     if n > 0:
-        a = (await tables.store.actions(row.id, limit=1, offset=n - 1) or [None])[0]
+        found = await tables.store.actions(row.id, limit=1, offset=n - 1)
+        a = found[0] if found else None
         if a is not None:
             anchor = a.id
             shown = [
