@@ -84,6 +84,7 @@ async def fill(store) -> None:
     await store.update_league(league.id, league.version, status="running")
     assert await store.claim_league_step(league.id, 1, "open:0", 100.0, 600)
     await store.finish_league_step(league.id, 1, "open:0", 101.5)
+    await store.web_token_put("0" * 64, "session", 5, None, 2_000_000_000.0)  # a web companion session
 
 
 async def dump(url: str) -> dict[str, list[tuple]]:

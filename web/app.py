@@ -44,8 +44,6 @@ STATIC = __import__("pathlib").Path(__file__).parent / "static"
 COOKIE = "tg_session"
 LANG_COOKIE = "tg_lang"
 MAX_ID = 2**63 - 1
-#: seconds a table's row is trusted for page views (open pages get each change live anyway)
-ROW_SECONDS = 1.0
 
 #: display names: ``names(guild_id, members) -> {member: name}`` (the bot's name cache)
 Names = Callable[[int | None, Sequence[int]], Awaitable[Mapping[int, str]]]
@@ -65,6 +63,7 @@ class Limits:
     stream_seconds: float = 3600.0  # a live page reconnects after this long
     keepalive: float = 15.0
     clients: int = 20000  # clients remembered by the rate limiter
+    row_seconds: float = 1.0  # a table's row is trusted this long for page views (open pages get changes live)
 
 
 class LRU(OrderedDict):
@@ -193,11 +192,11 @@ class Companion:
         raise web.HTTPNotFound()
 
     async def fresh_row(self, gid: int, *, fresh: bool = False):
-        """(row, shown to anyone?) of a table, read at most once per :data:`ROW_SECONDS`
+        """(row, shown to anyone?) of a table, read at most once per ``limits.row_seconds``
         (and at once after the watcher saw it change): many viewers cost one query."""
         now = time.monotonic()
         hit = self._rows.get(gid)
-        if hit is not None and not fresh and now - hit[0] < ROW_SECONDS:
+        if hit is not None and not fresh and now - hit[0] < self.limits.row_seconds:
             return hit[1], hit[2]
 
         async def read():
