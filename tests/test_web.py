@@ -243,6 +243,10 @@ async def test_standings_pages_list_names_and_escape_them(service):
         assert "Automobile" in page
         assert (await c.get("/g/1/leaderboard?game=nope")).status == 404
         assert (await c.get("/c/12345")).status == 404
+        import importlib.util
+
+        leagues = importlib.util.find_spec("tables.leagues") is not None
+        assert (await c.get("/g/1/leagues")).status == (200 if leagues else 404)  # listed when the bot runs leagues
         zh = await (await c.get("/me?lang=zh")).text()
         assert "我的牌桌" in zh
     finally:

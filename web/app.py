@@ -506,26 +506,44 @@ class Companion:
         return self.html(pages.ranking_page(title, headers, body, locale, here, note, tabs), request)
 
     async def leagues(self, request: web.Request) -> web.StreamResponse:
-        """A server's leagues, when the bot runs them (``tables.leagues.web_standings``)."""
+        """A server's league seasons and their standings, when the bot runs leagues
+        (``tables.leagues.standings(store, league_id)`` and the store's ``leagues(guild_id)``)."""
         guild = _int(request.match_info.get("guild"))
         await self._guild_on(guild)
         try:
             mod = importlib.import_module("tables.leagues")
         except ImportError:
             raise web.HTTPNotFound() from None
-        listing = getattr(mod, "web_standings", None)
-        if listing is None:
+        standings_of = getattr(mod, "standings", None)
+        listing = getattr(self.tables.store, "leagues", None)
+        if standings_of is None or listing is None:
             raise web.HTTPNotFound()
         locale = self.locale(request)
-        leagues = await listing(self.tables, guild)  # [(name, [(member, points, played, wins), ...]), ...]
+        headers = [text(k, locale) for k in ("core.board.rank", "core.board.player", "web.points")]
+        headers += [text("core.board.played", locale), text("core.board.wins", locale)]
         parts = []
-        for name, rows in leagues:
-            names = await self._member_names(guild, [r[0] for r in rows], locale)
-            trs = "".join(
-                f"<tr><td>{i + 1}</td><td>{pages.e(names[u])}</td><td>{p}</td><td>{n}</td><td>{w}</td></tr>"
-                for i, (u, p, n, w) in enumerate(rows)
+        for league in (await listing(guild))[:50]:
+            st = await standings_of(self.tables.store, league.id)
+            if st is None:
+                continue
+            rows = list(st.rows)
+            names = await self._member_names(guild, [r.user_id for r in rows], locale)
+            cells = "".join(
+                "<tr>"
+                + "".join(
+                    f"<td>{pages.e(c)}</td>"
+                    for c in (r.rank or i + 1, names[r.user_id], f"{r.points:g}", r.played, r.wins)
+                )
+                + "</tr>"
+                for i, r in enumerate(rows)
             )
-            parts.append(f'<div class="card"><h2>{pages.e(name)}</h2><table class="rank">{trs}</table></div>')
+            head = "".join(f"<th>{pages.e(h)}</th>" for h in headers)
+            title = f"{league.name} · {boards.game_name(league.game, locale)}"
+            rounds = text("web.league.round", locale, round=st.round, rounds=st.rounds or "?")
+            parts.append(
+                f'<div class="card"><h2>{pages.e(title)}</h2><p class="muted">{pages.e(rounds)}</p>'
+                f'<table class="rank"><thead><tr>{head}</tr></thead><tbody>{cells}</tbody></table></div>'
+            )
         body = "".join(parts) or f'<div class="card"><p>{pages.e(text("web.none_yet", locale))}</p></div>'
         return self.html(pages.page(text("web.leagues", locale), locale, f"/g/{guild}/leagues", body), request)
 
