@@ -19,8 +19,8 @@ from engine.base import Event, SeatLabel
 from engine.i18n import t
 from store import GameRow
 from tables import TableService, TurnRefused, TurnResult
-from tables.text import escape
 from tables.board import web_link
+from tables.text import escape
 
 from .clockview import bank_lines
 from .services import Services

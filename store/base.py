@@ -650,6 +650,7 @@ PERSONAL_DATA: list[PersonalData] = [
     # league rosters, pairings, places and podiums (tables/leagues.py)
     PersonalData("leagues", "leagues", "state_json", scope="guild_id", json=True, pk="id"),
     PersonalData("prefs", "user_prefs", "user_id", "delete", None),
+    PersonalData("web_sessions", "web_tokens", "user_id", "delete", None),  # the web companion's sign-ins
 ]
 
 
