@@ -37,14 +37,6 @@ def rating_cell(row: RatingRow | None) -> str:
     return f"{ratings.conservative(row.mu, row.sigma):.1f} ±{row.sigma:.1f}"
 
 
-def parse_points(text: str | None) -> list[int]:
-    parts = [p for p in (text or "10,6,3,1").replace(" ", ",").split(",") if p]
-    points = [int(p) for p in parts]  # ValueError on junk
-    if not points or len(points) > 10 or any(p < 0 or p > 1000 for p in points):
-        raise ValueError("points")
-    return points
-
-
 LANGUAGES = ("en", "zh", "user")  # the choices of /settings language
 #: the kinds /privacy show lists (store.PERSONAL_DATA names; any other kind counts as a record)
 FOOTPRINT_LINES = ("results", "ratings", "tables", "actions", "hosted", "votes", "campaigns", "follows", "records")
