@@ -338,7 +338,7 @@ class Boards:
             hand = game.private_summary(result.state, seat.seat) if start and game.private_view else None
             if not own and hand is None:
                 continue
-            locale = _LOCALES.get(uid) or table_locale
+            locale = await self.services.members.of(uid) or _LOCALES.get(uid) or table_locale
             labels = await self.labels(row, locale)
             head = t("discord.private.head", locale, where=where(row, game, result.state, locale, labels))
             lines = event_lines(game, own, locale, labels)

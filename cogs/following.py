@@ -46,7 +46,8 @@ class Following(Periodic, commands.Cog):
         return sent
 
     async def _send(self, follow, row, game, state) -> None:
-        locale = await self.boards.public_locale_of(row)
+        # the follower's own language (remembered from their interactions), else the table's
+        locale = await self.services.members.of(follow.user_id) or await self.boards.public_locale_of(row)
         total = await self.services.store.count_actions(row.id)
         recent = await self.services.store.actions(row.id, limit=50, offset=max(0, total - 50))
         new = [a for a in recent if a.version > follow.sent_version]

@@ -8,6 +8,7 @@ result into messages.  Errors reach only the user who caused them
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import logging
@@ -22,7 +23,7 @@ from discord.ext import commands
 from engine import GameError, available, get_game
 from engine.i18n import DATA, t
 from store import GameRow
-from tables import TurnRefused, TurnResult, clocks, preview
+from tables import TurnRefused, TurnResult, clocks, preview, refusals
 from tables.board import web_link
 from tables.levels import check_level
 from tables.text import escape, plain
@@ -54,6 +55,7 @@ from .ui import (
     game_name,
     lobby_components,
     lobby_embed,
+    log_lines,
     msg_text,
     seat_tag,
     where,
@@ -165,6 +167,12 @@ class Play(commands.Cog):
         discord.py and would go unanswered: answer it, privately."""
         if interaction.type is discord.InteractionType.component and not known_component(interaction):
             await self.guard(interaction, self.refuse(interaction, "discord.forged.component"))
+        # every interaction carries the member's language: remembered for what is sent them unasked
+        try:
+            await self.services.members.note(interaction.user.id, str(getattr(interaction.locale, "value", "") or ""))
+        except Exception as exc:  # noqa: BLE001 -- a lost database is said elsewhere; this must never break a click
+            if not is_unavailable(exc):
+                log.warning("locale of %s not remembered: %s", interaction.user.id, exc)
 
     async def refuse(self, interaction: discord.Interaction, key: str, /, **params: Any) -> None:
         """Tell only this user, in their language; works before or after deferring."""
@@ -175,7 +183,26 @@ class Play(commands.Cog):
             await interaction.response.send_message(text, ephemeral=True)
 
     async def tell(self, interaction: discord.Interaction, exc: TurnRefused) -> None:
-        await self.refuse(interaction, exc.key, **exc.params)
+        text = await self.explain(exc, self.loc(interaction))
+        if interaction.response.is_done():
+            await interaction.followup.send(clip(text, 2000), ephemeral=True)
+        else:
+            await interaction.response.send_message(clip(text, 2000), ephemeral=True)
+
+    async def explain(self, exc: TurnRefused, locale: str) -> str:
+        """A refusal in the reader's language, seats by display name, and for a table
+        that moved on, what happened since (tables/refusals.py)."""
+        row = exc.row
+        if row is None or not (exc.named or exc.steps):
+            return exc.text(locale)
+        labels = await self.boards.labels(row, locale)
+        game = get_game(row.game)
+        return refusals.text(
+            exc,
+            locale,
+            labels,
+            lambda steps: log_lines(row, game, [(s.seat, s.events, s.by) for s in steps], locale, labels),
+        )
 
     async def public_locale(self, interaction: discord.Interaction, row: GameRow | int | None = None) -> str:
         """Public messages: the table's language, fixed when it was opened (see
@@ -473,7 +500,7 @@ class Play(commands.Cog):
         except TurnRefused as exc:
             if exc.code == "stale" and not from_component:  # a /play suggestion, not a button
                 exc = TurnRefused("stale", "discord.forged.play_stale")
-            await interaction.followup.send(exc.text(locale), ephemeral=True)
+            await interaction.followup.send(clip(await self.explain(exc, locale), 2000), ephemeral=True)
             if exc.code in ("stale", "not_offered"):
                 await self._fresh_panel(interaction, gid, locale)
             return
@@ -601,16 +628,18 @@ class Play(commands.Cog):
         remember(interaction.guild_id, interaction.user)
         locale = self.loc(interaction)
         try:
-            loaded = await self.tables.load(gid)
+            loaded = await self.tables.load(gid, statuses=("active", "finished", "abandoned"))
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
         if not await at_table(interaction, loaded.row):
             return
+        if loaded.row.status != "active":
+            return await self.tell(interaction, refusals.finished(loaded.row))
         seat = loaded.row.seat_of(interaction.user.id)
         if seat is None:
-            return await interaction.followup.send(t("core.ui.not_seated", locale), ephemeral=True)
+            return await self.tell(interaction, refusals.not_seated(loaded.row, loaded.game, loaded.state))
         if seat not in loaded.game.to_act(loaded.state):
-            return await interaction.followup.send(t("core.error.not_your_turn", locale), ephemeral=True)
+            return await self.tell(interaction, refusals.not_your_turn(loaded.row, loaded.game, loaded.state))
         board = interaction.message.id if interaction.message is not None else None
         await self.send_panel(interaction, loaded.row, loaded.game, loaded.state, seat, locale, board=board)
 
@@ -653,7 +682,7 @@ class Play(commands.Cog):
         try:
             row = await self.tables.row(channel_id=interaction.channel_id)
             if row is None:
-                raise TurnRefused("no_game", "core.ui.no_game")
+                return await self._last_finished(interaction, locale)
             g = get_game(row.game)
             if row.status == "lobby":
                 await interaction.followup.send(t("core.ui.reposted", locale), ephemeral=True)
@@ -671,6 +700,28 @@ class Play(commands.Cog):
             ephemeral=True,
         )
         await self.post_board(interaction, TurnResult(loaded.row, loaded.game, loaded.state, []), plocale)
+
+    async def _last_finished(self, interaction: discord.Interaction, locale: str) -> None:
+        """No running table here: the channel's latest finished (or abandoned) one, privately:
+        its result and final board, and where to see how it went (replay, log, export)."""
+        try:
+            loaded = await self.tables.log_table(_channel_id(interaction))
+        except TurnRefused as exc:
+            return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        row = loaded.row
+        head = t("play.status.last_finished", locale, id=row.id, game=game_name(row.game, locale))
+        lines = [head]
+        if loaded.game.outcome(loaded.state) is None and row.outcome:  # resigned: the reason is the row's
+            reason = row.outcome.get("reason") or {}
+            if isinstance(reason, dict) and isinstance(reason.get("key"), str):
+                labels = await self.boards.labels(row, locale)
+                lines.append(relabel(t(reason["key"], locale, **(reason.get("params") or {})), labels))
+        turns = await self.store.count_actions(row.id)
+        lines.append(t("play.status.hints", locale, id=row.id, turns=turns))
+        parts = await self.boards.message(
+            TurnResult(row, loaded.game, loaded.state, []), locale, "\n".join(lines), live=False
+        )
+        await interaction.followup.send(**parts, ephemeral=True)
 
     @game.command(
         name=ls("log", "discord.cmd.game.log"),
@@ -844,7 +895,9 @@ class Play(commands.Cog):
         if vote.kind == "undo":
             note = t("core.ui.undone", plocale, user=f"<@{vote.payload['user']}>")
         else:
-            note = await self._handover_note(res.result, vote.payload["seat"], vote.payload.get("to"), plocale)
+            note = await self._handover_note(
+                res.result, vote.payload["seat"], vote.payload.get("to"), plocale, vote.payload.get("owner")
+            )
         await self.retire_board_before(res.result)
         await self.post_board(interaction, res.result, plocale, note=note)
 
@@ -852,12 +905,19 @@ class Play(commands.Cog):
         """A board posted anew (undo, hand-over, resign): the table's older boards lose their buttons."""
         await self.boards.retire_table(result.row, look_back=15)
 
-    async def _handover_note(self, result: TurnResult, seat: str, to: int | None, locale: str) -> str:
-        """ "Seat of 🟦 bob now belongs to @carol in Thunder Road #12" (the new owner is pinged)."""
-        labels = await self.boards.labels(result.row, locale)
+    async def _handover_note(
+        self, result: TurnResult, seat: str, to: int | None, locale: str, previous: int | None
+    ) -> str:
+        """ "🟦 Bob's seat in Thunder Road #12 now belongs to @Carol": the seat named by
+        whoever held it before (``previous``; None: the AI), the new owner pinged."""
+        row = result.row
+        before = dataclasses.replace(
+            row, seats=[dataclasses.replace(s, user_id=previous) if s.seat == seat else s for s in row.seats]
+        )
+        labels = await self.boards.labels(before, locale)
         who = f"<@{to}>" if to else t("core.ui.ai", locale)
-        at = where(result.row, result.game, None, locale, labels)
-        return t("discord.ping.handed_over", locale, seat=seat_tag(result.row, labels, seat), who=who, where=at)
+        at = where(row, result.game, None, locale, labels)
+        return t("discord.ping.handed_over", locale, seat=seat_tag(before, labels, seat), who=who, where=at)
 
     @game.command(
         name=ls("handover", "discord.cmd.game.handover"),
@@ -889,7 +949,7 @@ class Play(commands.Cog):
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
         if res.done is not None:
             await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
-            note = await self._handover_note(res.done, seat, to, plocale)
+            note = await self._handover_note(res.done, seat, to, plocale, loaded.row.user_of(seat))
             await self.retire_board_before(res.done)
             return await self.post_board(interaction, res.done, plocale, note=note)
         assert res.vote is not None

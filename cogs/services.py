@@ -12,6 +12,7 @@ from store import Store
 from tables import DEFAULT_SETTINGS, Settings, TableService
 from tables.flood import FloodGate
 from tables.leagues import LeagueService
+from tables.members import MemberLocales
 
 __all__ = ["DEFAULT_SETTINGS", "Services"]
 
@@ -28,9 +29,11 @@ class Services:
     settings: Settings = field(init=False)
     tables: TableService = field(init=False)
     leagues: LeagueService = field(init=False)
+    members: MemberLocales = field(init=False)  # each member's remembered language (their DMs)
 
     def __post_init__(self) -> None:
         self.settings = Settings(self.store, clock=self.clock)
+        self.members = MemberLocales(self.settings)
         self.tables = TableService(
             self.store, self.executor, self.max_ai_steps, settings=self.settings, clock=self.clock
         )

@@ -5,7 +5,7 @@ interactions into calls on :class:`TableService` and its results into
 messages; every call here is one store transaction (see store/base.py).
 """
 
-from . import clocks, limits, privacy, ratings
+from . import clocks, limits, privacy, ratings, refusals
 from .preview import Preview, preview, step_ends_chain
 from .service import (
     BallotResult,
@@ -29,6 +29,7 @@ __all__ = [
     "limits",
     "privacy",
     "ratings",
+    "refusals",
     "BallotResult",
     "Due",
     "HandoverResult",

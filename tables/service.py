@@ -53,7 +53,7 @@ from store import (
 )
 from store.base import away_periods, runs_out_at
 
-from . import clocks, limits, ratings
+from . import clocks, limits, ratings, refusals
 from .choices import Choice, choices, describe, destinations, numbering
 from .levels import TABLE_KEY, ai_move, check_level, table_level, timer_move
 from .preview import step_ends_chain
@@ -78,6 +78,11 @@ class TurnRefused(Exception):
 
     def __init__(self, code: str, key: str, **params: Any):
         self.code, self.key, self.params = code, key, params
+        #: parameters that name seats (shown by display name: tables/refusals.py), the
+        #: log steps a refusal refers to (what happened since), and the table concerned
+        self.named: dict[str, list[str]] = {}
+        self.steps: list[Step] = []
+        self.row: GameRow | None = None
         super().__init__(code)
 
     def text(self, locale: str) -> str:
@@ -867,15 +872,19 @@ class TableService:
         picks = list(pick) if isinstance(pick, (list, tuple)) else [pick]
         async with self.store.lock(game_id):
             with self.stage("load"):
-                loaded = await self.load(game_id)
+                loaded = await self.load(game_id, statuses=("active", *FINISHED))
             row, game, state = loaded.row, loaded.game, loaded.state
-            if expected_version is not None and row.version != expected_version:
-                raise TurnRefused("stale", "core.ui.stale")
+            if row.status != "active":
+                raise refusals.finished(row)
             if seat is None:
                 seat = row.seat_of(user_id) if user_id is not None else None
                 if seat is None:
-                    raise TurnRefused("not_seated", "core.ui.not_seated")
+                    raise refusals.not_seated(row, game, state)
+            if expected_version is not None and row.version != expected_version:
+                raise await refusals.moved_on(self.store, row, game, state, seat, expected_version)
             waiting_before = game.to_act(state)
+            if seat not in waiting_before:
+                raise refusals.not_your_turn(row, game, state)
             if choice is not None:
                 offered = await self.choices(row, game, state, seat)
                 if not 0 <= choice < len(offered):

@@ -69,7 +69,7 @@ async def test_non_player_and_illegal_and_stale_clicks_change_nothing(table):
 
     ex = await table.fd.click(bob, board, cid)
     msg = await table.wait_ephemeral(ex)
-    assert "你没有在这桌入座" in msg.content  # a non-player, in their language
+    assert "你没有在牌桌" in msg.content and "Alice" in msg.content  # a non-player, in their language, told who plays
     assert table.row(gid)["version"] == v0
 
     ex = await table.fd.slash(alice, "play", {"action": f"{gid}:{v0}:999"})  # no such choice
