@@ -845,7 +845,7 @@ class Play(commands.Cog):
         await interaction.followup.send(t("core.ui.vote_started", locale), ephemeral=True)
         await interaction.followup.send(
             t(
-                "core.ui.undo_vote",
+                "play.vote.undo",
                 plocale,
                 user=interaction.user.mention,
                 voters=" ".join(f"<@{u}>" for u in res.vote.voters),
@@ -875,6 +875,10 @@ class Play(commands.Cog):
             return await self.tell(interaction, exc)
         if res.status == "expired":
             await interaction.edit_original_response(view=None)
+            if res.reason in ("ended", "decided_again", "gone"):  # an undo vote says why it no longer applies
+                return await self.refuse(
+                    interaction, f"play.vote.expired_{res.reason}", user=f"<@{res.vote.payload.get('user')}>"
+                )
             return await self.refuse(interaction, "core.ui.vote_expired")
         if res.status == "refused":
             await interaction.edit_original_response(view=None)
@@ -883,8 +887,11 @@ class Play(commands.Cog):
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         if res.status == "counted":
+            text = t("core.ui.vote_counted", locale, n=res.yes, needed=res.needed)
+            if res.waiting:  # an undo vote: whose consent is still missing
+                text += "\n" + t("play.vote.waiting", locale, who=" ".join(f"<@{u}>" for u in res.waiting))
             return await interaction.followup.send(
-                t("core.ui.vote_counted", locale, n=res.yes, needed=res.needed), ephemeral=True
+                text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
         assert res.result is not None
         try:
@@ -1137,10 +1144,15 @@ class Play(commands.Cog):
             g, state, n, total = await self.tables.replay_state(row, turn)
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
-        png = await self.tables.render(g, state, None, locale)
+        labels = await self.boards.labels(row, locale)  # the players' names and seat colours, never seat ids
+        png = await self.tables.render(g, state, None, locale, labels)
+        description = msg_text(g.summary(state), locale, labels)
+        outcome = g.outcome(state)
+        if outcome is not None:
+            description += "\n" + t("core.ui.game_over", locale) + " — " + msg_text(outcome.reason, locale, labels)
         embed = discord.Embed(
             title=t("core.ui.replay_title", locale, game=game_name(row.game, locale), id=row.id, turn=n, turns=total),
-            description=g.summary(state).text(locale),
+            description=clip(description, 4000),
         )
         embed.set_image(url="attachment://board.png")
         await interaction.followup.send(embed=embed, file=board_file(png), ephemeral=True)

@@ -53,7 +53,7 @@ from store import (
 )
 from store.base import away_periods, runs_out_at
 
-from . import clocks, limits, ratings, refusals
+from . import clocks, limits, ratings, refusals, undo_rule
 from .choices import Choice, choices, describe, destinations, numbering
 from .levels import TABLE_KEY, ai_move, check_level, table_level, timer_move
 from .preview import step_ends_chain
@@ -176,6 +176,8 @@ class BallotResult:
     yes: int = 0
     needed: int = 0
     result: TurnResult | None = None  # the undo or hand-over the passed vote made
+    waiting: list[int] = field(default_factory=list)  # counted: who is still to agree
+    reason: str = ""  # expired: ended, decided_again, gone (the decision was taken back) or moved_on
 
 
 @dataclass
@@ -984,9 +986,10 @@ class TableService:
             return TurnResult(row, game, state, events, [e.seat for e in entries], waiting_before, entries), waiting
 
     # ============================================================= undo
-    async def _undo_plan(self, loaded: Loaded, user_id: int) -> tuple[BaseState, list[int], bool]:
-        """(state before ``user_id``'s last action, log ids to take back, free?):
-        free when no die was rolled, nothing hidden revealed and no other human acted since.
+    async def _undo_plan(self, loaded: Loaded, user_id: int) -> tuple[BaseState, list[int], bool, list[int]]:
+        """(state before ``user_id``'s last action, log ids to take back, free?, the other
+        members whose decisions the undo removes): free when no die was rolled, nothing
+        hidden revealed and no other human acted since.
         The state is rebuilt from the nearest snapshot before that action (a cache that
         must lead to the stored state), else from the seed."""
         row, game, state = loaded.row, loaded.game, loaded.state
@@ -1014,12 +1017,13 @@ class TableService:
             await self._bad_snapshot(row, src, "it does not lead to the stored state")
         others = any(e.user_id not in (None, user_id) for e in tail)
         free = not others and before.rng == state.rng and not game.hidden_revealed(before, state)
-        return before, [e.id for e in tail], free
+        return before, [e.id for e in tail], free, undo_rule.removed_players(tail, user_id)
 
     async def undo(self, game_id: int, user_id: int) -> UndoResult:
         """Take back ``user_id``'s last action by replaying the log without it;
         when a die was rolled, something hidden revealed or another human acted
-        since, every other human must agree first (a vote is opened)."""
+        since, the players whose decisions it removes must agree first (a vote is
+        opened; tables/undo_rule.py)."""
         async with self.store.lock(game_id):
             for _ in range(5):
                 loaded = await self.load(game_id)
@@ -1028,18 +1032,19 @@ class TableService:
                 if seat is None:
                     raise TurnRefused("not_seated", "core.ui.not_seated")
                 try:
-                    before, revert, free = await self._undo_plan(loaded, user_id)
+                    before, revert, free, removed = await self._undo_plan(loaded, user_id)
                 except _Raced:
                     continue  # another process moved between our two reads: look again
                 break
             else:
                 raise TurnRefused("stale", "core.ui.stale")
-            voters = [u for u in row.humans if u != user_id]
+            voters = undo_rule.asked(removed, row.humans, user_id)
             if free or not voters:  # nobody to ask: the only human at the table decides
                 row.version = await self._save_turn(row, game, before, [], revert=revert, by_user=user_id)
                 return UndoResult(done=TurnResult(row, game, before, [], []))
+            payload = {"user": user_id, "action": revert[0]}  # the decision asked about
             vote = await self._open_vote(
-                row, "undo", {"user": user_id}, voters, len(voters), user_id, decision=f"undo:{seat}"
+                row, "undo", payload, voters, len(voters), user_id, decision=f"undo:{seat}"
             )
             return UndoResult(vote=VoteOpened(vote, voters, len(voters)))
 
@@ -1186,6 +1191,8 @@ class TableService:
         raise TurnRefused("stale", "core.ui.stale")
 
     async def _ballot(self, vote: Vote, user_id: int, yes: bool) -> BallotResult:
+        if vote.kind == "undo" and "action" in vote.payload:
+            return await self._undo_ballot(vote, user_id, yes)
         owner = vote.payload.get("owner") if vote.kind == "handover" else None
         if user_id not in vote.voters and user_id != owner:
             raise TurnRefused("not_a_voter", "core.ui.not_a_voter")
@@ -1196,7 +1203,7 @@ class TableService:
                 row = None
             if row is None or row.version != vote.base_version or row.status != "active":
                 await self._close_vote(vote, "expired")
-                return BallotResult("expired", vote)
+                return BallotResult("expired", vote, reason="moved_on")
             needed = int(vote.payload.get("needed") or (len(vote.voters) // 2 + 1))
             if owner is not None and user_id == owner:
                 # the owner answers for their own seat: a yes hands it over, a no ends the vote
@@ -1220,7 +1227,7 @@ class TableService:
             loaded = Loaded(row, game, state)
             try:
                 if vote.kind == "undo":
-                    before, revert, _ = await self._undo_plan(loaded, int(vote.payload["user"]))
+                    before, revert, _, _ = await self._undo_plan(loaded, int(vote.payload["user"]))
                     row.version = await self._save_turn(
                         row, game, before, [], revert=revert, by_user=int(vote.payload["user"]), votes=closing
                     )
@@ -1234,6 +1241,65 @@ class TableService:
                         raise _Raced() from None
                 raise
             return BallotResult("passed", vote, len(ayes), needed, result)
+
+    async def _undo_ballot(self, vote: Vote, user_id: int, yes: bool) -> BallotResult:
+        """A ballot on an undo vote (tables/undo_rule.py): it survives the table moving
+        on; who is asked is worked out again from the log now (a move made since is one
+        more decision it removes, so its player is asked too)."""
+        mover = int(vote.payload["user"])
+        async with self.store.lock(vote.game_id):
+            try:
+                row = await self.row(vote.game_id)
+            except TurnRefused:
+                row = None
+            if row is None or row.status != "active" or row.state_json is None:
+                await self._close_vote(vote, "expired")
+                return BallotResult("expired", vote, reason="ended")
+            game, state = await self.open_state(row)
+            loaded = Loaded(row, game, state)
+            try:
+                before, revert, _, removed = await self._undo_plan(loaded, mover)
+            except TurnRefused as exc:
+                if exc.code != "nothing_to_undo":
+                    raise
+                revert, removed = [], []
+            if not undo_rule.applies(vote.payload, revert):
+                await self._close_vote(vote, "expired")
+                later = bool(revert) and revert[0] > int(vote.payload["action"])
+                return BallotResult("expired", vote, reason="decided_again" if later else "gone")
+            asked = undo_rule.asked(removed, row.humans, mover)
+            if user_id not in asked:
+                raise TurnRefused("not_a_voter", "core.ui.not_a_voter")
+            ayes = sorted((set(vote.yes) | {user_id}) if yes else (set(vote.yes) - {user_id}))
+            nays = sorted((set(vote.no) - {user_id}) if yes else (set(vote.no) | {user_id}))
+            passed, failed = undo_rule.tally(asked, ayes, nays)
+            waiting = [u for u in asked if u not in ayes]
+            counted = len([u for u in asked if u in ayes])
+            if not passed:
+                try:
+                    await self.store.commit(
+                        ChangeSet(
+                            votes=[
+                                VoteChange(
+                                    vote.id, vote.version, yes=ayes, no=nays, status="refused" if failed else None
+                                )
+                            ]
+                        )
+                    )
+                except VersionConflict:
+                    raise _Raced() from None
+                status = "refused" if failed else "counted"
+                return BallotResult(status, vote, counted, len(asked), waiting=waiting)
+            closing = [VoteChange(vote.id, vote.version, yes=ayes, no=nays, status="passed")]
+            try:
+                row.version = await self._save_turn(row, game, before, [], revert=revert, by_user=mover, votes=closing)
+            except TurnRefused as exc:
+                if exc.code == "stale":
+                    fresh = await self.store.get_vote(vote.id)
+                    if fresh is not None and fresh.version != vote.version:
+                        raise _Raced() from None
+                raise
+            return BallotResult("passed", vote, counted, len(asked), TurnResult(row, game, before, [], []))
 
     async def _close_vote(self, vote: Vote, status: str) -> None:
         try:

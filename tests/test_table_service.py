@@ -187,12 +187,13 @@ async def test_a_campaign_lobby_starts_with_its_seats_options_and_progress_in_on
     )
 
 
-async def others_act_after(service, store, gid):
-    """Play until the host has acted and another human acted after them (so an undo needs consent)."""
+async def others_act_after(service, store, gid, who=(BOB, CAROL)):
+    """Play until the host has acted and each of ``who`` decided after them (so an undo
+    asks them: the players whose decisions it removes, tables/undo_rule.py)."""
     for _ in range(5000):
         log = await store.actions(gid, limit=100_000)
         mine = [i for i, a in enumerate(log) if a.user_id == HOST]
-        if mine and any(a.user_id not in (None, HOST) for a in log[mine[-1] :]):
+        if mine and set(who) <= {a.user_id for a in log[mine[-1] :]}:
             return
         loaded = await service.load(gid)
         seat = loaded.game.to_act(loaded.state)[0]
@@ -225,7 +226,7 @@ async def test_racing_ballots_from_two_members_both_count(store):
     service = TableService(store)
     row = await new_table(store, seats=[("p1", HOST), ("p2", BOB), ("p3", CAROL), ("p4", 10)])
     await service.lobby(row.id, HOST, "start")
-    await others_act_after(service, store, row.id)
+    await others_act_after(service, store, row.id, who=(BOB, CAROL, 10))  # three asked: two yes do not decide
     vote = (await service.undo(row.id, HOST)).vote.vote
     results = await asyncio.gather(service.ballot(vote.id, BOB, True), service.ballot(vote.id, CAROL, True))
     assert sorted(r.status for r in results) == ["counted", "counted"]
