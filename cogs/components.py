@@ -191,6 +191,23 @@ class PrivateViewButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg
         await _tables(interaction).on_private_view(interaction, self.gid)
 
 
+class CatchupButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:c:(?P<gid>\d+)"):
+    """ "Since your turn": the clicker's private catch-up (tables/catchup.py)."""
+
+    def __init__(self, gid: int, *, label: str = "?") -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=4, custom_id=f"tg:c:{gid}")
+        )
+        self.gid = gid
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _tables(interaction).on_catchup(interaction, self.gid)
+
+
 class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:vote:(?P<vid>\d+):(?P<answer>yes|no)"):
     """Agree / refuse in a table vote (undo consent, seat hand-over)."""
 
@@ -255,6 +272,7 @@ DYNAMIC_ITEMS = (
     LobbyAISelect,
     PanelButton,
     PrivateViewButton,
+    CatchupButton,
     VoteButton,
     LeagueButton,
 )

@@ -25,12 +25,14 @@ from engine.i18n import DATA, t
 from store import GameRow
 from tables import TurnRefused, TurnResult, clocks, preview, refusals
 from tables.board import web_link
+from tables.catchup import catchup
 from tables.levels import check_level
 from tables.text import escape, plain
 from tables.web_sessions import LINK_SECONDS, WebSessions
 
 from .boards import Boards, remember
 from .bound import at_table
+from .catchupview import catchup_message
 from .flood import admit
 from .inputs import (
     chain_value,
@@ -722,6 +724,36 @@ class Play(commands.Cog):
             TurnResult(row, loaded.game, loaded.state, []), locale, "\n".join(lines), live=False
         )
         await interaction.followup.send(**parts, ephemeral=True)
+
+    @game.command(
+        name=ls("catchup", "play.cmd.game.catchup"),
+        description=ls("What happened since your last decision, privately", "play.cmd.game.catchup.desc"),
+    )
+    async def catchup(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._catchup(interaction, None)
+
+    async def on_catchup(self, interaction: discord.Interaction, gid: int) -> None:
+        """The board's "Since your turn" button: the clicker's own catch-up, privately."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._catchup(interaction, gid)
+
+    async def _catchup(self, interaction: discord.Interaction, gid: int | None) -> None:
+        locale = self.loc(interaction)
+        try:
+            if gid is None:
+                loaded = await self.tables.load(channel_id=_channel_id(interaction))
+            else:
+                loaded = await self.tables.load(gid)
+        except TurnRefused as exc:
+            return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        if gid is not None and not await at_table(interaction, loaded.row):
+            return
+        if loaded.row.seat_of(interaction.user.id) is None:
+            return await interaction.followup.send(t("play.catchup.not_seated", locale), ephemeral=True)
+        found = await catchup(self.tables, loaded.row, loaded.game, loaded.state, interaction.user.id)
+        labels = await self.boards.labels(loaded.row, locale)
+        await interaction.followup.send(**await catchup_message(self.tables, found, locale, labels))
 
     @game.command(
         name=ls("log", "discord.cmd.game.log"),

@@ -460,7 +460,7 @@ def board_rows(
     """The action rows of a live board: the one human seat's choices when it
     alone is to act (``offered``), else a button opening each player's private
     panel; "My view" for games with hidden hands."""
-    from .components import PanelButton, PrivateViewButton
+    from .components import CatchupButton, PanelButton, PrivateViewButton
 
     out: list[discord.ui.ActionRow] = []
     if offered:
@@ -475,6 +475,9 @@ def board_rows(
         last.append(PanelButton(row.id, ver, label=t("core.ui.take_turn", locale)))
     if game.private_view:
         last.append(PrivateViewButton(row.id, label=t("core.ui.my_view", locale)))
+    if len([s for s in row.seats if s.user_id is not None]) > 1 and (last or len(out) < 5):
+        # several players: the one whose turn came back can see what happened since, privately
+        last.append(CatchupButton(row.id, label=t("play.catchup.button", locale)))
     if last:
         out.append(discord.ui.ActionRow(*last))
     return out
