@@ -59,6 +59,7 @@ from .ui import (
     lobby_embed,
     log_lines,
     msg_text,
+    relabel,
     seat_tag,
     where,
 )

@@ -21,6 +21,7 @@ from engine.i18n import t
 from store import GameRow, Store
 
 from . import service as _service  # (service imports this module: names are looked up at call time)
+from .text import escape
 
 if TYPE_CHECKING:
     from .service import Step, TurnRefused
@@ -83,7 +84,7 @@ async def moved_on(
 
 def names(seats: Sequence[str], labels: Mapping[str, SeatLabel], locale: str) -> str:
     """Seats by their display names, in a list of the reader's language."""
-    shown = [labels[s].name if s in labels else s for s in seats]
+    shown = [escape(labels[s].name) if s in labels else s for s in seats]  # a member's name is markdown-safe
     if not shown:
         return ""
     if len(shown) == 1:
