@@ -5,7 +5,7 @@ panel's) components; the choices are the seat-filler AI's.
 
 Prints exactly one line per game::
 
-    feel <game_id> seats=<n> max_clicks_per_decision=<n> public_messages=<n> handoffs=<n> ephemerals_per_decision=<max>
+    feel <game_id> seats=<n> max_clicks_per_decision=<n> public_messages=<n> handoffs=<n> ephemerals_per_decision=<max> stale_answers=<n> pings_per_turn=<max>
 
 * a *decision* is one saved choice of a player (one service call: a button or
   a select pick, which may be a chain of single steps, see tables/choices.py);
@@ -17,7 +17,12 @@ Prints exactly one line per game::
 * a *handoff* is a saved action (a row of the action log, replayed) after
   which the seats to act include a human seat that was not among them before;
 * ``ephemerals_per_decision``: the most private messages one decision caused
-  (panels opened for it included).
+  (panels opened for it included);
+* ``stale_answers``: private answers saying "out of date" to a click (the script
+  only ever clicks a component of the newest message sent to that player, so
+  every such answer is one a player would meet);
+* ``pings_per_turn``: the most public messages that pinged one player between
+  two of their decisions (a turn should ping its player once).
 
 Usage: ``python bench/table_feel.py [game ...] [--seed N]``.
 """
@@ -80,7 +85,9 @@ async def play(game_id: str, seed: int) -> str:
             game = get_game(game_id)
             seat_user = table.seat_user(gid)
             clicks: dict[int, int] = {}
-            max_clicks = max_eph = 0
+            max_clicks = max_eph = stale = max_pings = 0
+            seen_upto: dict[int, int] = {}  # member -> channel messages already counted for their pings
+            out_of_date = "out of date"
             panels: dict[int, object] = {}
             for _ in range(5000):
                 row = table.row(gid)
@@ -124,6 +131,13 @@ async def play(game_id: str, seed: int) -> str:
                 await ex.wait(replied, 30, "reply")
                 await ex.wait_idle(quiet=0.15, timeout=30)
                 eph += sum(1 for m in ex.followups if m.ephemeral)
+                stale += sum(1 for m in ex.messages if m.ephemeral and out_of_date in (m.content or ""))
+                channel = fd.messages()
+                pings = sum(
+                    1 for m in channel[seen_upto.get(user.id, lobby_end) :] if not m.ephemeral and user.id in m.pinged
+                )
+                max_pings = max(max_pings, pings)
+                seen_upto[user.id] = len(channel)
                 max_eph = max(max_eph, eph)
                 max_clicks = max(max_clicks, clicks.pop(user.id))
                 board = table.board_of(ex.followups) or board
@@ -135,6 +149,7 @@ async def play(game_id: str, seed: int) -> str:
             line = (
                 f"feel {game_id} seats={n} max_clicks_per_decision={max_clicks} public_messages={len(public)} "
                 f"handoffs={handoffs(table, gid)} ephemerals_per_decision={max_eph}"
+                f" stale_answers={stale} pings_per_turn={max_pings}"
             )
             assert not fd.violations, fd.violations
             if os.environ.get("FEEL_DEBUG"):

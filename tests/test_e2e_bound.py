@@ -6,6 +6,7 @@ member's language, and no stored row changes."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 from engine import get_game
@@ -14,11 +15,23 @@ from engine.i18n import t
 OTHER_GUILD = 987654321098765432
 
 
+def without_locale(rows: list[tuple]) -> list[tuple]:
+    """Member preferences without the language every interaction may note (tables/members.py)."""
+    out = []
+    for uid, prefs in rows:
+        kept = {k: v for k, v in json.loads(prefs).items() if k != "locale"}
+        if kept:
+            out.append((uid, json.dumps(kept, sort_keys=True)))
+    return out
+
+
 def dump(db) -> dict[str, list[tuple]]:
     con = sqlite3.connect(db)
     try:
         names = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
-        return {n: con.execute(f'SELECT * FROM "{n}" ORDER BY rowid').fetchall() for n in names if n != "meta"}
+        out = {n: con.execute(f'SELECT * FROM "{n}" ORDER BY rowid').fetchall() for n in names if n != "meta"}
+        out["user_prefs"] = without_locale(out.get("user_prefs", []))
+        return out
     finally:
         con.close()
 
@@ -109,7 +122,7 @@ async def test_votes_and_private_views_are_bound_too(table):
         lambda e: next((m for m in e.messages if any(c.startswith("tg:vote:") for c in m.custom_ids)), None), 20, "vote"
     )
     yes = next(c for c in vote.custom_ids if c.endswith(":yes"))
-    voter = next(u for u in users if u is not first)
+    voter = next(u for u in users if u is not first and u.id in vote.pinged)  # one of those asked
     before = dump(table.db)
     await refused(table, await fd.click(voter, vote, yes, origin=OTHER_GUILD), "discord.forged.other_channel")
     await refused(

@@ -175,12 +175,17 @@ async def test_a_follower_never_hears_a_secret_order(table):
         for (raw,) in table.sql("SELECT events_json FROM actions WHERE game_id=?", gid)
         for e in game.load_events(json.loads(raw))
     ]
-    secret = [game.event_text(e, "en") for e in events if e.to]
-    public = [game.event_text(e, "en") for e in game.visible_events(events, None)]
+    from cogs.ui import relabel, seat_labels
+
+    row = await table.bot.services.tables.row(gid)
+    labels = seat_labels(row, {500: "Crew0", 501: "Crew1"}, "en")  # a follower reads the players' names
+    secret = [relabel(game.event_text(e, "en", labels), labels) for e in events if e.to]
+    public = [relabel(game.event_text(e, "en", labels), labels) for e in game.visible_events(events, None)]
     assert secret and public, "the order was given privately and its commitment announced"
     assert await table.bot.get_cog("Following").tick(table.clock()) == 1
     (msg,) = table.fd.messages(table.fd.dm_channel(carol))
     assert all(line not in msg.content for line in secret)
     assert all(line in msg.content for line in public)
     state = table.state(gid)
-    assert msg.png() == await table.bot.services.tables.render(game, state, None, "en")  # the public board
+    # the public board, drawn with the players' names and seat colours
+    assert msg.png() == await table.bot.services.tables.render(game, state, None, "en", labels)

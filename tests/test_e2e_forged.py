@@ -86,10 +86,11 @@ class World:
             names = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
             out = {n: con.execute(f'SELECT * FROM "{n}" ORDER BY rowid').fetchall() for n in names}
             # every interaction may note the member's language (tables/members.py): not a change of any table
-            out["user_prefs"] = [
-                (uid, json.dumps({k: v for k, v in json.loads(prefs).items() if k != "locale"}, sort_keys=True))
+            kept = [
+                (uid, {k: v for k, v in json.loads(prefs).items() if k != "locale"})
                 for uid, prefs in out.get("user_prefs", [])
             ]
+            out["user_prefs"] = [(uid, json.dumps(p, sort_keys=True)) for uid, p in kept if p]
             return out
         finally:
             con.close()
