@@ -70,6 +70,8 @@ CLOCK_CHOICES = [
     app_commands.Choice(name=ls(name, f"asyncplay.profile.{name}"), value=name) for name in clocks.PROFILES
 ]
 LEVEL_CHOICES = level_choices()
+#: commands that change a member's preferences (cogs/community.py): the language is not noted from them
+PREFS_COMMANDS = ("remind", "privacy")
 
 
 def rules_topics(game_id: str, locale: str) -> list[tuple[str, str, str]]:
@@ -171,6 +173,11 @@ class Play(commands.Cog):
         if interaction.type is discord.InteractionType.component and not known_component(interaction):
             await self.guard(interaction, self.refuse(interaction, "discord.forged.component"))
         # every interaction carries the member's language: remembered for what is sent them unasked
+        # (not from the commands that write the member's preferences themselves: their own
+        # read-modify-write must not race this one)
+        data: Any = interaction.data or {}
+        if interaction.type is discord.InteractionType.application_command and data.get("name") in PREFS_COMMANDS:
+            return
         try:
             await self.services.members.note(interaction.user.id, str(getattr(interaction.locale, "value", "") or ""))
         except Exception as exc:  # noqa: BLE001 -- a lost database is said elsewhere; this must never break a click

@@ -33,7 +33,8 @@ class MemberLocales:
         if prefs.get("locale") == lang:
             self._known[user_id] = lang
             return False
-        await self.settings.set_user(user_id, {**prefs, "locale": lang})
+        # one atomic read-modify-write: a concurrent change of the member's other preferences survives
+        await self.settings.store.update_user_prefs(user_id, lambda p: {**p, "locale": lang})
         self._known[user_id] = lang
         return True
 

@@ -1043,9 +1043,7 @@ class TableService:
                 row.version = await self._save_turn(row, game, before, [], revert=revert, by_user=user_id)
                 return UndoResult(done=TurnResult(row, game, before, [], []))
             payload = {"user": user_id, "action": revert[0]}  # the decision asked about
-            vote = await self._open_vote(
-                row, "undo", payload, voters, len(voters), user_id, decision=f"undo:{seat}"
-            )
+            vote = await self._open_vote(row, "undo", payload, voters, len(voters), user_id, decision=f"undo:{seat}")
             return UndoResult(vote=VoteOpened(vote, voters, len(voters)))
 
     async def _open_vote(
