@@ -43,7 +43,15 @@ from cogs.services import Services
 from store import Store, StoreError, open_store, redact
 
 log = logging.getLogger("tabletop")
-EXTENSIONS = ("cogs.play", "cogs.scheduler", "cogs.community", "cogs.game_commands", "cogs.following", "cogs.league")
+EXTENSIONS = (
+    "cogs.play",
+    "cogs.scheduler",
+    "cogs.outbox",
+    "cogs.community",
+    "cogs.game_commands",
+    "cogs.following",
+    "cogs.league",
+)
 ROOT = Path(__file__).resolve().parent
 
 NO_TOKEN = """\

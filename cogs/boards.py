@@ -18,7 +18,7 @@ import discord
 from engine.base import Event, SeatLabel
 from engine.i18n import t
 from store import GameRow
-from tables import TableService, TurnRefused, TurnResult
+from tables import TableService, TurnRefused, TurnResult, delivery_nonce
 from tables.board import web_link
 from tables.text import escape
 
@@ -249,9 +249,10 @@ class Boards:
         except discord.HTTPException:
             log.info("table %s: board %s could not be retired", row.id, message_id)
 
-    async def retire_table(self, row: GameRow, look_back: int = 50) -> int:
-        """Every recent message of this table in its channel loses its buttons
-        (a finished or abandoned table); returns how many were edited."""
+    async def retire_table(self, row: GameRow, look_back: int = 50, keep: int | None = None) -> int:
+        """Every recent message of this table in its channel (but ``keep``) loses its
+        buttons (a finished or abandoned table, a board posted anew); returns how many
+        were edited."""
         channel = await self.channel_of(row)
         if channel is None:
             return 0
@@ -259,6 +260,8 @@ class Boards:
         n = 0
         try:
             async for message in channel.history(limit=look_back):
+                if message.id == keep:
+                    continue
                 if me is not None and message.author.id == me.id and owns_table(message, row.id):
                     await self.retire_message(message)
                     n += 1
@@ -266,16 +269,133 @@ class Boards:
             log.info("table %s: old boards could not all be retired", row.id)
         return n
 
-    async def update_board(self, result: TurnResult, message_id: int, locale: str | None = None) -> None:
-        """Redraw a public board in place (who has locked in): an edit, which pings nobody."""
+    async def update_board(self, result: TurnResult, message_id: int, locale: str | None = None) -> bool:
+        """Redraw a public board in place (who has locked in): an edit, which pings nobody.
+        False when Discord refused it (the board is then owed anew: the outbox posts it)."""
         channel = await self.channel_of(result.row)
         if channel is None:
-            return
+            return False
         parts = await self.message(result, locale)
         try:
             await channel.get_partial_message(message_id).edit(**self.edit_kwargs(parts))
         except discord.HTTPException:
             log.info("table %s: board %s could not be updated", result.row.id, message_id)
+            return False
+        return True
+
+    # ------------------------------------------------------------ notes
+    async def note_text(self, result: TurnResult, locale: str) -> str | None:
+        """The notices a change owes the channel with its board (``TurnResult.notes``,
+        recorded by the table service), worded in ``locale``; the members they are
+        about are mentioned (and pinged with the board)."""
+        lines = []
+        for n in result.notes:
+            kind, user = n.get("note"), n.get("user")
+            if kind == "timeout":
+                key = "core.ui.timed_out"
+                if n.get("bank"):  # a time bank ran out
+                    key = "asyncplay.expired_ai" if n.get("policy") == "ai" else "asyncplay.expired_default"
+                seats = [(str(s), int(u)) for s, u in n.get("seats") or []]
+                lines.append(await self.timeout_note(result, seats, key, locale))
+            elif kind == "undone":
+                lines.append(t("core.ui.undone", locale, user=f"<@{user}>"))
+            elif kind == "handover":
+                lines.append(
+                    await self.handover_note(result, str(n.get("seat")), n.get("to"), locale, n.get("previous"))
+                )
+            elif kind == "resigned":
+                line = t("core.ui.resigned", locale, user=f"<@{user}>")
+                lines.append(line + " " + t("core.ui.table_closed", locale) if n.get("closed") else line)
+            elif kind == "abandoned":
+                lines.append(t("core.ui.abandoned", locale, id=result.row.id, user=f"<@{user}>"))
+        return clip("\n".join(lines), 1500) if lines else None
+
+    async def handover_note(
+        self, result: TurnResult, seat: str, to: int | None, locale: str, previous: int | None = None
+    ) -> str:
+        """ "🟦 Bob's seat in Thunder Road #12 now belongs to @Carol": the seat named by whoever
+        held it before (``previous``; None: the AI), the new owner pinged."""
+        import dataclasses
+
+        row = result.row
+        before = dataclasses.replace(
+            row, seats=[dataclasses.replace(s, user_id=previous) if s.seat == seat else s for s in row.seats]
+        )
+        labels = await self.labels(before, locale)
+        who = f"<@{to}>" if to else t("core.ui.ai", locale)
+        at = where(result.row, result.game, None, locale, labels)
+        return t("discord.ping.handed_over", locale, seat=seat_tag(before, labels, seat), who=who, where=at)
+
+    # ------------------------------------------------------------ outbox
+    async def confirmed(self, result: TurnResult) -> None:
+        """The change was shown another way (a board redrawn in place, a private panel):
+        the outbox forgets it.  A store that fails now is only logged: the lease runs out
+        and the board is posted by the scheduler."""
+        try:
+            await self.tables.delivered(result.row.id, result.row.version)
+        except Exception as exc:  # noqa: BLE001
+            log.warning("table %s: shown, outbox not cleared (%s: %s)", result.row.id, type(exc).__name__, exc)
+
+    async def not_shown(self, result: TurnResult) -> None:
+        """The change could not be shown another way: the scheduler posts its board soon."""
+        try:
+            await self.tables.delivery_failed(result.row.id, result.row.version)
+        except Exception as exc:  # noqa: BLE001 -- the lease runs out on its own
+            log.warning("table %s: outbox not updated (%s: %s)", result.row.id, type(exc).__name__, exc)
+
+    async def deliver(self, result: TurnResult, *, retire: bool = False) -> bool:
+        """Show a committed change in its table's channel: the board (with its pings
+        and the change's notices) or, for a table that ended without one, the notices.
+        Posted with the board's own nonce (``enforce_nonce``), so a repeat -- a retry
+        after a lost reply, another process -- gives back the first message and pings
+        nobody twice.  Confirmed: the outbox forgets it.  Refused or failed: the outbox
+        keeps it and the scheduler tries again after the backoff.  Nothing to do (True)
+        when a newer change owes a newer board or this one was shown already (a
+        superseded board is never posted).  ``retire``: the table's older boards
+        lose their buttons once this one is posted.  Never raises; False: not shown."""
+        row = result.row
+        try:
+            if not await self.tables.still_owed(row.id, row.version):
+                return True
+            channel: Any = self.client.get_channel(row.channel_id)
+            if channel is None:
+                try:
+                    channel = await self.client.fetch_channel(row.channel_id)
+                except (discord.NotFound, discord.Forbidden):  # the channel is gone: nobody can be shown it
+                    log.warning("table %s: channel %s is gone; its board is dropped", row.id, row.channel_id)
+                    await self.tables.delivered(row.id, row.version)
+                    return False
+            locale = await self.public_locale_of(row)
+            note = await self.note_text(result, locale)
+            nonce = delivery_nonce(row.id, row.version)
+            if result.kind == "notice":
+                sent = await channel.send(
+                    note or t("core.ui.table_closed", locale),
+                    nonce=nonce,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            else:
+                sent = await channel.send(**await self.message(result, locale, note), nonce=nonce)
+        except Exception as exc:  # Discord down or refusing, the store unreachable, a render failing
+            try:
+                await self.tables.delivery_failed(row.id, row.version)
+            except Exception:  # noqa: BLE001 -- the lease runs out and the scheduler takes it
+                log.warning("table %s: outbox not updated after a failed delivery", row.id)
+            log.warning(
+                "table %s: the board of version %s was not shown (%s: %s); the scheduler will try again",
+                row.id,
+                row.version,
+                type(exc).__name__,
+                exc,
+            )
+            return False
+        try:
+            await self.tables.delivered(row.id, row.version)
+        except Exception:  # noqa: BLE001 -- posted; a repeat gives back the same message (nonce)
+            log.warning("table %s: board %s posted, outbox not cleared", row.id, row.version)
+        if retire:
+            await self.retire_table(row, look_back=15, keep=sent.id)
+        return True
 
     # ------------------------------------------------------------ pings
     async def reminder_text(self, row: GameRow, users: list[int], hours: int) -> str:
@@ -305,9 +425,11 @@ class Boards:
                 )
         return clip("\n".join(lines), 2000)
 
-    async def timeout_note(self, result: TurnResult, seats: list[tuple[str, int]], key: str = "") -> str:
+    async def timeout_note(
+        self, result: TurnResult, seats: list[tuple[str, int]], key: str = "", locale: str | None = None
+    ) -> str:
         """ "⏰ Time ran out for @name in Thunder Road #12 ..." (``key``: a time bank's own wording)."""
-        locale = await self.public_locale_of(result.row)
+        locale = locale or await self.public_locale_of(result.row)
         labels = await self.labels(result.row, locale)
         at = where(result.row, result.game, None, locale, labels)
         if key and key != "core.ui.timed_out":
@@ -360,15 +482,3 @@ class Boards:
     async def post_to(self, channel, result: TurnResult, locale: str | None = None, note: str | None = None):
         """A board as an ordinary channel message (timers, votes, reposts: no interaction to answer)."""
         return await channel.send(**await self.message(result, locale, note))
-
-    async def repost(self, result: TurnResult, note: str | None = None) -> bool:
-        """Post the board anew in the table's channel (after an edit or followup failed)."""
-        channel = await self.channel_of(result.row)
-        if channel is None:
-            return False
-        try:
-            await self.post_to(channel, result, None, note)
-        except discord.HTTPException:
-            log.exception("table %s: the board could not be reposted", result.row.id)
-            return False
-        return True

@@ -8,7 +8,6 @@ result into messages.  Errors reach only the user who caused them
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 import logging
@@ -22,7 +21,7 @@ from discord.ext import commands
 
 from engine import GameError, available, get_game
 from engine.i18n import DATA, t
-from store import GameRow
+from store import GameRow, landed
 from tables import TurnRefused, TurnResult, clocks, preview, refusals
 from tables.board import web_link
 from tables.catchup import catchup
@@ -61,7 +60,6 @@ from .ui import (
     msg_text,
     relabel,
     seat_tag,
-    where,
 )
 
 log = logging.getLogger("tabletop.play")
@@ -111,6 +109,10 @@ def find_topic(game_id: str, topics: list[tuple[str, str, str]], query: str):
     return None
 
 
+class NotShown(Exception):
+    """A committed change's board was not taken by Discord (the outbox keeps it)."""
+
+
 def _channel_id(interaction: discord.Interaction) -> int:
     assert interaction.channel_id is not None  # every command and component here is in a guild channel
     return interaction.channel_id
@@ -147,18 +149,36 @@ class Play(commands.Cog):
         except Exception as exc:
             if not is_unavailable(exc):  # (the store said that once)
                 log.exception("interaction %s failed", getattr(interaction, "id", "?"))
-            try:
-                await self.refuse(interaction, failure_key(exc))
-            except discord.HTTPException:
-                pass
+            await self.failed(interaction, exc)
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         if not is_unavailable(error):
             log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+        await self.failed(interaction, error)
+
+    async def failed(self, interaction: discord.Interaction, error: BaseException | None = None) -> None:
+        """Something failed unexpectedly: tell the user, privately, the truth about
+        their change -- nothing was changed; or it was saved (a move counts, and its
+        board goes out through the outbox); or whether it was saved is not known
+        (the database stopped answering during the commit)."""
+        state = landed()  # what this interaction's last commit did (store.LANDED)
+        key = failure_key(error)
+        if state is not None and state[0] == "unknown":
+            key = "discord.table.commit_unknown"
+        elif state is not None:
+            key = "discord.table.saved_not_shown"
+            gid, version = state[1], state[2]
+            if gid is not None and version is not None:
+                try:
+                    if await self.tables.still_owed(gid, version):
+                        key = "discord.table.saved_pending"
+                        await self.tables.delivery_failed(gid, version)  # the scheduler posts it soon
+                except Exception:  # noqa: BLE001 -- the store is down too: the lease runs out on its own
+                    key = "discord.table.saved_pending"
         try:
-            await self.refuse(interaction, failure_key(error))
+            await self.refuse(interaction, key)
         except discord.HTTPException:
             pass
 
@@ -229,44 +249,52 @@ class Play(commands.Cog):
         return settings.get("language") or self.loc(interaction)
 
     async def post_board(
-        self,
-        interaction: discord.Interaction,
-        result: TurnResult,
-        locale: str,
-        note: str | None = None,
-        *,
-        start: bool = False,
+        self, interaction: discord.Interaction, result: TurnResult, *, start: bool = False, retire: bool = False
     ) -> None:
-        await self.deliver(
-            interaction, result, lambda: self._followup_board(interaction, result, locale, note, start), note=note
-        )
+        """A committed change's board (with its notices) goes to the channel through
+        the outbox (:meth:`Boards.deliver`); the table's private hands follow."""
 
-    async def _followup_board(
-        self, interaction, result: TurnResult, locale: str, note: str | None, start: bool = False
-    ) -> None:
-        await interaction.followup.send(**await self.boards.message(result, locale, note))
-        await self.boards.push_private(result, start=start)
+        async def show() -> None:
+            await self.post_owed(result, retire=retire)
+            await self.boards.push_private(result, start=start)
 
-    async def deliver(self, interaction: discord.Interaction, result: TurnResult, send, note: str | None = None):
-        """Show a saved change.  The change is already committed: when Discord
-        refuses the board (an expired token, a deleted message), the player is
-        told their move counts and the board is posted anew in the channel."""
+        await self.deliver(interaction, result, show)
+
+    async def post_owed(self, result: TurnResult, *, retire: bool = False) -> None:
+        """Post what ``result`` owes the channel now; :class:`NotShown` when Discord did
+        not take it (the outbox keeps it and the scheduler tries again)."""
+        if not await self.boards.deliver(result, retire=retire):
+            raise NotShown()
+
+    async def deliver(self, interaction: discord.Interaction, result: TurnResult, send) -> None:
+        """Show a saved change.  The change is already committed: whatever fails now
+        (Discord refusing or down, an expired token, a deleted message, the store or a
+        renderer failing), the player is told their move counts, and the board goes
+        out anyway: posted anew in the channel at once, else by the scheduler (the
+        outbox) as soon as Discord takes it."""
         try:
             await send()
-        except discord.HTTPException as exc:
+            return
+        except NotShown:
+            posted = False  # the outbox tried already: the scheduler takes it from here
+        except Exception as exc:  # noqa: BLE001 -- a committed change: never "nothing was changed"
             log.warning(
-                "table %s: saved at version %s, but the board could not be shown (%s); reposting",
+                "table %s: saved at version %s, but it could not be shown (%s: %s); posting it anew",
                 result.row.id,
                 result.row.version,
+                type(exc).__name__,
                 exc,
             )
-            try:
-                await interaction.followup.send(
-                    t("discord.table.saved_reposted", self.loc(interaction)), ephemeral=True
-                )
-            except discord.HTTPException:
-                pass
-            await self.boards.repost(result, note)
+            posted = await self.boards.deliver(result)
+        key = "discord.table.saved_reposted" if posted else "discord.table.saved_pending"
+        try:
+            await interaction.followup.send(t(key, self.loc(interaction)), ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+    async def show_again(self, interaction: discord.Interaction, result: TurnResult, locale: str) -> None:
+        """The table's board shown again on request (``/game status``: nothing changed)."""
+        await interaction.followup.send(**await self.boards.message(result, locale))
 
     async def redraw_board(self, interaction: discord.Interaction, result: TurnResult, locale: str) -> None:
         """Replace the clicked board with the new one (same message, new image and buttons)."""
@@ -399,12 +427,7 @@ class Play(commands.Cog):
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
         if opened.started is not None:
             await interaction.followup.send(t("core.ui.started", locale, game=game_name(game, locale)), ephemeral=True)
-            result = opened.started
-            return await self.deliver(
-                interaction,
-                result,
-                lambda: self._send_then(interaction, channel, result, plocale),
-            )
+            return await self.post_board(interaction, opened.started, start=True)
         await interaction.followup.send(t("core.ui.lobby_opened", locale), ephemeral=True)
         posted = await self._send(
             interaction,
@@ -414,10 +437,6 @@ class Play(commands.Cog):
         )
         if posted is not None:  # where the lobby is shown: its expiry is said there
             await self.tables.lobby_posted(opened.row.id, posted.id)
-
-    async def _send_then(self, interaction, channel, result: TurnResult, locale: str) -> None:
-        await self._send(interaction, channel, **await self.boards.message(result, locale))
-        await self.boards.push_private(result, start=True)
 
     @new.autocomplete("campaign")
     async def new_campaign_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -454,12 +473,31 @@ class Play(commands.Cog):
                 )
             except discord.HTTPException:
                 pass
-            await self.post_board(interaction, res.started, locale, start=True)
+            await self.post_board(interaction, res.started, start=True)
             return
         g = get_game(res.row.game)
-        await interaction.edit_original_response(
-            embed=lobby_embed(res.row, g, locale), view=lobby_components(res.row, g, locale)
-        )
+        embed, view = lobby_embed(res.row, g, locale), lobby_components(res.row, g, locale)
+        try:
+            await interaction.edit_original_response(embed=embed, view=view)
+        except Exception as exc:  # noqa: BLE001 -- the change is saved: say so, and show the lobby anew
+            log.warning("lobby %s: %s saved, the lobby message not updated (%s: %s)", gid, op, type(exc).__name__, exc)
+            await self._lobby_not_shown(interaction, res.row, embed, view)
+
+    async def _lobby_not_shown(self, interaction: discord.Interaction, row: GameRow, embed, view) -> None:
+        """A lobby change is saved but its message could not be edited (Discord failing,
+        the message deleted): the member is told it is done, and the lobby is posted anew."""
+        key = "discord.lobby.done_not_shown"
+        channel = await self.boards.channel_of(row)
+        if channel is not None and row.status == "lobby":
+            try:
+                await channel.send(embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none())
+                key = "discord.lobby.done_reposted"
+            except discord.HTTPException:
+                pass
+        try:
+            await interaction.followup.send(t(key, self.loc(interaction)), ephemeral=True)
+        except discord.HTTPException:
+            pass
 
     async def _here(self, interaction: discord.Interaction, gid: int) -> bool:
         """Whether a component of table ``gid`` was used in that table's server and
@@ -514,11 +552,13 @@ class Play(commands.Cog):
             if exc.code in ("stale", "not_offered"):
                 await self._fresh_panel(interaction, gid, locale)
             return
+
         # the move is saved: from here on, a failure to show it must not say otherwise
-        plocale = await self.public_locale(interaction, result.row)
-        await self.deliver(
-            interaction, result, lambda: self._show_turn(interaction, result, locale, plocale, from_component)
-        )
+        async def show() -> None:
+            plocale = await self.public_locale(interaction, result.row)
+            await self._show_turn(interaction, result, locale, plocale, from_component)
+
+        await self.deliver(interaction, result, show)
 
     async def _show_turn(
         self, interaction: discord.Interaction, result: TurnResult, locale: str, plocale: str, from_component: bool
@@ -534,7 +574,8 @@ class Play(commands.Cog):
             # in place instead of posting a new message; a new message (and a ping) comes
             # when the turn passes on
             await self.private_feedback(interaction, result, locale)
-            return await self.redraw_board(interaction, result, plocale)
+            await self.redraw_board(interaction, result, plocale)
+            return await self.boards.confirmed(result)
         if game.private_actions and not result.finished and seat is not None:
             # secret simultaneous orders: one private panel per crew per turn, edited in place;
             # what only this crew may see goes into that panel, not into a message of its own
@@ -545,9 +586,10 @@ class Play(commands.Cog):
                     await self.private_feedback(interaction, result, locale)
                 else:
                     await self.push_private(result, skip=interaction.user.id)
-                return await self.send_panel(
+                await self.send_panel(
                     interaction, result.row, game, result.state, seat, locale, edit=on_panel, lead=own
                 )
+                return await self.boards.confirmed(result)  # nothing public changed
             if set(after) < set(before):  # locked in; the others are still choosing
                 await self._locked_in(interaction, result, locale, plocale, on_panel, lead=own)
                 if not on_panel:
@@ -556,7 +598,7 @@ class Play(commands.Cog):
         if not from_component:  # a slash command deferred ephemerally: its first followup fills that private reply
             await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
         # the new board (with the ping) first, then the old one loses its buttons
-        await interaction.followup.send(**await self.boards.message(result, plocale))
+        await self.post_owed(result)
         if from_component and not on_panel:
             await self.retire_clicked(interaction)
         elif on_panel:
@@ -595,8 +637,10 @@ class Play(commands.Cog):
         else:
             await interaction.followup.send(text, ephemeral=True)
         board = self._panel_board(interaction) if on_panel else None
-        if board is not None:
-            await self.boards.update_board(result, board, plocale)
+        if board is None or await self.boards.update_board(result, board, plocale):
+            await self.boards.confirmed(result)  # redrawn (or nothing public to redraw)
+        else:
+            await self.boards.not_shown(result)  # the outbox posts it anew
 
     async def _fresh_panel(self, interaction: discord.Interaction, gid: int, locale: str) -> None:
         """After a stale click, offer the clicker their current choices (if any)."""
@@ -709,7 +753,7 @@ class Play(commands.Cog):
             + t("discord.table.language", locale, lang=t(f"discord.lang.{plocale}", locale)),
             ephemeral=True,
         )
-        await self.post_board(interaction, TurnResult(loaded.row, loaded.game, loaded.state, []), plocale)
+        await self.show_again(interaction, TurnResult(loaded.row, loaded.game, loaded.state, []), plocale)
 
     async def _last_finished(self, interaction: discord.Interaction, locale: str) -> None:
         """No running table here: the channel's latest finished (or abandoned) one, privately:
@@ -809,8 +853,12 @@ class Play(commands.Cog):
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
         await interaction.followup.send(t("core.ui.abandoned_ack", locale), ephemeral=True)
-        plocale = await self.boards.public_locale_of(row)
         await self.boards.retire_table(row)  # its boards lose their buttons
+        if await self.tables.still_owed(row.id, row.version):  # a running table: its channel is owed the notice
+            note = {"note": "abandoned", "user": interaction.user.id}
+            g, state = await self.tables.open_state(row)
+            return await self.post_board(interaction, TurnResult(row, g, state, [], notes=[note], kind="notice"))
+        plocale = await self.boards.public_locale_of(row)
         await interaction.followup.send(
             t("core.ui.abandoned", plocale, id=row.id, user=interaction.user.mention),
             allowed_mentions=discord.AllowedMentions.none(),
@@ -877,10 +925,7 @@ class Play(commands.Cog):
         plocale = await self.public_locale(interaction, loaded.row)
         if res.done is not None:
             await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
-            await self.retire_board_before(res.done)
-            return await self.post_board(
-                interaction, res.done, plocale, note=t("core.ui.undone", plocale, user=interaction.user.mention)
-            )
+            return await self.post_board(interaction, res.done, retire=True)
         assert res.vote is not None
         await interaction.followup.send(t("core.ui.vote_started", locale), ephemeral=True)
         await interaction.followup.send(
@@ -938,33 +983,7 @@ class Play(commands.Cog):
             await interaction.edit_original_response(view=None)
         except discord.HTTPException:
             pass
-        vote = res.vote
-        if vote.kind == "undo":
-            note = t("core.ui.undone", plocale, user=f"<@{vote.payload['user']}>")
-        else:
-            note = await self._handover_note(
-                res.result, vote.payload["seat"], vote.payload.get("to"), plocale, vote.payload.get("owner")
-            )
-        await self.retire_board_before(res.result)
-        await self.post_board(interaction, res.result, plocale, note=note)
-
-    async def retire_board_before(self, result: TurnResult) -> None:
-        """A board posted anew (undo, hand-over, resign): the table's older boards lose their buttons."""
-        await self.boards.retire_table(result.row, look_back=15)
-
-    async def _handover_note(
-        self, result: TurnResult, seat: str, to: int | None, locale: str, previous: int | None
-    ) -> str:
-        """ "🟦 Bob's seat in Thunder Road #12 now belongs to @Carol": the seat named by
-        whoever held it before (``previous``; None: the AI), the new owner pinged."""
-        row = result.row
-        before = dataclasses.replace(
-            row, seats=[dataclasses.replace(s, user_id=previous) if s.seat == seat else s for s in row.seats]
-        )
-        labels = await self.boards.labels(before, locale)
-        who = f"<@{to}>" if to else t("core.ui.ai", locale)
-        at = where(row, result.game, None, locale, labels)
-        return t("discord.ping.handed_over", locale, seat=seat_tag(before, labels, seat), who=who, where=at)
+        await self.post_board(interaction, res.result, retire=True)
 
     @game.command(
         name=ls("handover", "discord.cmd.game.handover"),
@@ -996,9 +1015,7 @@ class Play(commands.Cog):
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
         if res.done is not None:
             await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
-            note = await self._handover_note(res.done, seat, to, plocale, loaded.row.user_of(seat))
-            await self.retire_board_before(res.done)
-            return await self.post_board(interaction, res.done, plocale, note=note)
+            return await self.post_board(interaction, res.done, retire=True)
         assert res.vote is not None
         opened = res.vote
         text = t(
@@ -1052,14 +1069,7 @@ class Play(commands.Cog):
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
         await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
-        plocale = await self.public_locale(interaction, result.row)
-        note = t("core.ui.resigned", plocale, user=interaction.user.mention)
-        await self.retire_board_before(result)
-        if result.row.status == "finished" and result.game.outcome(result.state) is None:
-            return await interaction.followup.send(
-                note + " " + t("core.ui.table_closed", plocale), allowed_mentions=discord.AllowedMentions.none()
-            )
-        await self.post_board(interaction, result, plocale, note=note)
+        await self.post_board(interaction, result, retire=True)
 
     # ---------------------------------------------------------- history
     @game.command(

@@ -18,7 +18,7 @@ from discord.ext import commands
 from engine import get_game
 from engine.i18n import t
 from store import GameRow
-from tables import Due, TurnRefused, clocks, in_quiet_hours
+from tables import Due, TurnRefused, in_quiet_hours
 
 from .components import VoteButton
 from .periodic import Periodic
@@ -103,14 +103,9 @@ class Scheduler(Periodic, commands.Cog):
         except TurnRefused as exc:
             log.info("timer on table %s: %s", due.row.id, exc.code)
             return 0
-        channel = await self.boards.channel_of(result.row)
-        if channel is not None:
-            key = "core.ui.timed_out"
-            if clocks.of(due.row.table) is not None:  # a time bank ran out
-                key = "asyncplay.expired_ai" if due.policy == "ai" else "asyncplay.expired_default"
-            note = await self.boards.timeout_note(result, seats, key)
-            await self.boards.retire_table(result.row, look_back=15)  # the old board loses its buttons
-            await self.boards.post_to(channel, result, None, note=note)
+        # the board and its note ("time ran out for @name") go out through the outbox: posted now,
+        # else by the scheduler of any process as soon as Discord takes it
+        if await self.boards.deliver(result, retire=True):  # the older boards lose their buttons
             await self.boards.push_private(result)
         return len(seats)
 

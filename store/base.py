@@ -41,12 +41,36 @@ action log itself stays append-only.  :meth:`Store.replay_source` returns the
 nearest usable snapshot and the actions after it, in one read snapshot; a
 caller that finds a snapshot unusable asks again with ``key=None`` (none).
 
+The outbox: what a committed change owes its channel
+----------------------------------------------------
+A change that the players must see (a turn's board and its pings, a timer's
+note) carries an :class:`Owed`; the backend records it in the change's own
+transaction, in the table's one ``outbox`` row (a table owes only its newest
+board: a later change replaces the row and keeps the earliest version not yet
+shown, ``since``, and the notes not yet posted).  A process that commits with
+``Owed.owner`` holds the row's lease for ``Owed.lease`` seconds and delivers it
+at once; anything not confirmed (a process killed, Discord down) is taken by
+whoever :meth:`Store.claim_outbox` lets claim it (a compare-and-swap on the
+row's version and attempt count, so one process at a time) once the lease ran
+out and its backoff is over; :meth:`Store.outbox_done` removes it when Discord
+confirmed.
+
+What the last write of this task did
+------------------------------------
+:data:`LANDED` says whether the latest :meth:`Store.commit` (or
+:meth:`Store.create_game`) of the running asyncio task (one interaction) was
+committed (``("committed", table id, new version)``) or whether its outcome is unknown
+(``("unknown", table id, None)``: the database stopped answering during COMMIT;
+:class:`CommitUnknown` is raised).  The Discord layer reads it when something
+fails later, so a player is never told "nothing was changed" after a change.
+
 Crash injection (tests)
 -----------------------
 A backend calls ``await self._step(name)`` between the steps of a write,
 inside its transaction: after the table's row is updated and before its
 ``"seats"``, ``"revert"``, ``"actions"``, ``"snapshot"``, ``"results"``, then before each
-``"campaigns"``, ``"votes"`` and ``"ratings"`` part, and last before ``"commit"``; :meth:`Store.inject_crash` makes the
+``"campaigns"``, ``"votes"``, ``"ratings"`` and ``"outbox"`` part, last before ``"commit"`` and, once COMMIT
+returned, ``"committed"`` (the reply to COMMIT lost: :class:`CommitUnknown`); :meth:`Store.inject_crash` makes the
 named step raise :class:`InjectedCrash` (or kill the process), which tests
 use to show that a change set lands whole or not at all.
 """
@@ -60,6 +84,7 @@ import signal
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -285,6 +310,19 @@ class StillSeated(StoreError):
     def __init__(self, game_ids: Sequence[int]):
         self.game_ids = list(game_ids)
         super().__init__(f"still seated at {self.game_ids}")
+
+
+class CommitUnknown(StoreError):
+    """The database stopped answering during COMMIT: the change may have been written, or not."""
+
+
+#: what the latest commit of this asyncio task did (see the module docstring)
+LANDED: ContextVar[tuple[str, int | None, int | None] | None] = ContextVar("tabletop_landed", default=None)
+
+
+def landed() -> tuple[str, int | None, int | None] | None:
+    """``("committed" | "unknown", table id, its new version)`` of this task's latest commit, or None."""
+    return LANDED.get()
 
 
 class InjectedCrash(StoreError):
@@ -768,17 +806,89 @@ async def forget_personal(db: Sql, user_id: int, anon_id: int, guild_id: int | N
 
 
 @dataclass
+class Owed:
+    """What a table change owes its channel, recorded with it (the outbox; see the
+    module docstring): ``kind`` "board" (the table's board at the new version, which
+    pings whoever is to act) or "notice" (only ``notes``: a table that ended without
+    a board); ``notes``: notices to post with it (JSON objects the Discord layer
+    words); ``owner``: the process that delivers it at once, holding the lease for
+    ``lease`` seconds (None: the scheduler delivers it)."""
+
+    kind: str = "board"
+    notes: Sequence[dict[str, Any]] = ()
+    owner: str | None = None
+    lease: float = 60.0
+
+
+#: notices kept in one outbox row (the oldest are dropped beyond this)
+OUTBOX_NOTES = 8
+
+
+@dataclass
+class OutboxRow:
+    """A table's undelivered board (see :class:`Owed`): the newest ``version``, the
+    first version not yet shown ``since``, the notes not yet posted, how many
+    deliveries were tried, when the next may start and who holds the lease."""
+
+    game_id: int
+    version: int
+    since: int
+    kind: str
+    notes: list[dict[str, Any]]
+    attempts: int
+    due_at: float
+    lease_until: float | None
+    lease_owner: str | None
+    created_at: float
+
+
+def merge_owed(existing: tuple[int, str] | None, version: int, owed: Owed) -> tuple[int, str]:
+    """(since, notes JSON) of a table's outbox row after a change at ``version``
+    that owes ``owed``; ``existing``: the (since, notes JSON) of the row it replaces."""
+    since, notes = version, list(owed.notes)
+    if existing is not None:
+        since = min(int(existing[0]), version)
+        notes = json_list(existing[1]) + notes
+    return since, dumps(notes[-OUTBOX_NOTES:])
+
+
+def outbox_row(r: Sequence[Any]) -> OutboxRow:
+    """An OutboxRow from the columns of :data:`OUTBOX_COLUMNS`."""
+    return OutboxRow(
+        game_id=int(r[0]),
+        version=int(r[1]),
+        since=int(r[2]),
+        kind=str(r[3]),
+        notes=[n for n in json_list(r[4]) if isinstance(n, dict)],
+        attempts=int(r[5]),
+        due_at=float(r[6]),
+        lease_until=None if r[7] is None else float(r[7]),
+        lease_owner=r[8],
+        created_at=float(r[9]),
+    )
+
+
+OUTBOX_COLUMNS = "game_id, version, since, kind, notes_json, attempts, due_at, lease_until, lease_owner, created_at"
+
+
+@dataclass
 class ChangeSet:
-    """Everything one service call writes: all of it in one transaction, or nothing."""
+    """Everything one service call writes: all of it in one transaction, or nothing.
+    ``owed``: what the table change (``game``) owes its channel (the outbox)."""
 
     game: GameChange | None = None
     campaigns: Sequence[CampaignChange] = ()
     votes: Sequence[VoteChange] = ()
     new_votes: Sequence[NewVote] = ()
     ratings: Sequence[RatingChange] = ()
+    owed: Owed | None = None
 
     def __bool__(self) -> bool:
         return bool(self.game or self.campaigns or self.votes or self.new_votes or self.ratings)
+
+    def __post_init__(self) -> None:
+        if self.owed is not None and self.game is None:
+            raise ValueError("an owed delivery belongs to a table change")
 
 
 @dataclass
@@ -899,6 +1009,30 @@ class Store:
         only while the table is at that version and its last reminder time is
         still ``previous`` (the one the caller saw), so each reminder is sent
         once, also across processes.  ``at=None`` clears the mark."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ outbox
+    async def outbox(self, game_id: int) -> OutboxRow | None:
+        """The table's undelivered board, if any."""
+        raise NotImplementedError
+
+    async def due_outbox(self, now: float, limit: int = 50) -> list[OutboxRow]:
+        """Undelivered boards whose backoff is over and whose lease (if any) ran out, oldest first."""
+        raise NotImplementedError
+
+    async def claim_outbox(self, row: OutboxRow, owner: str, until: float, now: float) -> bool:
+        """Take the delivery of ``row`` until ``until`` (counting one attempt): True only
+        while the row is still at that version and attempt count and nobody holds a
+        live lease (so one process delivers it, also across processes)."""
+        raise NotImplementedError
+
+    async def outbox_done(self, game_id: int, version: int) -> bool:
+        """Discord confirmed the board of ``version``: remove the row, unless a newer change replaced it."""
+        raise NotImplementedError
+
+    async def outbox_retry(self, game_id: int, version: int, owner: str | None, due_at: float) -> bool:
+        """A delivery failed: release ``owner``'s lease and try again from ``due_at``
+        (None as ``owner``: whoever holds it); False when the row moved on."""
         raise NotImplementedError
 
     async def quarantine(self, game_id: int, reason: str) -> None:

@@ -320,6 +320,25 @@ MIGRATIONS: list[tuple[int, str]] = [
     CREATE INDEX web_tokens_expiry ON web_tokens(expires_at)
     """,
     ),
+    (  # the outbox: each table's undelivered board, written with the change that owes it (store/base.py)
+        11,
+        """
+    CREATE TABLE outbox (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        since INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('board','notice')),
+        notes_json TEXT NOT NULL DEFAULT '[]',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        due_at REAL NOT NULL,
+        lease_until REAL,
+        lease_owner TEXT,
+        created_at REAL NOT NULL
+    )
+    --;
+    CREATE INDEX outbox_due ON outbox(due_at)
+    """,
+    ),
 ]
 
 
@@ -629,6 +648,25 @@ POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
     --;
     CREATE TRIGGER games_notify AFTER INSERT OR UPDATE OF version, status ON games
         FOR EACH ROW EXECUTE FUNCTION tg_table_changed()
+    """,
+    ),
+    (  # the outbox: each table's undelivered board, written with the change that owes it (store/base.py)
+        11,
+        """
+    CREATE TABLE outbox (
+        game_id BIGINT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        version BIGINT NOT NULL,
+        since BIGINT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('board','notice')),
+        notes_json TEXT NOT NULL DEFAULT '[]',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        due_at DOUBLE PRECISION NOT NULL,
+        lease_until DOUBLE PRECISION,
+        lease_owner TEXT,
+        created_at DOUBLE PRECISION NOT NULL
+    )
+    --;
+    CREATE INDEX outbox_due ON outbox(due_at)
     """,
     ),
 ]

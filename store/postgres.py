@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncpg
@@ -19,19 +20,25 @@ import asyncpg
 from .base import (
     ACTIVE_STATUSES,
     GAME_COLUMNS,
+    LANDED,
+    OUTBOX_COLUMNS,
     ActionRow,
     Campaign,
     Caps,
     ChangeSet,
     ChannelBusy,
     Committed,
+    CommitUnknown,
     CorruptRow,
     FollowRow,
     GameChange,
     GameRow,
+    InjectedCrash,
     LeagueRow,
     LimitReached,
     NewSnapshot,
+    OutboxRow,
+    Owed,
     RatingRow,
     ReplaySource,
     ResultRow,
@@ -48,6 +55,8 @@ from .base import (
     dumps,
     json_dict,
     json_list,
+    merge_owed,
+    outbox_row,
     qualified,
     redact,
     scrub,
@@ -174,6 +183,35 @@ class PostgresStore(Store):
             raise RuntimeError("store is not open")
         return self._pool
 
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[Any]:
+        """One write transaction on a pooled connection.  A COMMIT whose answer is
+        lost (the connection dropped; the ``"committed"`` crash step) raises
+        :class:`CommitUnknown`: the change may have been written, or not."""
+        async with self.pool.acquire() as conn:
+            tr = conn.transaction()
+            await tr.start()
+            try:
+                yield conn
+                await self._step("commit")
+            except BaseException:
+                try:
+                    await tr.rollback()
+                except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                    pass  # the connection is gone: the server rolls back on its own
+                raise
+            try:
+                await tr.commit()
+                await self._step("committed")
+            except (
+                TimeoutError,
+                asyncpg.PostgresConnectionError,
+                asyncpg.InterfaceError,
+                OSError,
+                InjectedCrash,
+            ) as exc:
+                raise CommitUnknown(f"COMMIT did not answer: {exc}") from exc
+
     async def schema_version(self) -> int:
         return int(await self.pool.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
 
@@ -228,6 +266,7 @@ class PostgresStore(Store):
                     await self._step("commit")
             except asyncpg.UniqueViolationError:  # games_one_open_per_channel
                 raise ChannelBusy(str(channel_id)) from None
+        LANDED.set(("committed", gid, None))
         row = await self.get_game(gid)
         assert row is not None
         return row
@@ -300,89 +339,162 @@ class PostgresStore(Store):
     async def commit(self, changes: ChangeSet) -> Committed:
         now = self.clock()
         done = Committed()
-        async with self.pool.acquire() as conn, conn.transaction():
-            if changes.game is not None:
-                done.version = await self._apply_game(conn, changes.game, now)
-                g = changes.game
-                if g.to_act is not None or g.seats is not None or g.status is not None or g.table is not None:
-                    await self._retime(conn, [g.game_id])
-            for c in changes.campaigns:
-                await self._step("campaigns")
-                found = await conn.fetchval(
-                    "UPDATE campaigns SET progress_json=$1, version=version+1 WHERE id=$2 AND version=$3 RETURNING id",
-                    dumps(c.progress),
-                    c.campaign_id,
-                    c.expected_version,
-                )
-                if found is None:
-                    raise VersionConflict(f"campaign {c.campaign_id}")
-            for v in changes.votes:
-                await self._step("votes")
-                args: list[Any] = [v.vote_id, v.expected_version]
-                sets = ["version=version+1"]
-                if v.yes is not None:
-                    args.append(dumps(sorted(set(v.yes))))
-                    sets.append(f"yes_json=${len(args)}")
-                if v.no is not None:
-                    args.append(dumps(sorted(set(v.no))))
-                    sets.append(f"no_json=${len(args)}")
-                if v.status is not None:
-                    args.append(v.status)
-                    sets.append(f"status=${len(args)}")
-                found = await conn.fetchval(
-                    f"UPDATE votes SET {', '.join(sets)} WHERE id=$1 AND version=$2 RETURNING id", *args
-                )
-                if found is None:
-                    raise VersionConflict(f"vote {v.vote_id}")
-            for rc in changes.ratings:
-                await self._step("ratings")
-                if rc.expected_version == 0:
+        gid = changes.game.game_id if changes.game is not None else None
+        try:
+            async with self._tx() as conn:
+                if changes.game is not None:
+                    done.version = await self._apply_game(conn, changes.game, now)
+                    g = changes.game
+                    if g.to_act is not None or g.seats is not None or g.status is not None or g.table is not None:
+                        await self._retime(conn, [g.game_id])
+                for c in changes.campaigns:
+                    await self._step("campaigns")
                     found = await conn.fetchval(
-                        "INSERT INTO ratings(guild_id, game, user_id, mu, sigma, played, version, updated_at)"
-                        " VALUES ($1,$2,$3,$4,$5,$6,1,$7) ON CONFLICT DO NOTHING RETURNING user_id",
-                        rc.guild_id,
-                        rc.game,
-                        rc.user_id,
-                        float(rc.mu),
-                        float(rc.sigma),
-                        rc.played,
-                        now,
+                        "UPDATE campaigns SET progress_json=$1, version=version+1 WHERE id=$2 AND version=$3 RETURNING id",
+                        dumps(c.progress),
+                        c.campaign_id,
+                        c.expected_version,
                     )
-                else:
+                    if found is None:
+                        raise VersionConflict(f"campaign {c.campaign_id}")
+                for v in changes.votes:
+                    await self._step("votes")
+                    args: list[Any] = [v.vote_id, v.expected_version]
+                    sets = ["version=version+1"]
+                    if v.yes is not None:
+                        args.append(dumps(sorted(set(v.yes))))
+                        sets.append(f"yes_json=${len(args)}")
+                    if v.no is not None:
+                        args.append(dumps(sorted(set(v.no))))
+                        sets.append(f"no_json=${len(args)}")
+                    if v.status is not None:
+                        args.append(v.status)
+                        sets.append(f"status=${len(args)}")
                     found = await conn.fetchval(
-                        "UPDATE ratings SET mu=$1, sigma=$2, played=$3, version=version+1, updated_at=$4"
-                        " WHERE guild_id=$5 AND game=$6 AND user_id=$7 AND version=$8 RETURNING user_id",
-                        float(rc.mu),
-                        float(rc.sigma),
-                        rc.played,
-                        now,
-                        rc.guild_id,
-                        rc.game,
-                        rc.user_id,
-                        rc.expected_version,
+                        f"UPDATE votes SET {', '.join(sets)} WHERE id=$1 AND version=$2 RETURNING id", *args
                     )
-                if found is None:
-                    raise VersionConflict(f"rating {rc.guild_id}/{rc.game}/{rc.user_id}")
-            for nv in changes.new_votes:
-                await self._step("votes")
-                try:
-                    vid = await conn.fetchval(
-                        "INSERT INTO votes(game_id, kind, payload_json, base_version, voters_json, created_by,"
-                        " created_at, decision) VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING id",
-                        nv.game_id,
-                        nv.kind,
-                        dumps(nv.payload),
-                        nv.base_version,
-                        dumps(nv.voters),
-                        nv.created_by,
-                        now,
-                        nv.decision,
-                    )
-                except asyncpg.UniqueViolationError:  # votes_one_per_decision: opened first elsewhere
-                    raise VoteTaken(f"table {nv.game_id}: {nv.decision}") from None
-                done.vote_ids.append(int(vid))
-            await self._step("commit")
+                    if found is None:
+                        raise VersionConflict(f"vote {v.vote_id}")
+                for rc in changes.ratings:
+                    await self._step("ratings")
+                    if rc.expected_version == 0:
+                        found = await conn.fetchval(
+                            "INSERT INTO ratings(guild_id, game, user_id, mu, sigma, played, version, updated_at)"
+                            " VALUES ($1,$2,$3,$4,$5,$6,1,$7) ON CONFLICT DO NOTHING RETURNING user_id",
+                            rc.guild_id,
+                            rc.game,
+                            rc.user_id,
+                            float(rc.mu),
+                            float(rc.sigma),
+                            rc.played,
+                            now,
+                        )
+                    else:
+                        found = await conn.fetchval(
+                            "UPDATE ratings SET mu=$1, sigma=$2, played=$3, version=version+1, updated_at=$4"
+                            " WHERE guild_id=$5 AND game=$6 AND user_id=$7 AND version=$8 RETURNING user_id",
+                            float(rc.mu),
+                            float(rc.sigma),
+                            rc.played,
+                            now,
+                            rc.guild_id,
+                            rc.game,
+                            rc.user_id,
+                            rc.expected_version,
+                        )
+                    if found is None:
+                        raise VersionConflict(f"rating {rc.guild_id}/{rc.game}/{rc.user_id}")
+                for nv in changes.new_votes:
+                    await self._step("votes")
+                    try:
+                        vid = await conn.fetchval(
+                            "INSERT INTO votes(game_id, kind, payload_json, base_version, voters_json, created_by,"
+                            " created_at, decision) VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING id",
+                            nv.game_id,
+                            nv.kind,
+                            dumps(nv.payload),
+                            nv.base_version,
+                            dumps(nv.voters),
+                            nv.created_by,
+                            now,
+                            nv.decision,
+                        )
+                    except asyncpg.UniqueViolationError:  # votes_one_per_decision: opened first elsewhere
+                        raise VoteTaken(f"table {nv.game_id}: {nv.decision}") from None
+                    done.vote_ids.append(int(vid))
+                if changes.owed is not None and changes.game is not None and done.version is not None:
+                    await self._step("outbox")
+                    await self._put_owed(conn, changes.game.game_id, done.version, changes.owed, now)
+        except CommitUnknown:
+            LANDED.set(("unknown", gid, None))
+            raise
+        LANDED.set(("committed", gid, done.version))
         return done
+
+    # ------------------------------------------------------------ outbox
+    async def _put_owed(self, conn, game_id: int, version: int, owed: Owed, now: float) -> None:
+        found = await conn.fetchrow("SELECT since, notes_json FROM outbox WHERE game_id=$1 FOR UPDATE", game_id)
+        since, notes = merge_owed(tuple(found) if found else None, version, owed)
+        until = now + owed.lease if owed.owner else None
+        await conn.execute(
+            "INSERT INTO outbox(game_id, version, since, kind, notes_json, attempts, due_at, lease_until,"
+            " lease_owner, created_at) VALUES ($1,$2,$3,$4,$5,0,$6,$7,$8,$9)"
+            " ON CONFLICT (game_id) DO UPDATE SET version=EXCLUDED.version, since=EXCLUDED.since,"
+            " kind=EXCLUDED.kind, notes_json=EXCLUDED.notes_json, attempts=0, due_at=EXCLUDED.due_at,"
+            " lease_until=EXCLUDED.lease_until, lease_owner=EXCLUDED.lease_owner, created_at=EXCLUDED.created_at",
+            game_id,
+            version,
+            since,
+            owed.kind,
+            notes,
+            float(until or now),
+            None if until is None else float(until),
+            owed.owner,
+            float(now),
+        )
+
+    async def outbox(self, game_id: int) -> OutboxRow | None:
+        r = await self.pool.fetchrow(f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE game_id=$1", game_id)
+        return outbox_row(tuple(r)) if r else None
+
+    async def due_outbox(self, now: float, limit: int = 50) -> list[OutboxRow]:
+        rows = await self.pool.fetch(
+            f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE due_at<=$1 AND (lease_until IS NULL OR lease_until<=$1)"
+            " ORDER BY due_at, game_id LIMIT $2",
+            float(now),
+            limit,
+        )
+        return [outbox_row(tuple(r)) for r in rows]
+
+    async def claim_outbox(self, row: OutboxRow, owner: str, until: float, now: float) -> bool:
+        found = await self.pool.fetchval(
+            "UPDATE outbox SET lease_owner=$1, lease_until=$2, attempts=attempts+1 WHERE game_id=$3 AND version=$4"
+            " AND attempts=$5 AND (lease_until IS NULL OR lease_until<=$6) RETURNING game_id",
+            owner,
+            float(until),
+            row.game_id,
+            row.version,
+            row.attempts,
+            float(now),
+        )
+        return found is not None
+
+    async def outbox_done(self, game_id: int, version: int) -> bool:
+        found = await self.pool.fetchval(
+            "DELETE FROM outbox WHERE game_id=$1 AND version=$2 RETURNING game_id", game_id, version
+        )
+        return found is not None
+
+    async def outbox_retry(self, game_id: int, version: int, owner: str | None, due_at: float) -> bool:
+        found = await self.pool.fetchval(
+            "UPDATE outbox SET lease_owner=NULL, lease_until=NULL, due_at=$1 WHERE game_id=$2 AND version=$3"
+            " AND ($4::text IS NULL OR lease_owner=$4::text OR lease_owner IS NULL) RETURNING game_id",
+            float(due_at),
+            game_id,
+            version,
+            owner,
+        )
+        return found is not None
 
     async def _apply_game(self, conn, c: GameChange, now: float) -> int:
         args: list[Any] = [c.game_id, c.expected_version, now]

@@ -28,12 +28,15 @@ import aiosqlite
 from .base import (
     ACTIVE_STATUSES,
     GAME_COLUMNS,
+    LANDED,
+    OUTBOX_COLUMNS,
     ActionRow,
     Campaign,
     Caps,
     ChangeSet,
     ChannelBusy,
     Committed,
+    CommitUnknown,
     CorruptRow,
     FollowRow,
     GameChange,
@@ -41,6 +44,8 @@ from .base import (
     LeagueRow,
     LimitReached,
     NewSnapshot,
+    OutboxRow,
+    Owed,
     RatingRow,
     ReplaySource,
     ResultRow,
@@ -59,6 +64,8 @@ from .base import (
     dumps,
     json_dict,
     json_list,
+    merge_owed,
+    outbox_row,
     qualified,
     seat_clocks,
 )
@@ -234,7 +241,9 @@ class SqliteStore(Store):
             return [tuple(r) for r in await cur.fetchall()]
 
     async def _tx(self, fn):
-        """Run ``fn`` inside one write transaction (serialised in-process)."""
+        """Run ``fn`` inside one write transaction (serialised in-process).  A COMMIT
+        that fails (or whose success is not seen: the ``"committed"`` crash step)
+        raises :class:`CommitUnknown`."""
         async with self._write:
             claim = self._claim
             if claim is not None and (why := claim.problem()):
@@ -251,7 +260,16 @@ class SqliteStore(Store):
             if why:
                 await self.db.execute("ROLLBACK")
                 await self._lost(why)
-            await self.db.execute("COMMIT")
+            try:
+                await self.db.execute("COMMIT")
+                await self._step("committed")
+            except Exception as exc:
+                if self.db.in_transaction:
+                    try:
+                        await self.db.execute("ROLLBACK")
+                    except Exception:  # noqa: BLE001 -- the connection itself may be gone
+                        pass
+                raise CommitUnknown(f"COMMIT did not answer: {exc}") from exc
             return result
 
     # ------------------------------------------------------------ games
@@ -312,6 +330,10 @@ class SqliteStore(Store):
             gid = await self._tx(tx)
         except aiosqlite.IntegrityError:  # the unique index: another process opened one first
             raise ChannelBusy(str(channel_id)) from None
+        except CommitUnknown:
+            LANDED.set(("unknown", None, None))
+            raise
+        LANDED.set(("committed", gid, None))
         row = await self.get_game(gid)
         assert row is not None
         return row
@@ -468,7 +490,70 @@ class SqliteStore(Store):
                 except aiosqlite.IntegrityError:  # votes_one_per_decision: opened first elsewhere
                     raise VoteTaken(f"table {nv.game_id}: {nv.decision}") from None
                 done.vote_ids.append(int(cur.lastrowid or 0))
+            if changes.owed is not None and changes.game is not None and done.version is not None:
+                await self._step("outbox")
+                await self._put_owed(db, changes.game.game_id, done.version, changes.owed, now)
             return done
+
+        gid = changes.game.game_id if changes.game is not None else None
+        try:
+            done = await self._tx(tx)
+        except CommitUnknown:
+            LANDED.set(("unknown", gid, None))
+            raise
+        LANDED.set(("committed", gid, done.version))
+        return done
+
+    # ------------------------------------------------------------ outbox
+    async def _put_owed(self, db: aiosqlite.Connection, game_id: int, version: int, owed: Owed, now: float) -> None:
+        async with db.execute("SELECT since, notes_json FROM outbox WHERE game_id=?", (game_id,)) as cur:
+            found = await cur.fetchone()
+        since, notes = merge_owed(tuple(found) if found else None, version, owed)
+        until = now + owed.lease if owed.owner else None
+        await db.execute(
+            "INSERT OR REPLACE INTO outbox(game_id, version, since, kind, notes_json, attempts, due_at, lease_until,"
+            " lease_owner, created_at) VALUES (?,?,?,?,?,0,?,?,?,?)",
+            (game_id, version, since, owed.kind, notes, until or now, until, owed.owner, now),
+        )
+
+    async def outbox(self, game_id: int) -> OutboxRow | None:
+        r = await self._one(f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE game_id=?", (game_id,))
+        return outbox_row(r) if r else None
+
+    async def due_outbox(self, now: float, limit: int = 50) -> list[OutboxRow]:
+        rows = await self._all(
+            f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE due_at<=? AND (lease_until IS NULL OR lease_until<=?)"
+            " ORDER BY due_at, game_id LIMIT ?",
+            (now, now, limit),
+        )
+        return [outbox_row(r) for r in rows]
+
+    async def claim_outbox(self, row: OutboxRow, owner: str, until: float, now: float) -> bool:
+        async def tx(db):
+            cur = await db.execute(
+                "UPDATE outbox SET lease_owner=?, lease_until=?, attempts=attempts+1 WHERE game_id=? AND version=?"
+                " AND attempts=? AND (lease_until IS NULL OR lease_until<=?)",
+                (owner, until, row.game_id, row.version, row.attempts, now),
+            )
+            return cur.rowcount == 1
+
+        return await self._tx(tx)
+
+    async def outbox_done(self, game_id: int, version: int) -> bool:
+        async def tx(db):
+            cur = await db.execute("DELETE FROM outbox WHERE game_id=? AND version=?", (game_id, version))
+            return cur.rowcount == 1
+
+        return await self._tx(tx)
+
+    async def outbox_retry(self, game_id: int, version: int, owner: str | None, due_at: float) -> bool:
+        async def tx(db):
+            cur = await db.execute(
+                "UPDATE outbox SET lease_owner=NULL, lease_until=NULL, due_at=? WHERE game_id=? AND version=?"
+                " AND (? IS NULL OR lease_owner=? OR lease_owner IS NULL)",
+                (due_at, game_id, version, owner, owner),
+            )
+            return cur.rowcount == 1
 
         return await self._tx(tx)
 

@@ -9,6 +9,7 @@ from . import clocks, limits, privacy, ratings, refusals
 from .preview import Preview, preview, step_ends_chain
 from .service import (
     BallotResult,
+    Delivery,
     Due,
     HandoverResult,
     Loaded,
@@ -18,6 +19,7 @@ from .service import (
     TurnResult,
     UndoResult,
     VoteOpened,
+    delivery_nonce,
     log_entry,
     placings,
 )
@@ -31,6 +33,7 @@ __all__ = [
     "ratings",
     "refusals",
     "BallotResult",
+    "Delivery",
     "Due",
     "HandoverResult",
     "Loaded",
@@ -42,6 +45,7 @@ __all__ = [
     "TurnResult",
     "UndoResult",
     "VoteOpened",
+    "delivery_nonce",
     "in_quiet_hours",
     "log_entry",
     "placings",

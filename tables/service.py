@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import contextmanager
@@ -39,6 +41,8 @@ from store import (
     LimitReached,
     NewSnapshot,
     NewVote,
+    OutboxRow,
+    Owed,
     RatingChange,
     ReplaySource,
     ResultRow,
@@ -68,6 +72,13 @@ log = logging.getLogger("tabletop.tables")
 
 Picker = Callable[[Game, BaseState, str, list[Any]], Any]
 FINISHED = ("finished", "abandoned")
+#: how long a process that committed a change has to show it before the
+#: scheduler of any process may deliver it instead (the outbox lease, seconds)
+DELIVERY_LEASE = 60.0
+#: the outbox's waits between tries of one delivery (seconds; the last repeats)
+BACKOFF = (5.0, 10.0, 20.0, 40.0, 80.0, 120.0)
+#: how long a delivery may stay unconfirmed before the scheduler gives it up (a day)
+DELIVERY_GIVE_UP = 86400.0
 #: how long a seat must have waited before other players may vote it away,
 #: when the table reminds nobody (minutes)
 IDLE_DEFAULT_MINUTES = 720
@@ -120,6 +131,11 @@ class TurnResult:
     actors: list[str] = field(default_factory=list)
     waiting_before: list[str] = field(default_factory=list)  # to_act before this action
     entries: list[ActionRow] = field(default_factory=list)
+    #: the notices the change owes the channel with its board (see store.Owed), e.g.
+    #: {"note": "timeout", ...}; the Discord layer words them
+    notes: list[dict[str, Any]] = field(default_factory=list)
+    #: "board" (the table's board) or "notice" (only the notes: the table ended without one)
+    kind: str = "board"
 
     @property
     def finished(self) -> bool:
@@ -181,6 +197,36 @@ class BallotResult:
 
 
 @dataclass
+class Delivery:
+    """A committed change the channel has not seen confirmed (the outbox row), with
+    what showing it needs: the table at that version and the actions since the
+    last board the channel saw."""
+
+    owed: OutboxRow
+    result: TurnResult
+
+    @property
+    def nonce(self) -> str:
+        return delivery_nonce(self.owed.game_id, self.owed.version)
+
+
+def delivery_nonce(game_id: int, version: int) -> str:
+    """The message nonce of a table's board at ``version`` (Discord keeps at most 25
+    characters and, with ``enforce_nonce``, answers a repeat with the first message)."""
+    nonce = f"tg{game_id}.{version}"
+    if len(nonce) > 25:
+        import hashlib
+
+        nonce = "tg" + hashlib.sha256(nonce.encode()).hexdigest()[:23]
+    return nonce
+
+
+def backoff(attempts: int) -> float:
+    """Seconds to wait before the next try of a delivery tried ``attempts`` times."""
+    return BACKOFF[min(max(attempts, 1), len(BACKOFF)) - 1]
+
+
+@dataclass
 class Due:
     """Scheduler work for one table: a turn timer ran out, or a reminder is due."""
 
@@ -219,6 +265,9 @@ class TableService:
         #: cache the state every this many log positions (tables/snapshots.py); 0: never
         self.snapshot_every = SNAPSHOT_EVERY
         self.privacy = Privacy(store)
+        #: this service's name in the outbox leases (one per process)
+        self.owner = f"{os.getpid()}.{secrets.token_hex(6)}"
+        self.lease = DELIVERY_LEASE
 
     @contextmanager
     def stage(self, name: str):
@@ -500,8 +549,21 @@ class TableService:
         progress["story"] = story
         return [CampaignChange(cid, version, progress)]
 
+    def owed(self, notes: Sequence[dict[str, Any]] = (), kind: str = "board") -> Owed:
+        """What a change owes its channel, delivered at once by this process (it holds
+        the lease; the scheduler of any process takes over when it runs out)."""
+        return Owed(kind, list(notes), self.owner, self.lease)
+
     async def _save_turn(
-        self, row: GameRow, game: Game, state: BaseState, entries: Sequence[ActionRow], *, votes=(), **kw: Any
+        self,
+        row: GameRow,
+        game: Game,
+        state: BaseState,
+        entries: Sequence[ActionRow],
+        *,
+        votes=(),
+        notes: Sequence[dict[str, Any]] = (),
+        **kw: Any,
     ) -> int:
         made: list[GameChange] = []
 
@@ -513,6 +575,7 @@ class TableService:
                 campaigns=await self._finish_campaign(row, game, state),
                 votes=votes,
                 ratings=await self._rated(row, change),
+                owed=self.owed(notes),
             )
 
         version = await self._commit(row, build)
@@ -726,6 +789,7 @@ class TableService:
                 game=change,
                 campaigns=await self._finish_campaign(started, game, state, setup),
                 ratings=await self._rated(started, change),
+                owed=self.owed(),
             )
 
         version = await self._commit(row, build)
@@ -847,10 +911,15 @@ class TableService:
         if user_id != row.host_id and not admin:
             raise TurnRefused("host_only", "core.ui.host_only")
         async with self.store.lock(row.id):
+            change = GameChange(row.id, row.version, status="abandoned", to_act=[])
+            # a running table's channel is told (the outbox); a lobby's is its own message
+            owed = self.owed([{"note": "abandoned", "user": user_id}], "notice") if row.status == "active" else None
             try:
-                row.version = await self.store.update_game(row.id, row.version, status="abandoned", to_act=[])
+                done = await self.store.commit(ChangeSet(game=change, owed=owed))
             except VersionConflict:
                 raise TurnRefused("stale", "core.ui.stale") from None
+            assert done.version is not None
+            row.version = done.version
         row.status = "abandoned"
         return row
 
@@ -982,8 +1051,17 @@ class TableService:
                 state, entries, events = await self.off_loop(advance)
             except Exception as exc:  # noqa: BLE001
                 raise await self._action_failed(row, waiting[0][0], exc) from None
-            row.version = await self._save_turn(row, game, state, entries)
-            return TurnResult(row, game, state, events, [e.seat for e in entries], waiting_before, entries), waiting
+            notes = [
+                {
+                    "note": "timeout",
+                    "seats": [[s, u] for s, u in waiting],
+                    "policy": policy,
+                    "bank": clocks.of(row.table) is not None,
+                }
+            ]
+            row.version = await self._save_turn(row, game, state, entries, notes=notes)
+            result = TurnResult(row, game, state, events, [e.seat for e in entries], waiting_before, entries, notes)
+            return result, waiting
 
     # ============================================================= undo
     async def _undo_plan(self, loaded: Loaded, user_id: int) -> tuple[BaseState, list[int], bool, list[int]]:
@@ -1040,8 +1118,9 @@ class TableService:
                 raise TurnRefused("stale", "core.ui.stale")
             voters = undo_rule.asked(removed, row.humans, user_id)
             if free or not voters:  # nobody to ask: the only human at the table decides
-                row.version = await self._save_turn(row, game, before, [], revert=revert, by_user=user_id)
-                return UndoResult(done=TurnResult(row, game, before, [], []))
+                notes = [{"note": "undone", "user": user_id}]
+                row.version = await self._save_turn(row, game, before, [], revert=revert, by_user=user_id, notes=notes)
+                return UndoResult(done=TurnResult(row, game, before, [], [], notes=notes))
             payload = {"user": user_id, "action": revert[0]}  # the decision asked about
             vote = await self._open_vote(row, "undo", payload, voters, len(voters), user_id, decision=f"undo:{seat}")
             return UndoResult(vote=VoteOpened(vote, voters, len(voters)))
@@ -1103,7 +1182,8 @@ class TableService:
                 raise TurnRefused("already_seated", "core.ui.already_seated")
             owner = row.user_of(seat)
             if user_id == row.host_id or admin or (owner is not None and user_id == owner):
-                return HandoverResult(done=await self._hand_over(loaded, seat, to))
+                note = {"note": "handover", "seat": seat, "to": to, "previous": owner}
+                return HandoverResult(done=await self._hand_over(loaded, seat, to, notes=[note]))
             if row.seat_of(user_id) is None:
                 raise TurnRefused("host_only", "core.ui.host_only")
             if owner is None:
@@ -1137,14 +1217,16 @@ class TableService:
         moved = replace(row, seats=seats)
         return seats, moved
 
-    async def _hand_over(self, loaded: Loaded, seat: str, to: int | None, votes=()) -> TurnResult:
+    async def _hand_over(
+        self, loaded: Loaded, seat: str, to: int | None, votes=(), notes: Sequence[dict[str, Any]] = ()
+    ) -> TurnResult:
         """The seat changes hands and, when it went to the AI and is to act, the
         AI plays at once: one commit."""
         row, game, state = loaded.row, loaded.game, loaded.state
         seats, moved = self._handover_state(row, game, state, seat, to)
         state, entries, events = await self._run_ai(moved, game, state)
-        moved.version = await self._save_turn(moved, game, state, entries, seats=seats, votes=votes)
-        return TurnResult(moved, game, state, events, [e.seat for e in entries], [], entries)
+        moved.version = await self._save_turn(moved, game, state, entries, seats=seats, votes=votes, notes=notes)
+        return TurnResult(moved, game, state, events, [e.seat for e in entries], [], entries, list(notes))
 
     async def resign(self, game_id: int, user_id: int) -> TurnResult:
         """The user leaves: their seat goes to the AI; with no human left the
@@ -1155,22 +1237,25 @@ class TableService:
             seat = row.seat_of(user_id)
             if seat is None:
                 raise TurnRefused("not_seated", "core.ui.not_seated")
+            note = {"note": "resigned", "user": user_id}
             if [u for u in row.humans if u != user_id]:
-                return await self._hand_over(loaded, seat, None)
+                return await self._hand_over(loaded, seat, None, notes=[note])
             outcome = {
                 "winners": [],
                 "scores": {},
                 "reason": {"key": "core.ui.resigned_outcome", "params": {"seat": seat}},
             }
             results = [ResultRow(seat=seat, user_id=user_id, place=len(row.seats) + 1, won=False)]
+            notes = [{**note, "closed": True}]
+            change = GameChange(row.id, row.version, status="finished", outcome=outcome, to_act=[], results=results)
             try:
-                row.version = await self.store.update_game(
-                    row.id, row.version, status="finished", outcome=outcome, to_act=[], results=results
-                )
+                done = await self.store.commit(ChangeSet(game=change, owed=self.owed(notes, "notice")))
             except VersionConflict:
                 raise TurnRefused("stale", "core.ui.stale") from None
+            assert done.version is not None
+            row.version = done.version
             row.status = "finished"
-            return TurnResult(row, game, state, [], [])
+            return TurnResult(row, game, state, [], [], notes=notes, kind="notice")
 
     # ============================================================ votes
     async def ballot(self, vote_id: int, user_id: int, yes: bool) -> BallotResult:
@@ -1225,13 +1310,17 @@ class TableService:
             loaded = Loaded(row, game, state)
             try:
                 if vote.kind == "undo":
-                    before, revert, _, _ = await self._undo_plan(loaded, int(vote.payload["user"]))
+                    who = int(vote.payload["user"])
+                    before, revert, _, _ = await self._undo_plan(loaded, who)
+                    notes = [{"note": "undone", "user": who}]
                     row.version = await self._save_turn(
-                        row, game, before, [], revert=revert, by_user=int(vote.payload["user"]), votes=closing
+                        row, game, before, [], revert=revert, by_user=who, votes=closing, notes=notes
                     )
-                    result = TurnResult(row, game, before, [], [])
+                    result = TurnResult(row, game, before, [], [], notes=notes)
                 else:
-                    result = await self._hand_over(loaded, vote.payload["seat"], vote.payload.get("to"), votes=closing)
+                    seat, to = vote.payload["seat"], vote.payload.get("to")
+                    note = {"note": "handover", "seat": seat, "to": to, "previous": vote.payload.get("owner")}
+                    result = await self._hand_over(loaded, seat, to, votes=closing, notes=[note])
             except TurnRefused as exc:
                 if exc.code == "stale":
                     fresh = await self.store.get_vote(vote.id)
@@ -1543,6 +1632,63 @@ class TableService:
             raise TurnRefused("still_seated", "asyncplay.forget_seated", ids=ids) from None
         counts["web_sessions"] = await end_sessions(self.store, user_id)  # signed in on the web: signed out
         return counts
+
+    # ============================================================ outbox
+    async def delivered(self, game_id: int, version: int) -> None:
+        """Discord confirmed the board (or notice) of ``version``: the outbox forgets it."""
+        await self.store.outbox_done(game_id, version)
+
+    async def delivery_failed(self, game_id: int, version: int) -> None:
+        """Showing ``version`` failed: the scheduler of any process tries again after the
+        backoff (longer with each failed try of the same board)."""
+        owed = await self.store.outbox(game_id)
+        if owed is None or owed.version != version:
+            return
+        await self.store.outbox_retry(game_id, version, self.owner, self.clock() + backoff(owed.attempts))
+
+    async def still_owed(self, game_id: int, version: int) -> bool:
+        """Whether the board of ``version`` is still the table's newest undelivered one
+        (False: a later change owes a newer board, or it was shown already)."""
+        owed = await self.store.outbox(game_id)
+        return owed is not None and owed.version == version
+
+    async def due_deliveries(self, now: float) -> list[OutboxRow]:
+        """Deliveries the scheduler may try now (backoff over, no live lease)."""
+        return await self.store.due_outbox(now)
+
+    async def claim_delivery(self, owed: OutboxRow, now: float) -> Delivery | None:
+        """Take one delivery for this process (a compare-and-swap, so one process at a
+        time) with what showing it needs; None when another process took it, or when
+        the table moved on without it (a superseded board is never posted: it is
+        dropped) or cannot be read any more."""
+        if not await self.store.claim_outbox(owed, self.owner, now + self.lease, now):
+            return None
+        owed = replace(owed, attempts=owed.attempts + 1, lease_owner=self.owner)
+        try:
+            row = await self.row(owed.game_id)
+        except TurnRefused:
+            row = None
+        if row is None or row.version != owed.version or now - owed.created_at > DELIVERY_GIVE_UP:
+            if row is not None and row.version == owed.version:
+                log.warning("table %s: board of version %s given up after a day", owed.game_id, owed.version)
+            await self.store.outbox_done(owed.game_id, owed.version)
+            return None
+        try:
+            game, state = await self.open_state(row) if row.state_json is not None else (get_game(row.game), None)
+        except TurnRefused:
+            await self.store.outbox_done(owed.game_id, owed.version)
+            return None
+        if state is None:
+            await self.store.outbox_done(owed.game_id, owed.version)
+            return None
+        total = await self.store.count_actions(row.id)
+        recent = await self.store.actions(row.id, limit=50, offset=max(0, total - 50))
+        entries = [a for a in recent if a.version >= owed.since]
+        events = [e for a in entries for e in game.load_events(a.events)]
+        result = TurnResult(
+            row, game, state, events, [a.seat for a in entries], [], list(entries), list(owed.notes), owed.kind
+        )
+        return Delivery(owed, result)
 
     # ============================================================ render
     async def choices(self, row: GameRow, game: Game, state: BaseState, seat: str) -> list[Choice]:

@@ -141,18 +141,28 @@ class Table:
     # ---------------------------------------------------------- messages
     @staticmethod
     def board_of(messages: list[FakeMessage]) -> FakeMessage | None:
-        boards = [m for m in messages if not m.ephemeral and m.attachments]
+        boards = sorted({m.id: m for m in messages if not m.ephemeral and m.attachments}.values(), key=lambda m: m.id)
         return boards[-1] if boards else None
 
+    @classmethod
+    def new_board(cls, ex) -> FakeMessage | None:
+        """The board an interaction made: a committed change's board is posted in the
+        table's channel (the outbox), a board shown again is its reply."""
+        return cls.board_of(ex.followups + ex.messages + ex.posted)
+
     async def wait_board(self, ex, timeout: float = 30.0) -> FakeMessage:
-        return await ex.wait(lambda e: self.board_of(e.followups + e.messages), timeout, "a board message")
+        return await ex.wait(self.new_board, timeout, "a board message")
+
+    async def deliver(self):
+        """One pass of the outbox (cogs/outbox.py) at the test's clock."""
+        return await self.bot.get_cog("Outbox").tick(self.clock())
 
     async def next_board(self, ex, gid: int, version: int, timeout: float = 30.0) -> FakeMessage:
         """After a click: the new board, posted as a new message or redrawn in place
         (the next step of the same player's turn)."""
 
         def found(e):
-            board = self.board_of(e.followups)
+            board = self.new_board(e)
             if board is not None:
                 return board
             v = self.row(gid)["version"]
@@ -256,7 +266,7 @@ class Table:
             committed = t("core.ui.committed", "en")
 
             def replied(e, target=target, committed=committed, version=version):
-                if self.board_of(e.followups) or any(
+                if self.new_board(e) or any(
                     m.ephemeral and (committed in m.content or m.custom_ids) for m in e.followups
                 ):
                     return True
@@ -278,7 +288,7 @@ class Table:
                 await ex.wait_idle(quiet=0.1, timeout=30)  # a resolved turn's new board follows the panel's edit
             if seen:
                 seen(user.id, ex)
-            board = self.board_of(ex.followups) or board
+            board = self.new_board(ex) or board
         raise AssertionError(f"table {gid} still running after {max_steps} steps")
 
 

@@ -96,9 +96,16 @@ spec violations and errors the bot logged (e.g. the traceback text of a failing 
   ``fd.all_messages``; ``fd.threads`` (thread payloads the bot created) and
   ``fd.thread_members``; ``fd.commands`` (synced: ``{guild id or None: {id: command}}``).
 * ``fd.fail_requests(method, path_regex, status=404, code=10008, message="Unknown Message",
-  times=1)``: the next ``times`` requests whose path (below /api/v10) matches answer that
-  error instead of being served (a board deleted under the bot, Discord failing); the
-  matched requests are still recorded and validated. ``fd.injected`` lists what was failed.
+  times=1, until=None, lost=False)``: the next ``times`` requests whose path (below /api/v10)
+  matches answer that error instead of being served (a board deleted under the bot, Discord
+  failing); ``until``: every match while ``fd.clock()`` is before it; ``lost=True``: the
+  request *is* served and only the reply is lost (the error answers instead; ``"drop"``: the
+  connection closes unanswered). The matched requests are still recorded and validated.
+  ``fd.injected`` lists what was failed. ``fd.outage(seconds, method="POST",
+  path_regex=channel messages, status=502) -> end``: Discord down for a while of ``fd.clock``.
+* ``fd.use_clock(clock, advance)``: Discord's time (nonce windows, outages) is the test's
+  ``clock``, and discord.py's waits between retries of a 5xx pass on it (``advance(seconds)``,
+  recorded in ``fd.slept``) instead of in real time.
 * ``await fd.say(user, "text", channel=None)`` posts a user message (MESSAGE_CREATE);
   ``await fd.reconnect(resume=True)`` makes the bot reconnect (op 7, RESUME) or re-identify
   (``resume=False``, op 9); ``await fd.dispatch(event, data)`` sends any gateway event.
@@ -120,7 +127,7 @@ spec violations and errors the bot logged (e.g. the traceback text of a failing 
 ``callback`` (``Callback``: ``type``, ``data``, ``files``, ``at``, ``ephemeral``),
 ``ack_seconds`` (dispatch to callback), ``ephemeral`` (of the initial response),
 ``original`` (the response message created by type 4/5, or the clicked message for 6/7),
-``followups``, ``edits`` (``(message id, body)``), ``deleted``, ``messages`` (original it
+``followups``, ``posted`` (channel messages the bot created since this interaction was sent), ``edits`` (``(message id, body)``), ``deleted``, ``messages`` (original it
 created + followups), ``choices`` (type 8), ``modal`` (type 9 data), ``errors`` (HTTP errors
 returned for it, e.g. already acknowledged), ``log``, ``expire()`` (the token's 15 minutes
 are over: later followups/edits get 401). Waits: ``wait_ack()``,
@@ -145,6 +152,10 @@ Behaviour modelled on Discord, worth knowing:
 * after a type-5 defer the first followup *replaces* the loading message and keeps the
   defer's ephemeral flag (the followup's own ephemeral flag is ignored); later followups
   are new messages with their own flags (Discord's docs, "Create Followup Message");
+* Create Message honours ``nonce`` with ``enforce_nonce``: a repeat by the same author within
+  ``fd.nonce_window`` (300 s of ``fd.clock``) answers the first message and creates none
+  (``fd.nonce_repeats`` counts them; discord.py sends a random nonce with every ``send``, so its
+  own retries after a lost reply are safe); a repeat of a deleted message's nonce is 404;
 * the callback answers 204, or the InteractionCallbackResponse with ``?with_response=1``
   (``resource.message`` for types 4 and 7 only);
 * after type 6/7 on a component, ``@original`` is the clicked message;
@@ -194,6 +205,7 @@ import aiohttp
 import discord
 import discord.gateway
 import discord.http
+import discord.webhook.async_
 import yarl
 from aiohttp import web
 
@@ -829,6 +841,21 @@ class Exchange:
         return out + [m for m in self.followups if m not in out]
 
     @property
+    def posted(self) -> list[FakeMessage]:
+        """Channel messages the bot created (not through this interaction's token) since this
+        interaction was sent, in any channel, oldest first: what it posted in reply to it."""
+        bot = str(self.fd.bot_user.id)
+        return [
+            m
+            for m in self.fd.all_messages
+            if m.id > self.interaction_id
+            and not m.deleted
+            and not m.ephemeral
+            and m.data["author"]["id"] == bot
+            and "interaction_metadata" not in m.data
+        ]
+
+    @property
     def choices(self) -> list[dict] | None:
         if self.callback and self.callback.type == 8:
             return self.callback.data.get("choices", [])
@@ -956,6 +983,29 @@ class _LogCatcher(logging.Handler):
             self.sink.append(record)
 
 
+#: the discord.py modules that retry a 5xx after ``asyncio.sleep`` (REST, and webhooks: interaction
+#: responses and followups)
+_RETRYING = (discord.http, discord.webhook.async_)
+
+
+class _VirtualAsyncio:
+    """``asyncio`` as ``discord.http`` sees it under ``FakeDiscord.use_clock``: its sleeps
+    (the waits between retries of a 5xx) pass on the test's clock, not in real time."""
+
+    def __init__(self, fd: FakeDiscord) -> None:
+        self._fd = fd
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    async def sleep(self, delay: float, result: Any = None) -> Any:
+        self._fd.slept.append(float(delay))
+        if self._fd._advance is not None:
+            self._fd._advance(float(delay))
+        await asyncio.sleep(0)
+        return result
+
+
 class FakeDiscord:
     """See the module docstring."""
 
@@ -996,7 +1046,17 @@ class FakeDiscord:
         self._unchecked: list[tuple[str, str, Any, bool]] = []  # validated lazily, off the request path
         self.unhandled: list[Request] = []
         self.server_errors: list[str] = []
-        self._faults: list[list] = []  # [method, compiled regex, status, code, message, times left]
+        # [method, compiled regex, status, code, message, times left (None: any), until (clock), lost]
+        self._faults: list[list] = []
+        #: Discord's time for nonces and outages (``use_clock``); monotonic by default
+        self.clock: Callable[[], float] = time.monotonic
+        self._advance: Callable[[float], Any] | None = None
+        self.slept: list[float] = []  # discord.py's retry waits taken on the virtual clock (``use_clock``)
+        self._http_asyncio: Any = None
+        #: (author id, nonce) -> (message, when): ``enforce_nonce`` answers a repeat with the first message
+        self._nonces: dict[tuple[int, str], tuple[FakeMessage, float]] = {}
+        self.nonce_window = 300.0  # seconds a nonce is remembered ("the past few minutes")
+        self.nonce_repeats = 0  # message creates answered with an earlier message (same nonce)
         self.injected: list[str] = []  # "METHOD path -> status" of every request failed on purpose
         self._int_snowflakes: list[str] = []  # integer ids accepted where the spec says string
         self.identifies = 0  # gateway IDENTIFYs answered (one per bot start)
@@ -1027,18 +1087,54 @@ class FakeDiscord:
         status: int = 404,
         code: int = 10008,
         message: str = "Unknown Message",
-        times: int = 1,
+        times: int | None = 1,
+        *,
+        until: float | None = None,
+        lost: bool | str = False,
     ) -> None:
-        """Answer the next ``times`` matching requests with an error (see the module docstring)."""
-        self._faults.append([method.upper(), re.compile(path_regex), status, code, message, times])
+        """Answer the next ``times`` matching requests with an error (see the module docstring);
+        ``until``: every matching request while ``fd.clock()`` is before it (``times=None``: no
+        count); ``lost=True``: Discord *serves* the request and only its reply is lost (the error
+        answers instead; "drop": the connection closes with no answer)."""
+        self._faults.append([method.upper(), re.compile(path_regex), status, code, message, times, until, lost])
 
-    def _injected_fault(self, rec: Request) -> web.Response | None:
+    def outage(
+        self,
+        seconds: float,
+        method: str = "POST",
+        path_regex: str = r"^/channels/\d+/messages$",
+        status: int = 502,
+    ) -> float:
+        """Discord fails every matching request with ``status`` for ``seconds`` of ``fd.clock``
+        (default: posting channel messages, 502 Bad Gateway); returns when it ends."""
+        end = self.clock() + seconds
+        self.fail_requests(method, path_regex, status, 0, f"{status}: Bad Gateway", None, until=end)
+        return end
+
+    def use_clock(self, clock: Callable[[], float], advance: Callable[[float], Any]) -> None:
+        """Discord's time is ``clock`` (nonce windows, outages), and discord.py's own waits
+        between retries of a 5xx (``await asyncio.sleep(1 + tries * 2)`` in ``discord.http`` and
+        ``discord.webhook.async_``) pass on it through ``advance(seconds)`` instead of in real
+        time (``fd.slept``)."""
+        self.clock, self._advance = clock, advance
+        if self._http_asyncio is None:
+            self._http_asyncio = asyncio
+            for module in _RETRYING:
+                module.asyncio = _VirtualAsyncio(self)  # type: ignore[attr-defined]
+
+    def _fault_for(self, rec: Request) -> list | None:
+        now = self.clock()
         for fault in self._faults:
-            method, regex, status, code, message, left = fault
-            if left > 0 and method == rec.method and regex.search(rec.path):
-                fault[5] -= 1
-                self.injected.append(f"{rec.method} {rec.path} -> {status}")
-                return _error(status, code, message)
+            method, regex, status, code, message, left, until, lost = fault
+            if left is not None and left <= 0:
+                continue
+            if until is not None and now >= until:
+                continue
+            if method == rec.method and regex.search(rec.path):
+                if left is not None:
+                    fault[5] -= 1
+                self.injected.append(f"{rec.method} {rec.path} -> {status}{' (served, reply lost)' if lost else ''}")
+                return fault
         return None
 
     def _bot_perms(self) -> int:
@@ -1441,6 +1537,10 @@ class FakeDiscord:
         finally:
             if self._saved is not None:
                 discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
+            if self._http_asyncio is not None:
+                for module in _RETRYING:
+                    module.asyncio = self._http_asyncio  # type: ignore[attr-defined]
+                self._http_asyncio = None
             logging.getLogger("discord").removeHandler(self._log_catcher)
         problems = []
         if self.strict and exc_type is None:
@@ -2245,8 +2345,20 @@ class FakeDiscord:
         if self._spec is not None:
             rec.route = self._spec.match(path)
             self._unchecked.append((rec.method, rec.path, copy.deepcopy(body), multipart))
+        fault = self._fault_for(rec)
         try:
-            response = self._injected_fault(rec) or await self._route(rec)
+            if fault is not None and not fault[7]:
+                response = _error(fault[2], fault[3], fault[4])
+            else:
+                response = await self._route(rec)
+                if fault is not None:  # served, but the reply is lost on the way back
+                    if fault[7] == "drop":
+                        rec.status = 0
+                        self._touch()
+                        if request.transport is not None:
+                            request.transport.close()
+                        return web.Response(status=204)
+                    response = _error(fault[2], fault[3], fault[4])
         except _HTTPError as err:
             response = _error(err.status, err.code, err.message)
             if err.exchange is not None:
@@ -2554,7 +2666,21 @@ async def _post_message(fd: FakeDiscord, rec: Request, cid: str) -> web.Response
     if _is_empty(body, rec.files):
         return _error(400, 50006, "Cannot send an empty message")
     _v2_check(body, None)
+    nonce = body.get("nonce")
+    key = (fd.bot_user.id, str(nonce))
+    if nonce is not None and body.get("enforce_nonce"):
+        # "checked for uniqueness in the past few minutes. If another message was created by the
+        # same author with the same nonce, that message will be returned" (Create Message)
+        hit = fd._nonces.get(key)
+        if hit is not None and fd.clock() - hit[1] < fd.nonce_window:
+            if hit[0].deleted:
+                return _error(404, 10008, "Unknown Message")
+            fd.nonce_repeats += 1
+            return _json_response(hit[0].public_data())
     msg = fd._make_message(int(cid), body, rec.files)
+    if nonce is not None:
+        msg.data["nonce"] = str(nonce)
+        fd._nonces[key] = (msg, fd.clock())
     return _json_response(msg.public_data())
 
 

@@ -196,7 +196,7 @@ async def test_campaign_points_table(table):
     alice = table.fd.add_user(101, "alice")
     await table.start()
     ex = await table.fd.slash(alice, "campaign new", {"game": "city_of_fury", "name": "Spring", "points": "10,4"})
-    await ex.wait(lambda e: any("Spring" in m.content for m in e.messages), 20, "the announcement")
+    await ex.wait(lambda e: any("Spring" in m.content for m in e.messages + e.posted), 20, "the announcement")
     ex = await table.fd.slash(alice, "campaign new", {"game": "city_of_fury", "name": "Spring", "points": "x"})
     assert "whole numbers" in (await table.wait_ephemeral(ex)).content
     gid, _ = await open_cof(table, alice, campaign="Spring")
@@ -234,7 +234,7 @@ async def test_resign_ends_a_solo_table_as_a_loss(table):
     await table.start()
     gid, _ = await open_cof(table, alice)
     ex = await table.fd.slash(alice, "game resign")
-    await ex.wait(lambda e: any("resigned" in m.content for m in e.messages), 20, "the announcement")
+    await ex.wait(lambda e: any("resigned" in m.content for m in e.messages + e.posted), 20, "the announcement")
     assert table.row(gid)["status"] == "finished"
     assert table.sql("SELECT user_id, won FROM results WHERE game_id=?", gid) == [(101, 0)]
     ex = await table.fd.slash(alice, "game new", {"game": "city_of_fury"})
@@ -359,7 +359,7 @@ async def test_armor_clash_story_campaign_carries_crews_between_tables(table):
         or "战争雷霆" in (await table.wait_ephemeral(ex)).content
     )
     ex = await table.fd.slash(alice, "campaign new", {"game": "armor_clash", "name": "East", "story": "mode=simple"})
-    await ex.wait(lambda e: any("East" in m.content for m in e.messages), 20, "the announcement")
+    await ex.wait(lambda e: any("East" in m.content for m in e.messages + e.posted), 20, "the announcement")
     for n in range(2):
         # the second table is bob's, and alice joins it: she keeps her seat name (and crew)
         gid, _ = await table.open_table(bob if n else alice, "armor_clash", [alice] if n else [], campaign="East")

@@ -204,7 +204,7 @@ async def test_log_and_abandon_permissions(table):
     assert "Only the host" in (await table.wait_ephemeral(ex)).content
     assert table.row(gid)["status"] == "active"
     ex = await table.fd.slash(mod, "game abandon")
-    await ex.wait(lambda e: any("abandoned" in m.content for m in e.messages), 20, "the announcement")
+    await ex.wait(lambda e: any("abandoned" in m.content for m in e.messages + e.posted), 20, "the announcement")
     assert table.row(gid)["status"] == "abandoned"
 
 

@@ -14,6 +14,7 @@ row (tables, seats, log, votes, settings, campaigns) identical before and after.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import logging
@@ -76,7 +77,12 @@ class World:
         ex = await fd.slash(self.bob, "game new", {"game": "city_of_fury"}, channel=self.done_channel)
         await self.table.wait_board(ex)
         self.done = self.table.sql("SELECT id FROM games ORDER BY id DESC LIMIT 1")[0][0]
-        await (await fd.slash(self.bob, "game abandon", channel=self.done_channel)).wait_response()
+        await (await fd.slash(self.bob, "game abandon", channel=self.done_channel)).wait_idle(quiet=0.2)
+        for _ in range(200):  # every board and notice of the set-up confirmed (the outbox is empty)
+            if self.table.sql("SELECT COUNT(*) FROM outbox") == [(0,)]:
+                break
+            await asyncio.sleep(0.05)
+        assert self.table.sql("SELECT COUNT(*) FROM outbox") == [(0,)]
         assert self.table.row(self.done)["status"] == "abandoned"
         assert self.table.row(self.gid)["status"] == "active" and self.table.row(self.lobby)["status"] == "lobby"
 

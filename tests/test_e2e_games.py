@@ -132,7 +132,7 @@ async def test_armor_clash_orders_stay_private_until_the_turn_resolves(table, mo
             await ex.wait(lambda e: e.edits or e.followups, 20, "reply")
             await ex.wait_idle(quiet=0.3, timeout=20)
             ephemerals += sum(1 for m in ex.followups if m.ephemeral)
-            resolved = table.board_of(ex.followups)
+            resolved = table.new_board(ex)
             if resolved is not None:
                 break
             if table.state(gid).turn > 1:  # resolved without a handoff

@@ -84,16 +84,23 @@ async def test_a_saved_hand_off_whose_board_post_fails_still_pings_the_next_play
     version = table.row(gid)["version"]
     state = table.state(gid)
     nxt = [table.seat_user(gid)[s] for s in TR.to_act(_after(state, seat, choices(TR, state, seat)[idx].chain))]
-    # the new board goes out as a followup of the click: Discord answers 404 once
-    table.fd.fail_requests("POST", r"^/webhooks/\d+/[^/]+$", code=10015, message="Unknown Webhook")
+    # the new board goes out to the channel: Discord answers 503 once
+    table.fd.fail_requests("POST", r"^/channels/\d+/messages$", status=503, code=0, message="503: Service Unavailable")
     clicked = time.monotonic()
     ex = await table.choose(user, board, gid, idx, version)
-    await ex.wait(lambda e: any(m.ephemeral and SAVED in m.content for m in e.followups), 20, "the note")
+    note = await ex.wait(
+        lambda e: next((m for m in e.followups if m.ephemeral and SAVED in m.content), None), 20, "the note"
+    )
+    assert "posted in the channel as soon as" in note.content and "nothing was changed" not in note.content
     assert table.row(gid)["version"] == version + 1
+    assert not [m for m in table.fd.messages() if m.attachments and m.pinged and m.created_at > clicked]
+    table.clock.advance(1)  # the outbox's first wait is 5 s
+    assert (await table.deliver())["delivered"] == 1
     posted = await table.fd.wait_message(
         table.fd.channel_id, lambda m: bool(m.attachments and m.pinged), after=clicked, timeout=20
     )
     assert set(posted.pinged) == {u for u in nxt if u}, "the next player is still pinged"
+    assert (await table.deliver())["delivered"] == 0, "delivered once"
 
 
 async def test_a_table_whose_state_cannot_be_loaded_is_set_aside_with_a_clear_message(table, caplog):

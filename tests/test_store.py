@@ -312,7 +312,8 @@ async def test_a_claimed_reminder_is_due_again_one_interval_later_and_a_move_res
 async def test_opening_an_older_database_fills_in_the_due_times(store, database_url):
     row = await _waiting(store, 1, table={"turn_timer": 5})
     # back to schema 3, as a database written before due times existed
-    await store.sql("DROP TABLE snapshots")  # and what later migrations created
+    await store.sql("DROP TABLE outbox")  # and what later migrations created
+    await store.sql("DROP TABLE snapshots")
     await store.sql("DROP TABLE web_tokens")
     if str(database_url).startswith("postgres"):  # the web companion's change notification
         await store.sql("DROP TRIGGER games_notify ON games")

@@ -14,7 +14,7 @@ import pytest
 from bot import Config, create_bot
 from engine import get_game
 from store import Seat, open_store
-from store.base import ActionRow, Caps, ChangeSet, NewSnapshot, NewVote, RatingChange, ResultRow
+from store.base import ActionRow, Caps, ChangeSet, GameChange, NewSnapshot, NewVote, Owed, RatingChange, ResultRow
 from store.tools import SKIP, backup, copy, restore, tables_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,7 +60,13 @@ async def fill(store) -> None:
         status="active",
         state_json="{}",
     )
-    await store.update_game(waiting.id, waiting.version, to_act=["p1"])  # a seat waiting: its due times
+    moved = await store.commit(  # a seat waiting (its due times) and its board owed (the outbox)
+        ChangeSet(
+            game=GameChange(waiting.id, waiting.version, to_act=["p1"]),
+            owed=Owed("board", [{"note": "timeout", "seats": [["p1", 6]]}], "1.ab", 60.0),
+        )
+    )
+    assert moved.version is not None
     await store.create_vote(game_id=row.id, kind="undo", payload={"a": 1}, base_version=2, voters=[5], created_by=5)
     await store.commit(ChangeSet(new_votes=[NewVote(row.id, "handover", {"seat": "p1"}, 3, [5], 5, "seat:p1")]))
     await store.claim_rate("thread", 1, 5, 1000.5, 3600, Caps(member=5))
