@@ -251,3 +251,46 @@ async def test_a_lobby_join_whose_lobby_edit_fails_is_told_done_and_the_lobby_sh
             table.fd.channel_id, lambda m, mention=mention: mention in m.text and f"tg:l:{gid}:join" in m.custom_ids
         )
     assert len(table.seat_user(gid)) == 3
+
+
+async def test_two_bots_on_one_postgresql_database_post_each_board_once(table, pg_database):
+    """Two bot processes (two real discord.py clients, two connection pools) on one
+    database: every board the outbox owes is claimed by one of them and posted once."""
+    from bot import Config, create_bot
+
+    _virtual_time(table)
+    host = table.fd.add_user(101, "host")
+    bots = []
+    for _ in range(2):
+        config = Config(token="t", database=pg_database, sync="auto", scheduler=False)
+        bot = create_bot(config, clock=table.clock, guild_ready_timeout=0.05)
+        bot.services.flood = None
+        await table.fd.start(bot)
+        bots.append(bot)
+    a, b = bots
+    channels = [table.fd.add_channel(f"t{i}") for i in range(6)]
+    tables = []
+    for channel in channels:  # solo tables that start at once: each owes its first board
+        opened = await a.services.tables.open_table(
+            guild_id=table.fd.guild_id,
+            channel_id=channel,
+            game_id="city_of_fury",
+            host_id=host.id,
+            options={},
+            ai=0,
+            seed=5,
+            locale="en",
+            table={},
+        )
+        assert opened.started is not None
+        tables.append(opened.row.id)
+    table.clock.now += a.services.tables.lease  # process a never showed them (it "died")
+    counts = await asyncio.gather(a.get_cog("Outbox").tick(table.clock()), b.get_cog("Outbox").tick(table.clock()))
+    assert sum(c["delivered"] for c in counts) == len(tables), counts
+    for channel in channels:
+        boards = [m for m in table.fd.messages(channel) if m.attachments]
+        assert len(boards) == 1 and host.id in boards[0].pinged, f"channel {channel}: {boards}"
+    counts = await asyncio.gather(a.get_cog("Outbox").tick(table.clock()), b.get_cog("Outbox").tick(table.clock()))
+    assert sum(c["delivered"] for c in counts) == 0
+    for bot in bots:
+        await table.fd.stop(bot)
