@@ -3,7 +3,9 @@
 
 Every board message is built here, by :meth:`Boards.message` (Components V2,
 see :func:`cogs.ui.board_view`): the first board, each turn, a redraw in
-place, a repost after a failed edit, a timer's move, a vote's result.
+place, a repost after a failed edit, a timer's move, a vote's result.  What a
+committed change owes the channel is posted by :meth:`Boards.deliver` (the
+outbox: store/base.py), from the interaction at once or later by the scheduler.
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ import discord
 
 from engine.base import Event, SeatLabel
 from engine.i18n import t
-from store import GameRow
+from store import GameRow, landed
 from tables import TableService, TurnRefused, TurnResult, delivery_nonce
 from tables.board import web_link
 from tables.text import escape
 
 from .clockview import bank_lines
+from .locale import failure_key
 from .services import Services
 from .ui import (
     allowed_mentions,
@@ -105,6 +108,30 @@ def owns_table(message: discord.Message, gid: int) -> bool:
     return any(
         cid.split(":")[2:3] == [str(gid)] for cid in ids if cid.startswith("tg:") and not cid.startswith("tg:vote:")
     )
+
+
+async def truth_key(tables: TableService, error: BaseException | None = None) -> str:
+    """The catalog key that tells a member the truth after an unexpected failure
+    ``error`` in their interaction: nothing was changed (:func:`cogs.locale.failure_key`:
+    our fault, or the database unavailable); or their change was saved (a move counts,
+    and its board goes out through the outbox: the scheduler takes it at once); or
+    whether it was saved is not known (the database stopped answering during the
+    commit).  ``store.landed()`` says what this interaction's last commit did."""
+    state = landed()
+    if state is None:
+        return failure_key(error)
+    if state[0] == "unknown":
+        return "discord.table.commit_unknown"
+    gid, version = state[1], state[2]
+    if gid is None or version is None:
+        return "discord.table.saved_not_shown"
+    try:
+        if not await tables.still_owed(gid, version):
+            return "discord.table.saved_not_shown"
+        await tables.delivery_failed(gid, version)  # the scheduler posts it after the first wait
+    except Exception:  # noqa: BLE001 -- the store is down too: the lease runs out on its own
+        log.warning("table %s: outbox not updated after a failure", gid)
+    return "discord.table.saved_pending"
 
 
 class Boards:
@@ -478,7 +505,3 @@ class Boards:
     @staticmethod
     def edit_kwargs(parts: dict[str, Any]) -> dict[str, Any]:
         return {"view": parts["view"], "attachments": [parts["file"]], "allowed_mentions": parts["allowed_mentions"]}
-
-    async def post_to(self, channel, result: TurnResult, locale: str | None = None, note: str | None = None):
-        """A board as an ordinary channel message (timers, votes, reposts: no interaction to answer)."""
-        return await channel.send(**await self.message(result, locale, note))

@@ -20,9 +20,10 @@ from tables import TurnRefused, clocks, limits, ratings
 from tables.standings import campaign_standings, rank, rank_by_rating
 from tables.text import escape, plain
 
+from .boards import truth_key
 from .clockview import rating_text
 from .inputs import check_choice, check_game, echo, game_choices, options_error, parse_options, parse_points
-from .locale import failure_key, is_unavailable, locale_of, ls
+from .locale import is_unavailable, locale_of, ls
 from .services import Services
 from .ui import clip, game_name
 
@@ -103,8 +104,8 @@ class Community(commands.Cog):
     ) -> None:
         if not is_unavailable(error):
             log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
-        try:
-            await self.refuse(interaction, t(failure_key(error), self.loc(interaction)))
+        try:  # the truth about the member's change: nothing changed, saved, or not known
+            await self.refuse(interaction, t(await truth_key(self.services.tables, error), self.loc(interaction)))
         except discord.HTTPException:
             pass
 

@@ -26,7 +26,8 @@ from render import render
 from store import GameRow
 from tables import TurnRefused
 
-from .locale import failure_key, is_unavailable, locale_of, ls
+from .boards import truth_key
+from .locale import is_unavailable, locale_of, ls
 from .services import Services
 
 log = logging.getLogger("tabletop.game_commands")
@@ -96,8 +97,9 @@ class GameCommands(commands.Cog):
         except Exception as exc:
             if not is_unavailable(exc):
                 log.exception("/%s %s failed", game_id, name)
-            try:
-                await interaction.followup.send(t(failure_key(exc), locale), ephemeral=True)
+            try:  # the truth: nothing changed, or (a command that saved something) saved, or not known
+                key = await truth_key(self.services.tables, exc)
+                await interaction.followup.send(t(key, locale), ephemeral=True)
             except discord.HTTPException:
                 pass
 

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from engine import GameError, available, get_game
 from engine.i18n import DATA, t
-from store import GameRow, landed
+from store import GameRow
 from tables import TurnRefused, TurnResult, clocks, preview, refusals
 from tables.board import web_link
 from tables.catchup import catchup
@@ -29,7 +29,7 @@ from tables.levels import check_level
 from tables.text import escape, plain
 from tables.web_sessions import LINK_SECONDS, WebSessions
 
-from .boards import Boards, remember
+from .boards import Boards, remember, truth_key
 from .bound import at_table
 from .catchupview import catchup_message
 from .flood import admit
@@ -45,7 +45,7 @@ from .inputs import (
     parse_options,
 )
 from .levels import level_choices
-from .locale import failure_key, is_unavailable, locale_of, ls
+from .locale import is_unavailable, locale_of, ls
 from .services import Services
 from .ui import (
     action_view,
@@ -159,26 +159,10 @@ class Play(commands.Cog):
         await self.failed(interaction, error)
 
     async def failed(self, interaction: discord.Interaction, error: BaseException | None = None) -> None:
-        """Something failed unexpectedly: tell the user, privately, the truth about
-        their change -- nothing was changed; or it was saved (a move counts, and its
-        board goes out through the outbox); or whether it was saved is not known
-        (the database stopped answering during the commit)."""
-        state = landed()  # what this interaction's last commit did (store.LANDED)
-        key = failure_key(error)
-        if state is not None and state[0] == "unknown":
-            key = "discord.table.commit_unknown"
-        elif state is not None:
-            key = "discord.table.saved_not_shown"
-            gid, version = state[1], state[2]
-            if gid is not None and version is not None:
-                try:
-                    if await self.tables.still_owed(gid, version):
-                        key = "discord.table.saved_pending"
-                        await self.tables.delivery_failed(gid, version)  # the scheduler posts it soon
-                except Exception:  # noqa: BLE001 -- the store is down too: the lease runs out on its own
-                    key = "discord.table.saved_pending"
+        """Something failed unexpectedly: tell the user, privately, the truth about their
+        change (:func:`cogs.boards.truth_key`: nothing changed, saved, or not known)."""
         try:
-            await self.refuse(interaction, key)
+            await self.refuse(interaction, await truth_key(self.tables, error))
         except discord.HTTPException:
             pass
 
@@ -255,16 +239,12 @@ class Play(commands.Cog):
         the outbox (:meth:`Boards.deliver`); the table's private hands follow."""
 
         async def show() -> None:
-            await self.post_owed(result, retire=retire)
-            await self.boards.push_private(result, start=start)
+            shown = await self.boards.deliver(result, retire=retire)
+            await self.boards.push_private(result, start=start)  # private hands go out either way
+            if not shown:  # the outbox keeps it and the scheduler tries again
+                raise NotShown()
 
         await self.deliver(interaction, result, show)
-
-    async def post_owed(self, result: TurnResult, *, retire: bool = False) -> None:
-        """Post what ``result`` owes the channel now; :class:`NotShown` when Discord did
-        not take it (the outbox keeps it and the scheduler tries again)."""
-        if not await self.boards.deliver(result, retire=retire):
-            raise NotShown()
 
     async def deliver(self, interaction: discord.Interaction, result: TurnResult, send) -> None:
         """Show a saved change.  The change is already committed: whatever fails now
@@ -597,10 +577,12 @@ class Play(commands.Cog):
                 return await self.push_private(result, skip=interaction.user.id)
         if not from_component:  # a slash command deferred ephemerally: its first followup fills that private reply
             await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
-        # the new board (with the ping) first, then the old one loses its buttons
-        await self.post_owed(result)
+        # the new board (with the ping) first, then the old one loses its buttons; what is
+        # private still reaches its owners when Discord did not take the board (the outbox has it)
+        shown = await self.boards.deliver(result)
         if from_component and not on_panel:
-            await self.retire_clicked(interaction)
+            if shown:
+                await self.retire_clicked(interaction)
         elif on_panel:
             labels = await self.boards.labels(result.row, locale)
             own = self._own_lines(result, seat, locale, labels)
@@ -609,9 +591,15 @@ class Play(commands.Cog):
                 await interaction.edit_original_response(content=clip(done, 2000), view=None)
             except discord.HTTPException:
                 pass
-            await self.boards.retire_board_of(result.row, self._panel_board(interaction))
-            return await self.push_private(result, skip=interaction.user.id)
+            if shown:
+                await self.boards.retire_board_of(result.row, self._panel_board(interaction))
+            await self.push_private(result, skip=interaction.user.id)
+            if not shown:
+                raise NotShown()
+            return
         await self.private_feedback(interaction, result, locale)
+        if not shown:
+            raise NotShown()
 
     @staticmethod
     def _panel_board(interaction: discord.Interaction) -> int | None:

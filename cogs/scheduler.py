@@ -105,8 +105,8 @@ class Scheduler(Periodic, commands.Cog):
             return 0
         # the board and its note ("time ran out for @name") go out through the outbox: posted now,
         # else by the scheduler of any process as soon as Discord takes it
-        if await self.boards.deliver(result, retire=True):  # the older boards lose their buttons
-            await self.boards.push_private(result)
+        await self.boards.deliver(result, retire=True)  # the older boards lose their buttons
+        await self.boards.push_private(result)
         return len(seats)
 
     async def expiry_vote(self, due: Due) -> int:
