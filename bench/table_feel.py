@@ -122,7 +122,7 @@ async def play(game_id: str, seed: int) -> str:
                     now = table.row(gid)["version"]
                     if now == v:
                         return False
-                    if table.board_of(e.followups) or table.row(gid)["status"] != "active":
+                    if table.new_board(e) or table.row(gid)["status"] != "active":
                         return True
                     if target.ephemeral:  # the private panel was edited: next step, or locked in
                         return bool(e.edits)
@@ -140,7 +140,7 @@ async def play(game_id: str, seed: int) -> str:
                 seen_upto[user.id] = len(channel)
                 max_eph = max(max_eph, eph)
                 max_clicks = max(max_clicks, clicks.pop(user.id))
-                board = table.board_of(ex.followups) or board
+                board = table.new_board(ex) or board
                 if os.environ.get("FEEL_DEBUG"):
                     print(ex.describe(), file=sys.stderr)
             else:
