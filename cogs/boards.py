@@ -505,3 +505,11 @@ class Boards:
     @staticmethod
     def edit_kwargs(parts: dict[str, Any]) -> dict[str, Any]:
         return {"view": parts["view"], "attachments": [parts["file"]], "allowed_mentions": parts["allowed_mentions"]}
+
+    async def post_to(self, channel, result: TurnResult, locale: str | None = None, note: str | None = None):
+        """A board as an ordinary channel message (a league table's first board in its thread),
+        with its nonce; once posted, the outbox forgets it (so it is not posted twice)."""
+        nonce = delivery_nonce(result.row.id, result.row.version)
+        sent = await channel.send(**await self.message(result, locale, note), nonce=nonce)
+        await self.confirmed(result)
+        return sent
