@@ -590,7 +590,7 @@ class League(Periodic, commands.Cog):
                 )
             ]
             for k, tb in enumerate(ev.tables):
-                lines.append(f"{k + 1}. " + t("league.versus", locale).join(f"<@{u}>" for u in tb["seats"]))
+                lines.append(f"{k + 1}. " + t("league.versus_sep", locale).join(f"<@{u}>" for u in tb["seats"]))
             if ev.byes:
                 lines.append(t("league.byes", locale, users=", ".join(f"<@{u}>" for u in ev.byes)))
             await channel.send(clip("\n".join(lines), 2000), allowed_mentions=NO_PINGS)

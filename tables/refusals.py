@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.base import BaseState, Game, SeatLabel
-from engine.i18n import t
+from engine.i18n import join, t
 from store import GameRow, Store
 
 from . import service as _service  # (service imports this module: names are looked up at call time)
@@ -85,11 +85,7 @@ async def moved_on(
 def names(seats: Sequence[str], labels: Mapping[str, SeatLabel], locale: str) -> str:
     """Seats by their display names, in a list of the reader's language."""
     shown = [escape(labels[s].name) if s in labels else s for s in seats]  # a member's name is markdown-safe
-    if not shown:
-        return ""
-    if len(shown) == 1:
-        return shown[0]
-    return t("play.refuse.list", locale, most=t("play.refuse.sep", locale).join(shown[:-1]), last=shown[-1])
+    return join(shown, locale)
 
 
 def text(
