@@ -18,9 +18,10 @@ from engine import get_game
 from engine.base import BaseState, Event, Game, Msg, SeatLabel
 from engine.i18n import has, t
 from store import GameRow
+from tables.board import board_seat, clip, game_name, seat_labels
 from tables.colours import seat_colours
 from tables.levels import level_name, seat_level
-from tables.text import escape, plain
+from tables.text import escape
 
 from .levels import lobby_ai_select
 
@@ -31,20 +32,11 @@ EMBED_LOG_CHARS = 3500
 COLOURS = {"lobby": 0x5865F2, "active": 0x2ECC71, "finished": 0xF1C40F, "abandoned": 0x95A5A6}
 
 
-def clip(s: str, n: int) -> str:
-    return s if len(s) <= n else s[: n - 1] + "…"
-
-
 def text_labels(labels: Mapping[str, SeatLabel]) -> dict[str, SeatLabel]:
     """The labels for a markdown text (names escaped: see :func:`tables.text.escape`):
     what a game's ``event_text`` gets when its text goes into a message.  The
     plain labels go to images and component labels, which show text as it is."""
     return {seat: lab.model_copy(update={"name": escape(lab.name)}) for seat, lab in labels.items()}
-
-
-def game_name(game_id: str, locale: str) -> str:
-    """The game's display name: ``<id>.name`` from its own catalog, else the platform's."""
-    return t(f"{game_id}.name", locale) if has(f"{game_id}.name") else t(f"discord.game.{game_id}", locale)
 
 
 def mention(user_id: int | None) -> str:
@@ -67,25 +59,6 @@ def seat_label(row: GameRow, seat: str, locale: str) -> str:
 # ------------------------------------------------------------ seat labels
 # stable seat colours, by seat order at the table, and the square shown beside a name in
 # texts: tables.colours picks them per game, away from the colours its board gives a meaning
-
-
-def seat_labels(row: GameRow, names: Mapping[int, str], locale: str) -> dict[str, SeatLabel]:
-    """Every seat's label: its member's display name (AI seats named as the AI)
-    and a stable colour by seat order.  ``p1`` never reaches a player."""
-    out: dict[str, SeatLabel] = {}
-    ai = 0
-    palette = seat_colours(row.game, len(row.seats))
-    for i, s in enumerate(row.seats):
-        if s.user_id is None:
-            ai += 1
-            name = t("discord.seat.ai", locale, n=ai)
-            game = get_game(row.game)
-            if len(game.ai_levels) > 1:  # "AI 1 (hard)"
-                name += f" ({level_name(game.id, seat_level(row, game, s.seat), locale)})"
-        else:
-            name = names.get(s.user_id) or t("discord.seat.player", locale, n=i + 1)
-        out[s.seat] = SeatLabel(name=plain(name) or "?", colour=palette[i][0])
-    return out
 
 
 def seat_tag(row: GameRow, labels: Mapping[str, SeatLabel], seat: str) -> str:
@@ -481,15 +454,6 @@ def board_rows(
     if last:
         out.append(discord.ui.ActionRow(*last))
     return out
-
-
-def board_seat(row: GameRow, game: Game, state: BaseState) -> str | None:
-    """The human seat whose choices sit on the public board (it alone is to act, in the open)."""
-    if game.outcome(state) is not None or game.private_actions:
-        return None
-    acting = game.to_act(state)
-    humans = [s for s in acting if row.user_of(s) is not None]
-    return humans[0] if len(acting) == 1 and humans else None
 
 
 def lobby_components(row: GameRow, game: Game, locale: str) -> discord.ui.View | None:

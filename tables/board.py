@@ -25,13 +25,13 @@ from engine.base import BaseState, Game, Msg, SeatLabel
 from engine.i18n import has, t
 from store import GameRow
 
+from .colours import seat_colours
 from .levels import level_name, seat_level
+from .text import plain
 
 if TYPE_CHECKING:
     from .service import TableService
 
-#: stable seat colours, by seat order at the table
-PALETTE = ("#E74C3C", "#3498DB", "#2ECC71", "#F1C40F", "#9B59B6", "#E67E22")
 #: the catalogs' translator, for pages built from a board (the web companion imports tables/ only)
 text = t
 #: how many log entries a board carries
@@ -56,6 +56,7 @@ def seat_labels(row: GameRow, names: Mapping[int, str], locale: str) -> dict[str
     and a stable colour by seat order.  ``p1`` never reaches a player."""
     out: dict[str, SeatLabel] = {}
     ai = 0
+    palette = seat_colours(row.game, len(row.seats))
     for i, s in enumerate(row.seats):
         if s.user_id is None:
             ai += 1
@@ -65,7 +66,7 @@ def seat_labels(row: GameRow, names: Mapping[int, str], locale: str) -> dict[str
                 name += f" ({level_name(game.id, seat_level(row, game, s.seat), locale)})"
         else:
             name = names.get(s.user_id) or t("discord.seat.player", locale, n=i + 1)
-        out[s.seat] = SeatLabel(name=clip(name.strip() or "?", 32), colour=PALETTE[i % len(PALETTE)])
+        out[s.seat] = SeatLabel(name=plain(name) or "?", colour=palette[i][0])
     return out
 
 
@@ -162,16 +163,17 @@ class Board:
 
 
 def _players(row: GameRow, labels: Mapping[str, SeatLabel], to_act: list[str], viewer_seat: str | None) -> list[Player]:
+    palette = seat_colours(row.game, len(row.seats))
     return [
         Player(
             seat=s.seat,
             name=labels[s.seat].name if s.seat in labels else s.seat,
-            colour=str(labels[s.seat].colour) if s.seat in labels and labels[s.seat].colour else PALETTE[0],
+            colour=str(labels[s.seat].colour) if s.seat in labels and labels[s.seat].colour else palette[i][0],
             ai=s.user_id is None,
             waiting=s.seat in to_act,
             you=s.seat == viewer_seat,
         )
-        for s in row.seats
+        for i, s in enumerate(row.seats)
     ]
 
 
