@@ -16,7 +16,8 @@ from typing import Any
 from engine.base import BaseState, Event, Game
 from store import GameRow
 
-from .service import Step, TableService, TurnRefused
+from .common import Step, TurnRefused
+from .service import TableService
 
 #: at most this many log rows are read back (a member away for a very long game sees the latest)
 LOOK_BACK = 400

@@ -44,7 +44,9 @@ from engine.errors import GameError
 from store import ChannelBusy, LeagueRow, ResultRow, Seat, Store, VersionConflict
 
 from . import pairing, ratings
-from .service import TableService, TurnRefused, TurnResult, _with_clock
+from .common import TurnRefused, TurnResult
+from .lobby import with_clock
+from .service import TableService
 
 log = logging.getLogger("tabletop.leagues")
 
@@ -397,7 +399,7 @@ class LeagueService:
         if not 1 / 60 <= round_hours <= 24 * 60:
             raise TurnRefused("bad_number", "core.ui.bad_number", lo=1, hi=24 * 60)
         try:
-            _with_clock({"clock": clock})
+            with_clock({"clock": clock})
         except TurnRefused:
             raise
         name = name.strip()
@@ -554,7 +556,7 @@ class LeagueService:
                     loaded = await self.tables.load(gid)
                     seat = loaded.row.seat_of(old)
                     if seat is not None:
-                        await self.tables._hand_over(loaded, seat, new)
+                        await self.tables.seats.hand_over(loaded, seat, new)
                         moved.append(gid)
             except TurnRefused as exc:
                 log.info("league %s: seat of %s at table %s not moved: %s", league_id, old, gid, exc.code)
@@ -818,7 +820,7 @@ class LeagueService:
             if game.outcome(state) is None:
                 raise TurnRefused("action_failed", "discord.table.action_failed", id=game_id)
             waiting_before = list(row.to_act)
-            row.version = await t._save_turn(row, game, state, entries)
+            row.version = await t.kernel.save_turn(row, game, state, entries)
             return TurnResult(row, game, state, events, [e.seat for e in entries], waiting_before, entries), waited
 
     async def _close_round(self, row: LeagueRow, n: int, now: float) -> LeagueRow:
@@ -877,7 +879,7 @@ class LeagueService:
             return None
         cfg = row.config
         seats = [Seat(f"p{i + 1}", uid) for i, uid in enumerate(tb["seats"])]
-        table = _with_clock(
+        table = with_clock(
             {
                 "turn_timer": 0,
                 "reminder": 720,
@@ -901,7 +903,7 @@ class LeagueService:
         except ChannelBusy:
             raise TurnRefused("channel_busy", "core.ui.channel_busy") from None
         async with self.store.lock(game_row.id):
-            started = await self.tables._start(game_row)
+            started = await self.tables.lobbies.start(game_row)
         lost: list[bool] = []
 
         def decide(fresh: LeagueRow):
@@ -921,7 +923,7 @@ class LeagueService:
 
         await self._change(league_id, decide)
         if lost:  # another process recorded its own table first: this one is not the league's
-            await self.store.update_game(game_row.id, started.row.version, status="abandoned")
+            await self.tables.kernel.update_game(game_row.id, started.row.version, status="abandoned")
             return None
         await self.store.finish_league_step(league_id, n, f"open:{k}", self.clock())
         return started

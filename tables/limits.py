@@ -10,10 +10,10 @@ so two members racing for the last place get one place, also across processes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from store import Caps, ChangeSet, GameChange, GameRow, LimitReached, Store, VersionConflict
+from store import Caps, ChangeSet, Committed, GameChange, GameRow, LimitReached, Store, VersionConflict
 
 #: the defaults of a server's limits (0 = no cap; lobby_idle_hours 0 = lobbies never expire)
 DEFAULT_LIMITS: dict[str, int] = {
@@ -75,12 +75,16 @@ def check_open(limits: dict[str, int], kind: str, counts: dict[str, tuple[int, i
 
 
 async def expire_lobbies(
-    store: Store, now: float, limits_for: Callable[[int | None], Any]
+    store: Store,
+    now: float,
+    limits_for: Callable[[int | None], Any],
+    commit: Callable[[ChangeSet], Awaitable[Committed]],
 ) -> list[tuple[GameRow, int | None]]:
     """End every lobby idle longer than its server's ``lobby_idle_hours`` (status
     "abandoned", the reason :data:`EXPIRED_REASON`; its channel is free again).  Each is
     a compare-and-swap on the lobby's version, so a join racing the expiry wins or loses
-    whole.  Returns the expired lobbies with their lobby message (to say so there)."""
+    whole.  Returns the expired lobbies with their lobby message (to say so there).
+    ``commit``: the kernel's (tables/kernel.py), the only code that commits a table."""
     out = []
     for row, message_id in await store.idle_lobbies(now - 3600):  # 1 hour: the shortest idle limit
         hours = (await limits_for(row.guild_id))["lobby_idle_hours"]
@@ -88,7 +92,7 @@ async def expire_lobbies(
             continue
         outcome = {"winners": [], "scores": {}, "reason": {"key": EXPIRED_REASON, "params": {"hours": hours}}}
         try:
-            done = await store.commit(
+            done = await commit(
                 ChangeSet(game=GameChange(row.id, row.version, status="abandoned", outcome=outcome, to_act=[]))
             )
         except VersionConflict:

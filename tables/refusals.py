@@ -14,17 +14,14 @@ the seats' display names in (:func:`text`), so a refusal never shows a seat id.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.base import BaseState, Game, SeatLabel
 from engine.i18n import join, t
 from store import GameRow, Store
 
-from . import service as _service  # (service imports this module: names are looked up at call time)
+from .common import Step, TurnRefused
 from .text import escape
-
-if TYPE_CHECKING:
-    from .service import Step, TurnRefused
 
 #: how many log rows a "moved on" refusal looks back over (and how many lines it shows)
 LOOK_BACK = 40
@@ -40,20 +37,20 @@ def _named(exc: TurnRefused, row: GameRow, **seats: Sequence[str]) -> TurnRefuse
 def not_your_turn(row: GameRow, game: Game, state: BaseState) -> TurnRefused:
     """A seated player clicked while another seat is to act."""
     waiting = game.to_act(state)
-    return _named(_service.TurnRefused("not_your_turn", "play.refuse.not_your_turn", id=row.id), row, who=waiting)
+    return _named(TurnRefused("not_your_turn", "play.refuse.not_your_turn", id=row.id), row, who=waiting)
 
 
 def not_seated(row: GameRow, game: Game | None = None, state: BaseState | None = None) -> TurnRefused:
     """Someone without a seat clicked a table's button."""
     waiting = game.to_act(state) if game is not None and state is not None and row.status == "active" else []
     key = "play.refuse.not_seated" if waiting else "play.refuse.not_seated_idle"
-    return _named(_service.TurnRefused("not_seated", key, id=row.id), row, who=waiting)
+    return _named(TurnRefused("not_seated", key, id=row.id), row, who=waiting)
 
 
 def finished(row: GameRow) -> TurnRefused:
     """A click on a table that has ended (finished, or abandoned)."""
     key = "play.refuse.abandoned" if row.status == "abandoned" else "play.refuse.finished"
-    exc = _service.TurnRefused("finished", key, id=row.id)
+    exc = TurnRefused("finished", key, id=row.id)
     exc.row = row
     return exc
 
@@ -67,7 +64,7 @@ async def moved_on(
     total = await store.count_actions(row.id)
     recent = await store.actions(row.id, limit=LOOK_BACK, offset=max(0, total - LOOK_BACK))
     steps = [
-        _service.Step(a.seat, game.load_events(a.events), "ai" if a.user_id is None else "player")
+        Step(a.seat, game.load_events(a.events), "ai" if a.user_id is None else "player")
         for a in recent
         if a.version > since
     ]
@@ -77,7 +74,7 @@ async def moved_on(
         key = "play.refuse.moved_on"
     else:
         key = "play.refuse.moved_on_plain"
-    exc = _named(_service.TurnRefused("stale", key, id=row.id), row, who=[s for s in waiting if s != seat])
+    exc = _named(TurnRefused("stale", key, id=row.id), row, who=[s for s in waiting if s != seat])
     exc.steps = steps
     return exc
 

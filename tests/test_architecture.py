@@ -138,3 +138,57 @@ def test_the_checks_catch_what_they_forbid():
     assert _store_writes(ast.parse("await self.services.set_guild_settings(1, {})")) == ["set_guild_settings (line 1)"]
     assert _store_writes(ast.parse("await self.services.settings.set_guild(1, {})")) == []
     assert _defines_cog(ast.parse("class A(commands.Cog):\n    pass"))
+
+
+#: the store's methods that commit a change to a table (the kernel's alone: tables/kernel.py)
+TABLE_COMMITS = {"commit", "update_game"}
+#: tables/ modules allowed over the size limit, each with its reason (ideally none)
+LONG_MODULES: dict[str, str] = {
+    "leagues.py": "being split into setup and rounds (issue 21); this entry goes with it",
+}
+MAX_LINES = 500
+
+
+def _table_commits(tree: ast.AST) -> list[str]:
+    """Calls of the store's commit methods on anything named ``store``, or through an
+    alias of the method (``commit = store.commit``)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in TABLE_COMMITS:
+            target = node.value
+            name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+            if "store" in name.lower():
+                found.append(f"{node.attr} (line {node.lineno})")
+    return found
+
+
+def test_only_the_kernel_commits_a_table():
+    """tables/kernel.py is the only code that calls the store's commit: the feature
+    modules decide a change and hand it to the kernel (Kernel.commit, save_turn, write)."""
+    modules = sorted((ROOT / "tables").glob("*.py"))
+    assert {"kernel.py", "lobby.py", "turns.py", "seats.py"} <= {f.name for f in modules}
+    bad = {}
+    for f in modules:
+        if f.name == "kernel.py":
+            assert _table_commits(ast.parse(f.read_text(encoding="utf-8"))), "the kernel commits"
+            continue
+        found = _table_commits(ast.parse(f.read_text(encoding="utf-8")))
+        if found:
+            bad[f.name] = found
+    assert not bad, f"only tables/kernel.py may commit a table: {bad}"
+
+
+def test_no_tables_module_is_over_the_size_limit():
+    sizes = {f.name: len(f.read_text(encoding="utf-8").splitlines()) for f in (ROOT / "tables").glob("*.py")}
+    over = {name: n for name, n in sizes.items() if n > MAX_LINES and name not in LONG_MODULES}
+    assert not over, f"tables/ modules over {MAX_LINES} lines (split them, or list them with a reason): {over}"
+    stale = [name for name in LONG_MODULES if sizes.get(name, 0) <= MAX_LINES]
+    assert not stale, f"listed as long but no longer are (drop them from LONG_MODULES): {stale}"
+
+
+def test_the_kernel_check_catches_a_commit():
+    assert _table_commits(ast.parse("await self.k.store.commit(changes)")) == ["commit (line 1)"]
+    assert _table_commits(ast.parse("await store.update_game(1, 2)")) == ["update_game (line 1)"]
+    assert _table_commits(ast.parse("write = self.store.commit")) == ["commit (line 1)"]
+    assert _table_commits(ast.parse("await self.k.write(changes)")) == []
+    assert _table_commits(ast.parse("await self.k.commit(row, build)")) == []

@@ -1,0 +1,153 @@
+"""Votes: one member's ballot on an open vote (an undo or a hand-over); the
+ballot that decides it carries the undo or hand-over in the same commit."""
+
+from __future__ import annotations
+
+from store import ChangeSet, VersionConflict, Vote, VoteChange
+
+from . import undo_rule
+from .common import BallotResult, Loaded, Raced, TurnRefused, TurnResult, storable
+from .kernel import Kernel
+from .seats import Seats
+
+
+class Votes:
+    def __init__(self, kernel: Kernel, seats: Seats) -> None:
+        self.k = kernel
+        self.seats = seats
+
+    async def ballot(self, vote_id: int, user_id: int, yes: bool) -> BallotResult:
+        """One member's answer to a vote.  The ballot, and when it decides the
+        vote the undo or hand-over it carries, are one commit on the vote's and
+        the table's versions.  A ballot that lost the race to another ballot
+        is counted again on the fresh vote (both count)."""
+        for _ in range(10):
+            vote = await self.k.store.get_vote(vote_id) if storable(vote_id) else None
+            if vote is None or vote.status != "open":
+                raise TurnRefused("vote_closed", "core.ui.vote_closed")
+            try:
+                return await self._ballot(vote, user_id, yes)
+            except Raced:
+                continue
+        raise TurnRefused("stale", "core.ui.stale")
+
+    async def _ballot(self, vote: Vote, user_id: int, yes: bool) -> BallotResult:
+        if vote.kind == "undo" and "action" in vote.payload:
+            return await self._undo_ballot(vote, user_id, yes)
+        owner = vote.payload.get("owner") if vote.kind == "handover" else None
+        if user_id not in vote.voters and user_id != owner:
+            raise TurnRefused("not_a_voter", "core.ui.not_a_voter")
+        async with self.k.store.lock(vote.game_id):
+            try:
+                row = await self.k.row(vote.game_id)
+            except TurnRefused:
+                row = None
+            if row is None or row.version != vote.base_version or row.status != "active":
+                await self.close_vote(vote, "expired")
+                return BallotResult("expired", vote, reason="moved_on")
+            needed = int(vote.payload.get("needed") or (len(vote.voters) // 2 + 1))
+            if owner is not None and user_id == owner:
+                # the owner answers for their own seat: a yes hands it over, a no ends the vote
+                ayes, nays, passed, failed = list(vote.yes), list(vote.no), yes, not yes
+            else:
+                ayes = sorted((set(vote.yes) | {user_id}) if yes else (set(vote.yes) - {user_id}))
+                nays = sorted((set(vote.no) - {user_id}) if yes else (set(vote.no) | {user_id}))
+                failed = len(vote.voters) - len(nays) < needed  # cannot pass any more
+                passed = not failed and len(ayes) >= needed
+            if not passed:
+                status = "refused" if failed else None
+                try:
+                    await self.k.write(
+                        ChangeSet(votes=[VoteChange(vote.id, vote.version, yes=ayes, no=nays, status=status)])
+                    )
+                except VersionConflict:
+                    raise Raced() from None
+                return BallotResult("refused" if failed else "counted", vote, len(ayes), needed)
+            closing = [VoteChange(vote.id, vote.version, yes=ayes, no=nays, status="passed")]
+            game, state = await self.k.open_state(row)
+            loaded = Loaded(row, game, state)
+            try:
+                if vote.kind == "undo":
+                    who = int(vote.payload["user"])
+                    before, revert, _, _ = await self.seats.undo_plan(loaded, who)
+                    notes = [{"note": "undone", "user": who}]
+                    row.version = await self.k.save_turn(
+                        row, game, before, [], revert=revert, by_user=who, votes=closing, notes=notes
+                    )
+                    result = TurnResult(row, game, before, [], [], notes=notes)
+                else:
+                    seat, to = vote.payload["seat"], vote.payload.get("to")
+                    note = {"note": "handover", "seat": seat, "to": to, "previous": vote.payload.get("owner")}
+                    result = await self.seats.hand_over(loaded, seat, to, votes=closing, notes=[note])
+            except TurnRefused as exc:
+                if exc.code == "stale":
+                    fresh = await self.k.store.get_vote(vote.id)
+                    if fresh is not None and fresh.version != vote.version:
+                        raise Raced() from None
+                raise
+            return BallotResult("passed", vote, len(ayes), needed, result)
+
+    async def _undo_ballot(self, vote: Vote, user_id: int, yes: bool) -> BallotResult:
+        """A ballot on an undo vote (tables/undo_rule.py): it survives the table moving
+        on; who is asked is worked out again from the log now (a move made since is one
+        more decision it removes, so its player is asked too)."""
+        mover = int(vote.payload["user"])
+        async with self.k.store.lock(vote.game_id):
+            try:
+                row = await self.k.row(vote.game_id)
+            except TurnRefused:
+                row = None
+            if row is None or row.status != "active" or row.state_json is None:
+                await self.close_vote(vote, "expired")
+                return BallotResult("expired", vote, reason="ended")
+            game, state = await self.k.open_state(row)
+            loaded = Loaded(row, game, state)
+            try:
+                before, revert, _, removed = await self.seats.undo_plan(loaded, mover)
+            except TurnRefused as exc:
+                if exc.code != "nothing_to_undo":
+                    raise
+                revert, removed = [], []
+            if not undo_rule.applies(vote.payload, revert):
+                await self.close_vote(vote, "expired")
+                later = bool(revert) and revert[0] > int(vote.payload["action"])
+                return BallotResult("expired", vote, reason="decided_again" if later else "gone")
+            asked = undo_rule.asked(removed, row.humans, mover)
+            if user_id not in asked:
+                raise TurnRefused("not_a_voter", "core.ui.not_a_voter")
+            ayes = sorted((set(vote.yes) | {user_id}) if yes else (set(vote.yes) - {user_id}))
+            nays = sorted((set(vote.no) - {user_id}) if yes else (set(vote.no) | {user_id}))
+            passed, failed = undo_rule.tally(asked, ayes, nays)
+            waiting = [u for u in asked if u not in ayes]
+            counted = len([u for u in asked if u in ayes])
+            if not passed:
+                try:
+                    await self.k.write(
+                        ChangeSet(
+                            votes=[
+                                VoteChange(
+                                    vote.id, vote.version, yes=ayes, no=nays, status="refused" if failed else None
+                                )
+                            ]
+                        )
+                    )
+                except VersionConflict:
+                    raise Raced() from None
+                status = "refused" if failed else "counted"
+                return BallotResult(status, vote, counted, len(asked), waiting=waiting)
+            closing = [VoteChange(vote.id, vote.version, yes=ayes, no=nays, status="passed")]
+            try:
+                row.version = await self.k.save_turn(row, game, before, [], revert=revert, by_user=mover, votes=closing)
+            except TurnRefused as exc:
+                if exc.code == "stale":
+                    fresh = await self.k.store.get_vote(vote.id)
+                    if fresh is not None and fresh.version != vote.version:
+                        raise Raced() from None
+                raise
+            return BallotResult("passed", vote, counted, len(asked), TurnResult(row, game, before, [], []))
+
+    async def close_vote(self, vote: Vote, status: str) -> None:
+        try:
+            await self.k.write(ChangeSet(votes=[VoteChange(vote.id, vote.version, status=status)]))
+        except VersionConflict:
+            pass  # somebody else closed it first
