@@ -1,5 +1,6 @@
-"""Ratings (recorded with the result, in one transaction), followers, `/game mine`
-urgency and privacy (`forget`), through the table service on every store backend."""
+"""Ratings (recorded with the result, in one transaction) and privacy (`forget`),
+through the table service on every store backend.  Followers and `/game mine`:
+tests/test_people.py."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from engine import get_game
 from store import InjectedCrash, Seat
-from tables import TableService, TurnRefused, clocks, ratings
+from tables import TableService, TurnRefused, ratings
 
 HOST, BOB, CAROL = 7, 8, 9
 AI = lambda g, st, s, legal: g.ai_action(st, s)  # noqa: E731
@@ -94,56 +95,6 @@ async def test_ai_seats_are_not_rated_and_a_table_with_one_human_rates_nobody(st
     await service.act(gid, loaded.row.user_of(seat), AI, seat=seat)
     assert [s.user_id for s in await store.stats(1)] == [HOST]
     assert await store.ratings(1) == []
-
-
-async def test_followers_hear_of_each_turn_once_and_a_closed_table_takes_none(store):
-    service = TableService(store)
-    channel = random.randrange(1, 1 << 40)
-    gid = await start(store, service, channel=channel)
-    now = 1_900_000_000.0
-    store.clock = lambda: now
-    await service.follow(channel, CAROL, "turn")
-    await service.follow(channel, 99, "digest")
-    assert await service.follow_updates(now) == []  # nothing happened since they started following
-    loaded = await service.load(gid)
-    seat = loaded.row.to_act[0]
-    await service.act(gid, loaded.row.user_of(seat), AI, seat=seat)
-    due = await service.follow_updates(now)
-    assert [(f.user_id, f.mode) for f, *_ in due] == [(CAROL, "turn")]  # the digest waits a day
-    f, row, game, state = due[0]
-    assert await service.follow_sent(gid, CAROL, row.version, f.sent_version, now)
-    assert not await service.follow_sent(gid, CAROL, row.version, f.sent_version, now)  # claimed once
-    assert await service.follow_updates(now) == []
-    assert [x.user_id for x, *_ in await service.follow_updates(now + 86400)] == [99]
-    with pytest.raises(TurnRefused) as exc:
-        await service.close_to_followers(channel, BOB, True)
-    assert exc.value.code == "host_only"
-    await service.close_to_followers(channel, HOST, True)
-    assert await store.followers_of(gid) == []
-    with pytest.raises(TurnRefused) as exc:
-        await service.follow(channel, CAROL)
-    assert exc.value.code == "closed"
-    await service.close_to_followers(channel, HOST, False)
-    await service.follow(channel, CAROL)
-    assert await service.unfollow(CAROL, channel_id=channel) == gid
-    with pytest.raises(TurnRefused):
-        await service.unfollow(CAROL, channel_id=channel)
-
-
-async def test_mine_lists_the_tables_waiting_on_me_soonest_deadline_first(store):
-    clock = [1_800_000_000.0]
-    store.clock = lambda: clock[0]
-    service = TableService(store, clock=lambda: clock[0])
-    relaxed = {"reminder": 0, "turn_timer": 0, "clock": clocks.new_clock("relaxed")}
-    fast = {"reminder": 0, "turn_timer": 0, "clock": clocks.new_clock("fast")}
-    tables = [
-        await start(store, service, humans=(HOST,), ai=1, table=relaxed),
-        await start(store, service, humans=(HOST,), ai=1, table=fast),
-        await start(store, service, game="city_of_fury", humans=(HOST,), table={"reminder": 0, "turn_timer": 0}),
-    ]
-    mine = await service.mine(HOST, 1)
-    assert [r.id for r, _, _ in mine] == [tables[1], tables[0], tables[2]]
-    assert mine[0][2] == pytest.approx(clock[0] + clocks.DAY) and mine[2][2] is None
 
 
 async def test_forget_removes_stats_ratings_and_settings_and_replays_still_work(store):
