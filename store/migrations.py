@@ -1,7 +1,15 @@
 """Versioned schema migrations, applied in order at start, and the runners
-that apply them.  Never edit a released migration: add a new one, to both
-lists (SQLite and PostgreSQL spell a few types differently; the versions and the
-tables they create are the same, and tests/test_store_copy.py checks it).
+that apply them.  Never edit a released migration: add a new one at the end of
+:data:`MIGRATIONS`, the one list both backends apply.
+
+Each migration is written once, in PostgreSQL's spelling of the types; the SQLite
+adapter (:func:`sqlite_types`) spells them its way (``BIGINT`` ids and Discord ids
+are ``INTEGER``, ``DOUBLE PRECISION`` times ``REAL``, an identity column
+``INTEGER PRIMARY KEY AUTOINCREMENT``).  The few statements the dialects write
+differently (triggers and their functions) start with a line ``-- sqlite:`` or
+``-- postgresql:`` and run only there.  JSON stays TEXT on both, so a row copies
+between backends byte for byte; tests/test_store.py checks that both backends reach
+the same tables, columns and indexes.
 
 Concurrency: several processes may open a fresh database at once.  Each
 runner reads the schema version and applies what is missing inside one lock
@@ -12,6 +20,7 @@ nobody sees a half-migrated schema.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 #: the first schema version with indexed due times (turn_clocks): opening an older
@@ -25,326 +34,12 @@ PRIVACY_VERSION = 5
 #: pg_advisory_xact_lock key for the migration runner ("tgmigr" in ASCII)
 PG_MIGRATION_LOCK = 0x74676D696772
 
+#: the two dialects (``store.backend_of`` names)
+SQLITE, POSTGRESQL = "sqlite", "postgresql"
+
 MIGRATIONS: list[tuple[int, str]] = [
-    # statements are separated by a line holding only "--;"
-    (
-        1,
-        """
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        guild_id INTEGER,
-        channel_id INTEGER NOT NULL,
-        game TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('lobby','active','finished','abandoned','quarantined')),
-        host_id INTEGER NOT NULL,
-        options_json TEXT NOT NULL DEFAULT '{}',
-        seed INTEGER NOT NULL,
-        state_json TEXT,
-        version INTEGER NOT NULL DEFAULT 1,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL,
-        locale TEXT,
-        outcome_json TEXT,
-        turn_started_at REAL
-    )
-    --;
-    CREATE UNIQUE INDEX games_one_open_per_channel ON games(channel_id) WHERE status IN ('lobby','active')
-    --;
-    CREATE INDEX games_guild ON games(guild_id, status)
-    --;
-    CREATE TABLE seats (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        position INTEGER NOT NULL,
-        seat TEXT NOT NULL,
-        user_id INTEGER,
-        PRIMARY KEY (game_id, seat)
-    )
-    --;
-    CREATE INDEX seats_user ON seats(user_id)
-    --;
-    CREATE TABLE actions (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seat TEXT NOT NULL,
-        user_id INTEGER,
-        action_json TEXT NOT NULL,
-        events_json TEXT NOT NULL DEFAULT '[]',
-        version INTEGER NOT NULL,
-        created_at REAL NOT NULL
-    )
-    --;
-    CREATE INDEX actions_game ON actions(game_id, id)
-    --;
-    CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions
-        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END
-    --;
-    CREATE TABLE quarantine (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        game_id INTEGER NOT NULL,
-        reason TEXT NOT NULL,
-        payload TEXT,
-        created_at REAL NOT NULL
-    )
-    --;
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)
-    """,
-    ),
-    (
-        2,
-        """
-    ALTER TABLE games ADD COLUMN to_act_json TEXT NOT NULL DEFAULT '[]'
-    --;
-    ALTER TABLE games ADD COLUMN last_reminder_at REAL
-    --;
-    ALTER TABLE games ADD COLUMN campaign_id INTEGER
-    --;
-    ALTER TABLE games ADD COLUMN finished_at REAL
-    --;
-    ALTER TABLE games ADD COLUMN table_json TEXT NOT NULL DEFAULT '{}'
-    --;
-    CREATE INDEX games_status ON games(status)
-    --;
-    CREATE TABLE guild_settings (guild_id INTEGER PRIMARY KEY, settings_json TEXT NOT NULL DEFAULT '{}')
-    --;
-    CREATE TABLE user_prefs (user_id INTEGER PRIMARY KEY, prefs_json TEXT NOT NULL DEFAULT '{}')
-    --;
-    CREATE TABLE results (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        guild_id INTEGER,
-        game TEXT NOT NULL,
-        seat TEXT NOT NULL,
-        user_id INTEGER NOT NULL,
-        place INTEGER NOT NULL,
-        won INTEGER NOT NULL,
-        score REAL,
-        record REAL,
-        finished_at REAL NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    )
-    --;
-    CREATE INDEX results_board ON results(guild_id, game, user_id)
-    --;
-    CREATE TABLE reverts (
-        action_id INTEGER PRIMARY KEY REFERENCES actions(id) ON DELETE CASCADE,
-        game_id INTEGER NOT NULL,
-        by_user INTEGER,
-        created_at REAL NOT NULL
-    )
-    --;
-    CREATE TABLE campaigns (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        guild_id INTEGER NOT NULL,
-        game TEXT NOT NULL,
-        name TEXT NOT NULL,
-        points_json TEXT NOT NULL,
-        progress_json TEXT,
-        created_by INTEGER NOT NULL,
-        created_at REAL NOT NULL,
-        status TEXT NOT NULL DEFAULT 'open',
-        UNIQUE (guild_id, name)
-    )
-    --;
-    CREATE TABLE votes (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        kind TEXT NOT NULL,
-        payload_json TEXT NOT NULL,
-        base_version INTEGER NOT NULL,
-        voters_json TEXT NOT NULL,
-        yes_json TEXT NOT NULL DEFAULT '[]',
-        no_json TEXT NOT NULL DEFAULT '[]',
-        status TEXT NOT NULL DEFAULT 'open',
-        created_by INTEGER,
-        created_at REAL NOT NULL
-    )
-    """,
-    ),
-    (
-        3,
-        """
-    ALTER TABLE campaigns ADD COLUMN version INTEGER NOT NULL DEFAULT 1
-    --;
-    ALTER TABLE votes ADD COLUMN version INTEGER NOT NULL DEFAULT 1
-    --;
-    CREATE INDEX games_channel_latest ON games(channel_id, status, id)
-    """,
-    ),
-    (
-        4,
-        """
-    CREATE TABLE turn_clocks (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seat TEXT NOT NULL,
-        user_id INTEGER NOT NULL,
-        since REAL NOT NULL,
-        remind_at REAL,
-        expire_at REAL,
-        PRIMARY KEY (game_id, seat)
-    )
-    --;
-    CREATE INDEX turn_clocks_remind ON turn_clocks(remind_at)
-    --;
-    CREATE INDEX turn_clocks_expire ON turn_clocks(expire_at)
-    """,
-    ),
-    (
-        5,
-        """
-    CREATE TABLE ratings (
-        guild_id INTEGER NOT NULL,
-        game TEXT NOT NULL,
-        user_id INTEGER NOT NULL,
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL,
-        played INTEGER NOT NULL DEFAULT 0,
-        version INTEGER NOT NULL DEFAULT 1,
-        updated_at REAL NOT NULL,
-        PRIMARY KEY (guild_id, game, user_id)
-    )
-    --;
-    CREATE INDEX ratings_user ON ratings(user_id)
-    --;
-    CREATE TABLE follows (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        user_id INTEGER NOT NULL,
-        mode TEXT NOT NULL DEFAULT 'turn' CHECK (mode IN ('turn','digest')),
-        sent_version INTEGER NOT NULL DEFAULT 0,
-        sent_at REAL NOT NULL,
-        PRIMARY KEY (game_id, user_id)
-    )
-    --;
-    CREATE INDEX follows_user ON follows(user_id)
-    --;
-    CREATE TABLE follow_closed (game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE)
-    --;
-    CREATE INDEX actions_user ON actions(user_id)
-    --;
-    DROP TRIGGER actions_append_only_update
-    --;
-    CREATE TRIGGER actions_append_only_update BEFORE UPDATE OF game_id, seat, action_json, events_json, version,
-        created_at ON actions
-        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END
-    """,
-    ),
-    (  # cached states (a rebuildable cache in front of the replay: store/base.py)
-        6,
-        """
-    CREATE TABLE snapshots (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        action_id INTEGER NOT NULL REFERENCES actions(id) ON DELETE CASCADE,
-        key TEXT NOT NULL,
-        position INTEGER NOT NULL,
-        state_json TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        PRIMARY KEY (game_id, key, action_id)
-    )
-    """,
-    ),
-    (  # a seat-filler AI level per seat (None: the game's default)
-        7,
-        """
-    ALTER TABLE seats ADD COLUMN ai_level TEXT
-    """,
-    ),
-    (  # consistency and limits (issue 19): one vote per seat and decision, the lobby's
-        # message (to say it expired), rate-limited events (threads opened), host lookups
-        8,
-        """
-    ALTER TABLE votes ADD COLUMN decision TEXT
-    --;
-    CREATE UNIQUE INDEX votes_one_per_decision ON votes(game_id, base_version, decision) WHERE decision IS NOT NULL
-    --;
-    ALTER TABLE games ADD COLUMN lobby_message_id INTEGER
-    --;
-    CREATE INDEX games_host ON games(host_id, status)
-    --;
-    CREATE TABLE rate_events (
-        kind TEXT NOT NULL,
-        guild_id INTEGER,
-        user_id INTEGER NOT NULL,
-        at REAL NOT NULL
-    )
-    --;
-    CREATE INDEX rate_events_user ON rate_events(kind, user_id, at)
-    --;
-    CREATE INDEX rate_events_guild ON rate_events(kind, guild_id, at)
-    """,
-    ),
-    (  # leagues (tables/leagues.py): a season's model as JSON, compare-and-swap on version;
-        # league_steps: each round step claimed exactly once across processes
-        9,
-        """
-    CREATE TABLE leagues (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        guild_id INTEGER NOT NULL,
-        channel_id INTEGER NOT NULL,
-        game TEXT NOT NULL,
-        name TEXT NOT NULL,
-        format TEXT NOT NULL,
-        status TEXT NOT NULL DEFAULT 'signup',
-        config_json TEXT NOT NULL,
-        state_json TEXT NOT NULL,
-        created_by INTEGER NOT NULL,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL,
-        version INTEGER NOT NULL DEFAULT 1,
-        UNIQUE (guild_id, name)
-    )
-    --;
-    CREATE INDEX leagues_status ON leagues(status)
-    --;
-    CREATE TABLE league_steps (
-        league_id INTEGER NOT NULL REFERENCES leagues(id) ON DELETE CASCADE,
-        round INTEGER NOT NULL,
-        step TEXT NOT NULL,
-        claimed_at REAL NOT NULL,
-        done_at REAL,
-        PRIMARY KEY (league_id, round, step)
-    )
-    """,
-    ),
-    (  # the web companion: single-use sign-in links and sessions (hashed tokens only)
-        10,
-        """
-    CREATE TABLE web_tokens (
-        token_hash TEXT PRIMARY KEY,
-        kind TEXT NOT NULL CHECK (kind IN ('link','session')),
-        user_id INTEGER NOT NULL,
-        game_id INTEGER,
-        expires_at REAL NOT NULL,
-        created_at REAL NOT NULL
-    )
-    --;
-    CREATE INDEX web_tokens_user ON web_tokens(user_id)
-    --;
-    CREATE INDEX web_tokens_expiry ON web_tokens(expires_at)
-    """,
-    ),
-    (  # the outbox: each table's undelivered board, written with the change that owes it (store/base.py)
-        11,
-        """
-    CREATE TABLE outbox (
-        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
-        version INTEGER NOT NULL,
-        since INTEGER NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('board','notice')),
-        notes_json TEXT NOT NULL DEFAULT '[]',
-        attempts INTEGER NOT NULL DEFAULT 0,
-        due_at REAL NOT NULL,
-        lease_until REAL,
-        lease_owner TEXT,
-        created_at REAL NOT NULL
-    )
-    --;
-    CREATE INDEX outbox_due ON outbox(due_at)
-    """,
-    ),
-]
-
-
-#: The same schema for PostgreSQL: Discord ids and seeds are BIGINT, times DOUBLE PRECISION,
-#: ids identity columns; JSON stays TEXT so a row copies between backends byte for byte.
-POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
+    # statements are separated by a line holding only "--;"; a statement that one dialect
+    # spells its own way starts with a line "-- sqlite:" or "-- postgresql:"
     (
         1,
         """
@@ -393,9 +88,15 @@ POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
     --;
     CREATE INDEX actions_game ON actions(game_id, id)
     --;
+    -- sqlite:
+    CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions
+        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END
+    --;
+    -- postgresql:
     CREATE FUNCTION actions_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN RAISE EXCEPTION 'the action log is append-only'; END $$
     --;
+    -- postgresql:
     CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions
         FOR EACH ROW EXECUTE FUNCTION actions_append_only()
     --;
@@ -540,8 +241,18 @@ POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
     --;
     CREATE INDEX actions_user ON actions(user_id)
     --;
+    -- sqlite:
+    DROP TRIGGER actions_append_only_update
+    --;
+    -- sqlite:
+    CREATE TRIGGER actions_append_only_update BEFORE UPDATE OF game_id, seat, action_json, events_json, version,
+        created_at ON actions
+        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END
+    --;
+    -- postgresql:
     DROP TRIGGER actions_append_only_update ON actions
     --;
+    -- postgresql:
     CREATE TRIGGER actions_append_only_update BEFORE UPDATE OF game_id, seat, action_json, events_json, version,
         created_at ON actions FOR EACH ROW EXECUTE FUNCTION actions_append_only()
     """,
@@ -623,8 +334,8 @@ POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
     )
     """,
     ),
-    (  # the web companion: single-use sign-in links and sessions (hashed tokens only), and a
-        # notification on every table change for open pages in any process (LISTEN tg_tables)
+    (  # the web companion: single-use sign-in links and sessions (hashed tokens only), and (PostgreSQL)
+        # a notification on every table change for open pages in any process (LISTEN tg_tables)
         10,
         """
     CREATE TABLE web_tokens (
@@ -640,12 +351,14 @@ POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
     --;
     CREATE INDEX web_tokens_expiry ON web_tokens(expires_at)
     --;
+    -- postgresql:
     CREATE FUNCTION tg_table_changed() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
         PERFORM pg_notify('tg_tables', NEW.id::text || ':' || NEW.version::text);
         RETURN NEW;
     END $$
     --;
+    -- postgresql:
     CREATE TRIGGER games_notify AFTER INSERT OR UPDATE OF version, status ON games
         FOR EACH ROW EXECUTE FUNCTION tg_table_changed()
     """,
@@ -672,9 +385,40 @@ POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
 ]
 
 
-def statements(script: str) -> list[str]:
-    """A migration's statements (separated by a line holding only ``--;``)."""
-    return [s.strip() for s in script.split("\n    --;\n") if s.strip()]
+#: the record of applied migrations (not itself a migration: the runner needs it first)
+SCHEMA_MIGRATIONS = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)"
+)
+
+
+def sqlite_types(sql: str) -> str:
+    """A statement in PostgreSQL's spelling of the types, spelled for SQLite."""
+    sql = sql.replace("BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY", "INTEGER PRIMARY KEY AUTOINCREMENT")
+    return re.sub(r"\bBIGINT\b", "INTEGER", sql).replace("DOUBLE PRECISION", "REAL")
+
+
+_ONLY = re.compile(r"-- (sqlite|postgresql):\n\s*")
+
+
+def statements(script: str, dialect: str = SQLITE) -> list[str]:
+    """A migration's statements (separated by a line holding only ``--;``) as ``dialect``
+    runs them: the other dialect's own statements left out, the types spelled its way."""
+    out = []
+    for stmt in script.split("\n    --;\n"):
+        stmt = stmt.strip()
+        only = _ONLY.match(stmt)
+        if only:
+            if only.group(1) != dialect:
+                continue
+            stmt = stmt[only.end() :]
+        if stmt:
+            out.append(sqlite_types(stmt) if dialect == SQLITE else stmt)
+    return out
+
+
+def pending(current: int, dialect: str) -> list[tuple[int, list[str]]]:
+    """(version, statements) of every migration after ``current``, in order."""
+    return [(v, statements(script, dialect)) for v, script in MIGRATIONS if v > current]
 
 
 async def migrate_sqlite(db: Any, now: float) -> tuple[int, int]:
@@ -684,16 +428,12 @@ async def migrate_sqlite(db: Any, now: float) -> tuple[int, int]:
     opening one fresh file at once wait for each other instead of failing."""
     await db.execute("BEGIN IMMEDIATE")
     try:
-        await db.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
-        )
+        await db.execute(sqlite_types(SCHEMA_MIGRATIONS))
         async with db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
             row = await cur.fetchone()
         current = before = int(row[0])
-        for version, script in MIGRATIONS:
-            if version <= current:
-                continue
-            for stmt in statements(script):
+        for version, stmts in pending(current, SQLITE):
+            for stmt in stmts:
                 await db.execute(stmt)
             await db.execute("INSERT INTO schema_migrations(version, applied_at) VALUES (?, ?)", (version, now))
             current = version
@@ -710,15 +450,10 @@ async def migrate_postgres(conn: Any, now: float) -> tuple[int, int]:
     queue behind the lock, and DDL is transactional, so a failure leaves nothing half done."""
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock($1)", PG_MIGRATION_LOCK)
-        await conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations"
-            " (version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)"
-        )
+        await conn.execute(SCHEMA_MIGRATIONS)
         current = before = int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
-        for version, script in POSTGRES_MIGRATIONS:
-            if version <= current:
-                continue
-            for stmt in statements(script):
+        for version, stmts in pending(current, POSTGRESQL):
+            for stmt in stmts:
                 await conn.execute(stmt)
             await conn.execute("INSERT INTO schema_migrations(version, applied_at) VALUES ($1, $2)", version, now)
             current = version

@@ -194,11 +194,11 @@ def test_every_member_id_column_of_the_schema_is_a_personal_data_place():
     store.PersonalData entry, or show/forget would miss it."""
     import sqlite3
 
-    from store.migrations import MIGRATIONS, statements
+    from store.migrations import MIGRATIONS, SQLITE, statements
 
     db = sqlite3.connect(":memory:")
     for _, script in MIGRATIONS:
-        for stmt in statements(script):
+        for stmt in statements(script, SQLITE):
             db.execute(stmt)
     covered = {(e.table, e.column) for e in PERSONAL_DATA}
     missing = []
