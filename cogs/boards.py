@@ -10,6 +10,7 @@ outbox: store/base.py), from the interaction at once or later by the scheduler.
 
 from __future__ import annotations
 
+import io
 import logging
 import time
 from collections.abc import Sequence
@@ -17,27 +18,28 @@ from typing import Any
 
 import discord
 
-from engine.base import Event, SeatLabel
+from engine.base import BaseState, Event, Game, SeatLabel
 from engine.i18n import t
 from store import GameRow, landed
 from tables import TableService, TurnRefused, TurnResult, delivery_nonce
-from tables.board import web_link
+from tables.board import Board, board, web_link
 from tables.text import escape
 
 from .clockview import bank_lines
 from .locale import failure_key
 from .services import Services
 from .ui import (
+    action_view,
     allowed_mentions,
     board_file,
     board_link,
     board_pings,
-    board_seat,
     board_view,
     clip,
     event_lines,
     mentioned,
     msg_text,
+    offered,
     public_prompt,
     relabel,
     seat_labels,
@@ -194,28 +196,83 @@ class Boards:
         return seat_labels(row, names, locale)
 
     # ------------------------------------------------------------ boards
+    async def board(
+        self,
+        row: GameRow,
+        viewer: int | None,
+        locale: str,
+        *,
+        state: tuple[Game, BaseState] | None = None,
+        steps: Sequence[tuple[str | None, Sequence[Event], str]] = (),
+        live: bool = True,
+    ) -> Board:
+        """What ``viewer`` (None: the channel) sees of a table, for a Discord message:
+        :func:`tables.board.board` with the members' display names and markdown-safe texts."""
+        labels = await self.labels(row, locale)
+        return await board(
+            self.tables,
+            row,
+            viewer,
+            locale,
+            labels=labels,
+            state=state,
+            steps=steps,
+            escape=True,
+            live=live,
+            log_entries=0,
+        )
+
     async def message(
         self, result: TurnResult, locale: str | None = None, note: str | None = None, *, live: bool = True
     ) -> dict[str, Any]:
         """The board message's parts: ``view`` (the V2 layout), ``file`` (the image)
         and ``allowed_mentions``; pass them to ``send``/``followup.send``, or use
         :meth:`edit_kwargs` for an edit."""
-        row, game, state = result.row, result.game, result.state
+        row = result.row
         locale = locale or await self.public_locale_of(row)
-        labels = await self.labels(row, locale)
-        seat = board_seat(row, game, state) if live else None
-        offered, marks = (
-            await self.tables.board_offer(row, game, state, seat, locale, labels) if seat else (None, {})
-        )  # one offered list feeds the buttons and the numbers on the image
-        png = await self.tables.render(game, state, None, locale, labels, marks)
         groups: list[tuple[str | None, Sequence[Event], str]] = [(s.seat, s.events, s.by) for s in result.steps] or (
             [(None, result.events, "player")] if result.events else []
         )
-        banks = await self.bank_text(row, locale, labels)
-        view = board_view(row, game, state, groups, locale, labels, note=note, live=live, offered=offered, extra=banks)
+        b = await self.board(row, None, locale, state=(result.game, result.state), steps=groups, live=live)
+        assert b.image is not None
+        png = await b.image()  # its choices' numbers marked: the same offer as the buttons
+        view = board_view(row, b, note=note, live=live, extra=self.bank_text(row, b))
         self.add_web_link(view, row, locale)
-        pings = board_pings(row, game, state, live=live) + mentioned(note)
+        pings = board_pings(row, b, live=live) + mentioned(note)
         return {"view": view, "file": board_file(png), "allowed_mentions": allowed_mentions(pings)}
+
+    async def panel(
+        self, row: GameRow, game: Game, state: BaseState, user_id: int, locale: str, *, board: int | None = None
+    ) -> tuple[str, discord.ui.View]:
+        """A member's private panel: what their seat is asked (its full wording) and
+        its choices (``board``: the public board it was opened from)."""
+        b = await self.board(row, user_id, locale, state=(game, state))
+        return b.prompt or "", action_view(row, game, offered(b.choices), locale, board=board)
+
+    async def private_view(self, row: GameRow, game: Game, state: BaseState, user_id: int, locale: str) -> dict:
+        """ "My view": the member's own view of the board (their hand), privately."""
+        b = await self.board(row, user_id, locale, state=(game, state))
+        seat = b.viewer_seat or ""
+        assert b.image is not None
+        png = await b.image(marked=False)
+        text = t("core.ui.your_view", locale, seat=escape(b.label(seat)) if b.player(seat) else seat)
+        if b.private is not None:
+            text += "\n" + b.private
+        return {"content": clip(text, 2000), "file": discord.File(io.BytesIO(png), filename="view.png")}
+
+    async def replay_message(self, row: GameRow, game: Game, state: BaseState, turn: int, turns: int, locale: str):
+        """A finished table's board after ``turn`` of ``turns`` actions (``/game replay``), privately."""
+        b = await self.board(row, None, locale, state=(game, state), live=False)
+        description = b.summary
+        if b.outcome is not None:
+            description += "\n" + t("core.ui.game_over", locale) + " — " + b.outcome
+        embed = discord.Embed(
+            title=t("core.ui.replay_title", locale, game=b.game_name, id=row.id, turn=turn, turns=turns),
+            description=clip(description, 4000),
+        )
+        embed.set_image(url="attachment://board.png")
+        assert b.image is not None
+        return {"embed": embed, "file": board_file(await b.image())}
 
     def add_web_link(self, view: discord.ui.LayoutView, row: GameRow, locale: str) -> None:
         """A link button to the table's page on the web companion (when it has a public URL)."""
@@ -243,16 +300,20 @@ class Boards:
                 out[uid] = user.display_name
         return out
 
-    async def bank_text(self, row: GameRow, locale: str, labels) -> str | None:
+    @staticmethod
+    def bank_text(row: GameRow, b: Board) -> str | None:
         """The table's time banks (tables with a clock profile), seats by name: the
         board's text displays notify like content, so no mention is left in them."""
         if row.status != "active":
             return None
-        text = bank_lines(await self.tables.bank_lines(row), locale)
+        locale = b.locale
+        lines = [(x.seat, row.user_of(x.seat), x.value, x.waiting, x.away_until) for x in b.banks]
+        text = bank_lines(lines, locale)
         for s in row.seats:
-            if s.user_id is not None and s.seat in labels:
-                text = text.replace(f"<@{s.user_id}>", f"**{escape(labels[s.seat].name)}**")
-        return f"**{t('asyncplay.bank_title', locale)}**\n{relabel(text, labels)}" if text else None
+            if s.user_id is not None and b.player(s.seat) is not None:
+                text = text.replace(f"<@{s.user_id}>", f"**{escape(b.label(s.seat))}**")
+        names = {p.seat: SeatLabel(name=p.name, colour=p.colour) for p in b.players}
+        return f"**{t('asyncplay.bank_title', locale)}**\n{relabel(text, names)}" if text else None
 
     # ---------------------------------------------------- superseded boards
     async def retire_message(self, message: discord.Message | None, *, edit=None) -> None:

@@ -13,6 +13,7 @@ import discord
 from engine.base import SeatLabel
 from engine.i18n import t
 from tables import TableService
+from tables.board import board
 from tables.catchup import Catchup
 
 from .ui import clip, game_name, log_lines, relabel, seat_tag
@@ -58,10 +59,12 @@ async def catchup_message(
 ) -> dict[str, Any]:
     """``followup.send`` arguments: the text and the two boards (the member's own view)."""
     files = []
-    if c.before is not None:
-        png = await service.render(c.game, c.before, c.seat, locale, dict(labels))
-        files.append(discord.File(io.BytesIO(png), filename="before.png"))
-    if c.after is not None:
-        png = await service.render(c.game, c.after, c.seat, locale, dict(labels))
-        files.append(discord.File(io.BytesIO(png), filename="now.png"))
+    viewer = c.row.user_of(c.seat)
+    for state, name in ((c.before, "before.png"), (c.after, "now.png")):
+        if state is not None:  # the member's own view of the board then (tables.board: one builder)
+            b = await board(
+                service, c.row, viewer, locale, labels=labels, state=(c.game, state), live=False, log_entries=0
+            )
+            assert b.image is not None
+            files.append(discord.File(io.BytesIO(await b.image()), filename=name))
     return {"content": catchup_text(c, locale, labels), "files": files, "ephemeral": True}

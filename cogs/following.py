@@ -18,7 +18,7 @@ from discord.ext import commands
 from engine.i18n import t
 
 from .periodic import Periodic
-from .ui import board_file, clip, game_name, msg_text, relabel
+from .ui import board_file, clip, game_name
 
 log = logging.getLogger("tabletop.following")
 INTERVAL = 60.0
@@ -51,13 +51,12 @@ class Following(Periodic, commands.Cog):
         total = await self.services.store.count_actions(row.id)
         recent = await self.services.store.actions(row.id, limit=50, offset=max(0, total - 50))
         new = [a for a in recent if a.version > follow.sent_version]
-        labels = await self.boards.labels(row, locale)  # players by name and seat colour, as in the channel
-        lines = []
-        for a in new:
-            events = game.visible_events(game.load_events(a.events), None)  # public events only
-            lines += [relabel(game.event_text(e, locale, labels), labels) for e in events]
+        # the public board (no seat's hidden view), players by name and seat colour, as in the channel
+        steps = [(a.seat, game.load_events(a.events), "player") for a in new]
+        b = await self.boards.board(row, None, locale, state=(game, state), steps=steps, live=False)
+        lines = [text for step in b.happened for _, text in step.lines]  # public events only
         lines = lines[-SUMMARY_LINES:]
-        summary = msg_text(game.summary(state), locale, labels)
+        summary = b.summary
         name = game_name(row.game, locale)
         if row.status != "active":
             head = t("asyncplay.follow_over", locale, id=row.id, game=name, summary=summary)
@@ -73,7 +72,8 @@ class Following(Periodic, commands.Cog):
             )
         else:
             head = t("asyncplay.follow_turn", locale, id=row.id, game=name, channel=row.channel_id, summary=summary)
-        png = await self.tables.render(game, state, None, locale, labels)  # the public board: no seat's hidden view
+        assert b.image is not None
+        png = await b.image()
         user = self.bot.get_user(follow.user_id) or await self.bot.fetch_user(follow.user_id)
         await user.send(
             clip("\n".join([head, *lines]), 2000),

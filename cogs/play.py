@@ -26,7 +26,7 @@ from tables import TurnRefused, TurnResult, clocks, preview, refusals
 from tables.board import web_link
 from tables.catchup import catchup
 from tables.levels import check_level
-from tables.text import escape, plain
+from tables.text import plain
 from tables.web_sessions import LINK_SECONDS, WebSessions
 
 from .boards import Boards, remember, truth_key
@@ -48,16 +48,13 @@ from .levels import level_choices
 from .locale import is_unavailable, locale_of, ls
 from .services import Services
 from .ui import (
-    action_view,
     allowed_mentions,
-    board_file,
     clip,
     event_lines,
     game_name,
     lobby_components,
     lobby_embed,
     log_lines,
-    msg_text,
     relabel,
     seat_tag,
 )
@@ -655,11 +652,9 @@ class Play(commands.Cog):
     ) -> None:
         """The seat's current choices, privately to the clicker; ``edit``: in
         place of the panel that was clicked (one panel per decision)."""
-        labels = await self.boards.labels(row, locale)
-        offered = await self.tables.offer(row, game, state, seat, locale, labels)
         board = board if board is not None else self._panel_board(interaction)
-        view = action_view(row, game, offered, locale, board=board)
-        text = clip("\n".join([*lead, msg_text(game.prompt(state, seat), locale, labels)]), 2000)
+        prompt, view = await self.boards.panel(row, game, state, interaction.user.id, locale, board=board)
+        text = clip("\n".join([*lead, prompt]), 2000)
         if edit:
             await interaction.edit_original_response(content=text, view=view)
         else:
@@ -703,15 +698,8 @@ class Play(commands.Cog):
         seat = loaded.row.seat_of(interaction.user.id)
         if seat is None:
             return await interaction.followup.send(t("core.ui.not_seated", locale), ephemeral=True)
-        labels = await self.boards.labels(loaded.row, locale)
-        png = await self.tables.render(loaded.game, loaded.state, seat, locale, labels)
-        text = t("core.ui.your_view", locale, seat=escape(labels[seat].name) if seat in labels else seat)
-        private = loaded.game.private_summary(loaded.state, seat)
-        if private is not None:
-            text += "\n" + msg_text(private, locale, labels)
-        await interaction.followup.send(
-            clip(text, 2000), file=discord.File(io.BytesIO(png), filename="view.png"), ephemeral=True
-        )
+        mine = await self.boards.private_view(loaded.row, loaded.game, loaded.state, interaction.user.id, locale)
+        await interaction.followup.send(**mine, ephemeral=True)
 
     # -------------------------------------------------------- /game ...
     @game.command(
@@ -1182,18 +1170,10 @@ class Play(commands.Cog):
             g, state, n, total = await self.tables.replay_state(row, turn)
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
-        labels = await self.boards.labels(row, locale)  # the players' names and seat colours, never seat ids
-        png = await self.tables.render(g, state, None, locale, labels)
-        description = msg_text(g.summary(state), locale, labels)
-        outcome = g.outcome(state)
-        if outcome is not None:
-            description += "\n" + t("core.ui.game_over", locale) + " — " + msg_text(outcome.reason, locale, labels)
-        embed = discord.Embed(
-            title=t("core.ui.replay_title", locale, game=game_name(row.game, locale), id=row.id, turn=n, turns=total),
-            description=clip(description, 4000),
+        # the players' names and seat colours, never seat ids
+        await interaction.followup.send(
+            **await self.boards.replay_message(row, g, state, n, total, locale), ephemeral=True
         )
-        embed.set_image(url="attachment://board.png")
-        await interaction.followup.send(embed=embed, file=board_file(png), ephemeral=True)
 
     # ------------------------------------------------------------- /play
     @app_commands.command(

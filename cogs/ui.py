@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 
 import discord
 
 from engine import get_game
-from engine.base import BaseState, Event, Game, Msg, SeatLabel
+from engine.base import BaseState, Event, Game, SeatLabel
 from engine.i18n import has, t
 from store import GameRow
-from tables.board import board_seat, clip, game_name, seat_labels
+from tables import board as _board
+from tables.board import Board, Choice, Happened, board_seat, clip, game_name, happenings, seat_labels
 from tables.colours import seat_colours
 from tables.levels import level_name, seat_level
 from tables.text import escape
@@ -36,7 +38,7 @@ def text_labels(labels: Mapping[str, SeatLabel]) -> dict[str, SeatLabel]:
     """The labels for a markdown text (names escaped: see :func:`tables.text.escape`):
     what a game's ``event_text`` gets when its text goes into a message.  The
     plain labels go to images and component labels, which show text as it is."""
-    return {seat: lab.model_copy(update={"name": escape(lab.name)}) for seat, lab in labels.items()}
+    return dict(_board.shown(labels, escape=True))
 
 
 def mention(user_id: int | None) -> str:
@@ -69,24 +71,14 @@ def seat_tag(row: GameRow, labels: Mapping[str, SeatLabel], seat: str) -> str:
     return f"{square}**{escape(lab.name if lab else seat)}**"
 
 
-def msg_text(msg: Msg, locale: str, labels: Mapping[str, SeatLabel]) -> str:
-    """A game's ``Msg`` with every parameter that names a seat shown by its label (escaped)."""
-    params = {k: (escape(labels[v].name) if isinstance(v, str) and v in labels else v) for k, v in msg.params.items()}
-    return relabel(t(msg.key, locale, **params), labels)
-
-
-_SEAT_ID = re.compile(r"(?<![\w@#<])((?:p|ai)\d{1,2})(?![\w>])")
-
-
-def relabel(text: str, labels: Mapping[str, SeatLabel]) -> str:
-    """A seat id left in a text (a game whose texts predate seat labels) shown by its label (escaped)."""
-    return _SEAT_ID.sub(lambda m: escape(labels[m[1]].name) if m[1] in labels else m[1], text)
+#: the texts of a Discord message: the one implementation (tables/board.py) with names escaped
+msg_text = partial(_board.msg_text, escape=True)
+relabel = partial(_board.relabel, escape=True)
 
 
 def event_lines(game: Game, events: Sequence[Event], locale: str, labels: Mapping[str, SeatLabel]) -> list[str]:
     """Events as message lines: the game names seats by their escaped labels."""
-    md = text_labels(labels)
-    return [relabel(game.event_text(e, locale, md), labels) for e in events]
+    return [_board.event_text(game, e, locale, labels, escape=True) for e in events]
 
 
 def board_link(row: GameRow) -> str:
@@ -103,14 +95,7 @@ def where(row: GameRow, game: Game, state: BaseState | None, locale: str, labels
     )
 
 
-def public_prompt(game: Game, state: BaseState, seat: str, locale: str, labels: Mapping[str, SeatLabel]) -> str:
-    """What a seat is asked to do, as everyone in the channel may read it.  Secret
-    simultaneous orders (``game.private_actions``): only that its orders are due,
-    never which step of them it is on (that tells what it ordered so far); the
-    steps themselves are shown in its private panel."""
-    if game.private_actions:
-        return t("discord.ping.secret_orders", locale, button=t("core.ui.take_turn", locale))
-    return msg_text(game.prompt(state, seat), locale, labels)
+public_prompt = partial(_board.public_prompt, escape=True)
 
 
 def turn_pings(
@@ -140,19 +125,6 @@ def turn_pings(
 LOG_CHARS = 1500
 
 
-#: event fields naming who did something that is not a seat (an enemy, a unit): such an
-#: actor gets a line of its own under the seat whose step set it going
-ACTOR_FIELDS = ("actor", "enemy", "unit")
-
-
-def _actor(event: Event) -> str | None:
-    for name in ACTOR_FIELDS:
-        value = getattr(event, name, None)
-        if isinstance(value, str) and value:
-            return value
-    return None
-
-
 def log_lines(
     row: GameRow,
     game: Game,
@@ -160,29 +132,34 @@ def log_lines(
     locale: str,
     labels: Mapping[str, SeatLabel],
 ) -> list[str]:
+    """What just happened (``groups``: (seat or None, its events, "player" | "ai" | "auto")
+    in order), one line per actor: see :func:`happened_lines`."""
+    return happened_lines(
+        happenings(game, groups, locale, labels, escape=True), lambda s: seat_tag(row, labels, s), locale
+    )
+
+
+def happened_lines(steps: Sequence[Happened], tag: Callable[[str], str], locale: str) -> list[str]:
     """What just happened, one line per actor: consecutive steps of one seat
     are joined; what others did in them (the enemies' phase: events naming an
     ``actor``/``enemy``/``unit``) gets one line per such actor under it; a line
     repeated within a line is shown once with its count ("... ×3"); a step the
-    platform took (a forced single choice) says so.
-    ``groups``: (seat or None, its events, "player" | "ai" | "auto") in order."""
+    platform took (a forced single choice) says so.  ``tag``: a seat as a message names it."""
     merged: list[tuple[str | None, dict[str | None, list[str]]]] = []
     auto = t("discord.log.auto", locale)
-    for seat, events, by in groups:
+    for step in steps:
         parts: dict[str | None, list[str]] = {}
-        visible = game.visible_events(list(events), None)
-        for e, text in zip(visible, event_lines(game, visible, locale, labels)):
-            if text:
-                parts.setdefault(_actor(e), []).append(text)
-        if by == "auto":
+        for actor, text in step.lines:
+            parts.setdefault(actor, []).append(text)
+        if step.by == "auto":
             parts[None] = [f"{x} {auto}" for x in parts.get(None, [])] or [auto]
         if not parts:
             continue
-        if merged and merged[-1][0] == seat:
+        if merged and merged[-1][0] == step.seat:
             for key, texts in parts.items():
                 merged[-1][1].setdefault(key, []).extend(texts)
         else:
-            merged.append((seat, parts))
+            merged.append((step.seat, parts))
     out = []
     for seat, parts in merged:
         for key, texts in parts.items():
@@ -193,7 +170,7 @@ def log_lines(
             if key is not None:
                 out.append(f"↳ {body}")
             else:
-                out.append(f"{seat_tag(row, labels, seat)}: {body}" if seat else body)
+                out.append(f"{tag(seat)}: {body}" if seat else body)
     return out
 
 
@@ -210,88 +187,80 @@ def _fit(lines: Sequence[str], budget: int) -> str:
 
 
 # ----------------------------------------------------------- the board
+def tag(b: Board, seat: str) -> str:
+    """A seat of a board in a text: its colour square and name (bold)."""
+    p = b.player(seat)
+    if p is None:
+        return f"**{escape(seat)}**"
+    return f"{p.square + ' ' if p.square else ''}**{escape(p.name)}**"
+
+
 def board_view(
-    row: GameRow,
-    game: Game,
-    state: BaseState,
-    groups: Sequence[tuple[str | None, Sequence[Event], str]],
-    locale: str,
-    labels: Mapping[str, SeatLabel],
-    *,
-    note: str | None = None,
-    live: bool = True,
-    offered: Offered | None = None,
-    extra: str | None = None,
+    row: GameRow, b: Board, *, note: str | None = None, live: bool = True, extra: str | None = None
 ) -> discord.ui.LayoutView:
-    """The one board message (Components V2): a container with the title, the
-    rendered board, what just happened, whose turn it is (pinging them), and
-    the action rows.  ``live=False`` (a finished, abandoned or superseded
-    board): no buttons."""
-    outcome = game.outcome(state)
-    status = "finished" if outcome else row.status if row.status in COLOURS else "active"
-    acting = [] if outcome else game.to_act(state)
+    """The one board message (Components V2) of a :class:`tables.board.Board` (built
+    with ``escape=True``): a container with the title, the rendered board, what just
+    happened, whose turn it is (pinging them), and the action rows.  ``live=False``
+    (a finished, abandoned or superseded board): no buttons.  ``row``: the table's
+    members, for the mentions (a board names players, a message pings members)."""
+    locale = b.locale
+    over = b.outcome is not None
+    status = "finished" if over else row.status if row.status in COLOURS else "active"
+    acting = b.to_act
     accent = COLOURS[status]
-    if acting and acting[0] in labels and labels[acting[0]].colour:
-        accent = int(str(labels[acting[0]].colour)[1:], 16)
+    first = b.player(acting[0]) if acting else None
+    if first is not None and first.colour:
+        accent = int(first.colour[1:], 16)
     box: discord.ui.Container = discord.ui.Container(accent_colour=accent)
-    box.add_item(
-        discord.ui.TextDisplay(f"### {t('core.ui.board_title', locale, game=game_name(game.id, locale), id=row.id)}")
-    )
+    box.add_item(discord.ui.TextDisplay(f"### {b.title}"))
     box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem("attachment://board.png")))
-    lines = log_lines(row, game, groups, locale, labels)
+    lines = happened_lines(b.happened, lambda s: tag(b, s), locale)
     if lines:
         box.add_item(discord.ui.TextDisplay(_fit(lines, LOG_CHARS)))
     turn: list[str] = [note] if note else []
-    if outcome is not None:
-        winners = ", ".join(seat_tag(row, labels, s) for s in outcome.winners) or t("core.ui.nobody", locale)
-        turn.append(f"**{t('core.ui.game_over', locale)}** — {msg_text(outcome.reason, locale, labels)}")
+    if over:
+        winners = ", ".join(tag(b, s) for s in b.winner_seats) or t("core.ui.nobody", locale)
+        turn.append(f"**{t('core.ui.game_over', locale)}** — {b.outcome}")
         turn.append(f"{t('core.ui.winners', locale)}: {winners}")
         if live and row.humans:  # the final board tells every player
             who = " ".join(mention(u) for u in row.humans)
-            turn.append(t("discord.ping.game_over", locale, users=who, where=where(row, game, None, locale, labels)))
+            at = t("discord.ping.where", locale, game=b.game_name, id=b.id)
+            turn.append(t("discord.ping.game_over", locale, users=who, where=at))
     elif row.status in ("abandoned", "finished"):
         turn.append(
             t("discord.board.abandoned", locale) if row.status == "abandoned" else t("core.ui.game_over", locale)
         )
     else:
-        turn += turn_pings(row, game, state, locale, labels)
-        ai = [seat_tag(row, labels, s) for s in acting if row.user_of(s) is None]
+        at = t("discord.ping.where_when", locale, game=b.game_name, id=b.id, when=b.summary)
+        for seat in acting:
+            uid, p = row.user_of(seat), b.player(seat)
+            if uid is not None:
+                what = p.prompt if p is not None and p.prompt else ""
+                turn.append(t("discord.ping.your_turn", locale, user=mention(uid), where=at, what=what))
+        ai = [tag(b, s) for s in acting if row.user_of(s) is None]
         if ai:
             turn.append(t("discord.board.ai_thinking", locale, who=", ".join(ai)))
-        if game.private_actions:
-            done = [s for s in state.seats if s not in acting and row.user_of(s) is not None]
+        if b.secret_orders:
+            done = [p.seat for p in b.players if not p.waiting and not p.ai]
             if done:
-                turn.append(t("discord.board.locked_in", locale, who=", ".join(seat_tag(row, labels, s) for s in done)))
+                turn.append(t("discord.board.locked_in", locale, who=", ".join(tag(b, s) for s in done)))
             if acting:
-                turn.append(
-                    t("discord.board.choosing", locale, who=", ".join(seat_tag(row, labels, s) for s in acting))
-                )
+                turn.append(t("discord.board.choosing", locale, who=", ".join(tag(b, s) for s in acting)))
     if turn:
         box.add_item(discord.ui.TextDisplay(clip("\n".join(turn), 1800)))
     if extra:  # platform lines about the table (time banks)
         box.add_item(discord.ui.TextDisplay(clip(extra, 600)))
-    if live and outcome is None and row.status == "active":
-        for action_row in board_rows(row, game, state, locale, offered):
+    if live and not over and row.status == "active":
+        for action_row in board_rows(row, b):
             box.add_item(action_row)
     # secret orders: the table's version would count the steps a crew has taken; not shown
-    version = "" if game.private_actions else f" · v{row.version}"
-    box.add_item(
-        discord.ui.TextDisplay(
-            clip(
-                f"-# {msg_text(game.summary(state), locale, labels)}{_ai_seats(row, game, labels)} · #{row.id}{version}",
-                400,
-            )
-        )
-    )
+    version = "" if b.secret_orders else f" · v{b.version}"
+    ai_names = [escape(p.name) for p in b.players if p.ai] if b.ai_levels else []
+    ai_seats = f" · {', '.join(ai_names)}" if ai_names else ""
+    box.add_item(discord.ui.TextDisplay(clip(f"-# {b.summary}{ai_seats} · #{b.id}{version}", 400)))
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(box)
     return view
-
-
-def _ai_seats(row: GameRow, game: Game, labels: Mapping[str, SeatLabel]) -> str:
-    """ " · AI 1 (hard), AI 2 (easy)" when the game has several AI levels (the names carry them)."""
-    ai = [escape(labels[s.seat].name) for s in row.seats if s.user_id is None and s.seat in labels]
-    return f" · {', '.join(ai)}" if ai and len(game.ai_levels) > 1 else ""
 
 
 def board_file(png: bytes) -> discord.File:
@@ -368,6 +337,11 @@ def lobby_embed(row: GameRow, game: Game, locale: str) -> discord.Embed:
 Offered = Sequence[tuple[int, str, str]]  # (choice index, label, group) from TableService.offer
 
 
+def offered(choices: Sequence[Choice]) -> list[tuple[int, str, str]]:
+    """A board's choices as (choice index, label, group), what the components are made of."""
+    return [(c.index, c.label, c.group) for c in choices]
+
+
 def choice_items(
     row: GameRow, game: Game, offered: Offered, locale: str, board: int | None = None
 ) -> list[list[discord.ui.Item]]:
@@ -427,26 +401,25 @@ def action_view(
     return view
 
 
-def board_rows(
-    row: GameRow, game: Game, state: BaseState, locale: str, offered: Offered | None
-) -> list[discord.ui.ActionRow]:
+def board_rows(row: GameRow, b: Board) -> list[discord.ui.ActionRow]:
     """The action rows of a live board: the one human seat's choices when it
-    alone is to act (``offered``), else a button opening each player's private
-    panel; "My view" for games with hidden hands."""
+    alone is to act (``b.open_choices``), else a button opening each player's
+    private panel; "My view" for games with hidden hands."""
     from .components import CatchupButton, PanelButton, PrivateViewButton
 
+    locale = b.locale
     out: list[discord.ui.ActionRow] = []
-    if offered:
-        for items in choice_items(row, game, offered, locale):
+    if b.open_choices:
+        game = get_game(b.game)
+        for items in choice_items(row, game, offered(b.open_choices), locale):
             out.append(discord.ui.ActionRow(*items))
     last: list[discord.ui.Item] = []
-    acting = game.to_act(state)
-    if not offered and any(row.user_of(s) is not None for s in acting):
+    if not b.open_choices and any(row.user_of(s) is not None for s in b.to_act):
         # the panel is opened for the current decision whatever the version; with secret orders the
         # version is left out (it counts the steps a crew has taken)
-        ver = 0 if game.private_actions else row.version
+        ver = 0 if b.secret_orders else row.version
         last.append(PanelButton(row.id, ver, label=t("core.ui.take_turn", locale)))
-    if game.private_view:
+    if b.private_view:
         last.append(PrivateViewButton(row.id, label=t("core.ui.my_view", locale)))
     if len([s for s in row.seats if s.user_id is not None]) > 1 and (last or len(out) < 5):
         # several players: the one whose turn came back can see what happened since, privately
@@ -492,15 +465,15 @@ def mentioned(text: str | None) -> list[int]:
     return [int(m) for m in _MENTION.findall(text or "")]
 
 
-def board_pings(row: GameRow, game: Game, state: BaseState, *, live: bool = True) -> list[int]:
+def board_pings(row: GameRow, b: Board, *, live: bool = True) -> list[int]:
     """Whom a board notifies: every player on the final board, else the human seats to act."""
     if not live:
         return []
-    if game.outcome(state) is not None:
+    if b.outcome is not None:
         return list(row.humans)
     if row.status in ("abandoned", "finished"):
         return []
-    return [u for s in game.to_act(state) if (u := row.user_of(s)) is not None]
+    return [u for s in b.to_act if (u := row.user_of(s)) is not None]
 
 
 __all__ = [

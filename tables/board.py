@@ -16,17 +16,18 @@ helpers (:func:`seat_labels`, :func:`board_seat`) for their messages.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine import get_game
-from engine.base import BaseState, Game, Msg, SeatLabel
+from engine.base import BaseState, Event, Game, Msg, SeatLabel
 from engine.i18n import has, t
 from store import GameRow
 
 from .colours import seat_colours
 from .levels import level_name, seat_level
+from .text import escape as _escape
 from .text import plain
 
 if TYPE_CHECKING:
@@ -82,15 +83,49 @@ def board_seat(row: GameRow, game: Game, state: BaseState) -> str | None:
 _SEAT_ID = re.compile(r"(?<![\w@#<])((?:p|ai)\d{1,2})(?![\w>])")
 
 
-def relabel(text: str, labels: Mapping[str, SeatLabel]) -> str:
-    """A seat id left in a text (a game whose texts predate seat labels) shown by its label."""
-    return _SEAT_ID.sub(lambda m: labels[m[1]].name if m[1] in labels else m[1], text)
+def shown(labels: Mapping[str, SeatLabel], escape: bool = False) -> Mapping[str, SeatLabel]:
+    """The labels as a text shows them: ``escape`` (a Discord message, markdown) gives every
+    name markdown-escaped (:func:`tables.text.escape`); else as they are (images, component
+    labels, HTML, which escape on their own)."""
+    if not escape:
+        return labels
+    return {seat: lab.model_copy(update={"name": _escape(lab.name)}) for seat, lab in labels.items()}
 
 
-def msg_text(msg: Msg, locale: str, labels: Mapping[str, SeatLabel]) -> str:
-    """A game's ``Msg`` with every parameter that names a seat shown by its label."""
-    params = {k: (labels[v].name if isinstance(v, str) and v in labels else v) for k, v in msg.params.items()}
-    return relabel(t(msg.key, locale, **params), labels)
+def relabel(text: str, labels: Mapping[str, SeatLabel], *, escape: bool = False) -> str:
+    """A seat id left in a text (a game whose texts predate seat labels) shown by its label
+    (``escape``: markdown-escaped, for a Discord message)."""
+
+    def name(m: re.Match[str]) -> str:
+        if m[1] not in labels:
+            return m[1]
+        return _escape(labels[m[1]].name) if escape else labels[m[1]].name
+
+    return _SEAT_ID.sub(name, text)
+
+
+def msg_text(msg: Msg, locale: str, labels: Mapping[str, SeatLabel], *, escape: bool = False) -> str:
+    """A game's ``Msg`` with every parameter that names a seat shown by its label
+    (``escape``: markdown-escaped, for a Discord message)."""
+    names = shown(labels, escape)
+    params = {k: (names[v].name if isinstance(v, str) and v in names else v) for k, v in msg.params.items()}
+    return relabel(t(msg.key, locale, **params), labels, escape=escape)
+
+
+def event_text(game: Game, event: Event, locale: str, labels: Mapping[str, SeatLabel], *, escape: bool = False) -> str:
+    """One event as a line, seats by their labels (``escape``: for a Discord message)."""
+    return relabel(game.event_text(event, locale, dict(shown(labels, escape))), labels, escape=escape)
+
+
+def public_prompt(
+    game: Game, state: BaseState, seat: str, locale: str, labels: Mapping[str, SeatLabel], *, escape: bool = False
+) -> str:
+    """What a seat is asked to do, as anyone may read it.  Secret simultaneous orders
+    (``game.private_actions``): only that its orders are due, never which step of them
+    it is on (that tells what it ordered so far); the steps go to its own view."""
+    if game.private_actions:
+        return t("discord.ping.secret_orders", locale, button=t("core.ui.take_turn", locale))
+    return msg_text(game.prompt(state, seat), locale, labels, escape=escape)
 
 
 # ------------------------------------------------------------ the model
@@ -103,6 +138,7 @@ class Player:
     waiting: bool  # the table waits for this seat
     prompt: str | None = None  # what it is asked (public wording), when waiting
     you: bool = False  # the viewer's own seat
+    square: str = ""  # its colour as a text square (beside its name in a message)
 
 
 @dataclass
@@ -132,6 +168,17 @@ class LogLine:
 
 
 @dataclass
+class Happened:
+    """One step of what just happened (a change's own steps): who took it, how
+    (``"player"``, ``"ai"``, ``"auto"``: a forced single choice) and its public
+    lines, each with the actor it names that is not a seat (an enemy, a unit), if any."""
+
+    seat: str | None
+    by: str
+    lines: list[tuple[str | None, str]]
+
+
+@dataclass
 class Board:
     id: int
     game: str
@@ -146,20 +193,33 @@ class Board:
     viewer_seat: str | None = None
     private: str | None = None  # the viewer's own hidden information (their hand), as text
     orders_locked: bool = False  # the viewer's secret orders are in, not yet revealed (the log has them)
+    prompt: str | None = None  # what the viewer's own seat is asked (its full wording), when it is to act
     choices: list[Choice] = field(default_factory=list)  # offered to the viewer's seat
+    #: the one human seat that alone is to act in the open (its choices sit on the public board)
+    open_seat: str | None = None
+    open_choices: list[Choice] = field(default_factory=list)  # its choices, as everyone sees them
     marks: dict[str, int] = field(default_factory=dict)  # numbered places on the image
     banks: list[Bank] = field(default_factory=list)
     outcome: str | None = None
     winners: list[str] = field(default_factory=list)
+    winner_seats: list[str] = field(default_factory=list)
+    secret_orders: bool = False  # simultaneous secret orders: who is still choosing is all anyone sees
+    private_view: bool = False  # the game hides something per seat (a hand): each has a view of its own
+    ai_levels: bool = False  # AI seats are named with their level
+    happened: list[Happened] = field(default_factory=list)  # what just happened (a change's steps)
     log: list[LogLine] = field(default_factory=list)
     last: list[LogLine] = field(default_factory=list)  # what just happened (the latest entries)
     positions: int = 0  # actions in the table's log (the replay's last position)
     updated_at: float = 0.0
-    #: the board image (PNG) as this viewer sees it; drawn when first awaited
-    image: Callable[[], Awaitable[bytes]] | None = field(default=None, repr=False, compare=False)
+    #: the board image (PNG) as this viewer sees it; drawn when first awaited;
+    #: ``image(marked=False)``: without the numbered marks of the offered choices
+    image: Callable[..., Awaitable[bytes]] | None = field(default=None, repr=False, compare=False)
 
     def label(self, seat: str) -> str:
         return next((p.name for p in self.players if p.seat == seat), seat)
+
+    def player(self, seat: str) -> Player | None:
+        return next((p for p in self.players if p.seat == seat), None)
 
 
 def _players(row: GameRow, labels: Mapping[str, SeatLabel], to_act: list[str], viewer_seat: str | None) -> list[Player]:
@@ -172,6 +232,7 @@ def _players(row: GameRow, labels: Mapping[str, SeatLabel], to_act: list[str], v
             ai=s.user_id is None,
             waiting=s.seat in to_act,
             you=s.seat == viewer_seat,
+            square=palette[i][1],
         )
         for i, s in enumerate(row.seats)
     ]
@@ -186,6 +247,10 @@ async def names_of(row: GameRow, names: NameSource | None) -> Mapping[int, str]:
         return {}
 
 
+#: what just happened, as a change gives it: (seat or None, its events, "player" | "ai" | "auto")
+Steps = Sequence[tuple[str | None, Sequence[Event], str]]
+
+
 async def board(
     tables: TableService,
     table: GameRow | int,
@@ -193,17 +258,29 @@ async def board(
     locale: str,
     *,
     names: NameSource | None = None,
+    labels: Mapping[str, SeatLabel] | None = None,
     log_entries: int = LOG_ENTRIES,
+    state: tuple[Game, BaseState] | None = None,
+    steps: Steps = (),
+    escape: bool = False,
+    live: bool = True,
 ) -> Board:
     """What ``viewer`` (a member id, or None for anyone) sees of ``table`` now.
 
+    The Discord messages and the web pages are built from this alone.
+    ``labels``: the seats' labels already known (else from ``names``);
+    ``state``: the table's (game, state) already loaded, or a past one (a replay);
+    ``steps``: what just happened (a change's steps: :attr:`Board.happened`);
+    ``escape``: texts for a markdown message (names escaped); ``live=False``: a
+    board that offers nothing (a replay, a finished table's last board).
     Raises :class:`tables.TurnRefused` for a missing or unreadable table."""
     from .service import TurnRefused
 
     row = table if isinstance(table, GameRow) else await tables.row(table)
     if row is None or row.status == "quarantined":
         raise TurnRefused("no_game", "core.ui.no_game")
-    labels = seat_labels(row, await names_of(row, names), locale)
+    if labels is None:
+        labels = seat_labels(row, await names_of(row, names), locale)
     viewer_seat = row.seat_of(viewer) if viewer is not None else None
     name = game_name(row.game, locale)
     out = Board(
@@ -218,57 +295,111 @@ async def board(
         viewer_seat=viewer_seat,
         updated_at=row.updated_at,
     )
-    if row.status == "lobby" or row.state_json is None:
+    if state is None and (row.status == "lobby" or row.state_json is None):
         return out
-    game, state = await tables.open_state(row)
-    outcome = game.outcome(state)
-    to_act = [] if outcome is not None or row.status != "active" else game.to_act(state)
+    game, st = state if state is not None else await tables.open_state(row)
+    out.secret_orders = bool(game.private_actions)
+    out.private_view = bool(game.private_view)
+    out.ai_levels = len(game.ai_levels) > 1
+    outcome = game.outcome(st)
+    to_act = [] if outcome is not None or row.status != "active" else game.to_act(st)
     out.to_act = to_act
     out.players = _players(row, labels, to_act, viewer_seat)
     for p in out.players:
         if p.waiting:
-            p.prompt = msg_text(game.prompt(state, p.seat), locale, labels)
-    out.summary = msg_text(game.summary(state), locale, labels)
+            p.prompt = public_prompt(game, st, p.seat, locale, labels, escape=escape)
+    out.summary = msg_text(game.summary(st), locale, labels, escape=escape)
     if outcome is not None:
-        out.outcome = msg_text(outcome.reason, locale, labels)
+        out.outcome = msg_text(outcome.reason, locale, labels, escape=escape)
+        out.winner_seats = list(outcome.winners)
         out.winners = [labels[s].name if s in labels else s for s in outcome.winners]
     if viewer_seat is not None and game.private_view:
-        hand = game.private_summary(state, viewer_seat)
-        out.private = msg_text(hand, locale, labels) if hand is not None else None
+        hand = game.private_summary(st, viewer_seat)
+        out.private = msg_text(hand, locale, labels, escape=escape) if hand is not None else None
     if viewer_seat is not None and game.private_actions and to_act and viewer_seat not in to_act:
         out.orders_locked = True  # secret orders given; the log below shows this seat its own
-    # the choices: the viewer's own when their seat is to act; the public board's marks otherwise
+    # the choices: the viewer's own when their seat is to act; the public board's (its marks) too
     marks: dict[str, int] = {}
-    if viewer_seat is not None and viewer_seat in to_act:
-        offered, marks = await tables.board_offer(row, game, state, viewer_seat, locale, labels)
-        numbers, _ = await tables.numbered(row, game, state, viewer_seat)
-        out.choices = [Choice(i, label, group, numbers[i] if i < len(numbers) else None) for i, label, group in offered]
-    elif row.status == "active" and (seat := board_seat(row, game, state)) is not None:
-        _, marks = await tables.board_offer(row, game, state, seat, locale, labels)
+    if live and viewer_seat is not None and viewer_seat in to_act:
+        out.prompt = msg_text(game.prompt(st, viewer_seat), locale, labels, escape=escape)
+        out.choices, marks = await _offered(tables, row, game, st, viewer_seat, locale, labels)
+    if live and row.status == "active" and (seat := board_seat(row, game, st)) is not None:
+        out.open_seat = seat
+        if seat == viewer_seat:
+            out.open_choices = list(out.choices)
+        else:
+            out.open_choices, open_marks = await _offered(tables, row, game, st, seat, locale, labels)
+            marks = marks or open_marks
     out.marks = dict(marks)
     if row.status == "active":
         out.banks = [
             Bank(seat, waiting, value, away) for seat, _uid, value, waiting, away in await tables.bank_lines(row)
         ]
-    total = await tables.store.count_actions(row.id)
-    out.positions = total
-    if log_entries > 0 and total:
-        first = max(0, total - log_entries)
-        rows = await tables.store.actions(row.id, limit=log_entries, offset=first)
-        for n, a in enumerate(rows, start=first + 1):
-            visible = game.visible_events(game.load_events(a.events), viewer_seat)
-            shown = [relabel(game.event_text(e, locale, labels), labels) for e in visible]
-            text = " · ".join(x for x in shown if x) or "…"
-            secret = any(e.to is not None for e in visible)
-            out.log.append(LogLine(n, labels[a.seat].name if a.seat in labels else a.seat, text, a.created_at, secret))
-        out.last = [line for line in out.log if line.at >= (out.log[-1].at - 1.0)][-5:] if out.log else []
+    out.happened = happenings(game, steps, locale, labels, escape=escape)
+    if log_entries > 0:
+        total = await tables.store.count_actions(row.id)
+        out.positions = total
+        if total:
+            first = max(0, total - log_entries)
+            rows = await tables.store.actions(row.id, limit=log_entries, offset=first)
+            for n, a in enumerate(rows, start=first + 1):
+                visible = game.visible_events(game.load_events(a.events), viewer_seat)
+                texts = [event_text(game, e, locale, labels, escape=escape) for e in visible]
+                text = " · ".join(x for x in texts if x) or "…"
+                secret = any(e.to is not None for e in visible)
+                who = labels[a.seat].name if a.seat in labels else a.seat
+                out.log.append(LogLine(n, who, text, a.created_at, secret))
+            out.last = [line for line in out.log if line.at >= (out.log[-1].at - 1.0)][-5:] if out.log else []
     image_seat = viewer_seat  # a seat sees its own view (its hand); anyone else the public one
+    image_labels = dict(labels)
 
-    async def image() -> bytes:
-        return await tables.render(game, state, image_seat, locale, labels, marks)
+    async def image(marked: bool = True) -> bytes:
+        return await tables.render(game, st, image_seat, locale, image_labels, marks if marked else None)
 
     out.image = image
     return out
+
+
+async def _offered(
+    tables: TableService,
+    row: GameRow,
+    game: Game,
+    state: BaseState,
+    seat: str,
+    locale: str,
+    labels: Mapping[str, SeatLabel],
+) -> tuple[list[Choice], dict[str, int]]:
+    offered, marks = await tables.board_offer(row, game, state, seat, locale, dict(labels))
+    numbers, _ = await tables.numbered(row, game, state, seat)
+    return [Choice(i, label, group, numbers[i] if i < len(numbers) else None) for i, label, group in offered], marks
+
+
+def happenings(
+    game: Game, steps: Steps, locale: str, labels: Mapping[str, SeatLabel], *, escape: bool = False
+) -> list[Happened]:
+    """What just happened (``steps``), as anyone may read it: public events only."""
+    out = []
+    for seat, events, by in steps:
+        lines = []
+        for e in game.visible_events(list(events), None):
+            text = event_text(game, e, locale, labels, escape=escape)
+            if text:
+                lines.append((_actor(e), text))
+        out.append(Happened(seat, by, lines))
+    return out
+
+
+#: event fields naming who did something that is not a seat (an enemy, a unit): such an
+#: actor gets a line of its own under the seat whose step set it going
+ACTOR_FIELDS = ("actor", "enemy", "unit")
+
+
+def _actor(event: Event) -> str | None:
+    for name in ACTOR_FIELDS:
+        value = getattr(event, name, None)
+        if isinstance(value, str) and value:
+            return value
+    return None
 
 
 # ------------------------------------------------------------ history
@@ -297,12 +428,9 @@ async def frame(
         a = found[0] if found else None
         if a is not None:
             anchor = a.id
-            shown = [
-                relabel(game.event_text(e, locale, labels), labels)
-                for e in game.visible_events(game.load_events(a.events), None)
-            ]
+            texts = [event_text(game, e, locale, labels) for e in game.visible_events(game.load_events(a.events), None)]
             line = LogLine(
-                n, labels[a.seat].name if a.seat in labels else a.seat, " · ".join(shown) or "…", a.created_at
+                n, labels[a.seat].name if a.seat in labels else a.seat, " · ".join(texts) or "…", a.created_at
             )
 
     async def image() -> bytes:
