@@ -18,6 +18,8 @@ from .text import quote
 
 
 class Campaigns:
+    """Creating campaigns (their seats and story options: :func:`campaign_setup`)."""
+
     def __init__(self, kernel: Kernel, limits_of: Callable[[int | None], Awaitable[dict[str, int]]]) -> None:
         self.k = kernel
         self.limits = limits_of

@@ -52,6 +52,8 @@ def backoff(attempts: int) -> float:
 
 
 class Outbox:
+    """The outbox: what a committed change owes its channel, until Discord confirms it."""
+
     def __init__(self, kernel: Kernel) -> None:
         self.k = kernel
 

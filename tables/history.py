@@ -15,6 +15,8 @@ from .snapshots import SnapshotUnusable, snapshot_key
 
 
 class History:
+    """Reading a table that has ended (or the log of one that runs)."""
+
     def __init__(self, kernel: Kernel) -> None:
         self.k = kernel
 

@@ -19,6 +19,8 @@ from .text import quote
 
 
 class Lobby:
+    """A table before it starts, and its end by the host; every change through the kernel."""
+
     def __init__(self, kernel: Kernel) -> None:
         self.k = kernel
 

@@ -16,6 +16,8 @@ from .web_sessions import end_sessions
 
 
 class People:
+    """A member's tables, follows and privacy."""
+
     def __init__(self, kernel: Kernel) -> None:
         self.k = kernel
         self.privacy = Privacy(kernel.store)

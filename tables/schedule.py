@@ -18,6 +18,8 @@ from .settings import in_quiet_hours
 
 
 class Schedule:
+    """What the scheduler asks of the tables, and vacations."""
+
     def __init__(self, kernel: Kernel, seats: Seats) -> None:
         self.k = kernel
         self.seats = seats

@@ -22,6 +22,8 @@ IDLE_DEFAULT_MINUTES = 720
 
 
 class Seats:
+    """Undo, hand-over and resignation; the votes they open are answered in tables/votes.py."""
+
     def __init__(self, kernel: Kernel) -> None:
         self.k = kernel
 

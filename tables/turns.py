@@ -17,6 +17,8 @@ from .views import Views
 
 
 class Turns:
+    """A seat's decisions and the clock's; :class:`~tables.views.Views` says what a seat is offered."""
+
     def __init__(self, kernel: Kernel, views: Views) -> None:
         self.k = kernel
         self.views = views

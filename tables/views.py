@@ -23,6 +23,8 @@ log = logging.getLogger("tabletop.tables")
 
 
 class Views:
+    """What a seat sees, computed off the event loop once per table version."""
+
     def __init__(self, kernel: Kernel) -> None:
         self.k = kernel
         self._choices: dict[tuple[int, int, str], list[Choice]] = {}

@@ -12,6 +12,8 @@ from .seats import Seats
 
 
 class Votes:
+    """Ballots; a passed vote carries out its undo or hand-over through :class:`~tables.seats.Seats`."""
+
     def __init__(self, kernel: Kernel, seats: Seats) -> None:
         self.k = kernel
         self.seats = seats

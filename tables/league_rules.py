@@ -1,0 +1,278 @@
+"""League rules, pure: the formats and their limits, points per place, the
+standings (with each format's tie-breaks) and the pairing of a round.
+:mod:`tables.leagues` runs the seasons; docs/rulings.md "Leagues" has the reasons."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from store import LeagueRow, ResultRow, Store
+
+from . import pairing, ratings
+from .common import TurnResult
+
+log = logging.getLogger("tabletop.leagues")
+
+FORMATS = ("swiss", "round_robin", "pods", "series")
+TWO_SEAT = ("swiss", "round_robin")
+#: a claimed step whose process died is claimable again after this long
+STEP_LEASE = 600.0
+MAX_ROUNDS = 30
+MAX_PLAYERS = 256
+HOUR = 3600.0
+
+
+@dataclass
+class StandingRow:
+    user_id: int
+    division: int
+    rank: int = 0
+    points: float = 0.0
+    played: int = 0
+    wins: int = 0
+    byes: int = 0
+    absent: int = 0  # tables the member was absent from at the deadline
+    buchholz: float = 0.0
+    sonneborn_berger: float = 0.0
+    head_to_head: float = 0.0
+    rating_start: float = 0.0
+    rating_now: float = 0.0
+    dropped: bool = False
+
+    @property
+    def rating_change(self) -> float:
+        return self.rating_now - self.rating_start
+
+
+@dataclass
+class Standings:
+    """A league's table of standings, Discord-free (the cog's image and embed and
+    the web companion's league page are drawn from it)."""
+
+    league: LeagueRow
+    rows: list[StandingRow]
+    round: int
+    rounds: int
+    tie_breaks: tuple[str, ...]
+
+    def division(self, d: int) -> list[StandingRow]:
+        return [r for r in self.rows if r.division == d]
+
+    @property
+    def divisions(self) -> list[int]:
+        return sorted({r.division for r in self.rows}) or [1]
+
+
+@dataclass
+class RoundEvent:
+    """Something the Discord side announces: ``kind`` round_started, deadline,
+    table_ended, season_ended; with the round and what it concerns."""
+
+    kind: str
+    league: LeagueRow
+    round: int
+    tables: list[dict[str, Any]] = field(default_factory=list)
+    byes: list[int] = field(default_factory=list)
+    absent: list[int] = field(default_factory=list)
+    results: list[TurnResult] = field(default_factory=list)
+
+
+def default_points(seats: int) -> list[float]:
+    """Points per place at a table of ``seats``: ``seats - 1`` for a win down to 0."""
+    return [float(seats - 1 - i) for i in range(seats)]
+
+
+def table_points(places: dict[int, int], points: Sequence[float] | None = None) -> dict[int, float]:
+    """Each player's points at one table: places sorted; players sharing a place
+    share the points of the positions they span (a two-seat draw: 0.5 each)."""
+    n = len(places)
+    pts = list(points) if points else default_points(n)
+    pts += [0.0] * (n - len(pts))
+    order = sorted(places.items(), key=lambda kv: kv[1])
+    out: dict[int, float] = {}
+    i = 0
+    while i < n:
+        j = i
+        while j < n and order[j][1] == order[i][1]:
+            j += 1
+        share = sum(pts[i:j]) / (j - i)
+        for k in range(i, j):
+            out[order[k][0]] = share
+        i = j
+    return out
+
+
+def bye_points(fmt: str, seats: int) -> float:
+    """A bye scores a win in Swiss and round robin, the mean of a table's points in pods."""
+    pts = default_points(seats)
+    return pts[0] if fmt in TWO_SEAT else sum(pts) / len(pts)
+
+
+def compute_standings(
+    league: LeagueRow, rating_now: dict[int, float] | None = None, *, include_running: bool = False
+) -> list[StandingRow]:
+    """The standings from the league's recorded tables (pure): points, then the
+    tie-breaks (Swiss: Buchholz, then Sonneborn-Berger; otherwise head-to-head
+    among the tied, then wins), then the current rating, then the member id."""
+    cfg, st = league.config, league.state
+    fmt = league.format
+    seats = int(cfg.get("seats", 2))
+    points_cfg = cfg.get("points")
+    rating_now = rating_now or {}
+    start = {int(k): float(v) for k, v in st.get("rating_start", {}).items()}
+    players = st.get("players", {})
+    rows = {
+        int(u): StandingRow(
+            user_id=int(u),
+            division=int(p.get("division", 1)),
+            dropped=p.get("dropped") is not None,
+            rating_start=start.get(int(u), ratings.conservative(*ratings.initial())),
+        )
+        for u, p in players.items()
+    }
+    games: list[dict[int, float]] = []  # each ended table: player -> points there
+    placed: list[dict[int, int]] = []
+    for rnd in st.get("rounds", []):
+        for b in rnd.get("byes", []):
+            if b in rows:
+                rows[b].byes += 1
+                rows[b].points += bye_points(fmt, seats)
+        for tb in rnd.get("tables", []):
+            if tb.get("status") != "ended" or not tb.get("places"):
+                continue
+            places = {int(u): int(p) for u, p in tb["places"].items() if int(u) in rows}
+            if not places:
+                continue
+            got = table_points(places, points_cfg)
+            games.append(got)
+            placed.append(places)
+            best = min(places.values())
+            for u, p in got.items():
+                rows[u].points += p
+                rows[u].played += 1
+                rows[u].wins += int(places[u] == best and list(places.values()).count(best) == 1)
+            for u in tb.get("absent", []):
+                if u in rows:
+                    rows[u].absent += 1
+    for u, row in rows.items():
+        row.rating_now = rating_now.get(u, row.rating_start)
+    if fmt == "swiss":
+        for got in games:
+            for u in got:
+                for v in got:
+                    if v == u:
+                        continue
+                    rows[u].buchholz += rows[v].points
+                    rows[u].sonneborn_berger += rows[v].points * got[u]
+        tie = ("buchholz", "sonneborn_berger")
+    else:
+        groups: dict[float, list[int]] = {}
+        for u, r in rows.items():
+            groups.setdefault(round(r.points, 6), []).append(u)
+        for members in groups.values():
+            if len(members) < 2:
+                continue
+            tied = set(members)
+            for places in placed:
+                here = [u for u in places if u in tied]
+                for u in here:
+                    for v in here:
+                        if v != u:
+                            rows[u].head_to_head += (
+                                1.0 if places[u] < places[v] else 0.5 if places[u] == places[v] else 0.0
+                            )
+        tie = ("head_to_head", "wins")
+    ordered = sorted(
+        rows.values(),
+        key=lambda r: (r.dropped, -r.points, *(-getattr(r, k) for k in tie), -r.rating_now, r.user_id),
+    )
+    by_div: dict[int, int] = {}
+    for r in ordered:
+        by_div[r.division] = by_div.get(r.division, 0) + 1
+        r.rank = by_div[r.division]
+    return sorted(ordered, key=lambda r: (r.division, r.rank))
+
+
+TIE_BREAKS = {"swiss": ("buchholz", "sonneborn_berger")}
+OTHER_TIE_BREAKS = ("head_to_head",)  # then wins, then rating
+
+
+async def standings(store: Store, league_id: int) -> Standings | None:
+    """A league's standings, Discord-free: what the bot's image and the web
+    companion's league page show (None: no such league)."""
+    league = await store.league(league_id)
+    if league is None:
+        return None
+    users = [int(u) for u in league.state.get("players", {})]
+    rated = await store.ratings(league.guild_id, league.game, users) if users else []
+    now = {r.user_id: ratings.conservative(r.mu, r.sigma) for r in rated}
+    rows = compute_standings(league, now)
+    tie = TIE_BREAKS.get(league.format, OTHER_TIE_BREAKS)
+    return Standings(league, rows, int(league.state.get("round", 0)), int(league.config.get("rounds") or 0), tie)
+
+
+def pair_round(row: LeagueRow, n: int, rated: dict[int, float], now: float) -> dict[str, Any]:
+    """Round ``n``'s tables (pure, deterministic): per division, the pairing of
+    the format over the standings so far (ties broken by rating)."""
+    cfg, st = row.config, row.state
+    standing = compute_standings(row, rated)
+    active = {
+        int(u) for u, p in st.get("players", {}).items() if p.get("dropped") is None and int(p.get("joined", 0)) <= n
+    }
+    met: set[tuple[int, int]] = set()
+    byes: dict[int, int] = {}
+    firsts: dict[int, int] = {}
+    for rnd in st.get("rounds", []):
+        for b in rnd.get("byes", []):
+            byes[b] = byes.get(b, 0) + 1
+        for tb in rnd.get("tables", []):
+            seats = tb["seats"]
+            if seats:
+                firsts[seats[0]] = firsts.get(seats[0], 0) + 1
+            for i, a in enumerate(seats):
+                for b in seats[i + 1 :]:
+                    met.add(pairing.met_key(a, b))
+    tables: list[dict[str, Any]] = []
+    all_byes: list[int] = []
+    for d in sorted({r.division for r in standing}):
+        order = [r.user_id for r in standing if r.division == d and r.user_id in active]
+        if row.format == "swiss":
+            got = pairing.swiss(order, met, byes, firsts)
+        elif row.format == "round_robin":
+            seeded = sorted(order, key=lambda u: (-float(st.get("rating_start", {}).get(str(u), 0.0)), u))
+            got = pairing.round_robin(seeded, n - 1)
+        else:
+            got = pairing.pods(order, int(cfg["seats"]), int(cfg.get("min_seats", 2)), byes, firsts)
+        all_byes += got.byes
+        for seats in got.tables:
+            tables.append({"div": d, "seats": list(seats), "game_id": None, "channel_id": None, "status": "pending"})
+    return {
+        "n": n,
+        "started_at": now,
+        "deadline": now + float(cfg.get("round_hours", 72)) * HOUR,
+        "ended_at": None,
+        "byes": all_byes,
+        "tables": tables,
+    }
+
+
+def now_round(st: dict[str, Any]) -> dict[str, Any] | None:
+    n = int(st.get("round", 0))
+    rounds = st.get("rounds", [])
+    return rounds[n - 1] if 0 < n <= len(rounds) else None
+
+
+def table_places(seats: Sequence[int], results: Sequence[ResultRow], state: dict[str, Any]) -> dict[str, int]:
+    """Each paired member's place at a table from its recorded results (a member
+    with no result row, e.g. one whose seat was handed away, places last)."""
+    aliases = {int(k): int(v) for k, v in state.get("aliases", {}).items()}
+    got: dict[int, int] = {}
+    for r in results:
+        uid = aliases.get(r.user_id, r.user_id)
+        if uid in seats:
+            got[uid] = int(r.place)
+    last = max(got.values(), default=0) + 1
+    return {str(u): got.get(u, last) for u in seats}
