@@ -3,6 +3,9 @@
 ``bot -> cogs -> tables -> (engine, render, store)``.  The cogs turn
 interactions into calls on :class:`TableService` and its results into
 messages; every call here is one store transaction (see store/base.py).
+TableService is a facade: tables/kernel.py loads, advances and commits a table
+(the only code that does), and feature modules around it decide the changes
+(tables/service.py lists them).
 """
 
 from . import clocks, limits, privacy, ratings, refusals
