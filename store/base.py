@@ -78,835 +78,118 @@ use to show that a change set lands whole or not at all.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import signal
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from contextlib import asynccontextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-ACTIVE_STATUSES = ("lobby", "active")
-#: the columns of a ``games`` row, in the order both backends read them into a GameRow
-GAME_COLUMNS = (
-    "id, guild_id, channel_id, game, status, host_id, options_json, seed, state_json, version, "
-    "created_at, updated_at, locale, outcome_json, turn_started_at, to_act_json, last_reminder_at, "
-    "campaign_id, finished_at, table_json"
+from .errors import (
+    LANDED,
+    ChannelBusy,
+    CommitUnknown,
+    CorruptRow,
+    InjectedCrash,
+    LimitReached,
+    StillSeated,
+    StoreError,
+    StoreInUse,
+    StoreUnavailable,
+    VersionConflict,
+    VoteTaken,
+    landed,
+    redact,
+    scrub,
+)
+from .privacy import PERSONAL_DATA, PersonalData, forget_personal, personal_footprint, register_personal_data
+from .rows import (
+    ACTIVE_STATUSES,
+    GAME_COLUMNS,
+    OUTBOX_COLUMNS,
+    OUTBOX_NOTES,
+    ActionRow,
+    Campaign,
+    CampaignChange,
+    Caps,
+    ChangeSet,
+    Committed,
+    FollowRow,
+    GameChange,
+    GameRow,
+    LeagueRow,
+    NewSnapshot,
+    NewVote,
+    OutboxRow,
+    Owed,
+    RatingChange,
+    RatingRow,
+    ReplaySource,
+    ResultRow,
+    Seat,
+    SnapshotRow,
+    StatRow,
+    Vote,
+    VoteChange,
+    dumps,
+    json_dict,
+    json_list,
+    merge_owed,
+    outbox_row,
+    qualified,
 )
 
-
-def qualified(columns: str, alias: str) -> str:
-    """``columns`` (comma-separated) each prefixed with ``alias.``."""
-    return ", ".join(f"{alias}.{c.strip()}" for c in columns.split(","))
-
-
-#: the platform defaults of a waiting seat's two clocks, in minutes (0 = never): a
-#: table's own setting (``GameRow.table``) beats its server's, which beats these.
-#: The store keeps each waiting seat's due times in indexed columns (``turn_clocks``),
-#: so a scheduler pass reads only what is due (:meth:`Store.due_tables`).
-DEFAULT_CLOCKS: dict[str, float] = {"reminder": 720, "turn_timer": 0}
-
-
-def clock_minutes(key: str, table: dict[str, Any], guild: dict[str, Any]) -> float:
-    """The minutes of clock ``key`` ("reminder", "turn_timer") for a table."""
-    value = table.get(key, guild.get(key, DEFAULT_CLOCKS[key]))
-    try:
-        return max(0.0, float(value or 0))
-    except (TypeError, ValueError):
-        return 0.0
-
-
-def json_list(raw: str | None) -> list:
-    """A stored JSON list, or [] when it is missing or damaged."""
-    try:
-        value = json.loads(raw) if raw else []
-    except ValueError:
-        return []
-    return value if isinstance(value, list) else []
-
-
-def json_dict(raw: str | None) -> dict:
-    """A stored JSON object, or {} when it is missing or damaged."""
-    try:
-        value = json.loads(raw) if raw else {}
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-# ------------------------------------------------------------------ time banks
-# A table with a clock profile keeps, in ``GameRow.table["clock"]``, each seat's bank
-# (seconds left) as of the moment ``at`` of its last change; a bank runs only while
-# its seat is waiting and its member is not away (``away``: [start, end] periods of
-# the member's vacations, from their preferences).  Everything is computed from
-# these stored times, so the due times survive restarts (tables/clocks.py keeps
-# the accounting; these two functions are shared with the store's due times).
-
-
-def away_periods(prefs: dict[str, Any]) -> list[tuple[float, float]]:
-    """A member's vacations ([start, end] in epoch seconds), sorted."""
-    out = []
-    for p in prefs.get("away") or []:
-        try:
-            start, end = float(p[0]), float(p[1])
-        except (TypeError, ValueError, IndexError):
-            continue
-        if end > start:
-            out.append((start, end))
-    return sorted(out)
-
-
-def running_seconds(start: float, end: float, away: Sequence[tuple[float, float]] = ()) -> float:
-    """Seconds of [start, end] outside every vacation period (the time a bank ran)."""
-    if end <= start:
-        return 0.0
-    total = end - start
-    cursor = start
-    for a, b in sorted(away):
-        a, b = max(a, cursor), min(b, end)
-        if b > a:
-            total -= b - a
-            cursor = b
-    return max(0.0, total)
-
-
-def runs_out_at(start: float, seconds: float, away: Sequence[tuple[float, float]] = ()) -> float:
-    """When a clock of ``seconds`` that starts running at ``start`` runs out, paused
-    during the vacation periods ``away``."""
-    t, left = start, max(0.0, seconds)
-    for a, b in sorted(away):
-        if b <= t:
-            continue
-        a = max(a, t)
-        if t + left <= a:
-            break
-        left -= a - t
-        t = b
-    return t + left
-
-
-def seat_clocks(
-    *,
-    status: str,
-    to_act: Sequence[str],
-    seats: Sequence[tuple[str, int | None]],
-    table: dict[str, Any],
-    guild: dict[str, Any],
-    since: float | None,
-    last_reminder_at: float | None,
-    away: dict[int, list[tuple[float, float]]] | None = None,
-) -> list[tuple[str, int, float, float | None, float | None]]:
-    """(seat, user, waiting since, next reminder due, turn timer / bank runs out) for
-    every human seat a running table waits for; the same rule the scheduler applies.
-    A table with a clock profile runs out when the seat's bank does; vacations
-    (``away``: member -> periods) pause both the bank or timer and the reminders."""
-    if status != "active" or since is None:
-        return []
-    remind, timer = clock_minutes("reminder", table, guild), clock_minutes("turn_timer", table, guild)
-    clock = table.get("clock") if isinstance(table.get("clock"), dict) else None
-    banks = clock.get("banks") if clock else None
-    users = dict(seats)
-    out = []
-    for seat in to_act:
-        uid = users.get(seat)
-        if uid is None:
-            continue
-        periods = (away or {}).get(uid, [])
-        remind_at = None
-        if remind:
-            remind_at = since + remind * 60
-            if last_reminder_at is not None:
-                remind_at = max(remind_at, last_reminder_at + remind * 60)
-            for a, b in periods:  # no pings while away: the next one is due when they are back
-                if a <= remind_at < b:
-                    remind_at = b
-        if clock is not None and isinstance(banks, dict) and seat in banks:
-            expire_at: float | None = runs_out_at(float(clock.get("at") or since), float(banks[seat]), periods)
-        else:
-            expire_at = runs_out_at(since, timer * 60, periods) if timer else None
-        out.append((seat, uid, since, remind_at, expire_at))
-    return out
-
-
-def replace_member(value: Any, user_id: int, anon_id: int) -> Any:
-    """``value`` (parsed JSON) with every occurrence of a member's id, as a number
-    or as an object key, replaced by ``anon_id`` (privacy: vote ballots, campaign members)."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int):
-        return anon_id if value == user_id else value
-    if isinstance(value, list):
-        return [replace_member(v, user_id, anon_id) for v in value]
-    if isinstance(value, dict):
-        return {
-            (str(anon_id) if k == str(user_id) else k): replace_member(v, user_id, anon_id) for k, v in value.items()
-        }
-    return value
-
-
-def anonymised(raw: str | None, user_id: int, anon_id: int) -> str | None:
-    """Stored JSON text with the member replaced (None when nothing changed or it does not parse)."""
-    if not raw or str(user_id) not in raw:
-        return None
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        return None
-    out = dumps(replace_member(value, user_id, anon_id))
-    return out if out != raw else None
-
-
-class StoreError(Exception):
-    pass
-
-
-def redact(url: str) -> str:
-    """``url`` with any password replaced by ``***`` (``user:password@``, ``password=``),
-    for messages and logs; a malformed URL is redacted as far as it can be read."""
-    import re
-
-    url = re.sub(r"(://[^/@:]*:).*@", r"\1***@", url, count=1)
-    return re.sub(r"(?i)(password=)[^&]*", r"\1***", url)
-
-
-def scrub(text: str, url: str) -> str:
-    """``text`` (a driver's error message) without the password of ``url`` anywhere in it."""
-    import re
-    from urllib.parse import unquote
-
-    found = re.search(r"://[^/@:]*:(.*)@", url)
-    secrets = [found.group(1)] if found else []
-    secrets += re.findall(r"(?i)password=([^&]*)", url)
-    for secret in secrets:
-        for form in {secret, unquote(secret)}:
-            if form:
-                text = text.replace(form, "***")
-    return redact(text)
-
-
-class VersionConflict(StoreError):
-    """Somebody else changed one of the rows first (compare-and-swap lost); nothing was written."""
-
-
-class VoteTaken(VersionConflict):
-    """A vote on that decision (the same seat at the same table version) exists already:
-    opened by another call or process first; nothing was written."""
-
-
-class LimitReached(StoreError):
-    """A creation would pass a server's cap (``kind``: "lobbies", "threads",
-    "campaigns"; ``scope``: "member" or "server"; ``limit``: the cap); nothing was written."""
-
-    def __init__(self, kind: str, scope: str, limit: int):
-        self.kind, self.scope, self.limit = kind, scope, limit
-        super().__init__(f"{kind} per {scope}: {limit}")
-
-
-class StillSeated(StoreError):
-    """``forget`` refused: the member still sits at these lobby or running tables."""
-
-    def __init__(self, game_ids: Sequence[int]):
-        self.game_ids = list(game_ids)
-        super().__init__(f"still seated at {self.game_ids}")
-
-
-class CommitUnknown(StoreError):
-    """The database stopped answering during COMMIT: the change may have been written, or not."""
-
-
-#: what the latest commit of this asyncio task did (see the module docstring)
-LANDED: ContextVar[tuple[str, int | None, int | None] | None] = ContextVar("tabletop_landed", default=None)
-
-
-def landed() -> tuple[str, int | None, int | None] | None:
-    """``("committed" | "unknown", table id, its new version)`` of this task's latest commit, or None."""
-    return LANDED.get()
-
-
-class InjectedCrash(StoreError):
-    """Raised inside a transaction by :meth:`Store.inject_crash` (tests only)."""
-
-
-class StoreInUse(StoreError):
-    """The database cannot be opened by this process (SQLite file held by another bot process)."""
-
-
-class StoreUnavailable(StoreError):
-    """The database this store opened is gone (SQLite: its file was deleted or replaced
-    while the bot ran): nothing is written any more; nothing of the refused write was kept."""
-
-
-class ChannelBusy(StoreError):
-    """The channel already has a game in its lobby or running."""
-
-
-class CorruptRow(StoreError):
-    def __init__(self, game_id: int, reason: str):
-        self.game_id = game_id
-        self.reason = reason
-        super().__init__(f"game {game_id}: {reason}")
-
-
-@dataclass
-class Seat:
-    seat: str
-    user_id: int | None  # None: the seat-filler AI plays it
-    #: the level the seat-filler AI plays this seat at (one of the game's ``ai_levels``);
-    #: None: the game's default level.  Kept for a human's seat too: the level the AI
-    #: stands in at when the seat is handed to it.
-    ai_level: str | None = None
-
-    @property
-    def is_ai(self) -> bool:
-        return self.user_id is None
-
-
-@dataclass
-class GameRow:
-    id: int
-    guild_id: int | None
-    channel_id: int
-    game: str
-    status: str
-    host_id: int
-    seats: list[Seat]
-    options: dict[str, Any]
-    seed: int
-    state_json: str | None
-    version: int
-    created_at: float
-    updated_at: float
-    locale: str | None = None
-    outcome: dict[str, Any] | None = None
-    turn_started_at: float | None = None
-    to_act: list[str] = field(default_factory=list)
-    last_reminder_at: float | None = None
-    campaign_id: int | None = None
-    finished_at: float | None = None
-    table: dict[str, Any] = field(default_factory=dict)  # platform settings of this table (timers)
-
-    def seat_of(self, user_id: int) -> str | None:
-        for s in self.seats:
-            if s.user_id == user_id:
-                return s.seat
-        return None
-
-    def user_of(self, seat: str) -> int | None:
-        for s in self.seats:
-            if s.seat == seat:
-                return s.user_id
-        return None
-
-    def ai_level_of(self, seat: str) -> str | None:
-        """The AI level stored with ``seat`` (None: the game's default)."""
-        for s in self.seats:
-            if s.seat == seat:
-                return s.ai_level
-        return None
-
-    @property
-    def humans(self) -> list[int]:
-        return [s.user_id for s in self.seats if s.user_id is not None]
-
-
-@dataclass
-class ActionRow:
-    seat: str
-    user_id: int | None
-    action: dict[str, Any]
-    version: int = 0
-    created_at: float = 0.0
-    id: int = 0
-    events: list[dict[str, Any]] = field(default_factory=list)
-
-
-@dataclass
-class NewSnapshot:
-    """A cached state to store with a change: the state after the last of the
-    change's ``actions`` (or, for :meth:`Store.fill_snapshots`, after the logged
-    action ``action_id``), under ``key`` (the engine/schema version that made it)."""
-
-    key: str
-    state_json: str
-    action_id: int | None = None
-
-
-@dataclass
-class SnapshotRow:
-    action_id: int  # the last action the state includes
-    position: int  # effective actions up to and including ``action_id``
-    key: str
-    state_json: str
-
-
-@dataclass
-class ReplaySource:
-    """What rebuilding a state needs: a cached state (or None: start from the
-    seed) and the effective actions after it, oldest first."""
-
-    snapshot: SnapshotRow | None
-    actions: list[ActionRow]
-    total: int  # effective actions in the whole log
-    cut: int | None = None  # with ``user_id``: index in ``actions`` of that member's last action
-    version: int | None = None  # the table's version in the same read snapshot
-
-    @property
-    def start(self) -> int:
-        """The log position the snapshot stands for (0: the start of the game)."""
-        return self.snapshot.position if self.snapshot else 0
-
-
-@dataclass
-class ResultRow:
-    seat: str
-    user_id: int
-    place: int
-    won: bool
-    score: float | None = None
-    record: float | None = None
-
-
-@dataclass
-class StatRow:
-    game: str
-    user_id: int
-    played: int
-    wins: int
-    best_low: float | None  # smallest record (e.g. fewest rounds to clear)
-    best_high: float | None  # largest record (e.g. biggest fortune)
-
-
-@dataclass
-class Campaign:
-    id: int
-    guild_id: int
-    game: str
-    name: str
-    points: list[int]
-    progress: dict[str, Any] | None
-    created_by: int
-    status: str = "open"
-    version: int = 1
-
-
-@dataclass
-class LeagueRow:
-    """A league season (tables/leagues.py): its settings (``config``) and its
-    running model (``state``: players, rounds, tables) as JSON; ``version``
-    for compare-and-swap (:meth:`Store.update_league`)."""
-
-    id: int
-    guild_id: int
-    channel_id: int
-    game: str
-    name: str
-    format: str
-    status: str  # signup, running, finished, cancelled
-    config: dict[str, Any]
-    state: dict[str, Any]
-    created_by: int
-    created_at: float
-    updated_at: float
-    version: int = 1
-
-
-@dataclass
-class Vote:
-    id: int
-    game_id: int
-    kind: str
-    payload: dict[str, Any]
-    base_version: int
-    voters: list[int]
-    yes: list[int]
-    status: str
-    created_by: int | None
-    no: list[int] = field(default_factory=list)
-    version: int = 1
-    created_at: float = 0.0
-
-
-@dataclass
-class GameChange:
-    """Changes to one table, applied only while it is at ``expected_version``.
-
-    ``None`` (or an empty sequence) leaves a field as it is.  ``seats`` replaces
-    the whole seat list; ``actions`` are appended to the log (stamped with the
-    new version); ``revert`` marks logged action ids as taken back (undo) by
-    ``by_user`` (and drops the snapshots from the first of them on);
-    ``snapshot`` caches the state after the last of ``actions``;
-    ``results`` records a finished game's placings; ``to_act``
-    (who must decide now) also restarts the decision's clock (timer and
-    reminders); ``status`` "active" stamps the start, "finished"/"abandoned" the end.
-    The new version is ``expected_version + 1``."""
-
-    game_id: int
-    expected_version: int
-    seats: Sequence[Seat] | None = None
-    status: str | None = None
-    state_json: str | None = None
-    options: dict[str, Any] | None = None
-    outcome: dict[str, Any] | None = None
-    actions: Sequence[ActionRow] = ()
-    to_act: Sequence[str] | None = None
-    results: Sequence[ResultRow] = ()
-    table: dict[str, Any] | None = None
-    revert: Sequence[int] = ()
-    by_user: int | None = None
-    snapshot: NewSnapshot | None = None
-
-
-@dataclass
-class CampaignChange:
-    """Replace a campaign's progress, if the campaign is still at ``expected_version``."""
-
-    campaign_id: int
-    expected_version: int
-    progress: dict[str, Any]
-
-
-@dataclass
-class VoteChange:
-    """A ballot or the close of a vote, if the vote is still at ``expected_version``."""
-
-    vote_id: int
-    expected_version: int
-    yes: list[int] | None = None
-    no: list[int] | None = None
-    status: str | None = None  # open, passed, refused, expired
-
-
-@dataclass
-class NewVote:
-    game_id: int
-    kind: str
-    payload: dict[str, Any]
-    base_version: int  # the table version the vote is about; it expires when the table moves on
-    voters: list[int]
-    created_by: int | None
-    #: what the vote decides (e.g. "seat:p2"): at most one vote per table, ``base_version`` and
-    #: decision, whatever its outcome, enforced by the database (:class:`VoteTaken`), so two
-    #: processes noticing the same expired bank open one vote.  None: no such limit.
-    decision: str | None = None
-
-
-@dataclass
-class RatingRow:
-    """A member's multiplayer rating in one game on one server (OpenSkill: mean and
-    uncertainty), with the number of rated games."""
-
-    guild_id: int
-    game: str
-    user_id: int
-    mu: float
-    sigma: float
-    played: int
-    version: int = 1
-
-
-@dataclass
-class RatingChange:
-    """A new rating, if the stored one is still at ``expected_version`` (0: no rating yet)."""
-
-    guild_id: int
-    game: str
-    user_id: int
-    expected_version: int
-    mu: float
-    sigma: float
-    played: int
-
-
-@dataclass
-class FollowRow:
-    """A member following a table: ``mode`` "turn" (a summary of each turn) or "digest"
-    (once a day); ``sent_version`` is the table version they last heard of."""
-
-    game_id: int
-    user_id: int
-    mode: str
-    sent_version: int
-    sent_at: float
-
-
-@dataclass
-class Caps:
-    """Caps a creation must respect, counted in its own transaction (so also across
-    processes): how many the member (``member``) and the whole server (``server``) may
-    have; None: no cap."""
-
-    member: int | None = None
-    server: int | None = None
-
-
-# ------------------------------------------------------------------- privacy
-@dataclass(frozen=True)
-class PersonalData:
-    """One place the store keeps a member's Discord id.  ``/privacy show`` counts
-    these places and ``/privacy forget`` clears them: both walk :data:`PERSONAL_DATA`,
-    so a new table that keeps member ids (a web companion's sessions, say) is covered
-    by adding one entry there (tests/test_privacy.py fails for a schema column named
-    like a member id that no entry covers).
-
-    ``forget``: "delete" the rows, or "pseudonym" (put the forget's pseudonym in the
-    member's place: logs, seats and rosters keep telling players apart, so replays and
-    exports still work).  ``scope``: how a row belongs to a server ("guild_id": its own
-    column; "game_id": its table's server); None: personal data of no server (settings,
-    sessions): only the member's own forget touches it and an admin never sees it.
-    ``json``: the column is JSON text that may name the member anywhere (as a number or
-    an object key), rewritten row by row (``pk`` names the row)."""
-
-    name: str  # what ``footprint`` counts it as
-    table: str
-    column: str
-    forget: str = "pseudonym"
-    scope: str | None = "game_id"
-    json: bool = False
-    pk: str = ""
-
-
-PERSONAL_DATA: list[PersonalData] = [
-    PersonalData("results", "results", "user_id", "delete", "guild_id"),
-    PersonalData("ratings", "ratings", "user_id", "delete", "guild_id"),
-    PersonalData("follows", "follows", "user_id", "delete"),
-    PersonalData("tables", "seats", "user_id"),
-    PersonalData("actions", "actions", "user_id"),
-    PersonalData("records", "reverts", "by_user"),
-    PersonalData("records", "turn_clocks", "user_id"),
-    PersonalData("hosted", "games", "host_id", scope="guild_id"),
-    PersonalData("votes", "votes", "created_by", pk="id"),
-    PersonalData("votes", "votes", "payload_json", json=True, pk="id"),
-    PersonalData("votes", "votes", "voters_json", json=True, pk="id"),
-    PersonalData("votes", "votes", "yes_json", json=True, pk="id"),
-    PersonalData("votes", "votes", "no_json", json=True, pk="id"),
-    PersonalData("records", "outbox", "notes_json", json=True, pk="game_id"),  # a notice not yet posted
-    PersonalData("campaigns", "campaigns", "created_by", scope="guild_id", pk="id"),
-    PersonalData("campaigns", "campaigns", "progress_json", scope="guild_id", json=True, pk="id"),
-    PersonalData("records", "rate_events", "user_id", "delete", "guild_id"),
-    PersonalData("leagues", "leagues", "created_by", scope="guild_id", pk="id"),
-    # league rosters, pairings, places and podiums (tables/leagues.py)
-    PersonalData("leagues", "leagues", "state_json", scope="guild_id", json=True, pk="id"),
-    PersonalData("prefs", "user_prefs", "user_id", "delete", None),
-    PersonalData("web_sessions", "web_tokens", "user_id", "delete", None),  # the web companion's sign-ins
-]
-
-
-def register_personal_data(entry: PersonalData) -> None:
-    """Add a place that keeps member ids (a feature's own table); idempotent."""
-    if entry not in PERSONAL_DATA:
-        PERSONAL_DATA.append(entry)
-
-
-class Sql:
-    """What the shared privacy code needs from a backend's transaction: ``?``
-    placeholders (a backend translates them)."""
-
-    async def fetch(self, sql: str, args: Sequence[Any]) -> list[tuple]:
-        raise NotImplementedError
-
-    async def execute(self, sql: str, args: Sequence[Any]) -> int:
-        """Run a write; the number of rows it touched."""
-        raise NotImplementedError
-
-
-def _scoped(e: PersonalData, guild_id: int | None) -> tuple[str, list[Any]]:
-    if guild_id is None:
-        return "", []
-    if e.scope == "guild_id":
-        return " AND guild_id=?", [guild_id]
-    return f" AND {e.scope} IN (SELECT id FROM games WHERE guild_id=?)", [guild_id]
-
-
-async def _json_hits(db: Sql, e: PersonalData, user_id: int, guild_id: int | None) -> list[tuple[Any, str]]:
-    """(row key, the column's text) of the rows whose JSON names the member."""
-    scope, args = _scoped(e, guild_id)
-    rows = await db.fetch(
-        f"SELECT {e.pk}, {e.column} FROM {e.table} WHERE {e.column} LIKE ?{scope}", [f"%{user_id}%", *args]
-    )
-    return [(k, raw) for k, raw in rows if anonymised(raw, user_id, 0) is not None]
-
-
-async def personal_footprint(db: Sql, user_id: int, guild_id: int | None = None) -> dict[str, Any]:
-    """Counts per :class:`PersonalData` name of what is kept about the member (one
-    read snapshot); with ``guild_id`` only that server's data and no personal settings.
-    Unscoped, ``prefs`` is the member's settings (a dict)."""
-    counts: dict[str, int] = {}
-    keyed: dict[tuple[str, str], set[Any]] = {}
-    for e in PERSONAL_DATA:
-        if e.scope is None and guild_id is not None:
-            continue
-        if e.table == "user_prefs":
-            continue  # shown as the settings themselves
-        counts.setdefault(e.name, 0)
-        if e.json:
-            keyed.setdefault((e.name, e.table), set()).update(k for k, _ in await _json_hits(db, e, user_id, guild_id))
-            continue
-        scope, args = _scoped(e, guild_id)
-        if e.pk:
-            rows = await db.fetch(f"SELECT {e.pk} FROM {e.table} WHERE {e.column}=?{scope}", [user_id, *args])
-            keyed.setdefault((e.name, e.table), set()).update(r[0] for r in rows)
-        elif e.name == "tables":
-            rows = await db.fetch(
-                f"SELECT COUNT(DISTINCT game_id) FROM {e.table} WHERE {e.column}=?{scope}", [user_id, *args]
-            )
-            counts[e.name] += int(rows[0][0])
-        else:
-            rows = await db.fetch(f"SELECT COUNT(*) FROM {e.table} WHERE {e.column}=?{scope}", [user_id, *args])
-            counts[e.name] += int(rows[0][0])
-    for (name, _), keys in keyed.items():
-        counts[name] += len(keys)
-    out: dict[str, Any] = dict(counts)
-    if guild_id is None:
-        rows = await db.fetch("SELECT prefs_json FROM user_prefs WHERE user_id=?", [user_id])
-        out["prefs"] = json_dict(rows[0][0]) if rows else {}
-    return out
-
-
-async def forget_personal(db: Sql, user_id: int, anon_id: int, guild_id: int | None = None) -> dict[str, int]:
-    """Inside one write transaction: refuse (:class:`StillSeated`) while the member sits
-    at a lobby or running table (of that server), else clear every :data:`PERSONAL_DATA`
-    place: rows deleted, or ``anon_id`` in the member's place.  Counts per name."""
-    scope, args = ("", []) if guild_id is None else (" AND g.guild_id=?", [guild_id])
-    seated = await db.fetch(
-        "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id=g.id"
-        f" WHERE s.user_id=? AND g.status IN ('lobby','active'){scope} ORDER BY g.id",
-        [user_id, *args],
-    )
-    if seated:
-        raise StillSeated([int(r[0]) for r in seated])
-    done: dict[str, int] = {}
-    keyed: dict[tuple[str, str], set[Any]] = {}
-    for e in PERSONAL_DATA:
-        if e.scope is None and guild_id is not None:
-            continue
-        done.setdefault(e.name, 0)
-        if e.json:
-            hits = await _json_hits(db, e, user_id, guild_id)
-            for k, raw in hits:
-                new = anonymised(raw, user_id, anon_id)
-                await db.execute(f"UPDATE {e.table} SET {e.column}=? WHERE {e.pk}=?", [new, k])
-            keyed.setdefault((e.name, e.table), set()).update(k for k, _ in hits)
-            continue
-        where, wargs = _scoped(e, guild_id)
-        if e.pk:
-            rows = await db.fetch(f"SELECT {e.pk} FROM {e.table} WHERE {e.column}=?{where}", [user_id, *wargs])
-            keyed.setdefault((e.name, e.table), set()).update(r[0] for r in rows)
-        if e.forget == "delete":
-            n = await db.execute(f"DELETE FROM {e.table} WHERE {e.column}=?{where}", [user_id, *wargs])
-        else:
-            n = await db.execute(
-                f"UPDATE {e.table} SET {e.column}=? WHERE {e.column}=?{where}", [anon_id, user_id, *wargs]
-            )
-        if not e.pk:
-            done[e.name] += n
-    for (name, _), keys in keyed.items():
-        done[name] += len(keys)
-    return done
-
-
-@dataclass
-class Owed:
-    """What a table change owes its channel, recorded with it (the outbox; see the
-    module docstring): ``kind`` "board" (the table's board at the new version, which
-    pings whoever is to act) or "notice" (only ``notes``: a table that ended without
-    a board); ``notes``: notices to post with it (JSON objects the Discord layer
-    words); ``owner``: the process that delivers it at once, holding the lease for
-    ``lease`` seconds (None: the scheduler delivers it)."""
-
-    kind: str = "board"
-    notes: Sequence[dict[str, Any]] = ()
-    owner: str | None = None
-    lease: float = 60.0
-
-
-#: notices kept in one outbox row (the oldest are dropped beyond this)
-OUTBOX_NOTES = 8
-
-
-@dataclass
-class OutboxRow:
-    """A table's undelivered board (see :class:`Owed`): the newest ``version``, the
-    first version not yet shown ``since``, the notes not yet posted, how many
-    deliveries were tried, when the next may start and who holds the lease."""
-
-    game_id: int
-    version: int
-    since: int
-    kind: str
-    notes: list[dict[str, Any]]
-    attempts: int
-    due_at: float
-    lease_until: float | None
-    lease_owner: str | None
-    created_at: float
-
-
-def merge_owed(existing: tuple[int, str] | None, version: int, owed: Owed) -> tuple[int, str]:
-    """(since, notes JSON) of a table's outbox row after a change at ``version``
-    that owes ``owed``; ``existing``: the (since, notes JSON) of the row it replaces."""
-    since, notes = version, list(owed.notes)
-    if existing is not None:
-        since = min(int(existing[0]), version)
-        notes = json_list(existing[1]) + notes
-    return since, dumps(notes[-OUTBOX_NOTES:])
-
-
-def outbox_row(r: Sequence[Any]) -> OutboxRow:
-    """An OutboxRow from the columns of :data:`OUTBOX_COLUMNS`."""
-    return OutboxRow(
-        game_id=int(r[0]),
-        version=int(r[1]),
-        since=int(r[2]),
-        kind=str(r[3]),
-        notes=[n for n in json_list(r[4]) if isinstance(n, dict)],
-        attempts=int(r[5]),
-        due_at=float(r[6]),
-        lease_until=None if r[7] is None else float(r[7]),
-        lease_owner=r[8],
-        created_at=float(r[9]),
-    )
-
-
-OUTBOX_COLUMNS = "game_id, version, since, kind, notes_json, attempts, due_at, lease_until, lease_owner, created_at"
-
-
-@dataclass
-class ChangeSet:
-    """Everything one service call writes: all of it in one transaction, or nothing.
-    ``owed``: what the table change (``game``) owes its channel (the outbox)."""
-
-    game: GameChange | None = None
-    campaigns: Sequence[CampaignChange] = ()
-    votes: Sequence[VoteChange] = ()
-    new_votes: Sequence[NewVote] = ()
-    ratings: Sequence[RatingChange] = ()
-    owed: Owed | None = None
-
-    def __bool__(self) -> bool:
-        return bool(self.game or self.campaigns or self.votes or self.new_votes or self.ratings)
-
-    def __post_init__(self) -> None:
-        if self.owed is not None and self.game is None:
-            raise ValueError("an owed delivery belongs to a table change")
-
-
-@dataclass
-class Committed:
-    """What :meth:`Store.commit` wrote: the table's new version (if it changed)
-    and the ids of the new votes, in order."""
-
-    version: int | None = None
-    vote_ids: list[int] = field(default_factory=list)
+if TYPE_CHECKING:
+    from .sql import Conn
+
+__all__ = [  # the rows, errors and privacy registry, importable from here as before
+    "ACTIVE_STATUSES", "GAME_COLUMNS", "LANDED", "OUTBOX_COLUMNS", "OUTBOX_NOTES", "PERSONAL_DATA",
+    "ActionRow", "Campaign", "CampaignChange", "Caps", "ChangeSet", "ChannelBusy", "Committed",
+    "CommitUnknown", "CorruptRow", "FollowRow", "GameChange", "GameRow", "InjectedCrash", "LeagueRow",
+    "LimitReached", "NewSnapshot", "NewVote", "OutboxRow", "Owed", "PersonalData", "RatingChange",
+    "RatingRow", "ReplaySource", "ResultRow", "Seat", "SnapshotRow", "StatRow", "StillSeated", "Store",
+    "StoreError", "StoreInUse", "StoreUnavailable", "VersionConflict", "Vote", "VoteChange", "VoteTaken",
+    "dumps", "json_dict", "json_list", "landed", "merge_owed", "outbox_row", "qualified", "redact",
+    "register_personal_data", "scrub",
+]  # fmt: skip
 
 
 class Store:
     """Abstract storage.  Every method is a coroutine.
 
-    A backend implements :meth:`commit` (the only table/campaign/vote writer)
-    and the read methods; the convenience writers below are built on
-    :meth:`commit`."""
+    One implementation: :class:`store.community.SqlStore` (the SQL written once,
+    store/core.py and store/community.py), which SQLite and PostgreSQL specialise
+    only by connection handling, locking and dialect (store/sqlite.py,
+    store/postgres.py).  The convenience writers below are built on :meth:`commit`.
+
+    The interface is what its callers use, by group (tables/ unless named):
+
+    - lifecycle: ``open``, ``close``, ``check`` (the scheduler), ``lock``;
+    - the kernel: ``commit`` (the one table/campaign/vote/rating writer),
+      ``create_game``, ``update_game``, ``get_game``, ``active_game``, ``latest_game``,
+      ``games_of_user``, ``quarantine``, ``table_versions`` and ``listen_tables`` (live pages);
+    - the outbox: ``outbox``, ``due_outbox``, ``claim_outbox``, ``outbox_done``, ``outbox_retry``;
+    - schedule: ``due_tables``, ``mark_reminded``, ``idle_lobbies``, ``set_lobby_message``;
+    - history: ``actions``, ``count_actions``, ``replay_source``, ``snapshots``,
+      ``fill_snapshots``, ``drop_snapshots``;
+    - settings and limits: ``guild_settings``, ``update_guild_settings``, ``user_prefs``,
+      ``update_user_prefs``, ``claim_rate``, ``release_rate``, ``count_open``;
+    - people: ``stats``, ``ratings``, ``follow``, ``unfollow``, ``due_follows``,
+      ``mark_follow_sent``, ``set_followers_closed``, ``followers_closed``, ``footprint``,
+      ``forget_user``;
+    - votes: ``get_vote``, ``open_votes``;
+    - campaigns and leagues: ``create_campaign``, ``campaign``, ``campaign_by_id``,
+      ``campaigns``, ``results_of_campaign``, ``create_league``, ``league``,
+      ``league_named``, ``leagues``, ``update_league``, ``claim_league_step``,
+      ``finish_league_step``, ``results_of_games``;
+    - the web companion: ``web_token_put``, ``web_token_take``, ``web_token_get``,
+      ``web_tokens_end``, ``web_tokens_purge``, ``meta_default``;
+    - bot.py: ``get_meta``, ``set_meta``; benchmarks and tests: ``waiting_tables``,
+      ``count_games``, ``quarantined``, ``create_vote``, ``set_guild_settings``,
+      ``set_user_prefs``, ``inject_crash``; tools and tests: ``schema_version``, ``sql``.
+
+    Some cogs still read through the store directly (stats, ratings, campaigns,
+    leagues, the action log); they should go through tables/."""
 
     def __init__(self) -> None:
         self._locks: weakref.WeakValueDictionary[Hashable, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -1048,7 +331,7 @@ class Store:
 
     async def active_game(self, channel_id: int) -> GameRow | None:
         """The channel's lobby or running table."""
-        raise NotImplementedError
+        return await self.latest_game(channel_id, ACTIVE_STATUSES)
 
     async def latest_game(self, channel_id: int, statuses: Sequence[str]) -> GameRow | None:
         """The channel's most recent table (highest id) with one of ``statuses``."""
@@ -1242,9 +525,6 @@ class Store:
     async def finish_league_step(self, league_id: int, round: int, step: str, now: float) -> None:
         raise NotImplementedError
 
-    async def league_step_done(self, league_id: int, round: int, step: str) -> bool:
-        raise NotImplementedError
-
     async def results_of_games(self, game_ids: Sequence[int]) -> dict[int, list[ResultRow]]:
         """The recorded placings of these tables (finished ones only), by table."""
         raise NotImplementedError
@@ -1279,12 +559,6 @@ class Store:
     async def unfollow(self, game_id: int, user_id: int) -> bool:
         raise NotImplementedError
 
-    async def follows_of_user(self, user_id: int) -> list[FollowRow]:
-        raise NotImplementedError
-
-    async def followers_of(self, game_id: int) -> list[FollowRow]:
-        raise NotImplementedError
-
     async def due_follows(self, now: float, digest_seconds: float) -> list[FollowRow]:
         """Follows whose table moved on since they last heard: "turn" ones at once,
         "digest" ones when ``digest_seconds`` passed since the last digest."""
@@ -1317,7 +591,7 @@ class Store:
         they use seats, not members).  Returns counts."""
         return await self._personal(True, lambda db: forget_personal(db, user_id, anon_id, guild_id))
 
-    async def _personal(self, write: bool, fn: Callable[[Sql], Awaitable[Any]]) -> Any:
+    async def _personal(self, write: bool, fn: Callable[[Conn], Awaitable[Any]]) -> Any:
         """Run ``fn`` in one write transaction (``write``) or one read snapshot."""
         raise NotImplementedError
 
@@ -1363,7 +637,3 @@ class Store:
         process, until the returned coroutine function is awaited; None when the backend
         cannot push changes (SQLite: poll :meth:`table_versions`)."""
         return None
-
-
-def dumps(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=True)

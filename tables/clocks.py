@@ -11,7 +11,8 @@ away), each seat that handed its turn on gains the increment, up to the cap; ``a
 becomes now.  So a bank runs only while its seat must act, every waiting seat at
 once in simultaneous turns, and nothing depends on a running task: the store's
 due times (``turn_clocks.expire_at``) and the board's ``<t:...:R>`` come from
-the same stored numbers (store.base.runs_out_at).
+the same stored numbers (:func:`runs_out_at`); :func:`due_times` is the rule the
+store applies to keep them.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from store.base import away_periods, running_seconds, runs_out_at
+from store.due import set_due_policy
 
 DAY = 86400.0
 HOUR = 3600.0
@@ -225,3 +226,119 @@ class WallClock:
             self.trusted, self.candidate = here, None
             return None
         return drift
+
+
+# ------------------------------------------------------------- due times
+# The policy of when a waiting seat is pinged and when its time runs out.  The store
+# keeps each waiting seat's due times in indexed columns (``turn_clocks``) so a
+# scheduler pass reads only what is due (``Store.due_tables``); it recomputes them in
+# the transaction of every change that moves them, with :func:`due_times` (registered
+# below), from the stored table, its server's settings and its members' preferences.
+
+#: the platform defaults of a waiting seat's two clocks, in minutes (0 = never): a
+#: table's own setting (``GameRow.table``) beats its server's, which beats these.
+DEFAULT_CLOCKS: dict[str, float] = {"reminder": 720, "turn_timer": 0}
+
+
+def clock_minutes(key: str, table: dict[str, Any], guild: dict[str, Any]) -> float:
+    """The minutes of clock ``key`` ("reminder", "turn_timer") for a table."""
+    value = table.get(key, guild.get(key, DEFAULT_CLOCKS[key]))
+    try:
+        return max(0.0, float(value or 0))
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def away_periods(prefs: dict[str, Any]) -> list[tuple[float, float]]:
+    """A member's vacations ([start, end] in epoch seconds), sorted."""
+    out = []
+    for p in prefs.get("away") or []:
+        try:
+            start, end = float(p[0]), float(p[1])
+        except (TypeError, ValueError, IndexError):
+            continue
+        if end > start:
+            out.append((start, end))
+    return sorted(out)
+
+
+def running_seconds(start: float, end: float, away: Sequence[tuple[float, float]] = ()) -> float:
+    """Seconds of [start, end] outside every vacation period (the time a bank ran)."""
+    if end <= start:
+        return 0.0
+    total = end - start
+    cursor = start
+    for a, b in sorted(away):
+        a, b = max(a, cursor), min(b, end)
+        if b > a:
+            total -= b - a
+            cursor = b
+    return max(0.0, total)
+
+
+def runs_out_at(start: float, seconds: float, away: Sequence[tuple[float, float]] = ()) -> float:
+    """When a clock of ``seconds`` that starts running at ``start`` runs out, paused
+    during the vacation periods ``away``."""
+    t, left = start, max(0.0, seconds)
+    for a, b in sorted(away):
+        if b <= t:
+            continue
+        a = max(a, t)
+        if t + left <= a:
+            break
+        left -= a - t
+        t = b
+    return t + left
+
+
+def seat_clocks(
+    *,
+    status: str,
+    to_act: Sequence[str],
+    seats: Sequence[tuple[str, int | None]],
+    table: dict[str, Any],
+    guild: dict[str, Any],
+    since: float | None,
+    last_reminder_at: float | None,
+    away: dict[int, list[tuple[float, float]]] | None = None,
+) -> list[tuple[str, int, float, float | None, float | None]]:
+    """(seat, user, waiting since, next reminder due, turn timer / bank runs out) for
+    every human seat a running table waits for; the same rule the scheduler applies.
+    A table with a clock profile runs out when the seat's bank does; vacations
+    (``away``: member -> periods) pause both the bank or timer and the reminders."""
+    if status != "active" or since is None:
+        return []
+    remind, timer = clock_minutes("reminder", table, guild), clock_minutes("turn_timer", table, guild)
+    clock = table.get("clock") if isinstance(table.get("clock"), dict) else None
+    banks = clock.get("banks") if clock else None
+    users = dict(seats)
+    out = []
+    for seat in to_act:
+        uid = users.get(seat)
+        if uid is None:
+            continue
+        periods = (away or {}).get(uid, [])
+        remind_at = None
+        if remind:
+            remind_at = since + remind * 60
+            if last_reminder_at is not None:
+                remind_at = max(remind_at, last_reminder_at + remind * 60)
+            for a, b in periods:  # no pings while away: the next one is due when they are back
+                if a <= remind_at < b:
+                    remind_at = b
+        if clock is not None and isinstance(banks, dict) and seat in banks:
+            expire_at: float | None = runs_out_at(float(clock.get("at") or since), float(banks[seat]), periods)
+        else:
+            expire_at = runs_out_at(since, timer * 60, periods) if timer else None
+        out.append((seat, uid, since, remind_at, expire_at))
+    return out
+
+
+def due_times(
+    *, prefs: dict[int, dict[str, Any]], **table: Any
+) -> list[tuple[str, int, float, float | None, float | None]]:
+    """:func:`seat_clocks` from the members' stored preferences (what the store hands its policy)."""
+    return seat_clocks(away={u: away_periods(p) for u, p in prefs.items()}, **table)
+
+
+set_due_policy(due_times)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from store import GameRow, StillSeated
-from store.base import away_periods, runs_out_at
 
 from . import clocks
+from .clocks import away_periods, runs_out_at
 from .common import FINISHED, TurnRefused
 from .kernel import Kernel
 from .privacy import Privacy

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from store import GameRow
-from store.base import away_periods, runs_out_at
 
 from . import clocks
+from .clocks import away_periods, runs_out_at
 from .common import Due, TurnRefused, VoteOpened
 from .kernel import Kernel
 from .seats import Seats

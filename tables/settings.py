@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from store import Store
-from store.base import DEFAULT_CLOCKS
+
+from .clocks import DEFAULT_CLOCKS
 
 #: server-settings defaults; every key is documented in the README (/settings)
 DEFAULT_SETTINGS: dict[str, Any] = {

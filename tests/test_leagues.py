@@ -59,7 +59,9 @@ async def test_round_step_claimed_once(store_backend, tmp_path):
         assert not await b.claim_league_step(row.id, 1, "open:0", 650.0, 600)  # within the lease
         assert await b.claim_league_step(row.id, 1, "open:0", 700.0, 600)  # its process died: claimable again
         await b.finish_league_step(row.id, 1, "open:0", 701.0)
-        assert await a.league_step_done(row.id, 1, "open:0")
+        assert await a.sql(
+            "SELECT done_at IS NOT NULL FROM league_steps WHERE league_id=? AND round=1 AND step='open:0'", row.id
+        ) == [(True,)]
         assert not await a.claim_league_step(row.id, 1, "open:0", 10_000.0, 600)  # done is done
         assert await a.claim_league_step(row.id, 2, "open:0", 100.0, 600)  # another round's step
     finally:

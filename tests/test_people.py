@@ -52,7 +52,7 @@ async def test_followers_hear_of_each_turn_once_and_a_closed_table_takes_none(st
         await service.close_to_followers(channel, BOB, True)
     assert exc.value.code == "host_only"
     await service.close_to_followers(channel, HOST, True)
-    assert await store.followers_of(gid) == []
+    assert await store.sql("SELECT user_id FROM follows WHERE game_id=?", gid) == []
     with pytest.raises(TurnRefused) as exc:
         await service.follow(channel, CAROL)
     assert exc.value.code == "closed"

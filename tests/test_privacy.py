@@ -206,7 +206,7 @@ def test_every_member_id_column_of_the_schema_is_a_personal_data_place():
         for col in db.execute(f'PRAGMA table_info("{table}")'):
             if MEMBER_COLUMN.match(col[1]) and (table, col[1]) not in covered:
                 missing.append(f"{table}.{col[1]}")
-    assert missing == [], f"add store.PersonalData entries (store/base.py PERSONAL_DATA) for {missing}"
+    assert missing == [], f"add store.PersonalData entries (store/privacy.py PERSONAL_DATA) for {missing}"
 
 
 async def test_a_registered_place_is_counted_and_forgotten_and_forget_hooks_run(store):
