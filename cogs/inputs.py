@@ -57,10 +57,7 @@ def game_choices() -> list[app_commands.Choice[str]]:
     """The registered games as command choices.  Each cog module calls it when
     it is loaded (discord.py executes an extension afresh at every load), so a
     game registered at run time is offered by the next bot that starts."""
-    return [
-        app_commands.Choice(name=ls(t(f"discord.game.{gid}", "en"), f"discord.game.{gid}"), value=gid)
-        for gid in available()
-    ]
+    return [app_commands.Choice(name=ls(game_name(gid, "en"), f"{gid}.name"), value=gid) for gid in available()]
 
 
 def check_game(value: Any) -> str:

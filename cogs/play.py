@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine import GameError, available, get_game
-from engine.i18n import DATA, t
+from engine.i18n import t
 from store import GameRow
 from tables import TurnRefused, TurnResult, clocks, preview, refusals
 from tables.board import web_link
@@ -70,8 +70,8 @@ PREFS_COMMANDS = ("remind", "privacy")
 
 
 def rules_topics(game_id: str, locale: str) -> list[tuple[str, str, str]]:
-    """(title, summary, body) per ``## `` topic of data/rules/<game>/<lang>.md."""
-    base = DATA / "rules" / game_id
+    """(title, summary, body) per ``## `` topic of the game's rules/<lang>.md (data/<game>/rules/)."""
+    base = get_game(game_id).data_path("rules")
     path = base / f"{locale}.md"
     if not path.exists():
         path = base / "en.md"

@@ -46,11 +46,10 @@ from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, cast, ge
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError
 
+from .content import DATA, game_dir
 from .errors import GameError
 from .i18n import has, join, t
 from .rng import RigError, Rng
-
-DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 # ====================================================================== models
@@ -267,6 +266,12 @@ class Game(Generic[S]):
     def __init__(self) -> None:
         self._action_adapter = TypeAdapter(self.Action)
         self._event_adapter = TypeAdapter(self.Event)
+
+    @classmethod
+    def data_path(cls, *parts: str) -> Path:
+        """A path in the game's own data dir (``data/<id>/`` unless ``data_dir`` says
+        where): its content, ``locales/<lang>.json`` and ``rules/<lang>.md``."""
+        return game_dir(cls.id, cls.data_dir).joinpath(*parts)
 
     # =============================================================== contract
     def new(
@@ -965,6 +970,7 @@ def canonical(obj: Any) -> str:
 
 
 __all__ = [
+    "DATA",
     "PER_SEAT",
     "SEAT_REF",
     "BaseState",

@@ -16,10 +16,9 @@ import logging
 import pkgutil
 import re
 from importlib.metadata import entry_points
-from pathlib import Path
 
-from . import i18n
-from .base import DATA, Game
+from . import content, i18n
+from .base import Game
 from .errors import GameError
 
 log = logging.getLogger("tabletop.engine")
@@ -43,7 +42,8 @@ def register(game: Game) -> Game:
     if known is not None and type(known) is not type(game):
         raise ValueError(f"two games claim the id {gid!r}: {type(known).__name__} and {type(game).__name__}")
     _GAMES[gid] = game
-    folder = game_data_dir(game) / "locales"
+    content.declare(gid, type(game).data_dir)
+    folder = game.data_path("locales")
     if folder.is_dir():
         i18n.add_catalog(gid, folder)
     return game
@@ -53,12 +53,7 @@ def unregister(game_id: str) -> None:
     """Remove a game registered with :func:`register` (tests clean up with it)."""
     _GAMES.pop(game_id, None)
     i18n.remove_catalog(game_id)
-
-
-def game_data_dir(game: Game) -> Path:
-    """Where ``game`` keeps its content and catalogs (``data/<id>`` by default)."""
-    folder = type(game).data_dir
-    return Path(folder) if folder is not None else DATA / type(game).id
+    content.declare(game_id, None)
 
 
 def _discover() -> None:

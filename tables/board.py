@@ -48,8 +48,8 @@ def clip(s: str, n: int) -> str:
 
 
 def game_name(game_id: str, locale: str) -> str:
-    """The game's display name: ``<id>.name`` from its own catalog, else the platform's."""
-    return t(f"{game_id}.name", locale) if has(f"{game_id}.name") else t(f"discord.game.{game_id}", locale)
+    """The game's display name: ``<id>.name`` from its own catalog (data/<id>/locales/), else its id."""
+    return t(f"{game_id}.name", locale) if has(f"{game_id}.name") else game_id
 
 
 def seat_labels(row: GameRow, names: Mapping[int, str], locale: str) -> dict[str, SeatLabel]:

@@ -92,7 +92,7 @@ class Views:
                     f"{s}: {game.prompt(state, s).text(locale)}" for s in game.to_act(state)
                 ]
                 return await loop.run_in_executor(
-                    self.k.executor, render_fallback, view, locale, t(f"discord.game.{game.id}", locale), lines
+                    self.k.executor, render_fallback, view, locale, t(f"{game.id}.name", locale), lines
                 )
 
     async def bank_lines(

@@ -9,7 +9,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def topics(lang):
-    text = (ROOT / "data" / "rules" / "armor_clash" / f"{lang}.md").read_text(encoding="utf-8")
+    text = (ROOT / "data" / "armor_clash" / "rules" / f"{lang}.md").read_text(encoding="utf-8")
     lines = text.splitlines()
     out = []
     for i, line in enumerate(lines):

@@ -53,7 +53,7 @@ async def test_public_language_is_fixed_when_the_table_opens(table):
     bob = table.fd.add_user(102, "bob", locale="zh-CN")
     await table.start()
     gid, board = await table.open_table(alice, "thunder_road", [bob])
-    title_en = t("core.ui.board_title", "en", game=t("discord.game.thunder_road", "en"), id=gid)
+    title_en = t("core.ui.board_title", "en", game=t("thunder_road.name", "en"), id=gid)
     seen = []
     for _ in range(12):  # both players click; every public board stays in the table's language
         row = table.row(gid)

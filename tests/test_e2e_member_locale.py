@@ -25,7 +25,7 @@ async def test_a_zh_member_gets_chinese_demand_card_dms_at_an_english_table(tabl
     other = table.fd.add_user(302, "otto")
     await table.start()
     gid, board = await table.open_table(host, "automobile", [wei, other])
-    assert t("core.ui.board_title", "en", game=t("discord.game.automobile", "en"), id=gid) in board.text
+    assert t("core.ui.board_title", "en", game=t("automobile.name", "en"), id=gid) in board.text
     zh = "\n".join(m.text for m in await _dms(table, wei))
     head = t("discord.private.head", "zh", where="").split("{")[0][:8]
     assert head in zh and "Only for you" not in zh, zh
@@ -47,5 +47,5 @@ async def test_a_follower_hears_in_their_own_language_after_a_restart(table):
     await table.play_ai(gid, steps=1)
     assert await table.bot.get_cog("Following").tick(table.clock()) == 1
     (msg,) = table.fd.messages(table.fd.dm_channel(mei))
-    game_zh = t("discord.game.thunder_road", "zh")
+    game_zh = t("thunder_road.name", "zh")
     assert game_zh in msg.content and f"第 {gid} 桌" in msg.content, msg.content

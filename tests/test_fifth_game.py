@@ -118,6 +118,37 @@ async def test_nim_through_discord_new_buttons_board_finish_and_stats(nim, table
     assert not table.fd.violations
 
 
+async def test_nim_is_offered_by_its_own_name_and_rules_come_from_its_data_dir(nim, table):
+    """The label in /game new's choices and /rules both come from tests/nimgame/data/
+    (locales/ and rules/), which no platform file names."""
+    alice = table.fd.add_user(101, "alice")
+    await table.start()
+    synced = {c["name"]: c for cmds in table.fd.commands.values() for c in cmds.values()}
+    for command, sub in (("game", "new"), ("rules", None)):
+        options = synced[command]["options"]
+        if sub is not None:
+            options = next(o for o in options if o["name"] == sub)["options"]
+        choices = {c["value"]: c for c in next(o for o in options if o["name"] == "game")["choices"]}
+        assert choices["nim"]["name"] == "Nim", command
+        assert choices["nim"]["name_localizations"]["zh-CN"] == "尼姆", command
+        for gid in available():  # every game is labelled from its own catalog, never by a raw key
+            assert choices[gid]["name"] == t(f"{gid}.name", "en") != f"{gid}.name"
+
+    ex = await table.fd.slash(alice, "rules", {"game": "nim"})
+    embed = (await ex.wait_response()).embed
+    assert embed["title"] == "Nim"
+    assert embed["description"].splitlines()[0] == (
+        "**Overview** — Two players take counters from heaps; whoever takes the last counter wins."
+    )
+    topics = await table.fd.autocomplete(alice, "rules", {"game": "nim", "topic": ""}, focused="topic")
+    assert [c["name"] for c in topics] == ["Overview", "Your turn"]
+    ex = await table.fd.slash(alice, "rules", {"game": "nim", "topic": "2"}, locale="zh-CN")
+    embed = (await ex.wait_response()).embed
+    assert embed["title"] == "尼姆"
+    assert embed["fields"][0]["name"] == "你的回合" and "取走整堆" in embed["fields"][0]["value"]
+    assert not table.fd.violations
+
+
 def test_event_texts_and_views_name_seats_by_the_callers_labels(nim):
     from engine import SeatLabel
 

@@ -193,7 +193,7 @@ def test_record_is_the_winning_round():
 def test_rules_text_topics_have_a_one_line_summary_in_both_languages():
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent / "data" / "rules" / "thunder_road"
+    root = Path(__file__).resolve().parent.parent / "data" / "thunder_road" / "rules"
     counts = []
     for loc in ("en", "zh"):
         lines = (root / f"{loc}.md").read_text(encoding="utf-8").splitlines()
