@@ -2,8 +2,8 @@
 
 A game's data dir is ``data/<id>/`` (or the folder its ``Game.data_dir``
 declares, recorded here when the registry registers it).  It holds the game's
-content (``*.json``), its catalogs (``locales/<lang>.json``) and its rules text
-(``rules/<lang>.md``).  :func:`load_json` reads one content file once (cached)
+content (``*.json``; top-level keys starting with ``_`` are comments), its
+catalogs (``locales/<lang>.json``) and its rules text (``rules/<lang>.md``).  :func:`load_json` reads one content file once (cached)
 and validates it with a pydantic model (or any type pydantic validates: a
 ``TypedDict`` gives back a plain, checked dict), so a broken data file fails
 loudly at start-up with the file and the field named, never halfway through a
@@ -66,6 +66,8 @@ def _load(game_id: str, name: str, model: Any) -> Any:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ContentError(f"{path}: {exc}") from None
+    if isinstance(raw, dict):  # top-level "_" keys are comments ("_doc")
+        raw = {k: v for k, v in raw.items() if not k.startswith("_")}
     try:
         return TypeAdapter(model).validate_python(raw, strict=True)
     except ValidationError as exc:

@@ -1,20 +1,19 @@
-"""City of Fury card content, read once from ``data/city_of_fury/*.json``.
+"""City of Fury card content from ``data/city_of_fury/*.json`` (read once and
+validated by engine.content.load_json).
 
 The cards' faces are not published in text; the values are designed by the
 project and documented in ``docs/rulings.md (City of Fury)``.  This module only
-loads and validates them.
+declares their shape.
 """
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
-from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-DATA = Path(__file__).resolve().parent.parent.parent / "data" / "city_of_fury"
+from ..content import load_json
 
 SKILLS: tuple[str, ...] = ("punch", "kick", "shoot", "dodge")
 HERO_ACTIONS: tuple[str, ...] = ("move", "attack", "shoot", "heal")
@@ -71,6 +70,19 @@ class EnemyCard(_Strict):
     right: list[EnemyAction] = Field(min_length=1)
 
 
+class HeroesFile(_Strict):
+    heroes: list[HeroCard] = Field(min_length=1)
+
+
+class EnemiesFile(_Strict):
+    minions: list[EnemyCard] = Field(min_length=6, max_length=6)
+    boss: EnemyCard
+
+
+#: every data file of the game and its shape
+FILES = {"heroes": HeroesFile, "enemies": EnemiesFile}
+
+
 class Content(_Strict):
     heroes: list[HeroCard] = Field(min_length=1)
     minions: list[EnemyCard] = Field(min_length=6, max_length=6)
@@ -85,11 +97,9 @@ class Content(_Strict):
 
 @lru_cache(maxsize=1)
 def content() -> Content:
-    with (DATA / "heroes.json").open(encoding="utf-8") as fh:
-        heroes = json.load(fh)
-    with (DATA / "enemies.json").open(encoding="utf-8") as fh:
-        enemies = json.load(fh)
-    c = Content(heroes=heroes["heroes"], minions=enemies["minions"], boss=enemies["boss"])
+    heroes = load_json("city_of_fury", "heroes", HeroesFile)
+    enemies = load_json("city_of_fury", "enemies", EnemiesFile)
+    c = Content(heroes=heroes.heroes, minions=enemies.minions, boss=enemies.boss)
     ids = [e.id for e in c.minions] + [c.boss.id] + [h.id for h in c.heroes]
     if len(set(ids)) != len(ids) or "hero" in ids:
         raise ValueError("card ids must be unique and must not be 'hero'")

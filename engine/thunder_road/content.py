@@ -1,19 +1,115 @@
-"""Static content from data/thunder_road/*.json (read once, cached) and hex geometry."""
+"""Static content from data/thunder_road/*.json (read once and validated by
+engine.content.load_json) and hex geometry."""
 
 from __future__ import annotations
 
-import json
 from functools import cache, lru_cache
-from pathlib import Path
-from typing import Any
+from typing import Any, Literal, NotRequired
 
-DATA = Path(__file__).resolve().parents[2] / "data" / "thunder_road"
+from pydantic import ConfigDict, with_config
+from typing_extensions import TypedDict
+
+from ..content import load_json
+
+#: every file's shape: checked key by key (no unknown keys) when it is first read
+Forbid = ConfigDict(extra="forbid")
+Dir = Literal["n", "ne", "se", "s", "sw", "nw"]
+
+
+@with_config(Forbid)
+class Board(TypedDict):
+    columns: int
+    rows_per_tile: int
+    tiles_on_table: int
+    wreck_figures: int
+    turns_per_round: int
+    movement_dice: int
+    coasts_per_car: int
+    two_player_final_tile: int
+    crew_colours: list[str]
+    colours: dict[str, str]
+
+
+@with_config(Forbid)
+class Vehicle(TypedDict):
+    name: str
+    kind: Literal["car", "rig", "bike"]
+    size: str
+    shoot_size: str
+    damage_slots: int
+    minor_damage: bool
+
+
+@with_config(Forbid)
+class Crew(TypedDict):
+    colour: NotRequired[str]
+    dice_faces: list[int]
+    command_board: list[str]
+    coasting: bool
+    vehicles: list[Vehicle]
+    moves_every_turn: NotRequired[bool]
+    first_die_sets_turns: NotRequired[bool]
+    road_die_only_with: NotRequired[str]
+    zigzag: NotRequired[bool]
+    turns_per_round: NotRequired[int]
+    movement_dice: NotRequired[int]
+
+
+@with_config(Forbid)
+class Command(TypedDict):
+    dice: list[int]
+
+
+@with_config(Forbid)
+class Crews(TypedDict):
+    size_rank: dict[str, int]
+    base: Crew
+    big_rig: Crew
+    final_five: Crew
+    commands: dict[str, Command]
+
+
+@with_config(Forbid)
+class Dice(TypedDict):
+    road: list[int]
+    shooting: list[str]
+    shooting_hits: dict[str, list[str]]
+    slam: list[Literal["top", "bottom"]]
+    direction: list[Dir]
+    stunt: list[int]
+    fire: list[str]
+    fire_flare_moves: dict[str, int]
+
+
+@with_config(Forbid)
+class Face(TypedDict):
+    name: str
+    rows: list[str]
+
+
+@with_config(Forbid)
+class Tiles(TypedDict):
+    start: str
+    faces: dict[str, Face]
+
+
+@with_config(Forbid)
+class Tokens(TypedDict):
+    damage: dict[str, int]
+    damage_on_fire: dict[str, int]
+    skid_direction: dict[str, Dir]
+    hazard: dict[str, int]
+    hazard_on_fire: dict[str, int]
+    hazard_stays: list[str]
+
+
+#: every data file of the game and its shape
+FILES: dict[str, Any] = {"board": Board, "crews": Crews, "dice": Dice, "tiles": Tiles, "tokens": Tokens}
 
 
 @cache
 def load(name: str) -> Any:
-    with (DATA / f"{name}.json").open(encoding="utf-8") as fh:
-        return json.load(fh)
+    return load_json("thunder_road", name, FILES[name])
 
 
 def board() -> dict[str, Any]:
