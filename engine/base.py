@@ -42,6 +42,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
+from types import FunctionType
 from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, cast, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError
@@ -212,10 +213,6 @@ AnyEvent = Event
 ViewModel = View
 S = TypeVar("S", bound=BaseState)
 
-#: legacy public overrides the base still wraps (games not converted yet)
-_WRAPPED = ("view", "event_text", "action_label", "ai_action")
-_CONTRACT = ("new", "legal_actions", "apply", "validate", "load", "rig", "ai_step")
-
 
 class Game(Generic[S]):
     """Base class: subclasses set the ClassVars and implement the ``_`` hooks."""
@@ -228,8 +225,8 @@ class Game(Generic[S]):
     Action: ClassVar[Any]  # a pydantic model or an Annotated discriminated union
     Event: ClassVar[Any] = Event
     Options: ClassVar[type[BaseModel]] = NoOptions
-    #: the typed public view; ``None`` only for a game not converted yet (dict views)
-    View: ClassVar[type[ViewModel] | None] = None
+    #: the typed public view (a subclass of :class:`View`)
+    View: ClassVar[type[ViewModel]]
     #: the typed per-seat view (default: the public view model)
     SeatView: ClassVar[type[ViewModel] | None] = None
     #: the game has per-seat hidden information (a hand): offer a private view
@@ -251,12 +248,8 @@ class Game(Generic[S]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        for name in _CONTRACT:
-            if name in cls.__dict__:
-                raise TypeError(f"{cls.__name__}.{name}: implement the hook, the public method is the base class's")
-        for name in _WRAPPED:  # transitional: a game not converted yet overrides these directly
-            if name in cls.__dict__ and not getattr(cls.__dict__[name], "_wrapped", False):
-                setattr(cls, name, _legacy_wrapper(name, cls.__dict__[name]))
+        for name in _PUBLIC.intersection(cls.__dict__):
+            raise TypeError(f"{cls.__name__}.{name}: implement the hook, the public method is the base class's")
         view_models = [v for v in (cls.__dict__.get("View"), cls.__dict__.get("SeatView")) if v is not None]
         for model in view_models:
             leaked = SECRET_FIELDS & set(model.model_fields)
@@ -264,6 +257,8 @@ class Game(Generic[S]):
                 raise TypeError(f"{cls.__name__}: a view must not carry {sorted(leaked)}")
 
     def __init__(self) -> None:
+        if not isinstance(getattr(type(self), "View", None), type):
+            raise TypeError(f"{type(self).__name__}: declare its View model")
         self._action_adapter = TypeAdapter(self.Action)
         self._event_adapter = TypeAdapter(self.Event)
 
@@ -347,8 +342,6 @@ class Game(Generic[S]):
         if seat is not None and seat not in state.seats:
             raise GameError("unknown_seat", "core.error.unknown_seat", seat=seat)
         cls = (self.SeatView or self.View) if seat is not None else self.View
-        if cls is None:
-            raise NotImplementedError(f"{self.id}: no View model")
         fields = self._view(state, seat)
         for name in _per_seat_fields(cls):
             own = fields.get(name) or {}
@@ -852,6 +845,14 @@ class Game(Generic[S]):
         return None
 
 
+#: the base's public methods: a game implements their ``_`` hooks and overrides none of them
+_PUBLIC = frozenset(
+    name
+    for name, value in vars(Game).items()
+    if not name.startswith("_") and isinstance(value, FunctionType | classmethod | staticmethod)
+)
+
+
 # ================================================================ helpers
 def bad_state(field: str, detail: str) -> GameError:
     """The error ``validate`` raises: ``field`` names what is wrong."""
@@ -870,48 +871,6 @@ def _memo(state: BaseState) -> dict[str, list[Any]]:
         private = state.__pydantic_private__ = {**(private or {}), "_memo_legal": {}}
     memo: dict[str, list[Any]] = private["_memo_legal"]
     return memo
-
-
-def _legacy_wrapper(name: str, fn: Any) -> Any:
-    """Adapt a public method a not-yet-converted game overrides to the new
-    signature (and, for views, strip the secrets and add the labels once)."""
-    if name == "view":
-
-        def view(self: Game, state: BaseState, seat: str | None = None, labels: SeatLabels | None = None) -> Any:
-            if seat is not None and seat not in state.seats:
-                raise GameError("unknown_seat", "core.error.unknown_seat", seat=seat)
-            data = fn(self, state, seat)
-            for key in SECRET_FIELDS:
-                data.pop(key, None)
-            data.setdefault("to_act", self.to_act(state))
-            data["labels"] = {s: v.model_dump() for s, v in self.seat_labels(state, labels).items()}
-            return data
-
-        wrapped: Any = view
-    elif name == "event_text":
-
-        def event_text(self: Game, event: Event, locale: str | None = None, labels: SeatLabels | None = None) -> str:
-            return fn(self, event, locale)
-
-        wrapped = event_text
-    elif name == "action_label":
-
-        def action_label(
-            self: Game, state: BaseState, action: Any, locale: str | None = None, labels: SeatLabels | None = None
-        ) -> str:
-            return fn(self, state, action, locale)
-
-        wrapped = action_label
-    else:  # ai_action
-
-        def ai_action(self: Game, state: BaseState, seat: str, level: str | None = None) -> Any:
-            self._level(level)
-            return fn(self, state, seat)
-
-        wrapped = ai_action
-    wrapped._wrapped = True
-    wrapped.__doc__ = fn.__doc__
-    return wrapped
 
 
 @cache

@@ -188,11 +188,16 @@ def test_the_base_refuses_a_view_with_secrets_and_overridden_contract_methods():
             class View(_HandView):
                 rng: int = 0
 
-    with pytest.raises(TypeError):
+    for name in ("apply", "view", "event_text", "action_label", "ai_action", "to_act", "outcome", "summary"):
+        # every public method is the base's (there is no wrapper for a game overriding one)
+        with pytest.raises(TypeError, match=f"_Rude.{name}: implement the hook"):
+            type("_Rude", (_Hands,), {name: lambda self, *args: None})
 
-        class _Rude(_Hands):
-            def apply(self, state, seat, action):  # the public method is the base's
-                return state, []
+    class _Blind(_Hands):
+        View = None  # a game without a view model cannot be made
+
+    with pytest.raises(TypeError, match="declare its View"):
+        _Blind()
 
 
 def test_a_rigged_value_impossible_at_the_draw_refuses_the_action_and_changes_nothing():
