@@ -128,7 +128,7 @@ def _check_reply(resp: dict) -> None:
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(game_id=hs.sampled_from(["city_of_fury", "thunder_road", "automobile", "armor_clash"]), data=hs.data())
+@given(game_id=hs.sampled_from(available()), data=hs.data())
 def test_hostile_lines_never_kill_and_a_refusal_changes_nothing(game_id, data):
     session = Session()
     game = get_game(game_id)

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from engine import available, get_game
 from engine.i18n import LOCALES, catalog_path, namespaces, normalise, placeholders, t
 
 NAMESPACES = namespaces()
@@ -20,9 +21,11 @@ def load(lang: str, ns: str) -> dict[str, str]:
 
 
 def test_the_catalogs_are_found_where_they_live():
-    assert {"core", "discord", "city_of_fury", "thunder_road", "automobile", "armor_clash"} <= set(NAMESPACES)
-    # a game's catalog lives with its data (City of Fury has moved; the others may still be in data/locales)
-    assert catalog_path("en", "city_of_fury").parts[-3:] == ("city_of_fury", "locales", "en.json")
+    assert {"core", "discord", *available()} <= set(NAMESPACES)
+    # a game's catalog lives with its data: <data dir>/locales/<lang>.json
+    for gid in available():
+        for lang in LOCALES:
+            assert catalog_path(lang, gid) == get_game(gid).data_path("locales", f"{lang}.json")
     assert catalog_path("zh", "core").parts[-3:] == ("locales", "zh", "core.json")
 
 

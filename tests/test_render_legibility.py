@@ -18,12 +18,12 @@ import io
 import pytest
 from PIL import Image
 
-from engine import get_game
+from engine import available, get_game
 from engine.base import SeatLabel
 from render import render
 from render.common import MIN_DISPLAY_PX, MIN_LONG_SIDE, display_scale, recorded_text
 
-GAMES = ["thunder_road", "automobile", "city_of_fury", "armor_clash"]
+GAMES = available()  # every registered game
 
 NAMES = ["Bartholomew", "小明同学", "Zoë", "Maximilian", "阿强"]
 COLOURS = ["#e0533d", "#4a90d9", "#3fbf62", "#e8c547", "#a461d8"]
