@@ -57,7 +57,7 @@ def check_level(game: Game, level: Any) -> str:
         "bad_ai_level",
         "core.ui.bad_ai_level",
         level=f"`{shown}`",
-        game=next((f"@{k}" for k in (f"{game.id}.name", f"discord.game.{game.id}") if has(k)), game.id),
+        game=f"@{game.id}.name" if has(f"{game.id}.name") else game.id,
         levels=tuple(level_param(game.id, lv) for lv in game.ai_levels),
     )
 
