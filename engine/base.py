@@ -47,7 +47,7 @@ from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, cast, ge
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError
 
-from .content import DATA, game_dir
+from .content import game_dir
 from .errors import GameError
 from .i18n import has, join, t
 from .rng import RigError, Rng
@@ -929,7 +929,6 @@ def canonical(obj: Any) -> str:
 
 
 __all__ = [
-    "DATA",
     "PER_SEAT",
     "SEAT_REF",
     "BaseState",

@@ -5,7 +5,8 @@ A key is ``namespace.rest`` (``core.error.not_your_turn``,
 catalog lives with its data: ``<data_dir>/locales/<lang>.json`` (the registry
 adds it with :func:`add_catalog` when it registers the game; by default
 ``data/<game>/locales/<lang>.json``).  The platform's own namespaces (``core``,
-``discord``) and catalogs not moved yet are ``data/locales/<lang>/<namespace>.json``.
+``discord``) and its feature catalogs (``play``, ``league``...) are
+``data/locales/<lang>/<namespace>.json``; no game's catalog is there.
 Lookup falls back to English, then to the key itself, so a missing string is
 visible but never crashes.
 
@@ -36,6 +37,8 @@ from babel import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.units import format_unit
+
+from .content import game_dir
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 LOCALES = ("en", "zh")
@@ -71,8 +74,8 @@ def remove_catalog(namespace: str) -> None:
 def catalog_path(lang: str, namespace: str) -> Path:
     """The file holding ``namespace``'s messages in ``lang``."""
     folder = _FOLDERS.get(namespace)
-    if folder is None and (DATA / namespace / "locales").is_dir():
-        folder = DATA / namespace / "locales"
+    if folder is None and (game_dir(namespace) / "locales").is_dir():
+        folder = game_dir(namespace) / "locales"
     if folder is not None:
         return folder / f"{lang}.json"
     return DATA / "locales" / lang / f"{namespace}.json"

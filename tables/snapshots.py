@@ -29,7 +29,7 @@ import inspect
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine.base import DATA, BaseState, Game
+from engine.base import BaseState, Game
 from store import ActionRow, NewSnapshot, ReplaySource
 
 #: a snapshot every this many log positions (at most this many actions, plus one
@@ -60,7 +60,7 @@ def _compute_digest(game_cls: type[Game]) -> str:
     h = hashlib.sha256()
     here = Path(inspect.getfile(game_cls)).resolve().parent
     files = sorted(_ENGINE.glob("*.py")) + sorted(here.rglob("*.py"))
-    data = Path(game_cls.data_dir) if game_cls.data_dir is not None else DATA / game_cls.id
+    data = game_cls.data_path()
     if data.is_dir():
         files += sorted(p for p in data.rglob("*") if p.is_file() and "locales" not in p.relative_to(data).parts)
     for path in dict.fromkeys(files):
