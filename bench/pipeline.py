@@ -6,7 +6,10 @@
 
 ``--game all`` runs every game in one run and then prints how Thunder Road's render
 compares with the others' (issue 20: at most 1.5x their median):
-``render: thunder_road=<ms> others_median=<ms> ratio=<r>`` (medians of the render stage).
+``render: thunder_road=<ms> others_median=<ms> ratio=<r>`` (medians of the render stage),
+then the same from the CPU time of drawing each turn's board once more on the bench's own
+thread (``time.thread_time``), which a loaded machine does not skew:
+``render_cpu: thunder_road=<ms> others_median=<ms> ratio=<r>``.
 
 ``--race N`` instead races N reads of one table against a writer changing its
 seats and state, once with the separate WAL read connection and once with
@@ -35,6 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import get_game  # noqa: E402
+from render import render as draw  # noqa: E402
 from store import Seat, SqliteStore  # noqa: E402
 from tables import TableService  # noqa: E402
 
@@ -73,6 +77,7 @@ async def run(game_id: str, n_games: int, turns: int, path: Path) -> dict[str, l
     pipe = TableService(store)
     game = get_game(game_id)
     totals: list[float] = []
+    cpu: list[float] = []
     pipe.timings = {}
     rng_pick = 0
     target = ids[len(ids) // 2]
@@ -105,11 +110,15 @@ async def run(game_id: str, n_games: int, turns: int, path: Path) -> dict[str, l
         result = await pipe.act(target, seat_user[seat], pick)
         await pipe.render(result.game, result.state, None, "en")
         totals.append(time.perf_counter() - t0)
+        c0 = time.thread_time()
+        draw(game_id, game.view(result.state, None), "en")
+        cpu.append(time.thread_time() - c0)
         done += 1
         rng_pick += 1
     await store.close()
     timings = dict(pipe.timings)
     timings["turn"] = totals
+    timings["render_cpu"] = cpu
     return timings
 
 
@@ -174,6 +183,7 @@ def main() -> None:
     )
     games = ["thunder_road", "automobile", "armor_clash", "city_of_fury"] if args.game == "all" else [args.game]
     renders: dict[str, float] = {}
+    cpus: dict[str, float] = {}
     for game_id in games:
         if len(games) > 1:
             print(f"# game {game_id}")
@@ -189,12 +199,15 @@ def main() -> None:
                     )
             if timings.get("render"):
                 renders[game_id] = statistics.median(timings["render"]) * 1000
+                cpus[game_id] = statistics.median(timings["render_cpu"]) * 1000
     if "thunder_road" in renders and len(renders) > 1:
-        others = statistics.median(v for k, v in renders.items() if k != "thunder_road")
-        print(
-            f"render: thunder_road={renders['thunder_road']:.2f} others_median={others:.2f} "
-            f"ratio={renders['thunder_road'] / others:.2f}"
-        )
+        for name, medians in (("render", renders), ("render_cpu", cpus)):
+            others = statistics.median(v for k, v in medians.items() if k != "thunder_road")
+            print(
+                f"{name}: thunder_road={medians['thunder_road']:.2f} others_median={others:.2f} "
+                f"ratio={medians['thunder_road'] / others:.2f}"
+            )
+        print(f"# load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from fontTools.ttLib import TTFont
-from PIL import Image, ImageCms, ImageDraw, ImageFont
+from PIL import Image, ImageCms, ImageColor, ImageDraw, ImageFont
 
 
 def _candidates() -> list[Path]:
@@ -223,13 +223,15 @@ def note_text(size: int, s: str = "") -> None:
 
 @contextmanager
 def recorded_text() -> Iterator[list[tuple[int, str]]]:
-    """Collect (font size, text) of every run drawn in this thread (tests)."""
+    """Collect (font size, text) of every run drawn in this thread (tests; a renderer
+    caching a layer with its texts).  Nested: the outer collection resumes after."""
     runs: list[tuple[int, str]] = []
+    outer = getattr(_recording, "runs", None)
     _recording.runs = runs
     try:
         yield runs
     finally:
-        _recording.runs = None
+        _recording.runs = outer
 
 
 def has_cjk_font() -> bool:
@@ -265,6 +267,44 @@ def _glyphs(s: str, size: int, fill: str | tuple, anchor: str) -> tuple[Image.Im
     return tile, left, top
 
 
+#: colours between a text's ground and its own on a palette image (its anti-aliased edges)
+TEXT_SHADES = 10
+
+
+@lru_cache(maxsize=1024)
+def rgb(colour: str) -> tuple[int, int, int]:
+    """``colour`` (any Pillow colour name) as an (r, g, b) tuple."""
+    r, g, b = ImageColor.getrgb(colour)[:3]
+    return r, g, b
+
+
+@lru_cache(maxsize=256)
+def shades(fill: str, ground: str, n: int = TEXT_SHADES) -> tuple[tuple[int, int, int], ...]:
+    """``ground``, ``n`` evenly spaced colours towards ``fill``, then ``fill``: what an
+    anti-aliased letter edge of ``fill`` on ``ground`` looks like, in ``n + 2`` steps."""
+    f, g = rgb(fill), rgb(ground)
+    return tuple(
+        (
+            round(g[0] + (f[0] - g[0]) * k / (n + 1)),
+            round(g[1] + (f[1] - g[1]) * k / (n + 1)),
+            round(g[2] + (f[2] - g[2]) * k / (n + 1)),
+        )
+        for k in range(n + 2)
+    )
+
+
+@lru_cache(maxsize=8192)
+def _shaded(s: str, size: int, anchor: str, indices: tuple[int, ...]) -> tuple[Image.Image, Image.Image, int, int]:
+    """A text run as a palette tile (each edge pixel the nearest of ``indices``: the
+    ground's palette index, the shades', the fill's) and the mask of where it is drawn."""
+    mask, left, top = glyph_mask(s, size, anchor)
+    steps = len(indices) - 1
+    level = [(v * steps + 127) // 255 for v in range(256)]
+    tile = Image.frombytes("P", mask.size, mask.point([indices[k] for k in level]).tobytes())
+    where = mask.point([255 if k else 0 for k in level])
+    return tile, where, left, top
+
+
 def text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -272,10 +312,23 @@ def text(
     size: int = 16,
     fill: str | tuple = "#ffffff",
     anchor: str = "la",
+    ground: str | None = None,
 ) -> None:
-    """Draw ``s`` at ``xy`` (Pillow anchor semantics), from a cache of rendered runs."""
+    """Draw ``s`` at ``xy`` (Pillow anchor semantics), from a cache of rendered runs.
+    On a palette image with its ``ground`` colour given, the letters' edges take the
+    palette's :func:`shades` between ``ground`` and ``fill`` (the renderer keeps them in
+    its palette; a missing one is added); without ``ground`` they are cut sharp."""
     note_text(size, s)
     target = getattr(draw, "_image", None)
+    if s and ground is not None and target is not None and target.mode == "P" and isinstance(fill, str):
+        pal = target.palette
+        assert pal is not None
+        known = pal.colors
+        found = [known.get(c) for c in shades(fill, ground)]
+        indices = tuple(i if i is not None else pal.getcolor(c, target) for i, c in zip(found, shades(fill, ground)))
+        tile, where, left, top = _shaded(s, size, anchor, indices)
+        target.paste(tile, (int(round(xy[0])) + left, int(round(xy[1])) + top), where)
+        return
     if not s or target is None or target.mode not in ("RGB", "RGBA"):
         if target is not None and s:  # a palette or grey image: the mask, in the fill colour
             mask, left, top = glyph_mask(s, size, anchor)

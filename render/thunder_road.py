@@ -13,16 +13,15 @@ button starts with."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageColor, ImageDraw
+from PIL import Image, ImageDraw
 
 from engine.i18n import t
 from engine.thunder_road.models import BoardView, CrewView, TRView, VehicleView
 
-from .common import fit, length, note_text, text, to_png
+from .common import fit, length, note_text, recorded_text, rgb, shades, text, to_png
 
 S = 24  # hex radius (px)
 XU = math.sqrt(3) * S / 2  # px per doubled row (forward)
@@ -58,8 +57,33 @@ LEN = {"bike": 22, "small": 24, "medium": 32, "large": 40, "rig": 44}
 WID = {"bike": 9, "small": 14, "medium": 18, "large": 22, "rig": 24}
 HILITE = "#facc15"
 NEXT = "#22d3ee"  # a space a car may drive to next (cyan: no seat colour is near it)
-#: colours the board draws in, kept exact in its palette image (see :func:`_to_palette`)
-_FIXED_COLOURS = (BG, HILITE, NEXT, *TERRAIN.values(), *HAZARD_UP.values(), *MARK_COLOUR.values(), "#ffffff", "#111111")
+#: every text colour with the ground it is drawn on: the palette holds the shades
+#: between the two (``render.common.shades``), for the letters' anti-aliased edges
+TEXT_ON = (
+    ("#facc15", BG),  # header
+    ("#4ade80", BG),  # winner
+    ("#ffffff", BG),  # to drive, finish, names
+    ("#ffffff", "#2a2d35"),  # the name of a crew to act
+    ("#6b7280", BG),  # a crew that is out
+    ("#6b7280", "#2a2d35"),
+    ("#fecaca", "#7f1d1d"),  # a face-down hazard's "?"
+    ("#111111", HILITE),  # a destination's number
+    ("#d1d5db", "#4b5563"),  # a used die
+    ("#111111", "#f8fafc"),  # a free die
+    ("#9ca3af", BG),  # legend
+    ("#d1d5db", BG),  # the terrain layer: start area, tile names, lanes, rows
+    ("#f3f4f6", BG),
+    ("#fde68a", BG),
+    ("#cbd5e1", BG),
+)
+#: the colours the board draws in besides the seats' (exact in its palette)
+DRAWN = (
+    BG, HILITE, NEXT, *TERRAIN.values(), *HAZARD_UP.values(), *MARK_COLOUR.values(),
+    "#111111", "#ffffff", "#9ca3af", "#fecaca", "#fde68a", "#fde047", "#fca5a5", "#e5e7eb", "#dc2626",
+    "#d1d5db", "#cbd5e1", "#7f1d1d", "#6b7280", "#64748b", "#4b5563", "#4ade80", "#f8fafc", "#f5f5f5",
+    "#f3f4f6", "#999999", "#94a3b8", "#888888", "#7dd3fc", "#30333a", "#2d3038", "#2a2d35", "#1f2937",
+    "#111827", "#0b0b0b",
+)  # fmt: skip
 #: colours with a meaning on the board: no seat colour comes close (render.common.seat_colours)
 MEANINGFUL = {
     "moving": HILITE,
@@ -80,11 +104,27 @@ def _hex(cx: float, cy: float, r: float = S) -> list[tuple[float, float]]:
     ]
 
 
-# ------------------------------------------------------------------ terrain layer (cached)
+# ------------------------------------------------------------------ palette and terrain (cached)
+@lru_cache(maxsize=1)
+def palette() -> tuple[int, ...]:
+    """The board's palette (flat RGB): every colour in :data:`DRAWN`, then the text shades
+    of :data:`TEXT_ON`; a seat's colours are added as a board draws them.  The board is
+    drawn straight onto a palette image: it needs no colour mapping afterwards and
+    encodes as PNG several times faster than an RGB one (docs/performance.md)."""
+    colours = [rgb(c) for c in DRAWN] + [c for fg, ground in TEXT_ON for c in shades(fg, ground)]
+    return tuple(v for c in dict.fromkeys(colours) for v in c)
+
+
+def _canvas(width: int, height: int) -> Image.Image:
+    img = Image.new("P", (width, height), 0)  # palette index 0: BG
+    img.putpalette(palette())
+    return img
+
+
 @lru_cache(maxsize=8)
 def _blank(key: tuple, width: int, height: int) -> Image.Image:
     """A board of this size with the (cached) terrain layer of ``key`` on it, to copy."""
-    img = Image.new("RGB", (width, height), BG)
+    img = _canvas(width, height)
     img.paste(_terrain_cached(*key)[0], (0, 0))
     return img
 
@@ -110,15 +150,29 @@ def _terrain_cached(
     lanes: tuple[str, ...],
     locale: str,
 ) -> tuple[Image.Image, tuple[tuple[int, str], ...]]:
+    """The terrain layer and its texts (recorded apart: every board records them once)."""
+    with recorded_text():
+        return _draw_terrain(columns, rows, tile_rows, terrain, tiles, lanes, locale)
+
+
+def _draw_terrain(
+    columns: int,
+    rows: int,
+    tile_rows: int,
+    terrain: tuple[str, ...],
+    tiles: tuple[str, ...],
+    lanes: tuple[str, ...],
+    locale: str,
+) -> tuple[Image.Image, tuple[tuple[int, str], ...]]:
     board_w, road_bottom = _size(
         BoardView(columns=columns, rows=rows, tile_rows=tile_rows, tiles=[], tile_names=[], terrain=[])
     )
-    img = Image.new("RGB", (board_w, road_bottom), BG)
+    img = _canvas(board_w, road_bottom)
     d = ImageDraw.Draw(img)
     runs: list[tuple[int, str]] = []
 
     def label(xy: tuple[float, float], s: str, size: int, fill: str, anchor: str) -> None:
-        text(d, xy, s, size, fill, anchor)
+        text(d, xy, s, size, fill, anchor, ground=BG)
         runs.append((size, s))
 
     bottom = TOP + YU * (columns - 1) + 2 * S
@@ -155,6 +209,7 @@ def _terrain_cached(
         label((x, TOP - 14), str(r + 1), SMALL, "#cbd5e1", "mm")
         x, _ = _center(columns - 1, 2 * r + (columns - 1) % 2)
         label((x, bottom + 14), str(r + 1), SMALL, "#cbd5e1", "mm")
+    _same_palette(img, "terrain layer")
     return img, tuple(runs)
 
 
@@ -287,13 +342,13 @@ def _chopper(d: ImageDraw.ImageDraw, cx: float, cy: float, colour: str, r: float
 def _disc(d: ImageDraw.ImageDraw, cx: float, cy: float, n: int | str, r: float = 15) -> None:
     """A destination's number (``view.marks``), as its button starts."""
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=HILITE, outline="#111111", width=2)
-    text(d, (cx, cy), str(n), 20 if len(str(n)) < 2 else SMALL, "#111111", "mm")
+    text(d, (cx, cy), str(n), 20 if len(str(n)) < 2 else SMALL, "#111111", "mm", ground=HILITE)
 
 
 def _die(d: ImageDraw.ImageDraw, x: float, y: float, value: int | str, used: bool, s: int = 28) -> None:
     fill, fg = ("#4b5563", "#d1d5db") if used else ("#f8fafc", "#111111")
     d.rounded_rectangle((x, y, x + s, y + s), radius=5, fill=fill, outline="#111111", width=2)
-    text(d, (x + s / 2, y + s / 2), str(value), 20, fg, "mm")
+    text(d, (x + s / 2, y + s / 2), str(value), 20, fg, "mm", ground=fill)
 
 
 def _pips(d: ImageDraw.ImageDraw, x: float, cy: float, damage: int, capacity: int) -> float:
@@ -331,7 +386,9 @@ def draw(view: TRView | dict[str, Any], locale: str = "en") -> bytes:
     ymax = 2 * b.rows
     col_of = _colour_of(v)
     _terrain_layer(b, locale)  # its texts recorded (the layer itself comes with the blank board)
-    legend_h = 34 * _legend(None, v, 0, board_w, locale) + 16
+    legend_y = road_bottom + 8 + DASH_ROW * len(v.crews) + 6  # below the dashboards
+    legend, lines, legend_runs = _legend(_legend_keys(v), board_w, legend_y, locale)
+    legend_h = 34 * lines + 16
     height = road_bottom + 16 + DASH_ROW * len(v.crews) + legend_h
     img = _blank(
         _terrain_key(b, locale), board_w, height
@@ -344,14 +401,14 @@ def draw(view: TRView | dict[str, Any], locale: str = "en") -> bytes:
         t("thunder_road.render.road_die", locale, n=v.road_die),
         t("thunder_road.render.tile", locale, n=v.tiles_placed),
     ]
-    text(d, (12, 18), "  ·  ".join(hdr), 24, "#facc15", "lm")
+    text(d, (12, 18), "  ·  ".join(hdr), 24, "#facc15", "lm", ground=BG)
     if v.winners:
         won = ", ".join(v.label(w) for w in v.winners)
-        text(d, (board_w - 12, 18), t("thunder_road.render.winner", locale, seats=won), 24, "#4ade80", "rm")
+        text(d, (board_w - 12, 18), t("thunder_road.render.winner", locale, seats=won), 24, "#4ade80", "rm", ground=BG)
     elif v.current:
         who = t("thunder_road.render.to_drive", locale, name=fit(v.label(v.current), 24, 380))
         d.rounded_rectangle((board_w - 40, 8, board_w - 14, 30), radius=4, fill=col_of.get(v.current, "#888"))
-        text(d, (board_w - 50, 18), who, 24, "#ffffff", "rm")
+        text(d, (board_w - 50, 18), who, 24, "#ffffff", "rm", ground=BG)
     # finish line
     if v.final:
         x0 = LEFT + XU * (ymax + 0.6)
@@ -362,7 +419,7 @@ def draw(view: TRView | dict[str, Any], locale: str = "en") -> bytes:
                     d.rectangle(
                         (x0 + j * 10, road_top + i * 10, x0 + j * 10 + 10, road_top + i * 10 + 10), fill="#f5f5f5"
                     )
-        text(d, (x0 + 10, TOP - 62), t("thunder_road.render.finish", locale), 20, "#ffffff", "mm")
+        text(d, (x0 + 10, TOP - 62), t("thunder_road.render.finish", locale), 20, "#ffffff", "mm", ground=BG)
     # hazards
     for hz in v.hazards:
         c, y = hz.pos
@@ -373,7 +430,7 @@ def draw(view: TRView | dict[str, Any], locale: str = "en") -> bytes:
             _token(d, cx, cy, hz.type or "", S - 2)
         else:
             d.ellipse((cx - 12, cy - 12, cx + 12, cy + 12), fill="#7f1d1d", outline="#fca5a5", width=2)
-            text(d, (cx, cy), "?", 20, "#fecaca", "mm")
+            text(d, (cx, cy), "?", 20, "#fecaca", "mm", ground="#7f1d1d")
     # choppers
     for crew in v.crews:
         if crew.chopper:
@@ -432,27 +489,10 @@ def draw(view: TRView | dict[str, Any], locale: str = "en") -> bytes:
     for crew in v.crews:
         _dashboard(d, v, crew, col_of[crew.seat], y0, board_w, locale)
         y0 += DASH_ROW
-    _legend(d, v, y0 + 6, board_w, locale)
-    return to_png(_to_palette(img, col_of.values()))
-
-
-def _to_palette(img: Image.Image, colours: Iterable[str]) -> Image.Image:
-    """``img`` as a palette image (a PNG several times faster to encode than RGB).
-    The palette: the board's own colours and the seat colours exactly, then the
-    most common colours of a one-in-nine sample (text shading): building it costs
-    ~1 ms where an octree quantisation of the whole board cost ~10 ms (docs/performance.md)."""
-    w, h = img.size
-    sample = img.resize((max(1, w // 3), max(1, h // 3)), Image.Resampling.NEAREST)
-    counted = sample.getcolors(maxcolors=4096)  # a small table: a larger one costs more than the rest
-    if counted is None:  # a board of more colours than that: an octree palette of the sample
-        counted = sample.quantize(255, method=Image.Quantize.FASTOCTREE).convert("RGB").getcolors(maxcolors=4096)
-    common: list[tuple[int, ...]] = [tuple(c) for _, c in sorted(counted or [], key=lambda x: -x[0])]  # type: ignore[arg-type]
-    fixed = [tuple(ImageColor.getrgb(c)[:3]) for c in (*_FIXED_COLOURS, *colours)]
-    chosen = list(dict.fromkeys([*fixed, *common]))[:256]
-    flat = [int(v) for c in chosen for v in c]
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(flat + flat[:3] * (256 - len(chosen)))
-    return img.quantize(palette=pal, dither=Image.Dither.NONE)
+    for size, s in legend_runs:  # the cached legend's texts are drawn in every image
+        note_text(size, s)
+    img.paste(legend, (0, legend_y))
+    return to_png(img)
 
 
 def _dashboard(
@@ -472,7 +512,8 @@ def _dashboard(
         name += " · " + t(f"thunder_road.crew.{crew.crew}", locale)
     if crew.out:
         name += " · " + t("thunder_road.render.out", locale)
-    text(d, (68, mid), fit(name, 20, 300), 20, "#ffffff" if not crew.out else "#6b7280", "lm")
+    ground = "#2a2d35" if crew.seat in v.to_act else BG
+    text(d, (68, mid), fit(name, 20, 300), 20, "#ffffff" if not crew.out else "#6b7280", "lm", ground=ground)
     x = 380.0
     if not crew.out:
         for value in crew.dice:
@@ -497,68 +538,105 @@ def _dashboard(
         x += step_x
 
 
-def _legend(d: ImageDraw.ImageDraw | None, v: TRView, y: float, board_w: int, locale: str) -> int:
-    """What each icon means, in the table's language, wrapped to the image's width;
-    returns the number of lines (``d`` None: only measure)."""
+def _legend_keys(v: TRView) -> tuple[str, ...]:
+    """The legend's entries for this board: the dashboard's icons always, the board's
+    other pieces only while one is on it (fewer, bigger things)."""
+    keys = ["sizes", "die_free", "die_used", "damage", "coast", "moved", "moving"]
+    if v.marks:
+        keys.append("destination")
+    elif v.choices:
+        keys.append("next")
+    if any(not h.up for h in v.hazards):
+        keys.append("hazard")
+    tokens = {tuple(h.pos) for h in v.hazards}
+    if any(
+        row[c] == "H" and (c, 2 * r + c % 2) not in tokens
+        for r, row in enumerate(v.board.terrain)
+        for c in range(len(row))
+    ):
+        keys.append("empty_hazard")
+    up = {h.type for h in v.hazards if h.up and h.type}
+    keys += [kind for kind in ("oil", "mud", "fire") if kind in up]
+    if any(w.kind != "wreck" and not w.operable for w in v.vehicles):
+        keys.append("spun_out")
+    if any(w.kind == "wreck" for w in v.vehicles):
+        keys.append("wreck")
+    if any(c.chopper for c in v.crews):
+        keys.append("chopper")
+    if any(w.on_fire for w in v.vehicles):
+        keys.append("on_fire")
+    return tuple(keys)
+
+
+@lru_cache(maxsize=256)
+def _legend(
+    keys: tuple[str, ...], board_w: int, y: int, locale: str
+) -> tuple[Image.Image, int, tuple[tuple[int, str], ...]]:
+    """What each icon in ``keys`` means, in the table's language, wrapped to the image's
+    width: the legend drawn once onto a strip of the board's ground (cached; a table's
+    boards share few combinations) to paste at ``y``, its number of lines and its texts."""
     tr = lambda k: t(f"thunder_road.render.legend.{k}", locale)  # noqa: E731
-    dd: Any = d
 
-    def hazard(x: float, cy: float) -> None:
-        dd.ellipse((x, cy - 12, x + 24, cy + 12), fill="#7f1d1d", outline="#fca5a5", width=2)
-        text(dd, (x + 12, cy), "?", 20, "#fecaca", "mm")
+    def hazard(d: ImageDraw.ImageDraw, x: float, cy: float) -> None:
+        d.ellipse((x, cy - 12, x + 24, cy + 12), fill="#7f1d1d", outline="#fca5a5", width=2)
+        text(d, (x + 12, cy), "?", 20, "#fecaca", "mm", ground="#7f1d1d")
 
-    def spun(x: float, cy: float) -> None:
-        _vehicle(dd, x + 16, cy, "medium", "#64748b", turned=True)
-        _cross(dd, x + 16, cy, 11, "#ef4444", 3)
+    def spun(d: ImageDraw.ImageDraw, x: float, cy: float) -> None:
+        _vehicle(d, x + 16, cy, "medium", "#64748b", turned=True)
+        _cross(d, x + 16, cy, 11, "#ef4444", 3)
+
+    def token(kind: str) -> tuple[float, Any, str]:
+        return 24, lambda d, x, cy: _token(d, x + 12, cy, kind), t(f"thunder_road.token.{kind}", locale)
 
     # (icon width, icon, words)
-    items: list[tuple[float, Any, str]] = [
-        (sum(LEN[z] + 5 for z in ("small", "medium", "large")), lambda x, cy: _sizes(dd, x, cy), tr("sizes")),
-        (26, lambda x, cy: _die(dd, x, cy - 13, "3", False, 26), tr("die_free")),
-        (26, lambda x, cy: _die(dd, x, cy - 13, "3", True, 26), tr("die_used")),
-        (28, lambda x, cy: _pips(dd, x, cy, 1, 2), tr("damage") + " / " + tr("slot")),
-        (18, lambda x, cy: _coast_icon(dd, x, cy), tr("coast")),
-        (18, lambda x, cy: _check(dd, x, cy), tr("moved")),
-        (28, lambda x, cy: dd.polygon(_hex(x + 14, cy, 14), outline=HILITE, width=4), tr("moving")),
-    ]
-    if v.marks:
-        items.append((28, lambda x, cy: _disc(dd, x + 14, cy, 1, 14), tr("destination")))
-    elif v.choices:
-        items.append((18, lambda x, cy: dd.ellipse((x, cy - 9, x + 18, cy + 9), outline=NEXT, width=4), tr("next")))
-    # the board's other pieces, each explained only while it is on the board (fewer, bigger things)
-    up = {h.type for h in v.hazards if h.up and h.type}
-    if any(not h.up for h in v.hazards):
-        items.append((24, hazard, tr("hazard")))
-    tokens = {tuple(h.pos) for h in v.hazards}
-    terrain = v.board.terrain
-    if any(
-        row[c] == "H" and (c, 2 * r + c % 2) not in tokens for r, row in enumerate(terrain) for c in range(len(row))
-    ):
-        items.append((24, lambda x, cy: _empty_hazard(dd, x + 12, cy), tr("empty_hazard")))
-    for kind in ("oil", "mud", "fire"):
-        if kind in up:
-            items.append((24, lambda x, cy, k=kind: _token(dd, x + 12, cy, k), t(f"thunder_road.token.{kind}", locale)))
-    if any(w.kind != "wreck" and not w.operable for w in v.vehicles):
-        items.append((32, spun, tr("spun_out")))
-    if any(w.kind == "wreck" for w in v.vehicles):
-        items.append((34, lambda x, cy: _wreck(dd, x + 17, cy, 0.9), tr("wreck")))
-    if any(c.chopper for c in v.crews):
-        items.append((26, lambda x, cy: _chopper(dd, x + 13, cy, "#9ca3af", 12), tr("chopper")))
-    if any(w.on_fire for w in v.vehicles):
-        items.append((12, lambda x, cy: _flame(dd, x + 6, cy + 4), tr("on_fire")))
-    x, cy, lines = 12.0, y + 17, 1
-    for width, icon, words in items:
+    entries: dict[str, tuple[float, Any, str]] = {
+        "sizes": (sum(LEN[z] + 5 for z in ("small", "medium", "large")), _sizes, tr("sizes")),
+        "die_free": (26, lambda d, x, cy: _die(d, x, cy - 13, "3", False, 26), tr("die_free")),
+        "die_used": (26, lambda d, x, cy: _die(d, x, cy - 13, "3", True, 26), tr("die_used")),
+        "damage": (28, lambda d, x, cy: _pips(d, x, cy, 1, 2), tr("damage") + " / " + tr("slot")),
+        "coast": (18, _coast_icon, tr("coast")),
+        "moved": (18, _check, tr("moved")),
+        "moving": (28, lambda d, x, cy: d.polygon(_hex(x + 14, cy, 14), outline=HILITE, width=4), tr("moving")),
+        "destination": (28, lambda d, x, cy: _disc(d, x + 14, cy, 1, 14), tr("destination")),
+        "next": (18, lambda d, x, cy: d.ellipse((x, cy - 9, x + 18, cy + 9), outline=NEXT, width=4), tr("next")),
+        "hazard": (24, hazard, tr("hazard")),
+        "empty_hazard": (24, lambda d, x, cy: _empty_hazard(d, x + 12, cy), tr("empty_hazard")),
+        "oil": token("oil"),
+        "mud": token("mud"),
+        "fire": token("fire"),
+        "spun_out": (32, spun, tr("spun_out")),
+        "wreck": (34, lambda d, x, cy: _wreck(d, x + 17, cy, 0.9), tr("wreck")),
+        "chopper": (26, lambda d, x, cy: _chopper(d, x + 13, cy, "#9ca3af", 12), tr("chopper")),
+        "on_fire": (12, lambda d, x, cy: _flame(d, x + 6, cy + 4), tr("on_fire")),
+    }
+    placed: list[tuple[float, float, tuple[float, Any, str]]] = []
+    x, cy, lines = 12.0, y + 17.0, 1
+    for key in keys:
+        width, icon, words = entries[key]
         need = width + 8 + length(words, SMALL)
         if x + need > board_w - 8:
             x, cy, lines = 12.0, cy + 34, lines + 1
-        if d is not None:
-            icon(x, cy)
-            text(d, (x + width + 8, cy), words, SMALL, "#9ca3af", "lm")
+        placed.append((x, cy, entries[key]))
         x += need + 26
-    return lines
+    # drawn where it goes (shapes round their coordinates as in the board), then cut out
+    strip = _canvas(board_w, y + 34 * lines + 10)
+    d = ImageDraw.Draw(strip)
+    with recorded_text() as runs:
+        for x, cy, (width, icon, words) in placed:
+            icon(d, x, cy)
+            text(d, (x + width + 8, cy), words, SMALL, "#9ca3af", "lm", ground=BG)
+    _same_palette(strip, "legend")
+    return strip.crop((0, y, board_w, strip.height)), lines, tuple(runs)
+
+
+def _same_palette(img: Image.Image, what: str) -> None:
+    """A cached layer is pasted as palette indices: it may use only the base palette."""
+    if img.palette is None or len(img.palette.palette) != len(palette()):
+        raise RuntimeError(f"the {what} drew a colour outside render.thunder_road.DRAWN")
 
 
 def _sizes(d: ImageDraw.ImageDraw, x: float, cy: float) -> float:
+    """The three car sizes side by side (the legend's first icon)."""
     for size in ("small", "medium", "large"):
         ln, _ = _vehicle(d, x + LEN[size] / 2, cy, size, "#64748b")
         x += ln + 5
