@@ -51,6 +51,7 @@ EXTENSIONS = (
     "cogs.game_commands",
     "cogs.following",
     "cogs.league",
+    "cogs.help",
 )
 ROOT = Path(__file__).resolve().parent
 
