@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from engine import available, get_game
 from engine.i18n import has, t
 
 from .locale import locale_of, ls
@@ -56,7 +57,7 @@ def _description(item: app_commands.Command, lang: str) -> str:
 
 def commands_by_intent(tree: app_commands.CommandTree, game_groups: set[str]) -> list[tuple[str, list[Any]]]:
     """Every slash command of ``tree`` once, under its intent (in :data:`INTENTS`
-    order, then "more"); ``game_groups``: the groups games declared."""
+    order, then "more"); ``game_groups``: the groups games declare (``Game.commands``)."""
     found = [c for c in tree.walk_commands() if isinstance(c, app_commands.Command)]
     placed: dict[str, list[tuple[int, Any]]] = {intent: [] for intent, _ in INTENTS}
     placed["more"] = []
@@ -117,8 +118,7 @@ class Help(commands.Cog):
     )
     async def help(self, interaction: discord.Interaction) -> None:
         lang = locale_of(interaction, self.services.default_locale)
-        games = cast(Any, self.bot.get_cog("GameCommands"))
-        groups = {g.name for g in getattr(games, "groups", [])}
+        groups = {get_game(g).command_group or g for g in available() if get_game(g).commands}
         await interaction.response.send_message(embed=help_embed(self.bot.tree, groups, lang), ephemeral=True)
 
 
