@@ -25,6 +25,8 @@ from store import GameRow
 from tables import TurnRefused, TurnResult, clocks, preview, refusals
 from tables.board import web_link
 from tables.catchup import catchup
+from tables.decisions import decisions
+from tables.decisions import page as log_page
 from tables.levels import check_level
 from tables.text import plain
 from tables.web_sessions import LINK_SECONDS, WebSessions
@@ -795,22 +797,21 @@ class Play(commands.Cog):
             loaded = await self.tables.log_table(_channel_id(interaction))
         except TurnRefused as exc:
             return await interaction.followup.send(exc.text(locale), ephemeral=True)
-        per = 15
+        per = 15  # decisions a page (a chain is one; its steps are in /game export)
         total = await self.store.count_actions(loaded.row.id)
-        pages = max(1, -(-total // per))
+        groups = decisions(await self.store.actions(loaded.row.id, limit=total)) if total else []
+        pages = max(1, -(-len(groups) // per))
         if not 1 <= page <= pages:  # Range is not enforced by discord.py: a forged page
             return await interaction.followup.send(t("discord.forged.page", locale, pages=pages), ephemeral=True)
-        offset = max(0, total - per * page)
-        rows = await self.store.actions(
-            loaded.row.id, limit=min(per, total - per * (page - 1)) if total else 0, offset=offset
-        )
         seat = loaded.row.seat_of(interaction.user.id)
         labels = await self.boards.labels(loaded.row, locale)
         lines = []
-        for a in rows:
-            evs = loaded.game.load_events(a.events)
+        for d in log_page(groups, page, per):
+            evs = [e for a in d.steps for e in loaded.game.load_events(a.events)]
             shown = event_lines(loaded.game, loaded.game.visible_events(evs, seat), locale, labels)
-            lines.append(f"{seat_tag(loaded.row, labels, a.seat)}: " + ("; ".join(shown) if shown else "…"))
+            auto = [t("discord.log.auto", locale)] if d.by == "auto" else []
+            line = f"{seat_tag(loaded.row, labels, d.seat)}: " + ("; ".join(shown + auto) or "…")
+            lines.append(clip(line, 1900 // per))  # every decision of the page shows
         head = t("core.ui.log_title", locale, id=loaded.row.id, page=page, pages=pages)
         body = "\n".join(lines) or t("core.ui.log_empty", locale)
         await interaction.followup.send(clip(f"{head}\n{body}", 2000), ephemeral=True)

@@ -116,6 +116,9 @@ class ActionRow:
     created_at: float = 0.0
     id: int = 0
     events: list[dict[str, Any]] = field(default_factory=list)
+    #: who took the step: "player", "ai" (a seat of the AI) or "auto" (the platform, a
+    #: forced single choice); "" in rows stored before it was recorded
+    by: str = ""
 
 
 @dataclass

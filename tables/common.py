@@ -169,6 +169,7 @@ def log_entry(
         events=game.dump_events(events),
         evs=list(events),
         auto=auto,
+        by="auto" if auto else "ai" if user_id is None else "player",
     )
 
 
