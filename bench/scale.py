@@ -14,8 +14,10 @@ Afterwards every table of the run is replayed from its seed and log and compared
 with the stored state, and every acknowledged turn is looked up in the log.
 Prints exactly one line:
 
-    scale <sqlite|postgresql> processes=<n> tables=<n> turns=<n> errors=<n> double_applies=<n> lost=<n> replay_mismatches=<n>
+    scale <sqlite|postgresql> processes=<n> tables=<n> turns=<n> errors=<n> double_applies=<n> lost=<n> replay_mismatches=<n> auto_steps=<n>
 
+(auto_steps: steps the platform took for a member, a forced single choice; not decisions,
+so not double applies.)
 (tables = tables played in this run, including those opened when one finished.)
 """
 
@@ -39,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import get_game  # noqa: E402
 from store import ChannelBusy, Seat, StoreError, backend_of, open_store  # noqa: E402
 from tables import TableService, TurnRefused  # noqa: E402
+from tables.decisions import decisions, taken_by  # noqa: E402
 
 GAME = "thunder_road"
 SEATS = ["p1", "p2"]
@@ -187,11 +190,21 @@ async def verify(url: str, base: int, slots: int, acks: list[list]) -> dict[str,
             entries = [a for a in logs.get(gid, []) if a.version == version]
             if not entries or (entries[0].seat, entries[0].user_id, entries[0].action) != (seat, uid, action):
                 lost += 1
-        # a version holds exactly one commit, and each commit exactly one human decision
+        # a version holds exactly one commit, and each commit exactly one human decision; the
+        # steps the platform took after it (a forced single choice, taken_by "auto") and the AI
+        # seats' moves are not decisions (tables/decisions.py)
+        auto = 0
         for log in logs.values():
-            humans = Counter(a.version for a in log if a.user_id is not None)
+            humans = Counter(d.version for d in decisions(log) if d.by == "player")
             double += sum(n - 1 for n in humans.values() if n > 1)
-        return {"tables": len(ids), "double_applies": double, "lost": lost, "replay_mismatches": mismatches}
+            auto += sum(1 for a in log if taken_by(a) == "auto")
+        return {
+            "tables": len(ids),
+            "double_applies": double,
+            "lost": lost,
+            "replay_mismatches": mismatches,
+            "auto_steps": auto,
+        }
     finally:
         await store.close()
 
@@ -237,7 +250,7 @@ def run(args) -> str:
     return (
         f"scale {backend} processes={args.processes} tables={result['tables']} turns={len(acks)} errors={errors}"
         f" double_applies={result['double_applies']} lost={result['lost']}"
-        f" replay_mismatches={result['replay_mismatches']}"
+        f" replay_mismatches={result['replay_mismatches']} auto_steps={result['auto_steps']}"
     )
 
 

@@ -381,10 +381,10 @@ class SqlCore(SqlDue):
         if c.actions:
             await self._step("actions")
             await db.executemany(
-                "INSERT INTO actions(game_id, seat, user_id, action_json, events_json, version, created_at)"
-                " VALUES (?,?,?,?,?,?,?)",
+                "INSERT INTO actions(game_id, seat, user_id, action_json, events_json, version, created_at, taken_by)"
+                " VALUES (?,?,?,?,?,?,?,?)",
                 [
-                    (c.game_id, a.seat, a.user_id, dumps(a.action), dumps(a.events), new_version, fl(now))
+                    (c.game_id, a.seat, a.user_id, dumps(a.action), dumps(a.events), new_version, fl(now), a.by)
                     for a in c.actions
                 ],
             )

@@ -13,18 +13,20 @@ from .sql import Conn, SqlBase, fl
 
 #: the effective log of table ``?`` (taken-back actions left out), as ``a``
 EFFECTIVE = "FROM actions a WHERE a.game_id=? AND NOT EXISTS (SELECT 1 FROM reverts r WHERE r.action_id=a.id)"
-_ACTION = "SELECT a.id, a.seat, a.user_id, a.action_json, a.events_json, a.version, a.created_at "
+_ACTION = "SELECT a.id, a.seat, a.user_id, a.action_json, a.events_json, a.version, a.created_at, a.taken_by "
 _SNAPSHOT = "SELECT action_id, position, key, state_json FROM snapshots"
 
 
 def action_rows(game_id: int, rows: Sequence[Any]) -> list[ActionRow]:
     out = []
-    for i, seat, uid, aj, ej, ver, at in rows:
+    for i, seat, uid, aj, ej, ver, at, by in rows:
         try:
             action, events = json.loads(aj), json.loads(ej or "[]")
         except ValueError as exc:
             raise CorruptRow(game_id, f"unreadable action {i}: {exc}") from None
-        out.append(ActionRow(id=i, seat=seat, user_id=uid, action=action, events=events, version=ver, created_at=at))
+        out.append(
+            ActionRow(id=i, seat=seat, user_id=uid, action=action, events=events, version=ver, created_at=at, by=by)
+        )
     return out
 
 

@@ -382,6 +382,14 @@ MIGRATIONS: list[tuple[int, str]] = [
     CREATE INDEX outbox_due ON outbox(due_at)
     """,
     ),
+    (  # who took each logged step (issue 20 item 10): "player", "ai" (a seat of the AI) or
+        # "auto" (the platform: a forced single choice); '' for steps logged before
+        12,
+        """
+    ALTER TABLE actions ADD COLUMN taken_by TEXT NOT NULL DEFAULT ''
+        CHECK (taken_by IN ('', 'player', 'ai', 'auto'))
+    """,
+    ),
 ]
 
 

@@ -17,6 +17,7 @@ from engine.base import BaseState, Event, Game
 from store import GameRow
 
 from .common import Step, TurnRefused
+from .decisions import taken_by
 from .service import TableService
 
 #: at most this many log rows are read back (a member away for a very long game sees the latest)
@@ -73,7 +74,7 @@ async def catchup(service: TableService, row: GameRow, game: Game, state: BaseSt
     out = Catchup(row, game, seat, after=state, turns=len(rows) - start, earlier=0 if mine else offset)
     for a in rows[start:]:
         events = game.visible_events(game.load_events(a.events), seat)
-        by = "ai" if a.user_id is None else "player"
+        by = taken_by(a)
         step = Step(a.seat, events, by)
         out.steps.append(step)
         if out.first_hit is None and a.seat != seat:
