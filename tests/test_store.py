@@ -403,6 +403,7 @@ async def test_opening_an_older_database_fills_in_the_due_times(store, database_
         await store.sql(f"DROP INDEX {index}")
     await store.sql("ALTER TABLE votes DROP COLUMN decision")
     await store.sql("ALTER TABLE games DROP COLUMN lobby_message_id")
+    await store.sql("ALTER TABLE actions DROP COLUMN taken_by")
     await store.sql("DELETE FROM schema_migrations WHERE version >= 4")
     await store.close()
     again = open_store(database_url)
