@@ -10,6 +10,7 @@ from engine.base import BaseState, Game
 from store import CorruptRow, GameRow
 
 from .common import FINISHED, Loaded, TurnRefused, storable
+from .decisions import taken_by
 from .kernel import Kernel
 from .snapshots import SnapshotUnusable, snapshot_key
 
@@ -70,7 +71,8 @@ class History:
             "seats": [s.seat for s in row.seats],
             "options": row.options,
             "seed": row.seed,
-            "log": [{"seat": a.seat, "action": a.action} for a in log_rows],
+            # every step, and who took it ("player", "ai", "auto": tables/decisions.py)
+            "log": [{"seat": a.seat, "action": a.action, "by": taken_by(a)} for a in log_rows],
             "outcome": row.outcome,
         }
 
