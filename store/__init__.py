@@ -1,4 +1,12 @@
-"""Storage: the only package that touches the database."""
+"""Storage: the only package that touches the database.
+
+Layout: :mod:`store.base` is the interface (:class:`Store`, documented by caller
+group) with its rows (:mod:`store.rows`), errors (:mod:`store.errors`) and privacy
+registry (:mod:`store.privacy`); the SQL is written once (:mod:`store.core`,
+:mod:`store.due`, :mod:`store.history`, :mod:`store.community`) over a small dialect
+adapter (:mod:`store.sql`); :mod:`store.sqlite` and :mod:`store.postgres` keep only
+connections, transactions, locking and their dialect; :mod:`store.migrations` is the
+one migration list both apply; :mod:`store.tools` copies, backs up and restores."""
 
 from .base import (
     PERSONAL_DATA,

@@ -326,13 +326,13 @@ class SqlStore(SqlCore):
         if game is not None:
             sql += " AND game=?"
             args.append(game)
-        if user_ids is not None:
-            if not user_ids:
-                return []
-            within, more = self.dialect.within("user_id", list(user_ids)[: self.dialect.chunk])
-            sql += f" AND {within}"
-            args += more
-        return [RatingRow(*r) for r in await self._fetch(sql + " ORDER BY game, user_id", args)]
+        if user_ids is None:
+            return [RatingRow(*r) for r in await self._fetch(sql + " ORDER BY game, user_id", args)]
+        rows: list[tuple] = []
+        for chunk in chunks(sorted(set(user_ids)), self.dialect.chunk):
+            within, more = self.dialect.within("user_id", chunk)
+            rows += await self._fetch(f"{sql} AND {within}", [*args, *more])
+        return sorted((RatingRow(*r) for r in rows), key=lambda r: (r.game, r.user_id))
 
     # --------------------------------------------------------- followers
     async def follow(self, game_id: int, user_id: int, mode: str, sent_version: int) -> None:

@@ -161,7 +161,7 @@ class PostgresStore(SqlStore):
         return [tuple(r) for r in await self.pool.fetch(dollars(query), *args)]
 
     async def listen_tables(self, callback: Callable[[int, int], None]) -> Callable[[], Awaitable[None]] | None:
-        """LISTEN on a connection of its own (the trigger of migration 8 notifies every change)."""
+        """LISTEN on a connection of its own (the trigger of migration 10 notifies every change)."""
         conn = await asyncpg.connect(self.dsn)
 
         def heard(_conn, _pid, _channel, payload: str) -> None:

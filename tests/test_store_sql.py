@@ -3,7 +3,7 @@ differ, and the behaviour behind them, run on SQLite and on a real PostgreSQL.""
 
 import pytest
 
-from store import Caps, LimitReached, Seat, StoreError
+from store import Caps, ChangeSet, LimitReached, RatingChange, Seat, StoreError
 from store import due as store_due
 from store.postgres import dollars
 from store.sql import POSTGRESQL, SQLITE
@@ -51,6 +51,10 @@ async def test_lists_longer_than_one_sqlite_statement_takes(store):
     asked = list(range(-1200, 0)) + ids + list(range(10**6, 10**6 + 1200))
     assert await store.table_versions(asked) == {i: 1 for i in ids}
     assert await store.results_of_games(asked) == {}
+    rated = [RatingChange(1, "thunder_road", u, 0, 25.0 + u % 7, 8.0, 1) for u in (3, 2000, 4000)]
+    await store.commit(ChangeSet(ratings=rated))
+    rows = await store.ratings(1, user_ids=list(range(1, 4500)))
+    assert [(r.user_id, r.mu) for r in rows] == [(3, 28.0), (2000, 30.0), (4000, 28.0)]
 
 
 async def test_release_gives_back_exactly_one_of_two_equal_events(store):
