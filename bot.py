@@ -36,7 +36,8 @@ import discord
 import yarl
 from discord.ext import commands
 
-from cogs.components import DYNAMIC_ITEMS
+from cogs.components import DYNAMIC_ITEMS, Routes
+from cogs.errors import ErrorHook
 from cogs.flood import GuardedTree
 from cogs.locale import CatalogTranslator
 from cogs.services import Services
@@ -45,6 +46,7 @@ from store import Store, StoreError, open_store, redact
 log = logging.getLogger("tabletop")
 EXTENSIONS = (
     "cogs.play",
+    "cogs.rules",
     "cogs.scheduler",
     "cogs.outbox",
     "cogs.community",
@@ -205,6 +207,8 @@ class TabletopBot(commands.Bot):
             clock=clock,
             web_url=config.web_url,
         )
+        #: where clicks go: the one error hook, and the handlers the cogs register (cogs/components.py)
+        self.routes = Routes(hook=ErrorHook(self, self.services))
         self.web_runner: Any = None  # the web companion (an aiohttp AppRunner), when TG_WEB_PORT is set
 
     async def setup_hook(self) -> None:

@@ -26,6 +26,7 @@ from tables.board import Board, board, web_link
 from tables.text import escape
 
 from .clockview import bank_lines
+from .ids import table_of
 from .locale import failure_key
 from .services import Services
 from .ui import (
@@ -107,9 +108,7 @@ def owns_table(message: discord.Message, gid: int) -> bool:
                 walk([acc])
 
     walk(message.components)
-    return any(
-        cid.split(":")[2:3] == [str(gid)] for cid in ids if cid.startswith("tg:") and not cid.startswith("tg:vote:")
-    )
+    return any(table_of(cid) == gid for cid in ids)
 
 
 async def truth_key(tables: TableService, error: BaseException | None = None) -> str:

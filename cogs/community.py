@@ -20,10 +20,9 @@ from tables import TurnRefused, clocks, limits, ratings
 from tables.standings import campaign_standings, rank, rank_by_rating
 from tables.text import escape, plain
 
-from .boards import truth_key
 from .clockview import rating_text
 from .inputs import check_choice, check_game, echo, game_choices, options_error, parse_options, parse_points
-from .locale import is_unavailable, locale_of, ls
+from .locale import locale_of, ls
 from .services import Services
 from .ui import clip, game_name
 
@@ -98,16 +97,6 @@ class Community(commands.Cog):
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        if not is_unavailable(error):
-            log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
-        try:  # the truth about the member's change: nothing changed, saved, or not known
-            await self.refuse(interaction, t(await truth_key(self.services.tables, error), self.loc(interaction)))
-        except discord.HTTPException:
-            pass
 
     async def name_of(self, guild: discord.Guild | None, user_id: int) -> str:
         member = guild.get_member(user_id) if guild else None
@@ -256,10 +245,7 @@ class Community(commands.Cog):
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         locale = self.loc(interaction)
-        try:
-            game = check_game(game)
-        except TurnRefused as exc:
-            return await self.refuse(interaction, exc.text(locale))
+        game = check_game(game)
         g = get_game(game)
         rated = {r.user_id: r for r in await self.store.ratings(_guild_id(interaction), game)}
         rows = rank_by_rating(await self.store.stats(_guild_id(interaction), game=game), rated)[:10]
@@ -324,29 +310,21 @@ class Community(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
         name = name.strip()[:60]
-        try:
-            game = check_game(game)
-        except TurnRefused as exc:
-            return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        game = check_game(game)
         try:
             table = parse_points(points)
         except ValueError:
             return await interaction.followup.send(t("core.campaign.bad_points", locale), ephemeral=True)
         if not name:
             return await interaction.followup.send(t("core.campaign.bad_name", locale), ephemeral=True)
-        try:
-            camp = await self.services.tables.create_campaign(
-                guild_id=_guild_id(interaction),
-                game_id=game,
-                name=name,
-                points=table,
-                created_by=interaction.user.id,
-                story=parse_options(story),
-            )
-        except GameError as exc:
-            return await interaction.followup.send(exc.message(locale), ephemeral=True)
-        except TurnRefused as exc:
-            return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        camp = await self.services.tables.create_campaign(
+            guild_id=_guild_id(interaction),
+            game_id=game,
+            name=name,
+            points=table,
+            created_by=interaction.user.id,
+            story=parse_options(story),
+        )
         await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
         await interaction.followup.send(
             t(
@@ -480,10 +458,7 @@ class Community(commands.Cog):
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def settings_threads(self, interaction: discord.Interaction, game: str, enabled: bool) -> None:
-        try:
-            game = check_game(game)
-        except TurnRefused as exc:
-            return await self.refuse(interaction, exc.text(self.loc(interaction)))
+        game = check_game(game)
         if await self._admin(interaction):
             await self._save(interaction, lambda s: {**s, "threads": {**(s.get("threads") or {}), game: enabled}})
 
@@ -499,10 +474,7 @@ class Community(commands.Cog):
         ]
     )
     async def settings_language(self, interaction: discord.Interaction, language: str) -> None:
-        try:
-            language = check_choice(language, LANGUAGES)
-        except TurnRefused as exc:
-            return await self.refuse(interaction, exc.text(self.loc(interaction)))
+        language = check_choice(language, LANGUAGES)
         if await self._admin(interaction):
             await self._save(interaction, lambda s: {**s, "language": None if language == "user" else language})
 
@@ -550,12 +522,10 @@ class Community(commands.Cog):
             return
         locale = self.loc(interaction)
         parsed: dict[str, Any] = {}
+        game = check_game(game)
         try:
-            game = check_game(game)
             parsed = parse_options(options)
             get_game(game).parse_options(parsed)  # validate now, not when a table opens
-        except TurnRefused as exc:
-            return await self.refuse(interaction, exc.text(locale))
         except GameError as exc:
             return await self.refuse(interaction, clip(options_error(game, parsed, exc, locale), 2000))
         await self._save(interaction, lambda s: {**s, "options": {**(s.get("options") or {}), game: parsed}})
@@ -610,11 +580,7 @@ class Community(commands.Cog):
         self, interaction: discord.Interaction, days: app_commands.Range[int, 1, clocks.AWAY_DAYS_PER_YEAR]
     ) -> None:
         locale = self.loc(interaction)
-        try:
-            _, until = await self.services.tables.go_away(interaction.user.id, days)
-        except TurnRefused as exc:
-            await interaction.response.send_message(exc.text(locale), ephemeral=True)
-            return
+        _, until = await self.services.tables.go_away(interaction.user.id, days)
         await interaction.response.send_message(
             t("asyncplay.away_set", locale, until=clocks.discord_time(until, "f"), rel=clocks.discord_time(until)),
             ephemeral=True,
@@ -626,11 +592,7 @@ class Community(commands.Cog):
     )
     async def remind_back(self, interaction: discord.Interaction) -> None:
         locale = self.loc(interaction)
-        try:
-            await self.services.tables.come_back(interaction.user.id)
-        except TurnRefused as exc:
-            await interaction.response.send_message(exc.text(locale), ephemeral=True)
-            return
+        await self.services.tables.come_back(interaction.user.id)
         await interaction.response.send_message(t("asyncplay.back", locale), ephemeral=True)
 
     @settings_group.command(

@@ -1,47 +1,99 @@
 """Persistent components: DynamicItems whose custom_id carries ids only.
 
 Registered once with ``bot.add_dynamic_items`` so a click on any message the
-bot ever sent (also before a restart) reaches the right handler.
+bot ever sent (also before a restart) reaches the right handler.  Each item's
+custom_id is read and written by the one codec (cogs/ids.py); its callback
+calls a typed handler (:class:`TableClicks`, :class:`LeagueClicks`) that the
+cogs register on the bot's :class:`Routes`, through the one error hook
+(:class:`ClickHook`, cogs/errors.py): a refusal or failure of any click is
+answered there.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, cast
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 import discord
-from discord.ext import commands
+
+from . import ids
+
+if TYPE_CHECKING:
+    from tables import TurnRefused
 
 
-class _Guarded:
-    """Routes a component click to the Play cog, with its error guard."""
+class TableClicks(Protocol):
+    """What a click on a table's components does (cogs/play.py implements it)."""
 
-    def __init__(self, interaction: discord.Interaction):
-        self.interaction = interaction
-        self.cog: Any = cast(commands.Bot, interaction.client).get_cog("Play")
-
-    def __getattr__(self, name: str):
-        handler = getattr(self.cog, name)
-
-        async def call(*args):
-            await self.cog.guard(self.interaction, handler(*args))
-
-        return call
+    async def on_action(self, interaction: discord.Interaction, gid: int, version: int, idx: int) -> None: ...
+    async def on_lobby(self, interaction: discord.Interaction, gid: int, op: str, level: str | None = None) -> None: ...
+    async def on_panel(self, interaction: discord.Interaction, gid: int) -> None: ...
+    async def on_private_view(self, interaction: discord.Interaction, gid: int) -> None: ...
+    async def on_catchup(self, interaction: discord.Interaction, gid: int) -> None: ...
+    async def on_vote(self, interaction: discord.Interaction, vid: int, yes: bool) -> None: ...
 
 
-def _tables(interaction: discord.Interaction) -> _Guarded:
-    return _Guarded(interaction)
+class LeagueClicks(Protocol):
+    """A league's signup buttons (cogs/league.py implements it)."""
+
+    async def on_signup(self, interaction: discord.Interaction, lid: int, op: str) -> None: ...
 
 
-def _board(board: int | None) -> str:
-    """A private panel's components also name the public board they came from."""
-    return f":{board}" if board else ""
+class ClickHook(Protocol):
+    """The one error hook (cogs/errors.py): runs a click after the flood check and
+    answers whatever it raises; answers a slash command's error the same way."""
+
+    async def click(self, interaction: discord.Interaction, call: Callable[[], Awaitable[None]]) -> None: ...
+    async def answer(self, interaction: discord.Interaction, error: BaseException) -> None: ...
+    async def tell(self, interaction: discord.Interaction, exc: TurnRefused) -> None: ...
 
 
-class ActionButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"tg:a:(?P<gid>\d+):(?P<ver>\d+):(?P<idx>\d+)(?::(?P<board>\d+))?",
-):
+class NotLoaded(RuntimeError):
+    """A click reached a handler whose cog is not loaded (answered as a failure)."""
+
+
+@dataclass
+class Routes:
+    """Where this bot's clicks go: the hook, and the handlers the cogs registered."""
+
+    hook: ClickHook
+    tables: TableClicks | None = None
+    leagues: LeagueClicks | None = None
+
+    def table_clicks(self) -> TableClicks:
+        if self.tables is None:
+            raise NotLoaded("no table handler is registered")
+        return self.tables
+
+    def league_clicks(self) -> LeagueClicks:
+        if self.leagues is None:
+            raise NotLoaded("no league handler is registered")
+        return self.leagues
+
+
+def routes_of(client: discord.Client) -> Routes:
+    """The bot's click routes (set by bot.TabletopBot)."""
+    routes = getattr(client, "routes", None)
+    if not isinstance(routes, Routes):
+        raise NotLoaded("this client has no click routes")
+    return routes
+
+
+async def route(interaction: discord.Interaction, handle: Callable[[Routes], Awaitable[None]]) -> None:
+    routes = routes_of(interaction.client)
+    await routes.hook.click(interaction, lambda: handle(routes))
+
+
+def _selected(interaction: discord.Interaction) -> str | None:
+    """The value a select sent (None: none, or not a select's data)."""
+    data = interaction.data
+    values = data.get("values") if isinstance(data, dict) else None
+    return str(values[0]) if isinstance(values, list) and values else None
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.Action.TEMPLATE):
     """Picks choice ``idx`` of the board (or private panel) at table version ``ver``."""
 
     def __init__(
@@ -55,24 +107,20 @@ class ActionButton(
         style: discord.ButtonStyle = discord.ButtonStyle.primary,
         board: int | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Button(label=label, style=style, row=row, custom_id=f"tg:a:{gid}:{ver}:{idx}{_board(board)}")
-        )
-        self.gid, self.ver, self.idx = gid, ver, idx
+        self.key = ids.Action(gid, ver, idx, board)
+        super().__init__(discord.ui.Button(label=label, style=style, row=row, custom_id=self.key.encode()))
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        board = int(match["board"]) if match["board"] else None
-        return cls(int(match["gid"]), int(match["ver"]), int(match["idx"]), board=board)
+        i = ids.Action.read(match)
+        return cls(i.gid, i.ver, i.idx, board=i.board)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _tables(interaction).on_action(interaction, self.gid, self.ver, self.idx)
+        i = self.key
+        await route(interaction, lambda r: r.table_clicks().on_action(interaction, i.gid, i.ver, i.idx))
 
 
-class ActionSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=r"tg:s:(?P<gid>\d+):(?P<ver>\d+):(?P<n>\d+)(?::(?P<board>\d+))?",
-):
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.ActionMenu.TEMPLATE):
     def __init__(
         self,
         gid: int,
@@ -84,49 +132,48 @@ class ActionSelect(
         row: int | None = None,
         board: int | None = None,
     ) -> None:
+        self.key = ids.ActionMenu(gid, ver, n, board)
         super().__init__(
             discord.ui.Select(
-                custom_id=f"tg:s:{gid}:{ver}:{n}{_board(board)}",
+                custom_id=self.key.encode(),
                 placeholder=placeholder,
                 options=options or [discord.SelectOption(label="-", value="0")],
                 row=row,
             )
         )
-        self.gid, self.ver = gid, ver
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        board = int(match["board"]) if match["board"] else None
-        return cls(int(match["gid"]), int(match["ver"]), int(match["n"]), board=board)
+        i = ids.ActionMenu.read(match)
+        return cls(i.gid, i.ver, i.n, board=i.board)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        data: Any = interaction.data or {}
-        values = data.get("values") or []
         try:
-            idx = int(values[0])
-        except (IndexError, ValueError):
+            idx = int(_selected(interaction) or "")
+        except ValueError:
             idx = -1
-        await _tables(interaction).on_action(interaction, self.gid, self.ver, idx)
+        i = self.key
+        await route(interaction, lambda r: r.table_clicks().on_action(interaction, i.gid, i.ver, idx))
 
 
-class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"tg:l:(?P<gid>\d+):(?P<op>join|leave|ai|start|cancel)"
-):
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.Lobby.TEMPLATE):
     def __init__(
-        self, gid: int, op: str, *, label: str = "?", style: discord.ButtonStyle = discord.ButtonStyle.secondary
+        self, gid: int, op: ids.LobbyOp, *, label: str = "?", style: discord.ButtonStyle = discord.ButtonStyle.secondary
     ) -> None:
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"tg:l:{gid}:{op}"))
-        self.gid, self.op = gid, op
+        self.key = ids.Lobby(gid, op)
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=self.key.encode()))
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), match["op"])
+        i = ids.Lobby.read(match)
+        return cls(i.gid, i.op)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _tables(interaction).on_lobby(interaction, self.gid, self.op)
+        i = self.key
+        await route(interaction, lambda r: r.table_clicks().on_lobby(interaction, i.gid, i.op))
 
 
-class LobbyAISelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tg:la:(?P<gid>\d+)"):
+class LobbyAISelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.LobbyAI.TEMPLATE):
     """Add an AI seat at the chosen level (a lobby of a game with several AI levels)."""
 
     def __init__(
@@ -137,132 +184,120 @@ class LobbyAISelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tg:la:
         options: list[discord.SelectOption] | None = None,
         row: int | None = None,
     ) -> None:
+        self.key = ids.LobbyAI(gid)
         super().__init__(
             discord.ui.Select(
-                custom_id=f"tg:la:{gid}",
+                custom_id=self.key.encode(),
                 placeholder=placeholder,
                 options=options or [discord.SelectOption(label="-", value="-")],
                 row=row,
             )
         )
-        self.gid = gid
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]))
+        return cls(ids.LobbyAI.read(match).gid)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        data: Any = interaction.data or {}
-        values = data.get("values") or [None]
-        await _tables(interaction).on_lobby(interaction, self.gid, "ai", values[0])
+        level, gid = _selected(interaction), self.key.gid
+        await route(interaction, lambda r: r.table_clicks().on_lobby(interaction, gid, "ai", level))
 
 
-class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:p:(?P<gid>\d+):(?P<ver>\d+)"):
+class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.Panel.TEMPLATE):
     """Opens a private panel with the clicker's own choices (simultaneous or secret turns)."""
 
     def __init__(self, gid: int, ver: int, *, label: str = "?") -> None:
+        self.key = ids.Panel(gid, ver)
         super().__init__(
-            discord.ui.Button(label=label, style=discord.ButtonStyle.primary, row=4, custom_id=f"tg:p:{gid}:{ver}")
+            discord.ui.Button(label=label, style=discord.ButtonStyle.primary, row=4, custom_id=self.key.encode())
         )
-        self.gid, self.ver = gid, ver
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), int(match["ver"]))
+        i = ids.Panel.read(match)
+        return cls(i.gid, i.ver)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _tables(interaction).on_panel(interaction, self.gid)
+        gid = self.key.gid
+        await route(interaction, lambda r: r.table_clicks().on_panel(interaction, gid))
 
 
-class PrivateViewButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:v:(?P<gid>\d+)"):
+class PrivateViewButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.PrivateView.TEMPLATE):
     """Shows the clicker their own seat's view (hand, private cards), ephemerally."""
 
     def __init__(self, gid: int, *, label: str = "?") -> None:
+        self.key = ids.PrivateView(gid)
         super().__init__(
-            discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=4, custom_id=f"tg:v:{gid}")
+            discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=4, custom_id=self.key.encode())
         )
-        self.gid = gid
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]))
+        return cls(ids.PrivateView.read(match).gid)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _tables(interaction).on_private_view(interaction, self.gid)
+        gid = self.key.gid
+        await route(interaction, lambda r: r.table_clicks().on_private_view(interaction, gid))
 
 
-class CatchupButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:c:(?P<gid>\d+)"):
+class CatchupButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.Catchup.TEMPLATE):
     """ "Since your turn": the clicker's private catch-up (tables/catchup.py)."""
 
     def __init__(self, gid: int, *, label: str = "?") -> None:
+        self.key = ids.Catchup(gid)
         super().__init__(
-            discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=4, custom_id=f"tg:c:{gid}")
+            discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=4, custom_id=self.key.encode())
         )
-        self.gid = gid
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]))
+        return cls(ids.Catchup.read(match).gid)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _tables(interaction).on_catchup(interaction, self.gid)
+        gid = self.key.gid
+        await route(interaction, lambda r: r.table_clicks().on_catchup(interaction, gid))
 
 
-class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:vote:(?P<vid>\d+):(?P<answer>yes|no)"):
+class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.Vote.TEMPLATE):
     """Agree / refuse in a table vote (undo consent, seat hand-over)."""
 
     def __init__(self, vid: int, answer: str, *, label: str = "?") -> None:
-        style = discord.ButtonStyle.success if answer == "yes" else discord.ButtonStyle.danger
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"tg:vote:{vid}:{answer}"))
-        self.vid, self.answer = vid, answer
+        self.key = ids.Vote(vid, answer == "yes")
+        style = discord.ButtonStyle.success if self.key.yes else discord.ButtonStyle.danger
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=self.key.encode()))
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["vid"]), match["answer"])
+        i = ids.Vote.read(match)
+        return cls(i.vid, "yes" if i.yes else "no")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _tables(interaction).on_vote(interaction, self.vid, self.answer == "yes")
+        i = self.key
+        await route(interaction, lambda r: r.table_clicks().on_vote(interaction, i.vid, i.yes))
 
 
-class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tg:lg:(?P<lid>\d{1,18}):(?P<op>join|leave)"):
+class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.LeagueSignup.TEMPLATE):
     """Sign up for a league, or leave it (works across restarts: ids only)."""
 
-    def __init__(self, lid: int, op: str, *, label: str = "?", style=discord.ButtonStyle.secondary) -> None:
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"tg:lg:{lid}:{op}"))
-        self.lid, self.op = lid, op
+    def __init__(
+        self,
+        lid: int,
+        op: ids.LeagueOp,
+        *,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        self.key = ids.LeagueSignup(lid, op)
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=self.key.encode()))
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["lid"]), match["op"])
+        i = ids.LeagueSignup.read(match)
+        return cls(i.lid, i.op)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from engine.i18n import t  # noqa: PLC0415 -- kept out of this light module's import time
-        from tables import TurnRefused  # noqa: PLC0415
-        from tables.text import escape  # noqa: PLC0415
-
-        from .flood import admit  # noqa: PLC0415
-        from .locale import locale_of  # noqa: PLC0415
-
-        if not await admit(interaction):
-            return
-        services: Any = cast(Any, interaction.client).services
-        locale = locale_of(interaction, services.default_locale)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            if self.op == "join":
-                row = await services.leagues.signup(self.lid, interaction.user.id)
-                key = "league.signed_up" if row.status == "signup" else "league.signed_up_late"
-                n = int(row.state.get("round", 0)) + 1
-            else:
-                row, _ = await services.leagues.withdraw(self.lid, interaction.user.id)
-                key, n = "league.left", 0
-        except TurnRefused as exc:
-            await interaction.followup.send(exc.text(locale), ephemeral=True)
-            return
-        await interaction.followup.send(
-            t(key, locale, name=escape(row.name, 60), round=n),
-            ephemeral=True,
-        )
+        i = self.key
+        await route(interaction, lambda r: r.league_clicks().on_signup(interaction, i.lid, i.op))
 
 
 DYNAMIC_ITEMS = (

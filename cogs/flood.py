@@ -1,8 +1,8 @@
 """The one interaction check against flooding.
 
 Every slash command (through :class:`GuardedTree`, the bot's command tree) and
-every component click or select (through ``Play.guard``, where every
-component of ours is routed) passes :func:`admit` before anything else runs.
+every component click or select (through ``ErrorHook.click``, where every
+component of ours is routed: cogs/components.py) passes :func:`admit` before anything else runs.
 The counting lives in :class:`tables.flood.FloodGate` (Discord-free); here a
 refused member is told, privately and in their language, to slow down.
 Autocomplete is not counted: it is typing, not acting, and changes nothing.
@@ -20,6 +20,7 @@ from discord import app_commands
 from engine.i18n import t
 
 from .bound import bind_to_guilds, in_place
+from .components import NotLoaded, routes_of
 from .inputs import unreadable_text
 from .locale import locale_of
 
@@ -82,3 +83,11 @@ class GuardedTree(app_commands.CommandTree):
     def add_command(self, command: Any, /, *args: Any, **kwargs: Any) -> None:
         bind_to_guilds(command)
         super().add_command(command, *args, **kwargs)
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
+        """Every command's refusal or failure is answered by the one error hook (cogs/errors.py)."""
+        try:
+            hook = routes_of(self.client).hook
+        except NotLoaded:
+            return await super().on_error(interaction, error)
+        await hook.answer(interaction, error)

@@ -24,7 +24,6 @@ from engine.base import Game
 from engine.i18n import t
 from render import render
 from store import GameRow
-from tables import TurnRefused
 
 from .boards import truth_key
 from .locale import is_unavailable, locale_of, ls
@@ -104,11 +103,7 @@ class GameCommands(commands.Cog):
                 pass
 
     async def _run(self, interaction: discord.Interaction, game_id: str, name: str, locale: str) -> None:
-        try:
-            loaded = await self.tables.load(channel_id=interaction.channel_id, statuses=("active", "finished"))
-        except TurnRefused as exc:
-            await interaction.followup.send(exc.text(locale), ephemeral=True)
-            return
+        loaded = await self.tables.load(channel_id=interaction.channel_id, statuses=("active", "finished"))
         game: Game = loaded.game
         if game.id != game_id:
             await interaction.followup.send(

@@ -25,7 +25,7 @@ from engine.i18n import t
 from tables import TurnRefused
 from tables.text import quote
 
-from .components import DYNAMIC_ITEMS
+from . import ids
 from .locale import ls
 from .ui import game_name, options_help
 
@@ -82,17 +82,16 @@ def check_id(value: Any) -> int | None:
 
 
 def known_component(interaction: discord.Interaction) -> bool:
-    """Whether a component interaction reaches one of our handlers: its
-    custom_id matches a template of :data:`~cogs.components.DYNAMIC_ITEMS` and
-    the clicked message carries that component (discord.py drops it otherwise)."""
-    data: Any = interaction.data or {}
+    """Whether a component interaction reaches one of our handlers: the codec
+    (cogs/ids.py) reads its custom_id and the clicked message carries that
+    component (discord.py drops it otherwise).  Every component the bot sends
+    is one of cogs/components.py's DynamicItems: no other view answers a click."""
+    data = interaction.data
+    if not isinstance(data, dict):
+        return False
     cid, ctype = data.get("custom_id"), data.get("component_type")
     message = interaction.message
-    if not isinstance(cid, str) or message is None:
-        return False
-    if _in_a_view(interaction, message.id, (ctype, cid)):
-        return True  # an ordinary discord.ui.View of this process answers it
-    if not any(item.__discord_ui_compiled_template__.fullmatch(cid) for item in DYNAMIC_ITEMS):
+    if message is None or ids.decode(cid) is None:
         return False
     try:
         view_cls = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
@@ -100,16 +99,6 @@ def known_component(interaction: discord.Interaction) -> bool:
         return any(getattr(i, "custom_id", None) == cid and i.type.value == ctype for i in view.walk_children())
     except Exception:  # noqa: BLE001 -- a message discord.py cannot rebuild reaches no handler either
         return False
-
-
-def _in_a_view(interaction: discord.Interaction, message_id: int, key: tuple[Any, str]) -> bool:
-    """Whether a live (non-dynamic) view item is registered for ``key`` on this
-    message or persistently: the lookup discord.py's view store does."""
-    store = getattr(getattr(interaction.client, "_connection", None), "_view_store", None)
-    views = getattr(store, "_views", None)
-    if not isinstance(views, dict):
-        return False
-    return key in views.get(message_id, {}) or key in views.get(None, {})
 
 
 def _strings(options: Any) -> typing.Iterator[str]:

@@ -31,9 +31,9 @@ from tables.leagues import HOUR, LeagueService, RoundEvent, Standings
 from tables.text import escape, plain
 
 from .boards import Boards
-from .components import LeagueButton
+from .components import LeagueButton, LeagueClicks, routes_of
 from .inputs import check_game, echo, game_choices, parse_options, parse_points
-from .locale import failure_key, is_unavailable, locale_of, ls
+from .locale import locale_of, ls
 from .periodic import Periodic
 from .services import Services
 from .ui import clip, game_name
@@ -111,23 +111,33 @@ class League(Periodic, commands.Cog):
     def loc(self, interaction: discord.Interaction) -> str:
         return locale_of(interaction, self.services.default_locale)
 
+    async def cog_load(self) -> None:
+        handlers: LeagueClicks = self  # mypy checks that this cog answers the signup buttons
+        routes_of(self.bot).leagues = handlers
+        await super().cog_load()
+
+    async def cog_unload(self) -> None:
+        routes = routes_of(self.bot)
+        if routes.leagues is self:
+            routes.leagues = None
+        await super().cog_unload()
+
+    async def on_signup(self, interaction: discord.Interaction, lid: int, op: str) -> None:
+        """A league's Join / Leave button (ids only: works across restarts)."""
+        locale = self.loc(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if op == "join":
+            row = await self.leagues.signup(lid, interaction.user.id)
+            key = "league.signed_up" if row.status == "signup" else "league.signed_up_late"
+            n = int(row.state.get("round", 0)) + 1
+        else:
+            row, _ = await self.leagues.withdraw(lid, interaction.user.id)
+            key, n = "league.left", 0
+        await interaction.followup.send(t(key, locale, name=escape(row.name, 60), round=n), ephemeral=True)
+
     async def public_locale(self, guild_id: int | None) -> str:
         settings = await self.services.settings.guild(guild_id)
         return settings.get("language") or self.services.default_locale
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        if not is_unavailable(error):
-            log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
-        text = t(failure_key(error), self.loc(interaction))
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            pass
 
     async def _league(self, interaction: discord.Interaction, name: str, *, admin: bool = False) -> LeagueRow | None:
         """The named league of this server, or None after a private refusal."""
@@ -184,13 +194,8 @@ class League(Periodic, commands.Cog):
         plocale = await self.public_locale(interaction.guild_id)
         if forum is not None and getattr(forum, "type", None) != discord.ChannelType.forum:
             return await interaction.followup.send(t("league.not_forum", locale), ephemeral=True)
-        try:
-            game = check_game(game)
-            opts = parse_options(options)
-        except TurnRefused as exc:
-            return await interaction.followup.send(exc.text(locale), ephemeral=True)
-        except GameError as exc:
-            return await interaction.followup.send(exc.message(locale), ephemeral=True)
+        game = check_game(game)
+        opts = parse_options(options)
         if format == "series":
             try:
                 table = parse_points(points)
@@ -210,26 +215,23 @@ class League(Periodic, commands.Cog):
                 return await interaction.followup.send(text, ephemeral=True)
             await interaction.followup.send(t("league.series_created", locale, name=safe(camp.name)), ephemeral=True)
             return
-        try:
-            row = await self.leagues.create(
-                guild_id=cast(int, interaction.guild_id),
-                channel_id=cast(int, interaction.channel_id),
-                game=game,
-                name=name,
-                format=format,
-                created_by=interaction.user.id,
-                rounds=rounds,
-                seats=seats,
-                round_hours=float(round_hours),
-                signup_hours=float(signup_hours) if signup_hours else None,
-                clock=clock or "off",
-                options=opts,
-                divisions=int(divisions),
-                forum_id=forum.id if forum is not None else None,
-                roles=roles,
-            )
-        except TurnRefused as exc:
-            return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        row = await self.leagues.create(
+            guild_id=cast(int, interaction.guild_id),
+            channel_id=cast(int, interaction.channel_id),
+            game=game,
+            name=name,
+            format=format,
+            created_by=interaction.user.id,
+            rounds=rounds,
+            seats=seats,
+            round_hours=float(round_hours),
+            signup_hours=float(signup_hours) if signup_hours else None,
+            clock=clock or "off",
+            options=opts,
+            divisions=int(divisions),
+            forum_id=forum.id if forum is not None else None,
+            roles=roles,
+        )
         await interaction.followup.send(t("league.created", locale, name=safe(row.name)), ephemeral=True)
         await self.post_signup(row, await self.channel(row.channel_id), plocale)
 
@@ -254,10 +256,7 @@ class League(Periodic, commands.Cog):
         row = await self._league(interaction, name, admin=True)
         if row is None:
             return
-        try:
-            await op(row)
-        except TurnRefused as exc:
-            return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        await op(row)
         await interaction.followup.send(t(done_key, locale, name=safe(row.name), **extra), ephemeral=True)
 
     @league.command(name=ls("add", "league.cmd.add"), description=ls("Add a player", "league.cmd.add.desc"))
@@ -308,10 +307,7 @@ class League(Periodic, commands.Cog):
         row = await self._league(interaction, name, admin=True)
         if row is None:
             return
-        try:
-            await self.leagues.start(row.id)
-        except TurnRefused as exc:
-            return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        await self.leagues.start(row.id)
         await interaction.followup.send(t("league.started", locale, name=safe(row.name)), ephemeral=True)
         await self.run(row.id, self.services.clock())
 
@@ -333,10 +329,7 @@ class League(Periodic, commands.Cog):
         row = await self._league(interaction, name, admin=True)
         if row is None:
             return
-        try:
-            new = await self.leagues.next_season(row.id, new_name, interaction.user.id)
-        except TurnRefused as exc:
-            return await interaction.followup.send(exc.text(locale), ephemeral=True)
+        new = await self.leagues.next_season(row.id, new_name, interaction.user.id)
         await interaction.followup.send(t("league.created", locale, name=safe(new.name)), ephemeral=True)
         await self.post_signup(new, await self.channel(new.channel_id), await self.public_locale(interaction.guild_id))
 

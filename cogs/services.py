@@ -14,7 +14,7 @@ from tables.flood import FloodGate
 from tables.leagues import LeagueService
 from tables.members import MemberLocales
 
-__all__ = ["DEFAULT_SETTINGS", "Services"]
+__all__ = ["DEFAULT_SETTINGS", "Services", "services_of"]
 
 
 @dataclass
@@ -38,3 +38,11 @@ class Services:
             self.store, self.executor, self.max_ai_steps, settings=self.settings, clock=self.clock
         )
         self.leagues = LeagueService(self.tables)
+
+
+def services_of(client: object) -> Services:
+    """The bot's services (bot.TabletopBot carries them), typed."""
+    services = getattr(client, "services", None)
+    if not isinstance(services, Services):
+        raise TypeError(f"{type(client).__name__} carries no Services")
+    return services

@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from cogs.components import DYNAMIC_ITEMS
+from cogs import ids
 from cogs.inputs import parse_chain
 from engine import available, get_game
 from engine.i18n import t
@@ -36,7 +36,7 @@ INTERNAL = [t("core.ui.internal", lang) for lang in ("en", "zh")]
 CJK = re.compile(r"[\u4e00-\u9fff]")
 CATALOG_KEY = re.compile(r"\b(?:core|discord)\.[a-z_]+\.[a-z_.]+")
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
-TEMPLATES = [item.__discord_ui_compiled_template__ for item in DYNAMIC_ITEMS]
+TEMPLATES = [re.compile(kind.TEMPLATE) for kind in ids.KINDS]  # the one custom_id codec
 OPTION_KEYS = {k for g in available() for k in get_game(g).Options.model_fields}
 SEATS = {f"p{i}" for i in range(1, 7)}
 EXAMPLES = int(os.environ.get("FORGED_EXAMPLES", "100"))
