@@ -50,6 +50,7 @@ EXTENSIONS = (
     "cogs.scheduler",
     "cogs.outbox",
     "cogs.community",
+    "cogs.settings",
     "cogs.game_commands",
     "cogs.following",
     "cogs.league",

@@ -100,3 +100,9 @@ async def in_place(interaction: discord.Interaction) -> bool:
 
 
 __all__ = ["at_table", "bind_to_guilds", "elsewhere", "guild_only", "in_place", "tell"]
+
+
+def guild_id(interaction: discord.Interaction) -> int:
+    """The server of a guild-only command (discord.py refuses them elsewhere)."""
+    assert interaction.guild_id is not None  # the commands are guild_only
+    return interaction.guild_id

@@ -12,8 +12,9 @@ answered there.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 import discord
@@ -61,6 +62,18 @@ class Routes:
     hook: ClickHook
     tables: TableClicks | None = None
     leagues: LeagueClicks | None = None
+    #: ordinary (non-dynamic) views the bot keeps live on its messages: a click on one of
+    #: their components is theirs to answer (the bot sends none today; add any it sends here)
+    views: weakref.WeakSet[discord.ui.View] = field(default_factory=weakref.WeakSet)
+
+    def live_view_handles(self, custom_id: str) -> bool:
+        """Whether a live ordinary view of the bot answers this custom_id."""
+        return any(
+            getattr(item, "custom_id", None) == custom_id
+            for view in list(self.views)
+            if not view.is_finished()
+            for item in view.walk_children()
+        )
 
     def table_clicks(self) -> TableClicks:
         if self.tables is None:

@@ -9,11 +9,11 @@ from discord import app_commands
 
 from engine.i18n import t
 
+from .feature import TableFeature, channel_id, game, is_admin
 from .locale import ls
-from .table_cog import TableCog, channel_id, game, is_admin
 
 
-class Follows(TableCog):
+class Follows(TableFeature):
     # -------------------------------------------------------- followers
     @game.command(
         name=ls("follow", "asyncplay.cmd.game.follow"),

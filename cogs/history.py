@@ -20,12 +20,12 @@ from tables.web_sessions import LINK_SECONDS, WebSessions
 
 from .bound import at_table
 from .catchupview import catchup_message
+from .feature import TableFeature, channel_id, game
 from .locale import ls
-from .table_cog import TableCog, channel_id, game
 from .ui import clip, event_lines, game_name, seat_tag
 
 
-class History(TableCog):
+class History(TableFeature):
     @game.command(
         name=ls("catchup", "play.cmd.game.catchup"),
         description=ls("What happened since your last decision, privately", "play.cmd.game.catchup.desc"),

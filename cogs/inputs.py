@@ -26,6 +26,7 @@ from tables import TurnRefused
 from tables.text import quote
 
 from . import ids
+from .components import Routes
 from .locale import ls
 from .ui import game_name, options_help
 
@@ -81,17 +82,21 @@ def check_id(value: Any) -> int | None:
     return value
 
 
-def known_component(interaction: discord.Interaction) -> bool:
-    """Whether a component interaction reaches one of our handlers: the codec
-    (cogs/ids.py) reads its custom_id and the clicked message carries that
-    component (discord.py drops it otherwise).  Every component the bot sends
-    is one of cogs/components.py's DynamicItems: no other view answers a click."""
+def known_component(interaction: discord.Interaction, routes: Routes) -> bool:
+    """Whether a component interaction reaches one of our handlers: a live
+    ordinary view of the bot answers its custom_id, or the codec (cogs/ids.py)
+    reads it (a DynamicItem of cogs/components.py) and the clicked message
+    carries that component (discord.py drops it otherwise)."""
     data = interaction.data
-    if not isinstance(data, dict):
+    message = interaction.message
+    if not isinstance(data, dict) or message is None:
         return False
     cid, ctype = data.get("custom_id"), data.get("component_type")
-    message = interaction.message
-    if message is None or ids.decode(cid) is None:
+    if not isinstance(cid, str):
+        return False
+    if routes.live_view_handles(cid):
+        return True  # that view answers it
+    if ids.decode(cid) is None:
         return False
     try:
         view_cls = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View

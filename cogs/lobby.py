@@ -19,10 +19,10 @@ from tables.levels import check_level
 from tables.text import plain
 
 from .boards import remember
+from .feature import TableFeature, channel_id, game, is_admin
 from .inputs import check_game, game_choices, options_error, parse_options
 from .levels import level_choices
 from .locale import ls
-from .table_cog import TableCog, channel_id, game, is_admin
 from .ui import clip, game_name, lobby_components, lobby_embed
 
 log = logging.getLogger("tabletop.lobby")
@@ -35,7 +35,7 @@ CLOCK_CHOICES = [
 ]
 
 
-class Lobby(TableCog):
+class Lobby(TableFeature):
     @game.command(
         name=ls("new", "discord.cmd.game.new"), description=ls("Open a table for a game", "discord.cmd.game.new.desc")
     )

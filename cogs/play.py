@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .components import TableClicks, routes_of
+from .feature import game
 from .follows import Follows
 from .history import History
 from .inputs import game_choices, known_component
@@ -25,7 +26,6 @@ from .lobby import Lobby
 from .locale import is_unavailable
 from .seats import Seats
 from .services import Services, services_of
-from .table_cog import game
 from .turns import Turns
 
 log = logging.getLogger("tabletop.play")
@@ -54,7 +54,9 @@ class Play(Lobby, Turns, Seats, History, Follows, commands.Cog):
         """A click on a component that is none of ours (a forged or mangled
         custom_id, or one not on the clicked message) reaches no handler in
         discord.py and would go unanswered: answer it, privately."""
-        if interaction.type is discord.InteractionType.component and not known_component(interaction):
+        if interaction.type is discord.InteractionType.component and not known_component(
+            interaction, routes_of(self.bot)
+        ):
             await self.hook.click(interaction, lambda: self.refuse(interaction, "discord.forged.component"))
         # every interaction carries the member's language: remembered for what is sent them unasked
         # (not from the commands that write the member's preferences themselves: their own

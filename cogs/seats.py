@@ -10,13 +10,13 @@ from discord import app_commands
 from engine.i18n import t
 from tables import TurnRefused
 
+from .feature import TableFeature, game, is_admin
 from .inputs import check_id, echo
 from .locale import ls
-from .table_cog import TableCog, game, is_admin
 from .ui import allowed_mentions, clip, seat_tag
 
 
-class Seats(TableCog):
+class Seats(TableFeature):
     @game.command(
         name=ls("undo", "discord.cmd.game.undo"),
         description=ls("Take back your last move", "discord.cmd.game.undo.desc"),

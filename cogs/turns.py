@@ -22,9 +22,9 @@ from tables import TurnRefused, TurnResult, preview, refusals
 from . import ids
 from .boards import remember
 from .bound import at_table
+from .feature import NotShown, TableFeature, channel_id, game
 from .inputs import chain_value, parse_chain
 from .locale import ls
-from .table_cog import NotShown, TableCog, channel_id, game
 from .ui import (
     clip,
     event_lines,
@@ -35,7 +35,7 @@ from .ui import (
 )
 
 
-class Turns(TableCog):
+class Turns(TableFeature):
     async def show_again(self, interaction: discord.Interaction, result: TurnResult, locale: str) -> None:
         """The table's board shown again on request (``/game status``: nothing changed)."""
         await interaction.followup.send(**await self.boards.message(result, locale))

@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from cogs import ids
+from cogs.components import routes_of
 from cogs.inputs import parse_chain
 from engine import available, get_game
 from engine.i18n import t
@@ -679,6 +680,9 @@ async def test_a_click_on_an_ordinary_view_of_the_bot_is_left_to_that_view(table
 
     button.callback = answer
     view.add_item(button)
+    # an ordinary (non-dynamic) view the bot sends is kept in its click routes (public API
+    # only: discord.py lists no live views); today every component the bot sends is a DynamicItem
+    routes_of(bot).views.add(view)
     sent = await bot.get_channel(table.fd.channel_id).send("a view", view=view)
     ex = await table.fd.click(user, sent.id, "plain:1")
     assert (await table.wait_ephemeral(ex)).content == "plain ok"

@@ -11,7 +11,7 @@ store.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -53,8 +53,14 @@ def is_admin(interaction: discord.Interaction) -> bool:
     return bool(perms and perms.manage_guild)
 
 
-class TableCog(commands.Cog):
-    """The base of the /game features: the services, the boards, the hook."""
+if TYPE_CHECKING:
+    _Mixin = commands.Cog  # typed as the cog the features are mixed into (cogs/play.py)
+else:
+    _Mixin = object  # at run time a plain mixin: only Play is a cog
+
+
+class TableFeature(_Mixin):
+    """The base of the /game features (mixed into the Play cog): the services, the boards, the hook."""
 
     def __init__(self, bot: commands.Bot, services: Services, hook: ClickHook) -> None:
         self.bot = bot
