@@ -62,7 +62,7 @@ def test_anything_else_is_not_ours(cid):
 
 
 def test_every_dynamic_item_uses_the_codec_template_and_writes_what_it_reads():
-    templates = {item.__name__: getattr(item, "__discord_ui_compiled_template__").pattern for item in DYNAMIC_ITEMS}
+    templates = {item.__name__: item.__discord_ui_compiled_template__.pattern for item in DYNAMIC_ITEMS}
     assert sorted(templates.values()) == sorted(kind.TEMPLATE for kind in ids.KINDS)
     samples = [
         DYNAMIC_ITEMS[0](12, 7, 3, board=5),
