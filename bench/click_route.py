@@ -68,8 +68,6 @@ class Recorder:
 
 async def run(game: str) -> Recorder:
     probe = Recorder()
-    sys.setprofile(probe)  # before the bot starts: its render threads inherit it
-    threading.setprofile(probe)
     try:
         return await _run(game, probe)
     finally:
@@ -83,6 +81,8 @@ async def _run(game: str, probe: Recorder) -> Recorder:
             table = Table(fd, Path(tmp) / "route.db")
             user = fd.add_user(101, "route")
             await table.start()
+            sys.setprofile(probe)  # before the first board: the render threads (started then) inherit it
+            threading.setprofile(probe)
             ex = await fd.slash(user, "game new", {"game": game})
             board = await table.wait_board(ex)
             gid = table.sql("SELECT id FROM games ORDER BY id DESC LIMIT 1")[0][0]

@@ -19,14 +19,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import GameError, Msg, SeatLabel, View, available, get_game
+from engine import Msg, SeatLabel, View, available, get_game
 from engine.base import Game
 from engine.i18n import t
 from render import render
 from store import GameRow
 
-from .boards import truth_key
-from .locale import is_unavailable, locale_of, ls
+from .locale import locale_of, ls
 from .services import Services
 
 log = logging.getLogger("tabletop.game_commands")
@@ -91,16 +90,7 @@ class GameCommands(commands.Cog):
     async def run(self, interaction: discord.Interaction, game_id: str, name: str) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = locale_of(interaction, self.services.default_locale)
-        try:
-            await self._run(interaction, game_id, name, locale)
-        except Exception as exc:
-            if not is_unavailable(exc):
-                log.exception("/%s %s failed", game_id, name)
-            try:  # the truth: nothing changed, or (a command that saved something) saved, or not known
-                key = await truth_key(self.services.tables, exc)
-                await interaction.followup.send(t(key, locale), ephemeral=True)
-            except discord.HTTPException:
-                pass
+        await self._run(interaction, game_id, name, locale)  # a refusal or failure: the one error hook answers
 
     async def _run(self, interaction: discord.Interaction, game_id: str, name: str, locale: str) -> None:
         loaded = await self.tables.load(channel_id=interaction.channel_id, statuses=("active", "finished"))
@@ -113,11 +103,7 @@ class GameCommands(commands.Cog):
             return
         seat = loaded.row.seat_of(interaction.user.id)
         labels = seat_labels(loaded.row)
-        try:
-            answer: Any = await self.tables.off_loop(game.command, name, loaded.state, seat, locale, labels)
-        except GameError as exc:
-            await interaction.followup.send(exc.message(locale), ephemeral=True)
-            return
+        answer: Any = await self.tables.off_loop(game.command, name, loaded.state, seat, locale, labels)
         if isinstance(answer, Msg):
             await interaction.followup.send(answer.text(locale)[:2000], ephemeral=True)
         elif isinstance(answer, View):

@@ -17,7 +17,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import GameError
 from engine.i18n import t
 from store import LeagueRow
 from tables import TurnRefused, clocks
@@ -172,18 +171,14 @@ class League(Periodic, commands.Cog):
                 table = parse_points(points)
             except ValueError:
                 return await interaction.followup.send(t("core.campaign.bad_points", locale), ephemeral=True)
-            try:
-                camp = await self.services.tables.create_campaign(
-                    guild_id=cast(int, interaction.guild_id),
-                    game_id=game,
-                    name=name.strip()[:60],
-                    points=table,
-                    created_by=interaction.user.id,
-                    story=opts,
-                )
-            except (TurnRefused, GameError) as exc:
-                text = exc.text(locale) if isinstance(exc, TurnRefused) else exc.message(locale)
-                return await interaction.followup.send(text, ephemeral=True)
+            camp = await self.services.tables.create_campaign(
+                guild_id=cast(int, interaction.guild_id),
+                game_id=game,
+                name=name.strip()[:60],
+                points=table,
+                created_by=interaction.user.id,
+                story=opts,
+            )
             await interaction.followup.send(t("league.series_created", locale, name=safe(camp.name)), ephemeral=True)
             return
         row = await self.leagues.create(
