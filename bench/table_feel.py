@@ -20,9 +20,13 @@ Prints exactly one line per game::
   (panels opened for it included);
 * ``stale_answers``: private answers saying "out of date" to a click (the script
   only ever clicks a component of the newest message sent to that player, so
-  every such answer is one a player would meet);
+  every such answer is one a player would meet); every player a board calls to a
+  private panel opens it at once and decides in it when their decision comes, as
+  players do, so the others' decisions in between are what may stale it;
 * ``pings_per_turn``: the most public messages that pinged one player between
-  two of their decisions (a turn should ping its player once).
+  two of their decisions (a turn should ping its player once); a board that a
+  decision posts counts for its player's next turn (the final board, which tells
+  every player the game is over, for none).
 
 Usage: ``python bench/table_feel.py [game ...] [--seed N]``.
 """
@@ -68,6 +72,29 @@ def handoffs(table: Table, gid: int) -> int:
     return n
 
 
+def live(msg, gid: int) -> bool:
+    """Whether a message offers choices of table ``gid`` (action buttons or selects)."""
+    return any(c.startswith((f"tg:a:{gid}:", f"tg:s:{gid}:")) for c in msg.custom_ids)
+
+
+async def pick(table: Table, user, msg, gid: int, idx: int, version: int):
+    """Click choice ``idx`` on ``msg`` whatever version its components were drawn for (a
+    player clicks what they were sent); a panel that does not offer it (drawn for an
+    earlier step): its first choice, as a player clicking an old panel would."""
+    for cid in msg.custom_ids:
+        parts = cid.split(":")
+        if parts[:3] == ["tg", "a", str(gid)] and len(parts) > 4 and parts[4] == str(idx):
+            return await table.fd.click(user, msg, cid)
+    for cid in msg.custom_ids:
+        if cid.startswith(f"tg:s:{gid}:"):
+            if any(o["value"] == str(idx) for o in msg.component(cid).get("options", [])):
+                return await table.fd.select(user, msg, cid, [str(idx)])
+    first = next(c for c in msg.custom_ids if c.startswith((f"tg:a:{gid}:", f"tg:s:{gid}:")))
+    if first.startswith("tg:s:"):
+        return await table.fd.select(user, msg, first, [msg.component(first)["options"][0]["value"]])
+    return await table.fd.click(user, msg, first)
+
+
 async def play(game_id: str, seed: int) -> str:
     n = SEATS[game_id]
     with tempfile.TemporaryDirectory() as tmp:
@@ -89,6 +116,7 @@ async def play(game_id: str, seed: int) -> str:
             seen_upto: dict[int, int] = {}  # member -> channel messages already counted for their pings
             out_of_date = "out of date"
             panels: dict[int, object] = {}
+            opened: dict[int, int] = {}  # panels opened for a player's coming decision
             for _ in range(5000):
                 row = table.row(gid)
                 if row["status"] != "active":
@@ -98,46 +126,59 @@ async def play(game_id: str, seed: int) -> str:
                 user = fd.users[seat_user[seat]]
                 version = row["version"]
                 idx = table.choice_for(gid, seat, table.ai_index(gid, seat))
-                eph = 0
-                target = board
-                mine = panels.get(user.id)
-                if mine is not None and any(
-                    c.startswith((f"tg:a:{gid}:{version}:", f"tg:s:{gid}:{version}:")) for c in mine.custom_ids
-                ):
-                    target = mine
-                else:
-                    panel = [c for c in board.custom_ids if c.startswith(f"tg:p:{gid}:")]
-                    if panel:
-                        ex = await fd.click(user, board, panel[0])
-                        clicks[user.id] = clicks.get(user.id, 0) + 1
-                        target = await ex.wait(
+                mark = len(fd.messages())  # the channel before this decision's clicks
+                panel = [c for c in board.custom_ids if c.startswith(f"tg:p:{gid}:")]
+                if panel:
+                    # everyone the board calls opens their private panel when it comes (as players
+                    # do), and decides in it later: the others' decisions meanwhile must not stale it
+                    for other in game.to_act(state):
+                        uid = seat_user[other]
+                        if uid is None or (panels.get(uid) is not None and live(panels[uid], gid)):
+                            continue
+                        ex = await fd.click(fd.users[uid], board, panel[0])
+                        clicks[uid] = clicks.get(uid, 0) + 1
+                        panels[uid] = await ex.wait(
                             lambda e: next((m for m in e.messages if m.ephemeral and m.custom_ids), None), 20, "panel"
                         )
-                        panels[user.id] = target
-                        eph += 1
-                ex = await table.choose(user, target, gid, idx, version)
-                clicks[user.id] = clicks.get(user.id, 0) + 1
+                        opened[uid] = opened.get(uid, 0) + 1
+                eph = opened.pop(user.id, 0)
+                mine = panels.get(user.id)
+                # the newest message sent to that player that offers choices: a player clicks it
+                target = mine if mine is not None and live(mine, gid) else board
+                for _attempt in range(5):
+                    ex = await pick(table, user, target, gid, idx, version)
+                    clicks[user.id] = clicks.get(user.id, 0) + 1
 
-                def replied(e, v=version, target=target):
-                    now = table.row(gid)["version"]
-                    if now == v:
-                        return False
-                    if table.new_board(e) or table.row(gid)["status"] != "active":
-                        return True
-                    if target.ephemeral:  # the private panel was edited: next step, or locked in
-                        return bool(e.edits)
-                    return e.edits and any(f":{gid}:{now}:" in c for c in target.custom_ids)
+                    def replied(e, v=version, target=target):
+                        now = table.row(gid)["version"]
+                        if now == v:  # refused: a private answer, or the panel redrawn in place
+                            return any(m.ephemeral for m in e.followups) or bool(target.ephemeral and e.edits)
+                        if table.new_board(e) or table.row(gid)["status"] != "active":
+                            return True
+                        if target.ephemeral:  # the private panel was edited: next step, or locked in
+                            return bool(e.edits)
+                        return e.edits and any(f":{gid}:{now}:" in c for c in target.custom_ids)
 
-                await ex.wait(replied, 30, "reply")
-                await ex.wait_idle(quiet=0.15, timeout=30)
-                eph += sum(1 for m in ex.followups if m.ephemeral)
-                stale += sum(1 for m in ex.messages if m.ephemeral and out_of_date in (m.content or ""))
-                channel = fd.messages()
+                    await ex.wait(replied, 30, "reply")
+                    await ex.wait_idle(quiet=0.15, timeout=30)
+                    eph += sum(1 for m in ex.followups if m.ephemeral)
+                    stale += sum(1 for m in ex.messages if m.ephemeral and out_of_date in (m.content or ""))
+                    fresh = [m for m in ex.messages if m.ephemeral and live(m, gid)]
+                    if fresh:  # a new private panel came with the answer: the player's newest message
+                        panels[user.id] = fresh[-1]
+                    if table.row(gid)["version"] != version:
+                        break
+                    target = panels.get(user.id) or board  # refused: the player tries again where told
+                else:
+                    raise AssertionError(f"{game_id}: {seat}'s decision was refused five times")
+                # the pings of this turn: since the player's previous decision, up to this one (the board
+                # this decision posts belongs to their next turn: it may call them again, or end the game)
+                channel = fd.messages()[:mark]
                 pings = sum(
                     1 for m in channel[seen_upto.get(user.id, lobby_end) :] if not m.ephemeral and user.id in m.pinged
                 )
                 max_pings = max(max_pings, pings)
-                seen_upto[user.id] = len(channel)
+                seen_upto[user.id] = mark
                 max_eph = max(max_eph, eph)
                 max_clicks = max(max_clicks, clicks.pop(user.id))
                 board = table.new_board(ex) or board

@@ -16,6 +16,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import aiohttp
 import discord
 
 from engine.base import BaseState, Event, Game, SeatLabel
@@ -237,7 +238,8 @@ class Boards:
         png = await b.image()  # its choices' numbers marked: the same offer as the buttons
         view = board_view(row, b, note=note, live=live, extra=self.bank_text(row, b))
         self.add_web_link(view, row, locale)
-        pings = board_pings(row, b, live=live) + mentioned(note)
+        before, actors = result.waiting_before, result.actors
+        pings = board_pings(row, b, live=live, before=before, actors=actors) + mentioned(note)
         return {"view": view, "file": board_file(png), "allowed_mentions": allowed_mentions(pings)}
 
     async def panel(
@@ -246,7 +248,9 @@ class Boards:
         """A member's private panel: what their seat is asked (its full wording) and
         its choices (``board``: the public board it was opened from)."""
         b = await self.board(row, user_id, locale, state=(game, state))
-        return b.prompt or "", action_view(row, game, offered(b.choices), locale, board=board)
+        # the panel carries its seat's choice token: other seats' moves leave it live (tables/panels.py)
+        token = await self.tables.panel_token(row, game, state, b.viewer_seat) if b.choices and b.viewer_seat else None
+        return b.prompt or "", action_view(row, game, offered(b.choices), locale, board=board, ver=token)
 
     async def private_view(self, row: GameRow, game: Game, state: BaseState, user_id: int, locale: str) -> dict:
         """ "My view": the member's own view of the board (their hand), privately."""
@@ -430,7 +434,7 @@ class Boards:
         except Exception as exc:  # noqa: BLE001 -- the lease runs out on its own
             log.warning("table %s: outbox not updated (%s: %s)", result.row.id, type(exc).__name__, exc)
 
-    async def deliver(self, result: TurnResult, *, retire: bool = False) -> bool:
+    async def deliver(self, result: TurnResult, *, retire: bool = True, also: int | None = None) -> bool:
         """Show a committed change in its table's channel: the board (with its pings
         and the change's notices) or, for a table that ended without one, the notices.
         Posted with the board's own nonce (``enforce_nonce``), so a repeat -- a retry
@@ -439,7 +443,12 @@ class Boards:
         keeps it and the scheduler tries again after the backoff.  Nothing to do (True)
         when a newer change owes a newer board or this one was shown already (a
         superseded board is never posted).  ``retire``: the table's older boards
-        lose their buttons once this one is posted.  Never raises; False: not shown."""
+        lose their buttons once this one is posted (exactly one live board per table:
+        ``also``, the board the change was made from, if it is older than the recent
+        messages looked at); the outbox forgets the change only then, so a Discord
+        outage between the post and the retirement is finished by the scheduler (its
+        repost gives back the same message, pinging nobody again).  Never raises;
+        False: not shown."""
         row = result.row
         try:
             if not await self.tables.still_owed(row.id, row.version):
@@ -476,13 +485,49 @@ class Boards:
                 exc,
             )
             return False
+        retired = not retire or await self.retire_others(row, sent.id, also)
         try:
-            await self.tables.delivered(row.id, row.version)
+            if retired:
+                await self.tables.delivered(row.id, row.version)
+            else:  # posted, an older board still live: the scheduler finishes it
+                await self.tables.delivery_failed(row.id, row.version)
         except Exception:  # noqa: BLE001 -- posted; a repeat gives back the same message (nonce)
-            log.warning("table %s: board %s posted, outbox not cleared", row.id, row.version)
-        if retire:
-            await self.retire_table(row, look_back=15, keep=sent.id)
+            log.warning("table %s: board %s posted, outbox not updated", row.id, row.version)
         return True
+
+    async def retire_others(self, row: GameRow, keep: int, also: int | None = None, look_back: int = 15) -> bool:
+        """Every recent message of table ``row`` but ``keep`` (and ``also``, wherever it is)
+        loses its buttons.  False when Discord could not be asked or refused an edit for
+        a reason other than the message being gone (try again later)."""
+        channel = await self.channel_of(row)
+        if channel is None:
+            return True  # no channel: nothing is live
+        me = self.client.user
+        seen: set[int] = set()
+        try:
+            async for message in channel.history(limit=look_back):
+                seen.add(message.id)
+                if message.id != keep and me is not None and message.author.id == me.id and owns_table(message, row.id):
+                    await self._retire_gone_ok(message)
+            if also is not None and also != keep and also not in seen:
+                try:
+                    message = await channel.fetch_message(also)
+                except (discord.NotFound, discord.Forbidden):
+                    return True
+                if owns_table(message, row.id):
+                    await self._retire_gone_ok(message)
+        except (discord.DiscordServerError, discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError) as exc:
+            log.info("table %s: older boards not all retired yet (%s: %s)", row.id, type(exc).__name__, exc)
+            return False  # Discord unreachable or failing: the scheduler tries again
+        except discord.HTTPException as exc:  # refused (no permission to read the channel): trying again won't help
+            log.warning("table %s: older boards cannot be retired (%s: %s)", row.id, type(exc).__name__, exc)
+        return True
+
+    async def _retire_gone_ok(self, message: discord.Message) -> None:
+        try:
+            await self.retire_message(message)
+        except (discord.NotFound, discord.Forbidden):
+            pass  # deleted meanwhile, or no longer ours to edit: nothing live is left of it
 
     # ------------------------------------------------------------ pings
     async def reminder_text(self, row: GameRow, users: list[int], hours: int) -> str:

@@ -103,7 +103,7 @@ class TableFeature(_Mixin):
         return await at_table(interaction, row)
 
     async def post_board(
-        self, interaction: discord.Interaction, result: TurnResult, *, start: bool = False, retire: bool = False
+        self, interaction: discord.Interaction, result: TurnResult, *, start: bool = False, retire: bool = True
     ) -> None:
         """A committed change's board (with its notices) goes to the channel through
         the outbox (:meth:`Boards.deliver`); the table's private hands follow."""

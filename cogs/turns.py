@@ -37,8 +37,12 @@ from .ui import (
 
 class Turns(TableFeature):
     async def show_again(self, interaction: discord.Interaction, result: TurnResult, locale: str) -> None:
-        """The table's board shown again on request (``/game status``: nothing changed)."""
-        await interaction.followup.send(**await self.boards.message(result, locale))
+        """The table's board shown again on request (``/game status``: nothing changed): it
+        pings nobody (the turn pinged its player already) and becomes the one live board."""
+        parts = await self.boards.message(result, locale)
+        parts["allowed_mentions"] = discord.AllowedMentions.none()
+        sent = await interaction.followup.send(**parts, wait=True)
+        await self.boards.retire_others(result.row, sent.id)
 
     async def redraw_board(self, interaction: discord.Interaction, result: TurnResult, locale: str) -> None:
         """Replace the clicked board with the new one (same message, new image and buttons)."""
@@ -105,6 +109,11 @@ class Turns(TableFeature):
                 exc = TurnRefused("stale", "discord.forged.play_stale")
             if exc.code not in ("stale", "not_offered"):
                 raise
+            clicked = interaction.message
+            if exc.code == "stale" and from_component and clicked is not None and clicked.flags.ephemeral:
+                # a private panel whose choices changed: redrawn in place, saying why (no "out of date")
+                if await self._redraw_panel(interaction, gid, locale, await self.hook.explain(exc, locale)):
+                    return
             await self.hook.tell(interaction, exc)  # then the clicker's current choices, if any
             await self._fresh_panel(interaction, gid, locale)
             return
@@ -155,11 +164,10 @@ class Turns(TableFeature):
             await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
         # the new board (with the ping) first, then the old one loses its buttons; what is
         # private still reaches its owners when Discord did not take the board (the outbox has it)
-        shown = await self.boards.deliver(result)
-        if from_component and not on_panel:
-            if shown:
-                await self.retire_clicked(interaction)
-        elif on_panel:
+        # the board clicked (or the one a panel was opened from) is retired with the others
+        also = (self._panel_board(interaction) if on_panel else clicked.id) if from_component and clicked else None
+        shown = await self.boards.deliver(result, also=also)
+        if on_panel:
             labels = await self.boards.labels(result.row, locale)
             own = self._own_lines(result, seat, locale, labels)
             try:
@@ -167,8 +175,6 @@ class Turns(TableFeature):
                 await interaction.edit_original_response(content=clip(done, 2000), view=None)
             except discord.HTTPException:
                 pass
-            if shown:
-                await self.boards.retire_board_of(result.row, self._panel_board(interaction))
             await self.push_private(result, skip=interaction.user.id)
             if not shown:
                 raise NotShown()
@@ -204,6 +210,19 @@ class Turns(TableFeature):
             await self.boards.confirmed(result)  # redrawn (or nothing public to redraw)
         else:
             await self.boards.not_shown(result)  # the outbox posts it anew
+
+    async def _redraw_panel(self, interaction: discord.Interaction, gid: int, locale: str, why: str) -> bool:
+        """The clicked private panel shows the clicker's choices as they are now (edited in
+        place, ``why`` first); False when they have none now (then they are told why)."""
+        try:
+            loaded = await self.tables.load(gid)
+        except TurnRefused:
+            return False
+        seat = loaded.row.seat_of(interaction.user.id)
+        if seat is None or seat not in loaded.game.to_act(loaded.state):
+            return False
+        await self.send_panel(interaction, loaded.row, loaded.game, loaded.state, seat, locale, edit=True, lead=[why])
+        return True
 
     async def _fresh_panel(self, interaction: discord.Interaction, gid: int, locale: str) -> None:
         """After a stale click, offer the clicker their current choices (if any)."""

@@ -343,18 +343,21 @@ def offered(choices: Sequence[Choice]) -> list[tuple[int, str, str]]:
 
 
 def choice_items(
-    row: GameRow, game: Game, offered: Offered, locale: str, board: int | None = None
+    row: GameRow, game: Game, offered: Offered, locale: str, board: int | None = None, ver: int | None = None
 ) -> list[list[discord.ui.Item]]:
     """The seat's choices as component rows: buttons (few choices) or selects
-    grouped by the game's action groups (many), at most four rows."""
+    grouped by the game's action groups (many), at most four rows.  ``ver``: what
+    the components carry instead of the table's version (a private panel's choice
+    token, see tables/panels.py)."""
     from .components import ActionButton, ActionSelect
 
+    version = row.version if ver is None else ver
     rows: list[list[discord.ui.Item]] = []
     if len(offered) <= MAX_BUTTONS:
         for k in range(0, len(offered), 5):
             rows.append(
                 [
-                    ActionButton(row.id, row.version, i, label=clip(label, 80), board=board)
+                    ActionButton(row.id, version, i, label=clip(label, 80), board=board)
                     for i, label, _ in offered[k : k + 5]
                 ]
             )
@@ -374,7 +377,7 @@ def choice_items(
         )
         options = [discord.SelectOption(label=clip(label, 100), value=str(i)) for i, label in items]
         rows.append(
-            [ActionSelect(row.id, row.version, n, placeholder=clip(placeholder, 150), options=options, board=board)]
+            [ActionSelect(row.id, version, n, placeholder=clip(placeholder, 150), options=options, board=board)]
         )
     return rows
 
@@ -387,11 +390,13 @@ def action_view(
     *,
     extra: Sequence[discord.ui.Item] = (),
     board: int | None = None,
+    ver: int | None = None,
 ) -> discord.ui.View:
     """A private panel (classic components): the seat's choices (``board``: the
-    public board it was opened from, redrawn when the seat locks in)."""
+    public board it was opened from, redrawn when the seat locks in; ``ver``: its
+    choice token, see tables/panels.py)."""
     view = discord.ui.View(timeout=None)
-    for r, items in enumerate(choice_items(row, game, offered, locale, board)):
+    for r, items in enumerate(choice_items(row, game, offered, locale, board, ver)):
         for item in items:
             item.row = r
             view.add_item(item)
@@ -465,15 +470,25 @@ def mentioned(text: str | None) -> list[int]:
     return [int(m) for m in _MENTION.findall(text or "")]
 
 
-def board_pings(row: GameRow, b: Board, *, live: bool = True) -> list[int]:
-    """Whom a board notifies: every player on the final board, else the human seats to act."""
+def board_pings(
+    row: GameRow,
+    b: Board,
+    *,
+    live: bool = True,
+    before: Sequence[str] = (),
+    actors: Sequence[str] = (),
+) -> list[int]:
+    """Whom a board notifies: every player on the final board, else the human seats to act,
+    once per turn: a seat that was waiting already before the change (``before``, the
+    seats to act then) and took no part in it (``actors``) was pinged by the board that
+    gave it its turn, so a board about someone else's decision does not ping it again."""
     if not live:
         return []
     if b.outcome is not None:
         return list(row.humans)
     if row.status in ("abandoned", "finished"):
         return []
-    return [u for s in b.to_act if (u := row.user_of(s)) is not None]
+    return [u for s in b.to_act if (u := row.user_of(s)) is not None and (s not in before or s in actors or not before)]
 
 
 __all__ = [

@@ -367,6 +367,9 @@ class TableService:
     ) -> tuple[list[int | None], dict[str, int]]:
         return await self.views.numbered(row, game, state, seat)
 
+    async def panel_token(self, row: GameRow, game: Game, state: BaseState, seat: str) -> int:
+        return await self.views.panel_token(row, game, state, seat)
+
     async def offer(
         self, row: GameRow, game: Game, state: BaseState, seat: str, locale: str, labels: SeatLabels | None = None
     ) -> list[tuple[int, str, str]]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.base import BaseState, Game
 
-from . import clocks, refusals
+from . import clocks, panels, refusals
 from .common import FINISHED, Picker, TurnRefused, TurnResult, log_entry
 from .kernel import Kernel
 from .levels import ai_move, timer_move
@@ -51,7 +51,14 @@ class Turns:
                 if seat is None:
                     raise refusals.not_seated(row, game, state)
             if expected_version is not None and row.version != expected_version:
-                raise await refusals.moved_on(self.k.store, row, game, state, seat, expected_version)
+                if not panels.is_token(expected_version):
+                    raise await refusals.moved_on(self.k.store, row, game, state, seat, expected_version)
+                # a private panel: live while what this seat may choose is unchanged (tables/panels.py)
+                if (
+                    seat in game.to_act(state)
+                    and await self.views.panel_token(row, game, state, seat) != expected_version
+                ):
+                    raise TurnRefused("stale", "play.panel.changed")
             waiting_before = game.to_act(state)
             if seat not in waiting_before:
                 raise refusals.not_your_turn(row, game, state)

@@ -15,7 +15,7 @@ from render import render
 from render.generic import draw as render_fallback
 from store import GameRow
 
-from . import clocks
+from . import clocks, panels
 from .choices import Choice, choices, describe, destinations, numbering
 from .kernel import Kernel
 
@@ -36,6 +36,12 @@ class Views:
         return await once_per_version(
             self._choices, (row.id, row.version, seat), lambda: self.k.off_loop(choices, game, state, seat)
         )
+
+    async def panel_token(self, row: GameRow, game: Game, state: BaseState, seat: str) -> int:
+        """The choice token a private panel of ``seat`` carries now (:mod:`tables.panels`)."""
+        offered = await self.choices(row, game, state, seat)
+        described = await self.k.off_loop(describe, game, state, seat, offered, "en")
+        return panels.offer_token(game, state, seat, offered, described)
 
     async def numbered(
         self, row: GameRow, game: Game, state: BaseState, seat: str

@@ -194,13 +194,32 @@ class Table:
         offered = choices(game, self.state(gid), seat)
         return next((n for n, c in enumerate(offered) if c.chain[0] == idx), 0)
 
+    @staticmethod
+    def _current(cid: str, kind: str, gid: int, version: int, panel: bool) -> bool:
+        """Whether ``cid`` is a component of kind ``kind`` ("a" or "s") of table ``gid`` drawn
+        for ``version``, or (a private panel) carrying its seat's choice token (tables/panels.py)."""
+        from tables.panels import is_token
+
+        parts = cid.split(":")
+        if len(parts) < 5 or parts[:3] != ["tg", kind, str(gid)] or not parts[3].isdigit():
+            return False
+        return int(parts[3]) == version or (panel and is_token(int(parts[3])))
+
+    @classmethod
+    def live_panel(cls, msg: FakeMessage | None, gid: int, version: int) -> bool:
+        """Whether a private panel still offers choices (its components are current)."""
+        return msg is not None and any(
+            cls._current(c, k, gid, version, True) for c in msg.custom_ids for k in ("a", "s")
+        )
+
     def custom_id_for(self, msg: FakeMessage, gid: int, version: int, idx: int) -> tuple[str, list[str] | None]:
         """The component on ``msg`` that picks choice ``idx`` (button, or a select value)."""
+        panel = msg.ephemeral
         for cid in msg.custom_ids:
-            if cid == f"tg:a:{gid}:{version}:{idx}" or cid.startswith(f"tg:a:{gid}:{version}:{idx}:"):
+            if self._current(cid, "a", gid, version, panel) and cid.split(":")[4] == str(idx):
                 return cid, None
         for cid in msg.custom_ids:
-            if cid.startswith(f"tg:s:{gid}:{version}:"):
+            if self._current(cid, "s", gid, version, panel):
                 comp = msg.component(cid)
                 if any(o["value"] == str(idx) for o in comp.get("options", [])):
                     return cid, [str(idx)]
@@ -249,10 +268,8 @@ class Table:
             target = board
             panel = [c for c in board.custom_ids if c.startswith(f"tg:p:{gid}:")]
             mine = panels.get(user.id)
-            if mine is not None and any(
-                c.startswith(f"tg:a:{gid}:{version}:") or c.startswith(f"tg:s:{gid}:{version}:")
-                for c in mine.custom_ids
-            ):
+            if self.live_panel(mine, gid, version):
+                assert mine is not None
                 target = mine  # the private panel, edited in place, offers the next step
             elif panel:
                 ex = await self.fd.click(user, board, panel[0])
