@@ -327,7 +327,7 @@ class Boards:
             return
         view = stripped(message)
         edit = edit or message.edit
-        await edit(view=view)
+        await edit(view=view, allowed_mentions=discord.AllowedMentions.none())  # an edit notifies nobody: say so
 
     async def retire_board_of(self, row: GameRow, message_id: int | None) -> None:
         if message_id is None:
