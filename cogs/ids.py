@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Literal, TypeAlias
 
-LobbyOp = Literal["join", "leave", "ai", "start", "cancel"]
+LobbyOp = Literal["join", "leave", "ai", "start", "cancel", "thread"]
 LeagueOp = Literal["join", "leave"]
-LOBBY_OPS: tuple[LobbyOp, ...] = ("join", "leave", "ai", "start", "cancel")
+LOBBY_OPS: tuple[LobbyOp, ...] = ("join", "leave", "ai", "start", "cancel", "thread")
 LEAGUE_OPS: tuple[LeagueOp, ...] = ("join", "leave")
 
 
@@ -69,9 +69,9 @@ class ActionMenu:
 
 @dataclass(frozen=True)
 class Lobby:
-    """A lobby button: join, leave, add an AI, start, cancel."""
+    """A lobby button: join, leave, add an AI, start, cancel, play in a thread."""
 
-    TEMPLATE: ClassVar[str] = r"tg:l:(?P<gid>\d+):(?P<op>join|leave|ai|start|cancel)"
+    TEMPLATE: ClassVar[str] = r"tg:l:(?P<gid>\d+):(?P<op>join|leave|ai|start|cancel|thread)"
     gid: int
     op: LobbyOp
 

@@ -18,6 +18,7 @@ from tables import TurnResult, clocks
 from tables.levels import check_level
 from tables.text import plain
 
+from . import lobbythread
 from .boards import remember
 from .feature import TableFeature, channel_id, game, is_admin
 from .inputs import check_game, game_choices, options_error, parse_options
@@ -113,6 +114,8 @@ class Lobby(TableFeature):
                 await interaction.followup.send(t("core.ui.no_thread", locale), ephemeral=True)
                 return
         assert channel is not None
+        if isinstance(channel, discord.Thread):  # its lobby offers no "Play in a thread"
+            table["thread"] = True
         opened = await self.tables.open_table(
             guild_id=interaction.guild_id,
             channel_id=channel.id,
@@ -156,6 +159,8 @@ class Lobby(TableFeature):
             return
         remember(interaction.guild_id, interaction.user)
         locale = await self.public_locale(interaction, gid)
+        if op == "thread":  # "Play in a thread" (cogs/lobbythread.py; a refusal goes to the one hook)
+            return await lobbythread.to_thread(interaction, self.tables, gid, locale, is_admin(interaction))
         res = await self.tables.lobby(gid, interaction.user.id, op, admin=is_admin(interaction), level=level)
         if res.started is not None:
             try:  # the lobby now says the game is on, without buttons

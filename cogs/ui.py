@@ -446,6 +446,11 @@ def lobby_components(row: GameRow, game: Game, locale: str) -> discord.ui.View |
         view.add_item(LobbyButton(row.id, "ai", label=t("core.ui.add_ai", locale), style=discord.ButtonStyle.secondary))
     view.add_item(LobbyButton(row.id, "start", label=t("core.ui.start", locale), style=discord.ButtonStyle.primary))
     view.add_item(LobbyButton(row.id, "cancel", label=t("core.ui.cancel", locale), style=discord.ButtonStyle.danger))
+    if not row.table.get("thread"):  # cogs/lobbythread.py
+        label = t("lobby.thread.button", locale)
+        button = LobbyButton(row.id, "thread", label=label, style=discord.ButtonStyle.secondary)
+        button.row = 2  # below the Add AI menu (row 1), when there is one
+        view.add_item(button)
     if (menu := lobby_ai_select(row, game, locale)) is not None:
         view.add_item(menu)
     return view

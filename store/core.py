@@ -353,6 +353,8 @@ class SqlCore(SqlDue):
                 put("finished_at", fl(now))
         if c.state_json is not None:
             put("state_json", c.state_json)
+        if c.channel_id is not None:
+            put("channel_id", c.channel_id)
         if c.to_act is not None:  # a new decision is pending: its clock (timer, reminders) starts now
             put("to_act_json", dumps(list(c.to_act)))
             put("turn_started_at", fl(now))

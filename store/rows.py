@@ -255,6 +255,8 @@ class GameChange:
     revert: Sequence[int] = ()
     by_user: int | None = None
     snapshot: NewSnapshot | None = None
+    #: the table moves to another channel (a lobby into its own thread)
+    channel_id: int | None = None
 
 
 @dataclass

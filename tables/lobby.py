@@ -224,6 +224,26 @@ class Lobby:
         """Remember the message that shows a lobby (its expiry is shown there)."""
         await self.k.store.set_lobby_message(game_id, message_id)
 
+    async def to_thread(self, game_id: int, user_id: int, channel_id: int | None, *, admin: bool = False) -> GameRow:
+        """The lobby's "Play in a thread": the table moves into its own thread
+        ``channel_id`` (the host, or an admin), and says so (``table["thread"]``: its
+        lobby offers no second move).  ``channel_id`` None: only whether this member
+        may move it now (asked before the thread is opened)."""
+        async with self.k.store.lock(game_id):
+            row = await self.k.row(game_id)
+            if row is None or row.status != "lobby":
+                raise TurnRefused("lobby_closed", "core.ui.lobby_closed")
+            if user_id != row.host_id and not admin:
+                raise TurnRefused("host_only", "core.ui.host_only")
+            if row.table.get("thread"):
+                raise TurnRefused("in_thread", "lobby.thread.already")
+            if channel_id is None:
+                return row
+            table = {**row.table, "thread": True}
+            row.version = await self.k.update_game(row.id, row.version, channel_id=channel_id, table=table)
+            row.channel_id, row.table = channel_id, table
+            return row
+
     async def expire_lobbies(self, now: float) -> list[tuple[GameRow, int | None]]:
         """End the lobbies idle longer than their server allows (tables/limits.py)."""
         return await limits.expire_lobbies(self.k.store, now, self.limits, self.k.write)

@@ -270,6 +270,9 @@ class TableService:
     async def lobby_posted(self, game_id: int, message_id: int) -> None:
         return await self.lobbies.lobby_posted(game_id, message_id)
 
+    async def to_thread(self, game_id: int, user_id: int, channel_id: int | None, *, admin: bool = False) -> GameRow:
+        return await self.lobbies.to_thread(game_id, user_id, channel_id, admin=admin)
+
     async def expire_lobbies(self, now: float) -> list[tuple[GameRow, int | None]]:
         return await self.lobbies.expire_lobbies(now)
 
