@@ -17,7 +17,7 @@ from tables import TableService
 OWNERS = {
     "kernel": "row open_state load owed run_ai off_loop",
     "history": "log_table finished_table export_data replay_state",
-    "lobbies": "open_table lobby limits check_can_open claim_thread release_thread lobby_posted expire_lobbies abandon",
+    "lobbies": "open_table lobby limits check_can_open claim_thread release_thread lobby_posted to_thread expire_lobbies abandon",
     "campaigns": "create_campaign",
     "turns": "act timeout",
     "seats": "undo idle_minutes handover resign",
