@@ -65,7 +65,6 @@ class TableFeature(_Mixin):
     def __init__(self, bot: commands.Bot, services: Services, hook: ClickHook) -> None:
         self.bot = bot
         self.services = services
-        self.store = services.store  # reads only
         self.tables = services.tables
         self.boards = Boards(bot, services)
         self.hook = hook

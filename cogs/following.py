@@ -48,8 +48,7 @@ class Following(Periodic, commands.Cog):
     async def _send(self, follow, row, game, state) -> None:
         # the follower's own language (remembered from their interactions), else the table's
         locale = await self.services.members.of(follow.user_id) or await self.boards.public_locale_of(row)
-        total = await self.services.store.count_actions(row.id)
-        recent = await self.services.store.actions(row.id, limit=50, offset=max(0, total - 50))
+        recent = await self.tables.recent_actions(row.id, 50)
         new = [a for a in recent if a.version > follow.sent_version]
         # the public board (no seat's hidden view), players by name and seat colour, as in the channel
         steps = [(a.seat, game.load_events(a.events), "player") for a in new]

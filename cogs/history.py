@@ -16,7 +16,7 @@ from tables.board import web_link
 from tables.catchup import catchup
 from tables.decisions import decisions
 from tables.decisions import page as log_page
-from tables.web_sessions import LINK_SECONDS, WebSessions
+from tables.web_sessions import LINK_SECONDS
 
 from .bound import at_table
 from .catchupview import catchup_message
@@ -63,8 +63,8 @@ class History(TableFeature):
         locale = self.loc(interaction)
         loaded = await self.tables.log_table(channel_id(interaction))
         per = 15  # decisions a page (a chain is one; its steps are in /game export)
-        total = await self.store.count_actions(loaded.row.id)
-        groups = decisions(await self.store.actions(loaded.row.id, limit=total)) if total else []
+        total = await self.tables.count_actions(loaded.row.id)
+        groups = decisions(await self.tables.actions(loaded.row.id, limit=total)) if total else []
         pages = max(1, -(-len(groups) // per))
         if not 1 <= page <= pages:  # Range is not enforced by discord.py: a forged page
             return await interaction.followup.send(t("discord.forged.page", locale, pages=pages), ephemeral=True)
@@ -117,12 +117,12 @@ class History(TableFeature):
             return await interaction.followup.send(t("web.link.off", locale), ephemeral=True)
         row = await self.tables.row(channel_id=interaction.channel_id)
         if row is None:
-            row = await self.store.latest_game(channel_id(interaction), ("finished", "abandoned"))
+            row = await self.tables.last_ended(channel_id(interaction))
         lines = []
         if row is not None:
             lines.append(t("web.link.public", locale, url=web_link(base, row.id)))
         # the member's own link: signed, single use, short-lived, given to them alone
-        token = await WebSessions(self.store, clock=self.services.clock).link_token(
+        token = await self.tables.web_sessions().link_token(
             interaction.user.id, row.id if row is not None and row.seat_of(interaction.user.id) else None
         )
         url = f"{base.rstrip('/')}/signin/{token}"
@@ -159,7 +159,7 @@ class History(TableFeature):
         locale = self.loc(interaction)
         row = await self.tables.finished_table(interaction.guild_id, channel_id(interaction), table)
         if turn is not None:  # Range is not enforced by discord.py: a forged turn is refused, not clamped
-            turns = await self.store.count_actions(row.id)
+            turns = await self.tables.count_actions(row.id)
             if not 0 <= turn <= turns:
                 return await interaction.followup.send(t("discord.forged.turn", locale, turns=turns), ephemeral=True)
         g, state, n, total = await self.tables.replay_state(row, turn)

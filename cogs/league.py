@@ -339,7 +339,7 @@ class League(Periodic, commands.Cog):
     @standings.autocomplete("name")
     @status.autocomplete("name")
     async def _names(self, interaction: discord.Interaction, current: str):
-        rows = await self.services.store.leagues(interaction.guild_id) if interaction.guild_id else []
+        rows = await self.leagues.of_guild(interaction.guild_id)
         return [
             app_commands.Choice(name=clip(r.name, 100), value=r.name) for r in rows if current.lower() in r.name.lower()
         ][:25]

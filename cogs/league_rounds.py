@@ -144,7 +144,7 @@ class Rounds:
     # ------------------------------------------------------------ the pass
     async def tick(self, now: float) -> dict[str, int]:
         counts = {"leagues": 0, "failed": 0}
-        for row in await self.services.store.leagues(statuses=["signup", "running"]):
+        for row in await self.services.leagues.active():
             try:
                 await self.run(row.id, now)
                 counts["leagues"] += 1

@@ -145,7 +145,7 @@ class Lobby(TableFeature):
     @new.autocomplete("campaign")
     async def new_campaign_autocomplete(self, interaction: discord.Interaction, current: str):
         game = getattr(interaction.namespace, "game", None)
-        camps = await self.store.campaigns(interaction.guild_id) if interaction.guild_id else []
+        camps = await self.tables.community.campaigns(interaction.guild_id)
         return [
             app_commands.Choice(name=plain(c.name, 100) or "?", value=c.name)
             for c in camps

@@ -60,7 +60,7 @@ class Periodic:
             )
             return None
         try:
-            await self.services.store.check()
+            await self.tables.check()
         except StoreUnavailable:
             return None  # the store said why, once
         return await self.tick(now)

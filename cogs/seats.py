@@ -46,7 +46,7 @@ class Seats(TableFeature):
     async def on_vote(self, interaction: discord.Interaction, vid: int, yes: bool) -> None:
         await interaction.response.defer()
         locale = self.loc(interaction)
-        vote = await self.store.get_vote(vid) if check_id(vid) is not None else None  # a forged id may be any size
+        vote = await self.tables.vote(vid) if check_id(vid) is not None else None  # a forged id may be any size
         if vote is not None and not await self.here(interaction, vote.game_id):
             return
         plocale = await self.public_locale(interaction, vote.game_id if vote is not None else None)

@@ -331,7 +331,7 @@ class Turns(TableFeature):
             if isinstance(reason, dict) and isinstance(reason.get("key"), str):
                 labels = await self.boards.labels(row, locale)
                 lines.append(relabel(t(reason["key"], locale, **(reason.get("params") or {})), labels))
-        turns = await self.store.count_actions(row.id)
+        turns = await self.tables.count_actions(row.id)
         lines.append(t("play.status.hints", locale, id=row.id, turns=turns))
         parts = await self.boards.message(
             TurnResult(row, loaded.game, loaded.state, []), locale, "\n".join(lines), live=False

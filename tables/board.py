@@ -337,11 +337,11 @@ async def board(
         ]
     out.happened = happenings(game, steps, locale, labels, escape=escape)
     if log_entries > 0:
-        total = await tables.store.count_actions(row.id)
+        total = await tables.count_actions(row.id)
         out.positions = total
         if total:
             first = max(0, total - log_entries)
-            rows = await tables.store.actions(row.id, limit=log_entries, offset=first)
+            rows = await tables.actions(row.id, limit=log_entries, offset=first)
             for n, a in enumerate(rows, start=first + 1):
                 visible = game.visible_events(game.load_events(a.events), viewer_seat)
                 texts = [event_text(game, e, locale, labels, escape=escape) for e in visible]
@@ -424,7 +424,7 @@ async def frame(
     line = None
     anchor = 0
     if n > 0:
-        found = await tables.store.actions(row.id, limit=1, offset=n - 1)
+        found = await tables.actions(row.id, limit=1, offset=n - 1)
         a = found[0] if found else None
         if a is not None:
             anchor = a.id
@@ -448,7 +448,7 @@ async def public(tables: TableService, row: GameRow) -> bool:
     settings = await tables.settings.guild(row.guild_id)
     if settings.get("web") is False:
         return False
-    return not await tables.store.followers_closed(row.id)
+    return not await tables.people.store.followers_closed(row.id)
 
 
 def export(b: Board) -> dict[str, Any]:

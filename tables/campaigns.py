@@ -10,6 +10,7 @@ from typing import Any
 from engine import GameError, get_game
 from engine.base import Game
 from store import Campaign, CampaignChange, ChannelBusy, GameRow, LimitReached, Seat
+from store.ports import CampaignStore
 
 from . import limits
 from .common import TurnRefused, limit_refused
@@ -22,6 +23,7 @@ class Campaigns:
 
     def __init__(self, kernel: Kernel, limits_of: Callable[[int | None], Awaitable[dict[str, int]]]) -> None:
         self.k = kernel
+        self.store: CampaignStore = kernel.backend
         self.limits = limits_of
 
     async def create_campaign(
@@ -38,7 +40,7 @@ class Campaigns:
         GameError for bad story options."""
         progress = {"members": {}, "story": get_game(game_id).campaign_init(story)}
         try:
-            return await self.k.store.create_campaign(
+            return await self.store.create_campaign(
                 guild_id=guild_id,
                 game=game_id,
                 name=name,

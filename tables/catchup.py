@@ -62,7 +62,7 @@ async def catchup(service: TableService, row: GameRow, game: Game, state: BaseSt
     seat = row.seat_of(user_id)
     if seat is None:
         raise TurnRefused("not_seated", "core.ui.not_seated")
-    store = service.store
+    store = service.history.store
     total = await store.count_actions(row.id)
     offset = max(0, total - LOOK_BACK)
     rows = await store.actions(row.id, limit=LOOK_BACK, offset=offset)

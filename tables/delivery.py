@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 
 from engine import get_game
 from store import OutboxRow
+from store.ports import DeliveryStore
 
 from .common import TurnRefused, TurnResult
 from .kernel import Kernel
@@ -56,35 +57,36 @@ class Outbox:
 
     def __init__(self, kernel: Kernel) -> None:
         self.k = kernel
+        self.store: DeliveryStore = kernel.backend
 
     async def delivered(self, game_id: int, version: int) -> None:
         """Discord confirmed the board (or notice) of ``version``: the outbox forgets it."""
-        await self.k.store.outbox_done(game_id, version)
+        await self.store.outbox_done(game_id, version)
 
     async def delivery_failed(self, game_id: int, version: int) -> None:
         """Showing ``version`` failed: the scheduler of any process tries again after the
         backoff (longer with each failed try of the same board)."""
-        owed = await self.k.store.outbox(game_id)
+        owed = await self.store.outbox(game_id)
         if owed is None or owed.version != version:
             return
-        await self.k.store.outbox_retry(game_id, version, self.k.owner, self.k.clock() + backoff(owed.attempts))
+        await self.store.outbox_retry(game_id, version, self.k.owner, self.k.clock() + backoff(owed.attempts))
 
     async def still_owed(self, game_id: int, version: int) -> bool:
         """Whether the board of ``version`` is still the table's newest undelivered one
         (False: a later change owes a newer board, or it was shown already)."""
-        owed = await self.k.store.outbox(game_id)
+        owed = await self.store.outbox(game_id)
         return owed is not None and owed.version == version
 
     async def due_deliveries(self, now: float) -> list[OutboxRow]:
         """Deliveries the scheduler may try now (backoff over, no live lease)."""
-        return await self.k.store.due_outbox(now)
+        return await self.store.due_outbox(now)
 
     async def claim_delivery(self, owed: OutboxRow, now: float) -> Delivery | None:
         """Take one delivery for this process (a compare-and-swap, so one process at a
         time) with what showing it needs; None when another process took it, or when
         the table moved on without it (a superseded board is never posted: it is
         dropped) or cannot be read any more."""
-        if not await self.k.store.claim_outbox(owed, self.k.owner, now + self.k.lease, now):
+        if not await self.store.claim_outbox(owed, self.k.owner, now + self.k.lease, now):
             return None
         owed = replace(owed, attempts=owed.attempts + 1, lease_owner=self.k.owner)
         try:
@@ -94,18 +96,18 @@ class Outbox:
         if row is None or row.version != owed.version or now - owed.created_at > DELIVERY_GIVE_UP:
             if row is not None and row.version == owed.version:
                 log.warning("table %s: board of version %s given up after a day", owed.game_id, owed.version)
-            await self.k.store.outbox_done(owed.game_id, owed.version)
+            await self.store.outbox_done(owed.game_id, owed.version)
             return None
         try:
             game, state = await self.k.open_state(row) if row.state_json is not None else (get_game(row.game), None)
         except TurnRefused:
-            await self.k.store.outbox_done(owed.game_id, owed.version)
+            await self.store.outbox_done(owed.game_id, owed.version)
             return None
         if state is None:
-            await self.k.store.outbox_done(owed.game_id, owed.version)
+            await self.store.outbox_done(owed.game_id, owed.version)
             return None
-        total = await self.k.store.count_actions(row.id)
-        recent = await self.k.store.actions(row.id, limit=50, offset=max(0, total - 50))
+        total = await self.store.count_actions(row.id)
+        recent = await self.store.actions(row.id, limit=50, offset=max(0, total - 50))
         entries = [a for a in recent if a.version >= owed.since]
         events = [e for a in entries for e in game.load_events(a.events)]
         result = TurnResult(

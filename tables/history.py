@@ -7,7 +7,8 @@ from typing import Any
 
 from engine import GameError, get_game
 from engine.base import BaseState, Game
-from store import CorruptRow, GameRow
+from store import ActionRow, CorruptRow, GameRow
+from store.ports import HistoryStore
 
 from .common import FINISHED, Loaded, TurnRefused, storable
 from .decisions import taken_by
@@ -20,6 +21,24 @@ class History:
 
     def __init__(self, kernel: Kernel) -> None:
         self.k = kernel
+        self.store: HistoryStore = kernel.backend
+
+    async def actions(self, game_id: int, *, limit: int = 50, offset: int = 0) -> list[ActionRow]:
+        """A table's stored log, oldest first (``limit`` steps from ``offset``)."""
+        return await self.store.actions(game_id, limit=limit, offset=offset)
+
+    async def count_actions(self, game_id: int) -> int:
+        """How many steps a table's (effective) log holds."""
+        return await self.store.count_actions(game_id)
+
+    async def recent(self, game_id: int, n: int = 50) -> list[ActionRow]:
+        """The last ``n`` steps of a table's log, oldest first."""
+        total = await self.store.count_actions(game_id)
+        return await self.store.actions(game_id, limit=n, offset=max(0, total - n))
+
+    async def last_ended(self, channel_id: int) -> GameRow | None:
+        """The channel's most recent finished (or abandoned) table, if any."""
+        return await self.store.latest_game(channel_id, FINISHED)
 
     async def log_table(self, channel_id: int) -> Loaded:
         """The table whose log ``/game log`` shows: the channel's running one,
@@ -30,7 +49,7 @@ class History:
             if exc.code != "no_game":
                 raise
         try:
-            row = await self.k.store.latest_game(channel_id, FINISHED)
+            row = await self.store.latest_game(channel_id, FINISHED)
         except CorruptRow as exc:
             raise await self.k.quarantine(exc.game_id, exc.reason) from None
         if row is None or row.state_json is None:
@@ -42,7 +61,7 @@ class History:
         """A finished (or abandoned) table: the one named, else this channel's most recent."""
         if game_id is None:
             try:
-                row = await self.k.store.latest_game(channel_id, FINISHED)
+                row = await self.store.latest_game(channel_id, FINISHED)
             except CorruptRow as exc:
                 raise await self.k.quarantine(exc.game_id, exc.reason) from None
             if row is None:
@@ -52,7 +71,7 @@ class History:
                 raise TurnRefused("no_game", "core.ui.no_game")
         else:
             try:
-                row = await self.k.store.get_game(game_id) if storable(game_id) else None
+                row = await self.store.get_game(game_id) if storable(game_id) else None
             except CorruptRow:
                 row = None
             if row is None or row.guild_id != guild_id:
@@ -63,7 +82,7 @@ class History:
         return row
 
     async def export_data(self, row: GameRow) -> dict[str, Any]:
-        log_rows = await self.k.store.actions(row.id, limit=1_000_000)
+        log_rows = await self.store.actions(row.id, limit=1_000_000)
         return {
             "format": "tabletop-gm/export@1",
             "table": row.id,
@@ -83,7 +102,7 @@ class History:
         want = None if turn is None else max(0, int(turn))
         state = None
         for key in (snapshot_key(game), None):
-            src = await self.k.store.replay_source(row.id, key, turn=want)
+            src = await self.store.replay_source(row.id, key, turn=want)
             try:
                 state = await self.k.rebuild(row, game, src)
             except (SnapshotUnusable, GameError) as exc:

@@ -43,6 +43,7 @@ from store import (
     StoreUnavailable,
     VersionConflict,
 )
+from store.ports import KernelStore
 
 from . import clocks, ratings
 from .common import Loaded, Picker, TurnRefused, log_entry, placings, storable
@@ -71,7 +72,10 @@ class Kernel:
         settings: Settings | None = None,
         clock: Callable[[], float] = time.time,
     ):
-        self.store = store
+        #: the whole backend: the facade and each feature take their own narrow port of it (store/ports.py)
+        self.backend = store
+        #: what the kernel itself calls
+        self.store: KernelStore = store
         self.executor = executor
         self.max_ai_steps = max_ai_steps
         self.settings = settings or Settings(store, clock=clock)
@@ -101,6 +105,11 @@ class Kernel:
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
 
     # ============================================================ reading
+    async def check(self) -> None:
+        """Raise StoreUnavailable when the database can no longer be written (the
+        scheduler's periodic pass, so a lost database is noticed while nobody plays)."""
+        await self.store.check()
+
     async def quarantine(self, game_id: int, reason: str) -> TurnRefused:
         await self.store.quarantine(game_id, reason)
         log.error("table %s quarantined: %s", game_id, reason)

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from store import LeagueRow, ResultRow, Store
+from store import LeagueRow, ResultRow
+from store.ports import LeagueStore
 
 from . import pairing, ratings
 from .common import TurnResult
@@ -200,7 +201,7 @@ TIE_BREAKS = {"swiss": ("buchholz", "sonneborn_berger")}
 OTHER_TIE_BREAKS = ("head_to_head",)  # then wins, then rating
 
 
-async def standings(store: Store, league_id: int) -> Standings | None:
+async def standings(store: LeagueStore, league_id: int) -> Standings | None:
     """A league's standings, Discord-free: what the bot's image and the web
     companion's league page show (None: no such league)."""
     league = await store.league(league_id)

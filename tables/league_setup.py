@@ -13,7 +13,8 @@ from typing import Any
 
 from engine import available, get_game
 from engine.errors import GameError
-from store import ChannelBusy, LeagueRow, Store, VersionConflict
+from store import ChannelBusy, LeagueRow, VersionConflict
+from store.ports import LeagueStore
 
 from . import ratings
 from .common import TurnRefused
@@ -29,7 +30,7 @@ class LeagueSetup:
 
     def __init__(self, tables: TableService) -> None:
         self.tables = tables
-        self.store: Store = tables.store
+        self.store: LeagueStore = tables.store
 
     @property
     def clock(self):
@@ -47,6 +48,14 @@ class LeagueSetup:
         if row is None:
             raise TurnRefused("no_league", "league.no_league", name=name)
         return row
+
+    async def of_guild(self, guild_id: int | None) -> list[LeagueRow]:
+        """The server's leagues (none outside a server)."""
+        return await self.store.leagues(guild_id) if guild_id is not None else []
+
+    async def active(self) -> list[LeagueRow]:
+        """Every league in sign-up or running (the scheduler's pass)."""
+        return await self.store.leagues(statuses=["signup", "running"])
 
     async def ratings_of(self, league: LeagueRow, users: Sequence[int]) -> dict[int, float]:
         rows = await self.store.ratings(league.guild_id, league.game, list(users))

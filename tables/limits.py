@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from store import Caps, ChangeSet, Committed, GameChange, GameRow, LimitReached, Store, VersionConflict
+from store import Caps, ChangeSet, Committed, GameChange, GameRow, LimitReached, VersionConflict
+from store.ports import LobbyStore
 
 #: the defaults of a server's limits (0 = no cap; lobby_idle_hours 0 = lobbies never expire)
 DEFAULT_LIMITS: dict[str, int] = {
@@ -75,7 +76,7 @@ def check_open(limits: dict[str, int], kind: str, counts: dict[str, tuple[int, i
 
 
 async def expire_lobbies(
-    store: Store,
+    store: LobbyStore,
     now: float,
     limits_for: Callable[[int | None], Any],
     commit: Callable[[ChangeSet], Awaitable[Committed]],

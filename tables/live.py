@@ -16,6 +16,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from store import Store
+from store.ports import LiveStore
 
 log = logging.getLogger("tabletop.live")
 
@@ -26,7 +27,7 @@ FALLBACK_POLL = 5.0
 
 
 class TableWatch:
-    def __init__(self, store: Store, poll: float = POLL, fallback_poll: float = FALLBACK_POLL) -> None:
+    def __init__(self, store: LiveStore, poll: float = POLL, fallback_poll: float = FALLBACK_POLL) -> None:
         self.store = store
         self.poll = poll
         self.fallback_poll = fallback_poll

@@ -9,6 +9,7 @@ from typing import Any
 
 from engine import GameError, available, get_game
 from store import ChangeSet, ChannelBusy, GameChange, GameRow, LimitReached, Seat, VersionConflict
+from store.ports import LobbyStore
 
 from . import clocks, limits
 from .campaigns import campaign_setup
@@ -23,6 +24,7 @@ class Lobby:
 
     def __init__(self, kernel: Kernel) -> None:
         self.k = kernel
+        self.store: LobbyStore = kernel.backend
 
     async def open_table(
         self,
@@ -47,7 +49,7 @@ class Lobby:
         game = get_game(game_id)
         camp = None
         if campaign:
-            camp = await self.k.store.campaign(guild_id, campaign) if guild_id is not None else None
+            camp = await self.store.campaign(guild_id, campaign) if guild_id is not None else None
             if camp is None or camp.game != game_id:
                 raise TurnRefused("no_campaign", "core.ui.no_campaign", name=quote(campaign))
         try:
@@ -68,7 +70,7 @@ class Lobby:
         waits = not (hi == 1 or len(seats) == hi)  # a lobby that waits for players counts against the caps
         caps = limits.caps(await self.limits(guild_id), "lobbies") if waits and guild_id is not None else None
         try:
-            row = await self.k.store.create_game(
+            row = await self.store.create_game(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 game=game_id,
@@ -86,7 +88,7 @@ class Lobby:
         except LimitReached as exc:
             raise limit_refused(exc) from None
         if hi == 1 or len(seats) == hi:
-            async with self.k.store.lock(row.id):
+            async with self.store.lock(row.id):
                 return LobbyResult(row, await self.start(row))
         return LobbyResult(row)
 
@@ -94,7 +96,7 @@ class Lobby:
         self, game_id: int, user_id: int, op: str, *, admin: bool = False, level: str | None = None
     ) -> LobbyResult:
         """join, leave, ai (add an AI seat at ``level``; None: the table's level), start, cancel."""
-        async with self.k.store.lock(game_id):
+        async with self.store.lock(game_id):
             row = await self.k.row(game_id)
             if row is None or row.status != "lobby":
                 raise TurnRefused("lobby_closed", "core.ui.lobby_closed")
@@ -201,7 +203,7 @@ class Lobby:
         if guild_id is None:
             return
         try:
-            limits.check_open(await self.limits(guild_id), "lobbies", await self.k.store.count_open(guild_id, user_id))
+            limits.check_open(await self.limits(guild_id), "lobbies", await self.store.count_open(guild_id, user_id))
         except LimitReached as exc:
             raise limit_refused(exc) from None
 
@@ -211,18 +213,18 @@ class Lobby:
         now = self.k.clock()
         caps = limits.caps(await self.limits(guild_id), "threads")
         try:
-            await self.k.store.claim_rate("threads", guild_id, user_id, now, limits.THREAD_WINDOW, caps)
+            await self.store.claim_rate("threads", guild_id, user_id, now, limits.THREAD_WINDOW, caps)
         except LimitReached as exc:
             raise limit_refused(exc) from None
         return now
 
     async def release_thread(self, user_id: int, at: float) -> None:
         """The thread could not be opened: it does not count."""
-        await self.k.store.release_rate("threads", user_id, at)
+        await self.store.release_rate("threads", user_id, at)
 
     async def lobby_posted(self, game_id: int, message_id: int) -> None:
         """Remember the message that shows a lobby (its expiry is shown there)."""
-        await self.k.store.set_lobby_message(game_id, message_id)
+        await self.store.set_lobby_message(game_id, message_id)
 
     async def to_thread(self, game_id: int, user_id: int, channel_id: int | None, *, admin: bool = False) -> GameRow:
         """The lobby's "Play in a thread": the table moves into its own thread
@@ -246,7 +248,7 @@ class Lobby:
 
     async def expire_lobbies(self, now: float) -> list[tuple[GameRow, int | None]]:
         """End the lobbies idle longer than their server allows (tables/limits.py)."""
-        return await limits.expire_lobbies(self.k.store, now, self.limits, self.k.write)
+        return await limits.expire_lobbies(self.store, now, self.limits, self.k.write)
 
     async def abandon(self, channel_id: int, user_id: int, *, admin: bool = False) -> GameRow:
         row = await self.k.row(channel_id=channel_id)
@@ -254,7 +256,7 @@ class Lobby:
             raise TurnRefused("no_game", "core.ui.no_game")
         if user_id != row.host_id and not admin:
             raise TurnRefused("host_only", "core.ui.host_only")
-        async with self.k.store.lock(row.id):
+        async with self.store.lock(row.id):
             change = GameChange(row.id, row.version, status="abandoned", to_act=[])
             # a running table's channel is told (the outbox); a lobby's is its own message
             owed = self.k.owed([{"note": "abandoned", "user": user_id}], "notice") if row.status == "active" else None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from store import GameRow, StillSeated
+from store.ports import PeopleStore
 
 from . import clocks
 from .clocks import away_periods, runs_out_at
@@ -20,13 +21,14 @@ class People:
 
     def __init__(self, kernel: Kernel) -> None:
         self.k = kernel
-        self.privacy = Privacy(kernel.store)
+        self.store: PeopleStore = kernel.backend
+        self.privacy = Privacy(kernel.backend)
 
     async def mine(self, user_id: int, guild_id: int | None) -> list[tuple[GameRow, str | None, float | None]]:
         """The member's lobby and running tables here, most urgent first: (row, seat,
         when their time runs out, if the table waits for them and keeps a clock).
         Tables waiting for them come first, the soonest deadline first; then the rest."""
-        rows = await self.k.store.games_of_user(user_id, guild_id)
+        rows = await self.store.games_of_user(user_id, guild_id)
         out = []
         for row in rows:
             seat = row.seat_of(user_id)
@@ -56,9 +58,9 @@ class People:
             raise TurnRefused("no_game", "core.ui.no_game")
         if mode not in ("turn", "digest"):
             raise TurnRefused("bad_mode", "asyncplay.follow_bad_mode")
-        if await self.k.store.followers_closed(row.id):
+        if await self.store.followers_closed(row.id):
             raise TurnRefused("closed", "asyncplay.follow_closed", id=row.id)
-        await self.k.store.follow(row.id, user_id, mode, row.version)
+        await self.store.follow(row.id, user_id, mode, row.version)
         return row
 
     async def unfollow(self, user_id: int, channel_id: int | None = None, game_id: int | None = None) -> int:
@@ -66,11 +68,11 @@ class People:
         if game_id is None:
             row = await self.k.row(channel_id=channel_id)
             if row is None:
-                row = await self.k.store.latest_game(channel_id, FINISHED) if channel_id is not None else None
+                row = await self.store.latest_game(channel_id, FINISHED) if channel_id is not None else None
             if row is None:
                 raise TurnRefused("no_game", "core.ui.no_game")
             game_id = row.id
-        if not await self.k.store.unfollow(game_id, user_id):
+        if not await self.store.unfollow(game_id, user_id):
             raise TurnRefused("not_following", "asyncplay.not_following", id=game_id)
         return game_id
 
@@ -81,14 +83,14 @@ class People:
             raise TurnRefused("no_game", "core.ui.no_game")
         if user_id != row.host_id and not admin:
             raise TurnRefused("host_only", "core.ui.host_only")
-        await self.k.store.set_followers_closed(row.id, closed)
+        await self.store.set_followers_closed(row.id, closed)
         return row
 
     async def follow_updates(self, now: float, digest_seconds: float = 86400.0):
         """Deliveries due to followers: (follow, table row, game, public state). The caller
         sends each and then claims it with :meth:`follow_sent` (so each goes out once)."""
         out = []
-        for f in await self.k.store.due_follows(now, digest_seconds):
+        for f in await self.store.due_follows(now, digest_seconds):
             try:
                 loaded = await self.k.load(f.game_id, statuses=("active", *FINISHED))
             except TurnRefused:
@@ -97,7 +99,7 @@ class People:
         return out
 
     async def follow_sent(self, game_id: int, user_id: int, version: int, previous: int, now: float) -> bool:
-        return await self.k.store.mark_follow_sent(game_id, user_id, version, now, previous)
+        return await self.store.mark_follow_sent(game_id, user_id, version, now, previous)
 
     async def footprint(self, user_id: int, guild_id: int | None = None) -> dict[str, Any]:
         """What is kept about the member (see tables/privacy.py); ``guild_id``: that server's only."""
@@ -112,5 +114,5 @@ class People:
         except StillSeated as exc:
             ids = ", ".join(f"#{i}" for i in exc.game_ids)
             raise TurnRefused("still_seated", "asyncplay.forget_seated", ids=ids) from None
-        counts["web_sessions"] = await end_sessions(self.k.store, user_id)  # signed in on the web: signed out
+        counts["web_sessions"] = await end_sessions(self.privacy.store, user_id)  # signed in on the web: signed out
         return counts

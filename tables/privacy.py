@@ -21,7 +21,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from store import Store
+from store.ports import PrivacyStore
 
 log = logging.getLogger("tabletop.privacy")
 
@@ -35,7 +35,7 @@ def pseudonym() -> int:
 
 
 class Privacy:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: PrivacyStore) -> None:
         self.store = store
         self.hooks: list[ForgetHook] = []
 

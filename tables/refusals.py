@@ -18,7 +18,8 @@ from typing import Any
 
 from engine.base import BaseState, Game, SeatLabel
 from engine.i18n import join, t
-from store import GameRow, Store
+from store import GameRow
+from store.ports import SeatStore
 
 from .common import Step, TurnRefused
 from .text import escape
@@ -56,7 +57,7 @@ def finished(row: GameRow) -> TurnRefused:
 
 
 async def moved_on(
-    store: Store, row: GameRow, game: Game, state: BaseState, seat: str | None, since: int
+    store: SeatStore, row: GameRow, game: Game, state: BaseState, seat: str | None, since: int
 ) -> TurnRefused:
     """The table's version is past ``since`` (the version the clicked component
     was drawn for): say what happened since, and whose decision it is now."""

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from store import GameRow
+from store.ports import ScheduleStore
 
 from . import clocks
 from .clocks import away_periods, runs_out_at
@@ -22,6 +23,7 @@ class Schedule:
 
     def __init__(self, kernel: Kernel, seats: Seats) -> None:
         self.k = kernel
+        self.store: ScheduleStore = kernel.backend
         self.seats = seats
 
     async def due(self, now: float) -> list[Due]:
@@ -30,7 +32,7 @@ class Schedule:
         (members in their quiet hours are left for a later pass).  The store reads
         only the tables with a seat due at ``now`` (indexed due times)."""
         out: list[Due] = []
-        for row in await self.k.store.due_tables(now):
+        for row in await self.store.due_tables(now):
             humans = [(seat, uid) for seat in row.to_act if (uid := row.user_of(seat)) is not None]
             if not humans:
                 continue
@@ -73,24 +75,22 @@ class Schedule:
     async def claim_reminder(self, row: GameRow, now: float) -> bool:
         """Book the reminder for the decision ``row`` shows; False when the
         table moved on or somebody (another pass or process) reminded already."""
-        return await self.k.store.mark_reminded(
-            row.id, now, expected_version=row.version, previous=row.last_reminder_at
-        )
+        return await self.store.mark_reminded(row.id, now, expected_version=row.version, previous=row.last_reminder_at)
 
     async def release_reminder(self, row: GameRow, now: float) -> None:
         """Undo :meth:`claim_reminder` when the reminder could not be sent (it stays due)."""
-        await self.k.store.mark_reminded(row.id, row.last_reminder_at, expected_version=row.version, previous=now)
+        await self.store.mark_reminded(row.id, row.last_reminder_at, expected_version=row.version, previous=now)
 
     async def expiry_votes(self, game_id: int, expected_version: int, seats: Sequence[str]) -> list[VoteOpened]:
         """Time-bank policy "vote": a seat whose bank ran out may be voted to the AI at
         once by the other humans (a majority of them; the owner may still move, or
         refuse).  One vote per seat and decision: none is opened twice."""
-        async with self.k.store.lock(game_id):
+        async with self.store.lock(game_id):
             loaded = await self.k.load(game_id)
             row = loaded.row
             if row.version != expected_version:
                 raise TurnRefused("stale", "core.ui.stale")
-            open_for = {v.payload.get("seat") for v in await self.k.store.open_votes(row.id) if v.kind == "handover"}
+            open_for = {v.payload.get("seat") for v in await self.store.open_votes(row.id) if v.kind == "handover"}
             out = []
             now = self.k.clock()
             for seat in seats:

@@ -10,6 +10,7 @@ from typing import Any
 from engine import GameError
 from engine.base import BaseState, Game
 from store import ChangeSet, GameChange, GameRow, NewVote, ResultRow, VersionConflict, Vote, VoteTaken
+from store.ports import SeatStore
 
 from . import clocks, undo_rule
 from .common import HandoverResult, Loaded, Raced, TurnRefused, TurnResult, UndoResult, VoteOpened
@@ -26,6 +27,7 @@ class Seats:
 
     def __init__(self, kernel: Kernel) -> None:
         self.k = kernel
+        self.store: SeatStore = kernel.backend
 
     async def undo_plan(self, loaded: Loaded, user_id: int) -> tuple[BaseState, list[int], bool, list[int]]:
         """(state before ``user_id``'s last action, log ids to take back, free?, the other
@@ -35,7 +37,7 @@ class Seats:
         must lead to the stored state), else from the seed."""
         row, game, state = loaded.row, loaded.game, loaded.state
         for key in (snapshot_key(game), None):
-            src = await self.k.store.replay_source(row.id, key, user_id=user_id)
+            src = await self.store.replay_source(row.id, key, user_id=user_id)
             if src.version != row.version:
                 # the log is newer (or older) than the state we hold: another process moved
                 # in between; decide again on fresh data rather than blame the snapshots
@@ -65,7 +67,7 @@ class Seats:
         when a die was rolled, something hidden revealed or another human acted
         since, the players whose decisions it removes must agree first (a vote is
         opened; tables/undo_rule.py)."""
-        async with self.k.store.lock(game_id):
+        async with self.store.lock(game_id):
             for _ in range(5):
                 loaded = await self.k.load(game_id)
                 row, game = loaded.row, loaded.game
@@ -106,7 +108,7 @@ class Seats:
             done = await self.k.write(ChangeSet(new_votes=[new]))
         except VoteTaken:
             raise TurnRefused("vote_exists", "asyncplay.vote_exists") from None
-        vote = await self.k.store.get_vote(done.vote_ids[0])
+        vote = await self.store.get_vote(done.vote_ids[0])
         assert vote is not None
         return vote
 
@@ -135,7 +137,7 @@ class Seats:
         interval, and then a majority of the *other* humans (at least two when
         there are three or more humans); the owner is pinged and may refuse."""
         now = self.k.clock() if now is None else now
-        async with self.k.store.lock(game_id):
+        async with self.store.lock(game_id):
             loaded = await self.k.load(game_id)
             row = loaded.row
             if seat not in [s.seat for s in row.seats]:
@@ -193,7 +195,7 @@ class Seats:
     async def resign(self, game_id: int, user_id: int) -> TurnResult:
         """The user leaves: their seat goes to the AI; with no human left the
         table ends and the resigner is recorded as beaten.  One call, one commit."""
-        async with self.k.store.lock(game_id):
+        async with self.store.lock(game_id):
             loaded = await self.k.load(game_id)
             row, game, state = loaded.row, loaded.game, loaded.state
             seat = row.seat_of(user_id)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.base import BaseState, Event, Game, SeatLabels
-from store import ActionRow, Campaign, GameRow, OutboxRow, Owed, Store
+from store import ActionRow, Campaign, GameRow, OutboxRow, Owed, Store, Vote
 
 from .campaigns import Campaigns
 from .choices import Choice
@@ -47,6 +47,7 @@ from .common import (
     log_entry,
     placings,
 )
+from .community import Community
 from .delivery import BACKOFF, DELIVERY_GIVE_UP, Delivery, Outbox, backoff, delivery_nonce
 from .history import History
 from .kernel import DELIVERY_LEASE, Kernel
@@ -59,6 +60,7 @@ from .settings import Settings
 from .turns import Turns
 from .views import Views
 from .votes import Votes
+from .web_sessions import WebSessions
 
 __all__ = [
     "BACKOFF",
@@ -111,11 +113,12 @@ class TableService:
         self.history = History(kernel)
         self.people = People(kernel)
         self.outbox = Outbox(kernel)
+        self.community = Community(kernel)
 
     # ------------------------------------------- the kernel's settings, shared
     @property
     def store(self) -> Store:
-        return self.kernel.store
+        return self.kernel.backend
 
     @property
     def settings(self) -> Settings:
@@ -207,6 +210,13 @@ class TableService:
     async def off_loop(self, fn, *args):
         return await self.kernel.off_loop(fn, *args)
 
+    async def check(self) -> None:
+        await self.kernel.check()
+
+    def web_sessions(self) -> WebSessions:
+        """The web companion's sign-in links and sessions (tables/web_sessions.py)."""
+        return WebSessions(self.store, clock=self.clock)
+
     # ---------------------------------------------------------- history
     async def log_table(self, channel_id: int) -> Loaded:
         return await self.history.log_table(channel_id)
@@ -219,6 +229,18 @@ class TableService:
 
     async def replay_state(self, row: GameRow, turn: int | None) -> tuple[Game, BaseState, int, int]:
         return await self.history.replay_state(row, turn)
+
+    async def actions(self, game_id: int, *, limit: int = 50, offset: int = 0) -> list[ActionRow]:
+        return await self.history.actions(game_id, limit=limit, offset=offset)
+
+    async def count_actions(self, game_id: int) -> int:
+        return await self.history.count_actions(game_id)
+
+    async def recent_actions(self, game_id: int, n: int = 50) -> list[ActionRow]:
+        return await self.history.recent(game_id, n)
+
+    async def last_ended(self, channel_id: int) -> GameRow | None:
+        return await self.history.last_ended(channel_id)
 
     # ---------------------------------------------------------- lobbies
     async def open_table(
@@ -341,6 +363,9 @@ class TableService:
     # ---------------------------------------------------------- votes
     async def ballot(self, vote_id: int, user_id: int, yes: bool) -> BallotResult:
         return await self.votes.ballot(vote_id, user_id, yes)
+
+    async def vote(self, vote_id: int) -> Vote | None:
+        return await self.votes.get(vote_id)
 
     # ---------------------------------------------------------- schedule
     async def due(self, now: float) -> list[Due]:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from store import Store
+from store.ports import SettingsStore
 
 from .clocks import DEFAULT_CLOCKS
 
@@ -35,7 +35,7 @@ class Settings:
     """Server settings (cached for :data:`SETTINGS_TTL` seconds; this process's own changes
     are seen at once) and user preferences."""
 
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: SettingsStore, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.clock = clock
         self._cache: dict[int, tuple[float, dict[str, Any]]] = {}

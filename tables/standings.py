@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from store import Campaign, RatingRow, StatRow, Store
+from store import Campaign, RatingRow, StatRow
+from store.ports import CampaignStore
 
 from . import ratings
 
@@ -45,14 +46,14 @@ class Ranked:
     rating: RatingRow | None
 
 
-async def leaderboard(store: Store, guild_id: int, game: str, limit: int = 10) -> list[Ranked]:
+async def leaderboard(store: CampaignStore, guild_id: int, game: str, limit: int = 10) -> list[Ranked]:
     """A server's best players of a game: rated by their cautious rating, then the rest."""
     rated = {r.user_id: r for r in await store.ratings(guild_id, game)}
     rows = rank_by_rating(await store.stats(guild_id, game=game), rated)[:limit]
     return [Ranked(i + 1, r, rated.get(r.user_id)) for i, r in enumerate(rows)]
 
 
-async def campaign_standings(store: Store, campaign: Campaign | int) -> list[tuple[int, int, int, int]]:
+async def campaign_standings(store: CampaignStore, campaign: Campaign | int) -> list[tuple[int, int, int, int]]:
     """(member, points, tables, wins) of a campaign, best first."""
     camp = await store.campaign_by_id(campaign) if isinstance(campaign, int) else campaign
     if camp is None:
@@ -73,7 +74,7 @@ def games() -> list[str]:
     return sorted(available())
 
 
-async def campaign(store: Store, campaign_id: int) -> Campaign | None:
+async def campaign(store: CampaignStore, campaign_id: int) -> Campaign | None:
     return await store.campaign_by_id(campaign_id) if -(2**63) <= campaign_id < 2**63 else None
 
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.base import BaseState, Game
+from store.ports import SeatStore
 
 from . import clocks, panels, refusals
 from .common import FINISHED, Picker, TurnRefused, TurnResult, log_entry
@@ -21,6 +22,7 @@ class Turns:
 
     def __init__(self, kernel: Kernel, views: Views) -> None:
         self.k = kernel
+        self.store: SeatStore = kernel.backend
         self.views = views
 
     async def act(
@@ -40,7 +42,7 @@ class Turns:
         (instead of ``pick``): the index of one of :meth:`choices` for this state,
         a chain of single steps offered as one choice on the board."""
         picks = list(pick) if isinstance(pick, (list, tuple)) else [pick]
-        async with self.k.store.lock(game_id):
+        async with self.store.lock(game_id):
             with self.k.stage("load"):
                 loaded = await self.k.load(game_id, statuses=("active", *FINISHED))
             row, game, state = loaded.row, loaded.game, loaded.state
@@ -52,7 +54,7 @@ class Turns:
                     raise refusals.not_seated(row, game, state)
             if expected_version is not None and row.version != expected_version:
                 if not panels.is_token(expected_version):
-                    raise await refusals.moved_on(self.k.store, row, game, state, seat, expected_version)
+                    raise await refusals.moved_on(self.store, row, game, state, seat, expected_version)
                 # a private panel: live while what this seat may choose is unchanged (tables/panels.py)
                 if (
                     seat in game.to_act(state)
@@ -96,7 +98,7 @@ class Turns:
         the game says otherwise) or the seat-filler AI's own choice (policy "ai"),
         in one commit.  A member away (vacation) is never timed out.  Refused as
         stale when anything happened at the table since."""
-        async with self.k.store.lock(game_id):
+        async with self.store.lock(game_id):
             loaded = await self.k.load(game_id)
             row, game, state = loaded.row, loaded.game, loaded.state
             if row.version != expected_version:

@@ -4,6 +4,7 @@ ballot that decides it carries the undo or hand-over in the same commit."""
 from __future__ import annotations
 
 from store import ChangeSet, VersionConflict, Vote, VoteChange
+from store.ports import SeatStore
 
 from . import undo_rule
 from .common import BallotResult, Loaded, Raced, TurnRefused, TurnResult, storable
@@ -16,7 +17,12 @@ class Votes:
 
     def __init__(self, kernel: Kernel, seats: Seats) -> None:
         self.k = kernel
+        self.store: SeatStore = kernel.backend
         self.seats = seats
+
+    async def get(self, vote_id: int) -> Vote | None:
+        """A vote by id (None for an id no vote can have: a forged button)."""
+        return await self.store.get_vote(vote_id) if storable(vote_id) else None
 
     async def ballot(self, vote_id: int, user_id: int, yes: bool) -> BallotResult:
         """One member's answer to a vote.  The ballot, and when it decides the
@@ -24,7 +30,7 @@ class Votes:
         the table's versions.  A ballot that lost the race to another ballot
         is counted again on the fresh vote (both count)."""
         for _ in range(10):
-            vote = await self.k.store.get_vote(vote_id) if storable(vote_id) else None
+            vote = await self.store.get_vote(vote_id) if storable(vote_id) else None
             if vote is None or vote.status != "open":
                 raise TurnRefused("vote_closed", "core.ui.vote_closed")
             try:
@@ -39,7 +45,7 @@ class Votes:
         owner = vote.payload.get("owner") if vote.kind == "handover" else None
         if user_id not in vote.voters and user_id != owner:
             raise TurnRefused("not_a_voter", "core.ui.not_a_voter")
-        async with self.k.store.lock(vote.game_id):
+        async with self.store.lock(vote.game_id):
             try:
                 row = await self.k.row(vote.game_id)
             except TurnRefused:
@@ -83,7 +89,7 @@ class Votes:
                     result = await self.seats.hand_over(loaded, seat, to, votes=closing, notes=[note])
             except TurnRefused as exc:
                 if exc.code == "stale":
-                    fresh = await self.k.store.get_vote(vote.id)
+                    fresh = await self.store.get_vote(vote.id)
                     if fresh is not None and fresh.version != vote.version:
                         raise Raced() from None
                 raise
@@ -94,7 +100,7 @@ class Votes:
         on; who is asked is worked out again from the log now (a move made since is one
         more decision it removes, so its player is asked too)."""
         mover = int(vote.payload["user"])
-        async with self.k.store.lock(vote.game_id):
+        async with self.store.lock(vote.game_id):
             try:
                 row = await self.k.row(vote.game_id)
             except TurnRefused:
@@ -142,7 +148,7 @@ class Votes:
                 row.version = await self.k.save_turn(row, game, before, [], revert=revert, by_user=mover, votes=closing)
             except TurnRefused as exc:
                 if exc.code == "stale":
-                    fresh = await self.k.store.get_vote(vote.id)
+                    fresh = await self.store.get_vote(vote.id)
                     if fresh is not None and fresh.version != vote.version:
                         raise Raced() from None
                 raise

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from store import Store
+from store.ports import PrivacyStore, WebSessionStore
 
 #: a sign-in link is good for this long (seconds), and once
 LINK_SECONDS = 600
@@ -79,7 +79,9 @@ class WebSessions:
     """Links and sessions of the web companion, kept in the store (so every process
     honours them)."""
 
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time, secret: str | None = None) -> None:
+    def __init__(
+        self, store: WebSessionStore, clock: Callable[[], float] = time.time, secret: str | None = None
+    ) -> None:
         self.store = store
         self.clock = clock
         self._secret = secret if secret is not None else os.environ.get("TG_WEB_SECRET") or None
@@ -128,6 +130,6 @@ class WebSessions:
         return await self.store.web_tokens_purge(self.clock())
 
 
-async def end_sessions(store: Store, user_id: int) -> int:
+async def end_sessions(store: PrivacyStore, user_id: int) -> int:
     """End every web session and unused sign-in link of a member (``/privacy forget``)."""
     return await store.web_tokens_end(user_id)

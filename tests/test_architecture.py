@@ -190,3 +190,28 @@ def test_the_kernel_check_catches_a_commit():
     assert _table_commits(ast.parse("write = self.store.commit")) == ["commit (line 1)"]
     assert _table_commits(ast.parse("await self.k.write(changes)")) == []
     assert _table_commits(ast.parse("await self.k.commit(row, build)")) == []
+
+
+#: the one cogs/ module that may hold the store: the wiring that builds the table service
+STORE_WIRING = {"services.py"}
+
+
+def _store_reads(tree: ast.AST) -> list[str]:
+    """Every ``x.store`` (services.store, self.store, ...): a cog reading the store directly."""
+    return [f"line {n.lineno}" for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "store"]
+
+
+def test_cogs_never_touch_the_store():
+    """cogs/ read and change tables only through tables/ (the facade, its features, the
+    league service); only the wiring in cogs/services.py holds the store."""
+    bad = {}
+    for f in sorted((ROOT / "cogs").rglob("*.py")):
+        if f.name in STORE_WIRING:
+            continue
+        found = _store_reads(ast.parse(f.read_text(encoding="utf-8")))
+        if found:
+            bad[f.name] = found
+    assert not bad, f"cogs must go through tables/, not the store: {bad}"
+    assert _store_reads(ast.parse("await self.services.store.leagues(1)")) == ["line 1"]
+    assert _store_reads(ast.parse("rows = await self.store.stats(1)")) == ["line 1"]
+    assert _store_reads(ast.parse("await self.tables.count_actions(1)")) == []
