@@ -1,7 +1,8 @@
 """Storage: the only package that touches the database.
 
-Layout: :mod:`store.base` is the interface (:class:`Store`, documented by caller
-group) with its rows (:mod:`store.rows`), errors (:mod:`store.errors`) and privacy
+Layout: :mod:`store.base` is the interface a backend implements (:class:`Store`);
+:mod:`store.ports` splits it into the narrow roles its callers type against (the
+kernel's, one per feature of tables/); with its rows (:mod:`store.rows`), errors (:mod:`store.errors`) and privacy
 registry (:mod:`store.privacy`); the SQL is written once (:mod:`store.core`,
 :mod:`store.due`, :mod:`store.history`, :mod:`store.community`) over a small dialect
 adapter (:mod:`store.sql`); :mod:`store.sqlite` and :mod:`store.postgres` keep only

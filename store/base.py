@@ -162,34 +162,13 @@ class Store:
     only by connection handling, locking and dialect (store/sqlite.py,
     store/postgres.py).  The convenience writers below are built on :meth:`commit`.
 
-    The interface is what its callers use, by group (tables/ unless named):
-
-    - lifecycle: ``open``, ``close``, ``check`` (the scheduler), ``lock``;
-    - the kernel: ``commit`` (the one table/campaign/vote/rating writer),
-      ``create_game``, ``update_game``, ``get_game``, ``active_game``, ``latest_game``,
-      ``games_of_user``, ``quarantine``, ``table_versions`` and ``listen_tables`` (live pages);
-    - the outbox: ``outbox``, ``due_outbox``, ``claim_outbox``, ``outbox_done``, ``outbox_retry``;
-    - schedule: ``due_tables``, ``mark_reminded``, ``idle_lobbies``, ``set_lobby_message``;
-    - history: ``actions``, ``count_actions``, ``replay_source``, ``snapshots``,
-      ``fill_snapshots``, ``drop_snapshots``;
-    - settings and limits: ``guild_settings``, ``update_guild_settings``, ``user_prefs``,
-      ``update_user_prefs``, ``claim_rate``, ``release_rate``, ``count_open``;
-    - people: ``stats``, ``ratings``, ``follow``, ``unfollow``, ``due_follows``,
-      ``mark_follow_sent``, ``set_followers_closed``, ``followers_closed``, ``footprint``,
-      ``forget_user``;
-    - votes: ``get_vote``, ``open_votes``;
-    - campaigns and leagues: ``create_campaign``, ``campaign``, ``campaign_by_id``,
-      ``campaigns``, ``results_of_campaign``, ``create_league``, ``league``,
-      ``league_named``, ``leagues``, ``update_league``, ``claim_league_step``,
-      ``finish_league_step``, ``results_of_games``;
-    - the web companion: ``web_token_put``, ``web_token_take``, ``web_token_get``,
-      ``web_tokens_end``, ``web_tokens_purge``, ``meta_default``;
-    - bot.py: ``get_meta``, ``set_meta``; benchmarks and tests: ``waiting_tables``,
-      ``count_games``, ``quarantined``, ``create_vote``, ``set_guild_settings``,
-      ``set_user_prefs``, ``inject_crash``; tools and tests: ``schema_version``, ``sql``.
-
-    Some cogs still read through the store directly (stats, ratings, campaigns,
-    leagues, the action log); they should go through tables/."""
+    Nobody above the store uses all of it: tables/ types its store by role, as in
+    store/ports.py (the kernel's :class:`~store.ports.KernelStore`, one protocol per
+    feature), so mypy proves each module keeps to its role (:class:`~store.ports.AdminStore`
+    names what bot.py's wiring calls); the few methods only tests and benchmarks call are
+    listed there (``TEST_SUPPORT``) with their reasons, and tests/test_store_ports.py
+    fails on a method that belongs to neither.  cogs/ never hold the store (they read
+    through tables/; tests/test_architecture.py)."""
 
     def __init__(self) -> None:
         self._locks: weakref.WeakValueDictionary[Hashable, asyncio.Lock] = weakref.WeakValueDictionary()

@@ -31,7 +31,7 @@ class History:
         """How many steps a table's (effective) log holds."""
         return await self.store.count_actions(game_id)
 
-    async def recent(self, game_id: int, n: int = 50) -> list[ActionRow]:
+    async def recent_actions(self, game_id: int, n: int = 50) -> list[ActionRow]:
         """The last ``n`` steps of a table's log, oldest first."""
         total = await self.store.count_actions(game_id)
         return await self.store.actions(game_id, limit=n, offset=max(0, total - n))

@@ -114,6 +114,8 @@ class TableService:
         self.people = People(kernel)
         self.outbox = Outbox(kernel)
         self.community = Community(kernel)
+        #: the web companion's sign-in links and sessions (tables/web_sessions.py)
+        self.web_sessions = WebSessions(kernel.backend, clock=kernel.clock)
 
     # ------------------------------------------- the kernel's settings, shared
     @property
@@ -213,10 +215,6 @@ class TableService:
     async def check(self) -> None:
         await self.kernel.check()
 
-    def web_sessions(self) -> WebSessions:
-        """The web companion's sign-in links and sessions (tables/web_sessions.py)."""
-        return WebSessions(self.store, clock=self.clock)
-
     # ---------------------------------------------------------- history
     async def log_table(self, channel_id: int) -> Loaded:
         return await self.history.log_table(channel_id)
@@ -237,7 +235,7 @@ class TableService:
         return await self.history.count_actions(game_id)
 
     async def recent_actions(self, game_id: int, n: int = 50) -> list[ActionRow]:
-        return await self.history.recent(game_id, n)
+        return await self.history.recent_actions(game_id, n)
 
     async def last_ended(self, channel_id: int) -> GameRow | None:
         return await self.history.last_ended(channel_id)
@@ -365,7 +363,7 @@ class TableService:
         return await self.votes.ballot(vote_id, user_id, yes)
 
     async def vote(self, vote_id: int) -> Vote | None:
-        return await self.votes.get(vote_id)
+        return await self.votes.vote(vote_id)
 
     # ---------------------------------------------------------- schedule
     async def due(self, now: float) -> list[Due]:

@@ -20,7 +20,7 @@ class Votes:
         self.store: SeatStore = kernel.backend
         self.seats = seats
 
-    async def get(self, vote_id: int) -> Vote | None:
+    async def vote(self, vote_id: int) -> Vote | None:
         """A vote by id (None for an id no vote can have: a forged button)."""
         return await self.store.get_vote(vote_id) if storable(vote_id) else None
 

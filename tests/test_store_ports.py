@@ -101,7 +101,7 @@ async def test_the_reads_the_cogs_need_come_through_tables(store):
     ended = await service.last_ended(row.channel_id)
     assert ended is not None and ended.id == row.id and ended.status == "abandoned"
     assert await service.vote(1) is None and await service.vote(1 << 70) is None  # forged ids: no vote, no error
-    tokens = service.web_sessions()
+    tokens = service.web_sessions
     assert await tokens.link_token(BOB, None)
 
 

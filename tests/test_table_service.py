@@ -15,13 +15,13 @@ from tables import TableService
 
 #: every public method of the facade and the feature (attribute of the service) that owns it
 OWNERS = {
-    "kernel": "row open_state load owed run_ai off_loop",
-    "history": "log_table finished_table export_data replay_state",
+    "kernel": "row open_state load owed run_ai off_loop check",
+    "history": "log_table finished_table export_data replay_state actions count_actions recent_actions last_ended",
     "lobbies": "open_table lobby limits check_can_open claim_thread release_thread lobby_posted to_thread expire_lobbies abandon",
     "campaigns": "create_campaign",
     "turns": "act timeout",
     "seats": "undo idle_minutes handover resign",
-    "votes": "ballot",
+    "votes": "ballot vote",
     "schedule": "due claim_reminder release_reminder expiry_votes go_away come_back",
     "views": "choices numbered offer board_offer render bank_lines panel_token",
     "people": "mine follow unfollow close_to_followers follow_updates follow_sent footprint forget",
