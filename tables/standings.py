@@ -74,10 +74,6 @@ def games() -> list[str]:
     return sorted(available())
 
 
-async def campaign(store: CampaignStore, campaign_id: int) -> Campaign | None:
-    return await store.campaign_by_id(campaign_id) if -(2**63) <= campaign_id < 2**63 else None
-
-
 def record_column(game_id: str) -> tuple[str | None, bool]:
     """(catalog key of the game's record column, whether lower is better) or (None, False)."""
     from engine import get_game

@@ -369,11 +369,11 @@ class Companion:
 
     async def frame(self, row, position: int, locale: str) -> dict[str, Any]:
         """One past position: computed once per (table, position, the action it ends on)."""
-        total = await self.tables.store.count_actions(row.id)
+        total = await self.tables.count_actions(row.id)
         n = max(0, min(position, total))
         anchor = 0
         if n:
-            found = await self.tables.store.actions(row.id, limit=1, offset=n - 1)
+            found = await self.tables.actions(row.id, limit=1, offset=n - 1)
             anchor = found[0].id if found else 0
         key = ("frame", row.id, n, anchor, locale)
 
@@ -452,12 +452,12 @@ class Companion:
 
     async def campaign(self, request: web.Request) -> web.StreamResponse:
         cid = _int(request.match_info.get("id"))
-        camp = await standings.campaign(self.tables.store, cid) if cid is not None else None
+        camp = await self.tables.community.campaign_by_id(cid) if cid is not None else None
         if camp is None:
             raise web.HTTPNotFound()
         await self._guild_on(camp.guild_id)
         locale = self.locale(request)
-        rows = await standings.campaign_standings(self.tables.store, camp)
+        rows = await self.tables.community.campaign_standings(camp)
         names = await self._member_names(camp.guild_id, [r[0] for r in rows], locale)
         title = text("core.campaign.title", locale, name=camp.name, game=boards.game_name(camp.game, locale))
         headers = [text("core.board.rank", locale), text("core.board.player", locale)] + [
@@ -476,7 +476,7 @@ class Companion:
         game = request.query.get("game") or games[0]
         if game not in games:
             raise web.HTTPNotFound()
-        ranked = await standings.leaderboard(self.tables.store, guild, game)
+        ranked = await self.tables.community.leaderboard(guild, game)
         names = await self._member_names(guild, [r.stat.user_id for r in ranked], locale)
         record, lower = standings.record_column(game)
         headers = [
