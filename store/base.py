@@ -247,23 +247,6 @@ class Store:
         assert done.version is not None
         return done.version
 
-    async def create_vote(
-        self,
-        *,
-        game_id: int,
-        kind: str,
-        payload: dict[str, Any],
-        base_version: int,
-        voters: list[int],
-        created_by: int | None,
-    ) -> Vote:
-        done = await self.commit(
-            ChangeSet(new_votes=[NewVote(game_id, kind, payload, base_version, voters, created_by)])
-        )
-        vote = await self.get_vote(done.vote_ids[0])
-        assert vote is not None
-        return vote
-
     async def mark_reminded(
         self, game_id: int, at: float | None, *, expected_version: int | None = None, previous: float | None = None
     ) -> bool:
@@ -378,9 +361,6 @@ class Store:
         in the same write transaction with the row locked (also against other processes);
         returns what was written.  ``change`` may raise: then nothing is written."""
         raise NotImplementedError
-
-    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
-        await self.update_guild_settings(guild_id, lambda _: settings)
 
     async def user_prefs(self, user_id: int) -> dict[str, Any]:
         raise NotImplementedError

@@ -43,8 +43,6 @@ from .rows import (
 #: Store methods no feature calls, kept for tests, benches and tools (each with its reason)
 TEST_SUPPORT: dict[str, str] = {
     "inject_crash": "crash injection: tests prove a change set lands whole or not at all",
-    "create_vote": "tests open a vote directly (features open votes inside a ChangeSet: NewVote)",
-    "set_guild_settings": "tests set a server's settings wholesale (features use update_guild_settings)",
     "quarantined": "tests and bench list the quarantined tables (operators' view of broken rows)",
     "waiting_tables": "tests and bench/scale.py list running tables",
     "count_games": "tests and bench count every stored table",

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from store import InjectedCrash, Seat
+from store import ChangeSet, InjectedCrash, NewVote, Seat
 
 HOST, BOB, CAROL = 7, 8, 9
 AI = lambda g, st, s, legal: g.ai_action(st, s)  # noqa: E731
@@ -36,6 +36,12 @@ async def snapshot(store, gid: int) -> tuple:
         (camp.progress, camp.version) if camp else None,
         votes,
     )
+
+
+async def open_vote(store, *, game_id, kind, payload, base_version, voters, created_by):
+    """A vote opened as the features open one: a NewVote in one commit."""
+    done = await store.commit(ChangeSet(new_votes=[NewVote(game_id, kind, payload, base_version, voters, created_by)]))
+    return await store.get_vote(done.vote_ids[0])
 
 
 async def new_table(store, game="thunder_road", seats=((("p1", HOST)), ("p2", BOB)), campaign_id=None, options=None):

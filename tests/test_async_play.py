@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from tablekit import open_vote
 
 from engine import get_game
 from store import InjectedCrash, Seat
@@ -151,7 +152,8 @@ async def test_an_admin_forgets_a_member_who_left_on_this_server_only_votes_and_
             state_json="{}",
             campaign_id=camp.id if guild == 1 else None,
         )
-        await store.create_vote(
+        await open_vote(
+            store,
             game_id=row.id,
             kind="handover",
             payload={"seat": "p1", "owner": HOST},

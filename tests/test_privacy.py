@@ -9,6 +9,7 @@ import random
 import re
 
 import pytest
+from tablekit import open_vote
 
 from store import PERSONAL_DATA, Caps, PersonalData, Seat, register_personal_data
 from tables import TableService, TurnRefused
@@ -106,7 +107,8 @@ async def test_forget_after_resign_reaches_the_running_table_and_it_stays_forgot
     await play(service, gid, 6)
     await store.follow(gid, HOST, "turn", 1)
     loaded = await service.load(gid)
-    await store.create_vote(  # a ballot naming HOST as voter, owner and opener
+    await open_vote(
+        store,  # a ballot naming HOST as voter, owner and opener
         game_id=gid,
         kind="handover",
         payload={"seat": "p2", "to": HOST, "owner": BOB},

@@ -4,6 +4,7 @@ each test once per backend; see tests/backends.py)."""
 import asyncio
 
 import pytest
+from tablekit import open_vote
 
 from store import ChannelBusy, CorruptRow, Seat, SqliteStore, VersionConflict, open_store
 from store.base import ActionRow, CampaignChange, ChangeSet, ResultRow, VoteChange
@@ -300,8 +301,8 @@ async def test_games_of_user_and_meta(store):
 
 async def test_settings_prefs_campaigns_votes(store):
     assert await store.guild_settings(1) == {}
-    await store.set_guild_settings(1, {"reminder": 60})
-    await store.set_guild_settings(1, {"reminder": 30})
+    await store.update_guild_settings(1, lambda _: {"reminder": 60})
+    await store.update_guild_settings(1, lambda _: {"reminder": 30})
     assert await store.guild_settings(1) == {"reminder": 30}
     await store.set_user_prefs(5, {"quiet": [22, 7]})
     assert await store.user_prefs(5) == {"quiet": [22, 7]}
@@ -316,8 +317,8 @@ async def test_settings_prefs_campaigns_votes(store):
     await store.update_game(row.id, row.version, status="finished", results=[ResultRow("p1", 5, 1, True)])
     assert [(r.user_id, r.place, r.won) for r in await store.results_of_campaign(camp.id)] == [(5, 1, True)]
 
-    vote = await store.create_vote(
-        game_id=row.id, kind="undo", payload={"a": 1}, base_version=3, voters=[5, 6], created_by=5
+    vote = await open_vote(
+        store, game_id=row.id, kind="undo", payload={"a": 1}, base_version=3, voters=[5, 6], created_by=5
     )
     await store.commit(ChangeSet(votes=[VoteChange(vote.id, vote.version, yes=[6, 5, 6], no=[], status="passed")]))
     got = await store.get_vote(vote.id)
@@ -351,11 +352,11 @@ async def test_due_times_follow_the_table_then_the_server_then_the_default(store
     own = await _waiting(store, 1, table={"reminder": 60, "turn_timer": 120})
     server = await _waiting(store, 2)
     default = await _waiting(store, 3)
-    await store.set_guild_settings(1, {"reminder": 30})
+    await store.update_guild_settings(1, lambda _: {"reminder": 30})
     t0 = own.turn_started_at
     assert await due_ids(store, t0 + 29 * 60) == []
     assert await due_ids(store, t0 + 31 * 60) == [server.id, default.id]  # the server's 30 min
-    await store.set_guild_settings(1, {})  # back to the platform default (12 hours): retimed at once
+    await store.update_guild_settings(1, lambda _: {})  # back to the platform default (12 hours): retimed at once
     assert await due_ids(store, t0 + 61 * 60) == [own.id]
     assert await due_ids(store, t0 + 719 * 60) == [own.id]
     assert await due_ids(store, t0 + 721 * 60) == [own.id, server.id, default.id]

@@ -8,6 +8,7 @@ import asyncio
 import json
 
 import pytest
+from tablekit import open_vote
 
 from store import (
     ActionRow,
@@ -78,8 +79,8 @@ def _full_change(row, camp, vote) -> ChangeSet:
 async def test_a_crash_at_any_step_writes_nothing(store, step):
     row = await _table(store)
     camp = await store.create_campaign(guild_id=1, game="thunder_road", name="c", points=[1], created_by=5)
-    vote = await store.create_vote(
-        game_id=row.id, kind="handover", payload={}, base_version=row.version, voters=[6], created_by=5
+    vote = await open_vote(
+        store, game_id=row.id, kind="handover", payload={}, base_version=row.version, voters=[6], created_by=5
     )
     before = await _snapshot(store, row.id, camp.id, vote.id)
     store.inject_crash(step)
@@ -98,8 +99,8 @@ async def test_a_crash_at_any_step_writes_nothing(store, step):
 async def test_one_stale_part_refuses_the_whole_change(store, stale):
     row = await _table(store)
     camp = await store.create_campaign(guild_id=1, game="thunder_road", name="c", points=[1], created_by=5)
-    vote = await store.create_vote(
-        game_id=row.id, kind="handover", payload={}, base_version=row.version, voters=[6], created_by=5
+    vote = await open_vote(
+        store, game_id=row.id, kind="handover", payload={}, base_version=row.version, voters=[6], created_by=5
     )
     # somebody else moved one of the three rows on first
     if stale == "game":
@@ -116,8 +117,8 @@ async def test_one_stale_part_refuses_the_whole_change(store, stale):
 
 async def test_racing_ballots_exactly_one_wins(store):
     row = await _table(store)
-    vote = await store.create_vote(
-        game_id=row.id, kind="undo", payload={}, base_version=row.version, voters=[6, 7], created_by=5
+    vote = await open_vote(
+        store, game_id=row.id, kind="undo", payload={}, base_version=row.version, voters=[6, 7], created_by=5
     )
     results = await asyncio.gather(
         *[store.commit(ChangeSet(votes=[VoteChange(vote.id, vote.version, yes=[u])])) for u in (6, 7)],

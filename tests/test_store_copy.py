@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tablekit import open_vote
 
 from bot import Config, create_bot
 from engine import get_game
@@ -67,11 +68,11 @@ async def fill(store) -> None:
         )
     )
     assert moved.version is not None
-    await store.create_vote(game_id=row.id, kind="undo", payload={"a": 1}, base_version=2, voters=[5], created_by=5)
+    await open_vote(store, game_id=row.id, kind="undo", payload={"a": 1}, base_version=2, voters=[5], created_by=5)
     await store.commit(ChangeSet(new_votes=[NewVote(row.id, "handover", {"seat": "p1"}, 3, [5], 5, "seat:p1")]))
     await store.claim_rate("thread", 1, 5, 1000.5, 3600, Caps(member=5))
     await store.set_lobby_message(other.id, 2**60 + 7)
-    await store.set_guild_settings(1, {"reminder": 60})
+    await store.update_guild_settings(1, lambda _: {"reminder": 60})
     await store.set_user_prefs(5, {"quiet": [22, 7]})
     await store.set_meta("command_hash:global", "abc")
     await store.commit(ChangeSet(ratings=[RatingChange(1, "thunder_road", 5, 0, 27.5, 7.9, 1)]))
