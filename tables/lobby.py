@@ -231,7 +231,7 @@ class Lobby:
         ``channel_id`` (the host, or an admin), and says so (``table["thread"]``: its
         lobby offers no second move).  ``channel_id`` None: only whether this member
         may move it now (asked before the thread is opened)."""
-        async with self.k.store.lock(game_id):
+        async with self.store.lock(game_id):
             row = await self.k.row(game_id)
             if row is None or row.status != "lobby":
                 raise TurnRefused("lobby_closed", "core.ui.lobby_closed")
