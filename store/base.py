@@ -315,7 +315,8 @@ class Store:
 
         ``turn``: to rebuild the state after the first ``turn`` actions (the
         actions stop there).  ``user_id``: to take back that member's last
-        action: the snapshot lies before it, the actions run to the end of the
+        decision (a step the platform took for them, a forced single choice, is none):
+        the snapshot lies before it, the actions run to the end of the
         log and ``cut`` indexes that action (``None``: the member has none).
         Neither: the whole log.  ``key=None`` uses no snapshot."""
         raise NotImplementedError

@@ -66,7 +66,9 @@ class SqlHistory(SqlBase):
             version = int(found) if found is not None else None
             snap, limit, last = None, None, None
             if user_id is not None:
-                last = await db.value(f"SELECT MAX(a.id) {EFFECTIVE} AND a.user_id=?", [game_id, user_id])
+                last = await db.value(
+                    f"SELECT MAX(a.id) {EFFECTIVE} AND a.user_id=? AND a.taken_by<>'auto'", [game_id, user_id]
+                )
                 if last is None:
                     return ReplaySource(None, [], total, None, version)
                 if key is not None:

@@ -58,7 +58,7 @@ class Seats:
             if src.snapshot is None:
                 raise TurnRefused("undo_impossible", "core.ui.undo_impossible")
             await self.k.bad_snapshot(row, src, "it does not lead to the stored state")
-        others = any(e.user_id not in (None, user_id) for e in tail)
+        others = any(e.user_id not in (None, user_id) and e.by != "auto" for e in tail)
         free = not others and before.rng == state.rng and not game.hidden_revealed(before, state)
         return before, [e.id for e in tail], free, undo_rule.removed_players(tail, user_id)
 

@@ -27,8 +27,9 @@ from store import ActionRow
 
 def removed_players(tail: Sequence[ActionRow], mover: int) -> list[int]:
     """Members other than ``mover`` whose decisions are among the log rows ``tail``
-    (the AI's decisions ask nobody)."""
-    return sorted({a.user_id for a in tail if a.user_id is not None and a.user_id != mover})
+    (the AI's decisions ask nobody, and neither do steps the platform took for a
+    member: a forced single choice is taken again by the replay)."""
+    return sorted({a.user_id for a in tail if a.user_id is not None and a.user_id != mover and a.by != "auto"})
 
 
 def asked(removed: Sequence[int], humans: Iterable[int], mover: int) -> list[int]:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from store import Seat
+from store import ActionRow, Seat
 from tables import TableService, TurnRefused
+from tables.undo_rule import removed_players
 
 HOST, BOB, CAROL, DAVE = 7, 8, 9, 10
 AI = lambda g, st, s, legal: g.ai_action(st, s)  # noqa: E731
@@ -31,10 +32,10 @@ async def _table(store, service, n):
 async def _after_host(store, gid):
     """Members who decided after the host's last decision (None: the host never decided)."""
     log = await store.actions(gid, limit=100_000)
-    mine = [i for i, a in enumerate(log) if a.user_id == HOST]
+    mine = [i for i, a in enumerate(log) if a.user_id == HOST and a.by != "auto"]
     if not mine:
         return None
-    return {a.user_id for a in log[mine[-1] + 1 :] if a.user_id not in (None, HOST)}
+    return {a.user_id for a in log[mine[-1] + 1 :] if a.user_id not in (None, HOST) and a.by != "auto"}
 
 
 async def _step(service, gid):
@@ -141,3 +142,43 @@ async def test_past_a_roll_with_only_the_movers_own_decisions_every_other_player
         pytest.skip("no roll by the host in this seeded game")
     opened = await service.undo(gid, HOST)
     assert opened.vote is not None and opened.vote.voters == [BOB, CAROL]
+
+
+def test_a_step_the_platform_took_for_a_player_asks_nobody():
+    def row(user: int | None, by: str) -> ActionRow:
+        r = ActionRow(seat="p2", user_id=user, action={})
+        r.by = by
+        return r
+
+    tail = [row(HOST, "player"), row(BOB, "auto"), row(None, "ai"), row(CAROL, "player")]
+    assert removed_players(tail, HOST) == [CAROL], "Bob's forced step is not his decision"
+    assert removed_players(tail[:3], HOST) == []
+
+
+async def test_undo_takes_back_the_last_decision_not_a_forced_step_after_it(store):
+    """A forced single choice the platform took for the host after their decision is not
+    the host's last decision: the undo goes back to before the decision itself."""
+    service = TableService(store)
+    gid = await _table(store, service, 2)
+    before_act: list[tuple[int, str]] = []  # (last log id before a decision of the host, state)
+    for _ in range(3000):
+        log = await store.actions(gid, limit=100_000)
+        mine = [a for a in log if a.user_id == HOST]
+        if mine and mine[-1].by == "auto" and any(a.by == "player" for a in mine):
+            break
+        loaded = await service.load(gid)
+        seat = loaded.game.to_act(loaded.state)[0]
+        if seat == "p1":
+            before_act.append((log[-1].id if log else 0, loaded.state.model_dump_json()))
+        await _step(service, gid)
+    else:
+        raise AssertionError("the host never had a forced step")
+    decision = [a for a in mine if a.by == "player"][-1]
+    expected = [state for last, state in before_act if last < decision.id][-1]
+    opened = await service.undo(gid, HOST)
+    if opened.vote is not None:
+        assert HOST not in opened.vote.voters
+        for voter in opened.vote.voters:
+            await service.ballot(opened.vote.vote.id, voter, True)
+    loaded = await service.load(gid)
+    assert loaded.state.model_dump_json() == expected, "back to before the host's decision, not its forced step"
