@@ -390,6 +390,26 @@ MIGRATIONS: list[tuple[int, str]] = [
         CHECK (taken_by IN ('', 'player', 'ai', 'auto'))
     """,
     ),
+    (  # who took a step is part of the append-only log too (only the member id may change:
+        # /privacy forget writes a pseudonym there)
+        13,
+        """
+    -- sqlite:
+    DROP TRIGGER actions_append_only_update
+    --;
+    -- sqlite:
+    CREATE TRIGGER actions_append_only_update BEFORE UPDATE OF game_id, seat, action_json, events_json, version,
+        created_at, taken_by ON actions
+        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END
+    --;
+    -- postgresql:
+    DROP TRIGGER actions_append_only_update ON actions
+    --;
+    -- postgresql:
+    CREATE TRIGGER actions_append_only_update BEFORE UPDATE OF game_id, seat, action_json, events_json, version,
+        created_at, taken_by ON actions FOR EACH ROW EXECUTE FUNCTION actions_append_only()
+    """,
+    ),
 ]
 
 

@@ -272,6 +272,9 @@ async def test_action_log_is_append_only(store):
     await store.update_game(row.id, row.version, state_json="{}", actions=[ActionRow("p1", 5, {"kind": "a"})])
     with pytest.raises(Exception, match="append-only"):
         await store.sql("UPDATE actions SET seat='p2'")
+    with pytest.raises(Exception, match="append-only"):  # who took a step stays as logged
+        await store.sql("UPDATE actions SET taken_by='auto'")
+    await store.sql("UPDATE actions SET user_id=-5")  # the one column /privacy forget rewrites
 
 
 async def test_corrupt_row_is_reported_and_quarantined(store):
@@ -404,6 +407,18 @@ async def test_opening_an_older_database_fills_in_the_due_times(store, database_
         await store.sql(f"DROP INDEX {index}")
     await store.sql("ALTER TABLE votes DROP COLUMN decision")
     await store.sql("ALTER TABLE games DROP COLUMN lobby_message_id")
+    if str(database_url).startswith("postgres"):  # schema 3's append-only trigger (no column list)
+        await store.sql("DROP TRIGGER actions_append_only_update ON actions")
+        await store.sql(
+            "CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions"
+            " FOR EACH ROW EXECUTE FUNCTION actions_append_only()"
+        )
+    else:
+        await store.sql("DROP TRIGGER actions_append_only_update")
+        await store.sql(
+            "CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions"
+            " BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END"
+        )
     await store.sql("ALTER TABLE actions DROP COLUMN taken_by")
     await store.sql("DELETE FROM schema_migrations WHERE version >= 4")
     await store.close()
