@@ -51,6 +51,7 @@ from .community import Community
 from .delivery import BACKOFF, DELIVERY_GIVE_UP, Delivery, Outbox, backoff, delivery_nonce
 from .history import History
 from .kernel import DELIVERY_LEASE, Kernel
+from .live import TableWatch
 from .lobby import Lobby
 from .people import People
 from .privacy import Privacy
@@ -116,6 +117,8 @@ class TableService:
         self.community = Community(kernel)
         #: the web companion's sign-in links and sessions (tables/web_sessions.py)
         self.web_sessions = WebSessions(kernel.backend, clock=kernel.clock)
+        #: the watcher of table changes behind the web companion's live pages (tables/live.py)
+        self.watch = TableWatch(kernel.backend)
 
     # ------------------------------------------- the kernel's settings, shared
     @property

@@ -32,10 +32,18 @@ async def page(bot, http: aiohttp.ClientSession, gid: int, cookies: dict[str, st
 
 
 def web_choices(text: str) -> list[str]:
-    """The choices a table page lists for its viewer (their numbers left out)."""
+    """The choices a table page lists for its viewer, spelled as Discord labels them: the
+    page shows a choice's number once, in bold, where a button label starts "N · "."""
     found = re.search(r'<ul id="choices">(.*?)</ul>', text, re.S)
     items = re.findall(r"<li>(.*?)</li>", found[1], re.S) if found else []
-    return [html.unescape(re.sub(r"^<b>\d+</b> ", "", x)) for x in items]
+    out = []
+    for x in items:
+        numbered = re.match(r"^<b>(\d+)</b> (.*)$", x, re.S)
+        if numbered:
+            assert not numbered[2].startswith(f"{numbered[1]} · "), f"the number is shown twice: {x}"
+            x = f"{numbered[1]} · {numbered[2]}"
+        out.append(html.unescape(x))
+    return out
 
 
 def discord_choices(message) -> list[str]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import json
 import logging
 import time
@@ -33,6 +32,8 @@ from aiohttp import web
 from tables import TableService, TurnRefused, standings
 from tables import board as boards
 from tables.board import Board, text
+from tables.leagues import LeagueService
+from tables.leagues import standings as league_standings
 from tables.live import TableWatch
 from tables.web_sessions import WebSessions
 
@@ -107,8 +108,8 @@ class Companion:
 
     def __post_init__(self) -> None:
         self.base_url = self.base_url.rstrip("/")
-        self.sessions = WebSessions(self.tables.store, clock=self.tables.clock)
-        self.watch = TableWatch(self.tables.store)
+        self.sessions = self.tables.web_sessions
+        self.watch = self.tables.watch
         self.watch.listeners.append(self.forget_row)
 
     # ------------------------------------------------------------ helpers
@@ -506,24 +507,16 @@ class Companion:
         return self.html(pages.ranking_page(title, headers, body, locale, here, note, tabs), request)
 
     async def leagues(self, request: web.Request) -> web.StreamResponse:
-        """A server's league seasons and their standings, when the bot runs leagues
-        (``tables.leagues.standings(store, league_id)`` and the store's ``leagues(guild_id)``)."""
+        """A server's league seasons and their standings (tables/leagues.py)."""
         guild = _int(request.match_info.get("guild"))
         await self._guild_on(guild)
-        try:
-            mod = importlib.import_module("tables.leagues")
-        except ImportError:
-            raise web.HTTPNotFound() from None
-        standings_of = getattr(mod, "standings", None)
-        listing = getattr(self.tables.store, "leagues", None)
-        if standings_of is None or listing is None:
-            raise web.HTTPNotFound()
         locale = self.locale(request)
         headers = [text(k, locale) for k in ("core.board.rank", "core.board.player", "web.points")]
         headers += [text("core.board.played", locale), text("core.board.wins", locale)]
         parts = []
-        for league in (await listing(guild))[:50]:
-            st = await standings_of(self.tables.store, league.id)
+        leagues = LeagueService(self.tables)
+        for league in (await leagues.of_guild(guild))[:50]:
+            st = await league_standings(leagues.store, league.id)
             if st is None:
                 continue
             rows = list(st.rows)

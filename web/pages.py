@@ -7,7 +7,7 @@ import time
 from collections.abc import Iterable, Sequence
 from urllib.parse import quote
 
-from tables.board import Board, Frame
+from tables.board import Board, Choice, Frame
 from tables.board import text as t
 
 LANGS = ("en", "zh")
@@ -104,6 +104,15 @@ def players(b: Board) -> str:
     return f'<ul class="players">{"".join(items)}</ul>'
 
 
+def choice_item(c: Choice) -> str:
+    """One offered choice: its number on the image in bold, then its label (whose own
+    leading "N · " the bold number replaces, so the number is not shown twice)."""
+    if c.number is None:
+        return e(c.label)
+    label = c.label.removeprefix(f"{c.number} · ")
+    return f"<b>{c.number}</b> {e(label)}"
+
+
 def dynamic(b: Board) -> str:
     """The part of a table page that changes with each move (swapped in live)."""
     loc = b.locale
@@ -133,10 +142,7 @@ def dynamic(b: Board) -> str:
         if b.orders_locked:
             inner += f'<p id="orders">{e(t("web.your_orders", loc))}</p>'
         if b.choices:
-            items = "".join(
-                f"<li>{'<b>' + str(c.number) + '</b> ' if c.number is not None else ''}{e(c.label)}</li>"
-                for c in b.choices[:60]
-            )
+            items = "".join(f"<li>{choice_item(c)}</li>" for c in b.choices[:60])
             more = len(b.choices) - 60
             inner += f'<p class="muted">{e(t("web.your_choices", loc))}</p><ul id="choices">{items}</ul>'
             if more > 0:
