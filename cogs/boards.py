@@ -329,17 +329,6 @@ class Boards:
         edit = edit or message.edit
         await edit(view=view, allowed_mentions=discord.AllowedMentions.none())  # an edit notifies nobody: say so
 
-    async def retire_board_of(self, row: GameRow, message_id: int | None) -> None:
-        if message_id is None:
-            return
-        channel = await self.channel_of(row)
-        if channel is None:
-            return
-        try:
-            await self.retire_message(await channel.fetch_message(message_id))
-        except discord.HTTPException:
-            log.info("table %s: board %s could not be retired", row.id, message_id)
-
     async def retire_table(self, row: GameRow, look_back: int = 50, keep: int | None = None) -> int:
         """Every recent message of this table in its channel (but ``keep``) loses its
         buttons (a finished or abandoned table, a board posted anew); returns how many

@@ -9,7 +9,7 @@ commands, cogs/locale.py); intent titles are ``help.intent.<id>``."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -19,7 +19,7 @@ from engine import available, get_game
 from engine.i18n import has, t
 
 from .locale import locale_of, ls
-from .services import Services
+from .services import Services, services_of
 
 #: (intent, the commands serving it): a name is a command's qualified name, or a
 #: group's (every command under it not named elsewhere)
@@ -123,4 +123,4 @@ class Help(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(Help(bot, cast(Any, bot).services))
+    await bot.add_cog(Help(bot, services_of(bot)))

@@ -49,14 +49,6 @@ class Turns(TableFeature):
         parts = await self.boards.message(result, locale)
         await interaction.edit_original_response(**self.boards.edit_kwargs(parts))
 
-    async def retire_clicked(self, interaction: discord.Interaction) -> None:
-        """The clicked board is superseded by a new one: it keeps its picture and
-        text, and loses its buttons."""
-        try:
-            await self.boards.retire_message(interaction.message, edit=interaction.edit_original_response)
-        except discord.HTTPException:
-            pass
-
     def _own_lines(self, result: TurnResult, seat: str | None, locale: str, labels) -> list[str]:
         own = [e for e in result.events if e.to is not None and seat in e.to]
         return event_lines(result.game, own, locale, labels)

@@ -3,7 +3,7 @@ Discord-free.
 
 The store walks one registry of the places that keep a member's id
 (:data:`store.PERSONAL_DATA`): a feature with a table of its own that keeps member ids
-adds an entry there (store/base.py :class:`store.PersonalData`) and is covered by
+adds an entry there (store/privacy.py :class:`store.PersonalData`) and is covered by
 ``show`` and ``forget`` on both backends.  State outside the database that belongs to a
 member (a web companion's in-memory sessions, caches) registers a hook with
 :meth:`Privacy.on_forget`: it is called after every committed forget.
