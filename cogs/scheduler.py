@@ -19,6 +19,7 @@ from engine import get_game
 from engine.i18n import t
 from store import GameRow
 from tables import Due, TurnRefused, in_quiet_hours
+from tables.text import escape
 
 from .components import VoteButton
 from .periodic import Periodic
@@ -122,7 +123,9 @@ class Scheduler(Periodic, commands.Cog):
         if channel is None:
             return 0
         locale = await self.boards.public_locale_of(due.row)
+        labels = await self.boards.labels(due.row, locale)  # a seat by its player's name, never "p2"
         for o in opened:
+            seat = str(o.vote.payload.get("seat"))
             view = discord.ui.View(timeout=None)
             view.add_item(VoteButton(o.vote.id, "yes", label=t("core.ui.agree", locale)))
             view.add_item(VoteButton(o.vote.id, "no", label=t("core.ui.refuse", locale)))
@@ -130,7 +133,7 @@ class Scheduler(Periodic, commands.Cog):
                 "asyncplay.expired_vote",
                 locale,
                 user=f"<@{o.owner}>",
-                seat=o.vote.payload.get("seat"),
+                seat=escape(labels[seat].name) if seat in labels else "?",
                 voters=" ".join(f"<@{u}>" for u in o.voters),
                 needed=o.needed,
             )

@@ -138,6 +138,9 @@ async def test_the_server_default_clock_and_the_vote_policy(table):
     assert (await table.tick())["timeouts"] == 1
     asks = [m for m in table.fd.messages()[n:] if "hand the seat to the AI" in m.content]
     assert len(asks) == 1 and set(asks[0].pinged) >= {u for u in (101, 102, 103) if u != waiting}
+    named = {101: "alice", 102: "bob", 103: "carol"}[waiting]
+    assert f"time bank for {named} ran out" in asks[0].content.lower(), "the seat is named by its player"
+    assert not re.search(r"\bp\d\b", asks[0].content), "a seat id never reaches a player"
     assert any(c.startswith("tg:vote:") for c in asks[0].custom_ids)
     assert (await table.tick())["timeouts"] == 0, "asked once"
     voters = [table.fd.users[u] for u in (101, 102, 103) if u != waiting]
