@@ -20,7 +20,7 @@ from discord import app_commands
 from engine.i18n import t
 from store import GameRow
 
-from .locale import locale_of
+from .locale import locale_of, say
 
 
 def _default_locale(interaction: discord.Interaction) -> str:
@@ -35,10 +35,7 @@ async def tell(interaction: discord.Interaction, key: str) -> None:
         return
     text = t(key, locale_of(interaction, _default_locale(interaction)))
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await say(interaction, text)
     except discord.HTTPException:
         pass
 

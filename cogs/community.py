@@ -57,13 +57,6 @@ class Community(commands.Cog):
     def loc(self, interaction: discord.Interaction) -> str:
         return locale_of(interaction, self.services.default_locale)
 
-    async def refuse(self, interaction: discord.Interaction, text: str) -> None:
-        """Tell only this user; works before or after deferring."""
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-
     async def name_of(self, guild: discord.Guild | None, user_id: int) -> str:
         member = guild.get_member(user_id) if guild else None
         if member is None and guild is not None:

@@ -25,19 +25,11 @@ from tables import TurnRefused, refusals
 
 from .boards import Boards, truth_key
 from .flood import admit
-from .locale import is_unavailable, locale_of
+from .locale import is_unavailable, locale_of, say
 from .services import Services
 from .ui import clip, log_lines
 
 log = logging.getLogger("tabletop.errors")
-
-
-async def say(interaction: discord.Interaction, text: str) -> None:
-    """Tell only this member; works before or after deferring."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
 
 
 class ErrorHook:

@@ -24,9 +24,8 @@ from tables import TurnRefused, TurnResult
 from .boards import Boards
 from .bound import at_table
 from .components import ClickHook, VoteButton
-from .errors import say
 from .inputs import check_id
-from .locale import locale_of, ls
+from .locale import locale_of, ls, say
 from .services import Services
 
 log = logging.getLogger("tabletop.play")

@@ -22,7 +22,7 @@ from engine.i18n import t
 from .bound import bind_to_guilds, in_place
 from .components import NotLoaded, routes_of
 from .inputs import unreadable_text
-from .locale import locale_of
+from .locale import locale_of, say
 
 log = logging.getLogger("tabletop.flood")
 
@@ -48,10 +48,7 @@ async def admit(interaction: discord.Interaction) -> bool:
         "discord.flood.slow_down", locale_of(interaction, getattr(services, "default_locale", "en")), seconds=seconds
     )
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await say(interaction, text)
     except discord.HTTPException:
         pass
     return False

@@ -59,3 +59,11 @@ class CatalogTranslator(app_commands.Translator):
 
 def ls(text: str, key: str) -> app_commands.locale_str:
     return app_commands.locale_str(text, key=key)
+
+
+async def say(interaction: discord.Interaction, text: str) -> None:
+    """Tell only this member; works before or after deferring."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)

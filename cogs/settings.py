@@ -17,7 +17,7 @@ from tables import TurnRefused, clocks, limits
 
 from .bound import guild_id
 from .inputs import check_choice, check_game, echo, game_choices, options_error, parse_options
-from .locale import locale_of, ls
+from .locale import locale_of, ls, say
 from .services import Services, services_of
 from .ui import clip
 
@@ -60,13 +60,6 @@ class Settings(commands.Cog):
 
     def loc(self, interaction: discord.Interaction) -> str:
         return locale_of(interaction, self.services.default_locale)
-
-    async def refuse(self, interaction: discord.Interaction, text: str) -> None:
-        """Tell only this user; works before or after deferring."""
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
 
     # ---------------------------------------------------------- settings
     async def _admin(self, interaction: discord.Interaction) -> bool:
@@ -216,7 +209,7 @@ class Settings(commands.Cog):
             parsed = parse_options(options)
             get_game(game).parse_options(parsed)  # validate now, not when a table opens
         except GameError as exc:
-            return await self.refuse(interaction, clip(options_error(game, parsed, exc, locale), 2000))
+            return await say(interaction, clip(options_error(game, parsed, exc, locale), 2000))
         await self._save(interaction, lambda s: {**s, "options": {**(s.get("options") or {}), game: parsed}})
 
     # ------------------------------------------------------- reminders
