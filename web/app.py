@@ -123,6 +123,17 @@ class Companion:
         found = cache.get_(key)
         if found is not None:
             return found
+
+        async def fill() -> Any:
+            value = await compute()
+            cache.put(key, value)
+            return value
+
+        return await self.single_flight(key, fill)
+
+    async def single_flight(self, key: Any, compute: Callable[[], Awaitable[Any]]) -> Any:
+        """``compute()``, run once for all who ask for ``key`` while it runs: they share its
+        result (or its error)."""
         pending = self._inflight.get(key)
         if pending is not None:
             return await asyncio.shield(pending)
@@ -130,7 +141,6 @@ class Companion:
         self._inflight[key] = fut
         try:
             value = await compute()
-            cache.put(key, value)
             fut.set_result(value)
             return value
         except BaseException as exc:
@@ -208,22 +218,7 @@ class Companion:
             self._rows[gid] = (time.monotonic(), row, public)
             return row, public
 
-        key = ("row", gid)
-        pending = self._inflight.get(key)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        fut: asyncio.Future = asyncio.get_running_loop().create_future()
-        self._inflight[key] = fut
-        try:
-            got = await read()
-            fut.set_result(got)
-            return got
-        except BaseException as exc:
-            fut.set_exception(exc)
-            fut.exception()
-            raise
-        finally:
-            self._inflight.pop(key, None)
+        return await self.single_flight(("row", gid), read)
 
     def forget_row(self, gid: int, version: int) -> None:
         """The watcher saw a table change: its cached row is stale."""
