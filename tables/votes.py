@@ -88,10 +88,7 @@ class Votes:
                     note = {"note": "handover", "seat": seat, "to": to, "previous": vote.payload.get("owner")}
                     result = await self.seats.hand_over(loaded, seat, to, votes=closing, notes=[note])
             except TurnRefused as exc:
-                if exc.code == "stale":
-                    fresh = await self.store.get_vote(vote.id)
-                    if fresh is not None and fresh.version != vote.version:
-                        raise Raced() from None
+                await self._raced_if_moved(vote, exc)
                 raise
             return BallotResult("passed", vote, len(ayes), needed, result)
 
@@ -147,12 +144,17 @@ class Votes:
             try:
                 row.version = await self.k.save_turn(row, game, before, [], revert=revert, by_user=mover, votes=closing)
             except TurnRefused as exc:
-                if exc.code == "stale":
-                    fresh = await self.store.get_vote(vote.id)
-                    if fresh is not None and fresh.version != vote.version:
-                        raise Raced() from None
+                await self._raced_if_moved(vote, exc)
                 raise
             return BallotResult("passed", vote, counted, len(asked), TurnResult(row, game, before, [], []))
+
+    async def _raced_if_moved(self, vote: Vote, exc: TurnRefused) -> None:
+        """A passing ballot's change found the table moved ("stale"): when another ballot
+        changed the vote meanwhile, decide again on fresh data (:class:`Raced`)."""
+        if exc.code == "stale":
+            fresh = await self.store.get_vote(vote.id)
+            if fresh is not None and fresh.version != vote.version:
+                raise Raced() from None
 
     async def close_vote(self, vote: Vote, status: str) -> None:
         try:
