@@ -15,10 +15,12 @@ GAME = get_game("thunder_road")
 
 def _groups(table, gid: int) -> list[tuple[int, str]]:
     """(version, seat) of each decision, from the raw rows (consecutive rows of one
-    commit and seat, by the member or by the AI)."""
+    commit and seat taken one way: by the member, by the AI, or by the platform, a
+    forced single choice after the member's step being a line of its own)."""
     out: list[tuple] = []
-    for version, seat, uid in table.sql("SELECT version, seat, user_id FROM actions WHERE game_id=? ORDER BY id", gid):
-        key = (version, seat, uid is None)
+    sql = "SELECT version, seat, user_id, taken_by FROM actions WHERE game_id=? ORDER BY id"
+    for version, seat, uid, by in table.sql(sql, gid):
+        key = (version, seat, by or ("ai" if uid is None else "player"))
         if not out or out[-1] != key:
             out.append(key)
     return out
