@@ -35,6 +35,10 @@ class Community:
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[standings.Ranked]:
         return await standings.leaderboard(self.store, guild_id, game, limit)
 
+    async def opening_game(self, guild_id: int) -> str:
+        """The game the server's leaderboard opens on (the one with the most results)."""
+        return await standings.opening_game(self.store, guild_id)
+
     async def campaign(self, guild_id: int, name: str) -> Campaign | None:
         """The server's campaign of that name, if any."""
         return await self.store.campaign(guild_id, name)

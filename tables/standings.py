@@ -67,6 +67,17 @@ async def campaign_standings(store: CampaignStore, campaign: Campaign | int) -> 
     return sorted(((u, p, n, w) for u, (p, n, w) in totals.items()), key=lambda x: (-x[1], -x[3], x[0]))
 
 
+async def opening_game(store: CampaignStore, guild_id: int) -> str:
+    """The game a server's leaderboard opens on: the one with the most results there
+    (ties: the first by id), or the first game when the server has none yet."""
+    played: dict[str, int] = {}
+    for row in await store.stats(guild_id):
+        played[row.game] = played.get(row.game, 0) + row.played
+    known = games()
+    ranked = sorted((g for g in played if g in known), key=lambda g: (-played[g], g))
+    return ranked[0] if ranked else known[0]
+
+
 def games() -> list[str]:
     """The ids of every game the bot runs."""
     from engine import available

@@ -469,7 +469,7 @@ class Companion:
         assert guild is not None
         locale = self.locale(request)
         games = standings.games()
-        game = request.query.get("game") or games[0]
+        game = request.query.get("game") or await self.tables.community.opening_game(guild)
         if game not in games:
             raise web.HTTPNotFound()
         ranked = await self.tables.community.leaderboard(guild, game)
