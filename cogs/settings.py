@@ -34,6 +34,8 @@ LIMIT_HELP = {
     "threads_server": "Table threads the server may open per hour (0 = no limit)",
     "campaigns_member": "Open campaigns one member may run (0 = no limit)",
     "campaigns_server": "Open campaigns the server may have (0 = no limit)",
+    "leagues_member": "Leagues one member may run at once (0 = no limit)",
+    "leagues_server": "Leagues the server may run at once (0 = no limit)",
     "lobby_idle_hours": "Hours before an idle lobby expires (0 = never)",
 }
 
@@ -316,7 +318,8 @@ class Settings(commands.Cog):
     @settings_group.command(
         name=ls("limits", "asyncplay.cmd.settings.limits"),
         description=ls(
-            "Caps on lobbies, threads and campaigns; when idle lobbies expire", "asyncplay.cmd.settings.limits.desc"
+            "Caps on lobbies, threads, campaigns and leagues; when idle lobbies expire",
+            "asyncplay.cmd.settings.limits.desc",
         ),
     )
     @app_commands.describe(**{key: ls(LIMIT_HELP[key], f"asyncplay.arg.{key}") for key in limits.DEFAULT_LIMITS})
@@ -329,6 +332,8 @@ class Settings(commands.Cog):
         threads_server: app_commands.Range[int, 0, 1000] | None = None,
         campaigns_member: app_commands.Range[int, 0, 100] | None = None,
         campaigns_server: app_commands.Range[int, 0, 1000] | None = None,
+        leagues_member: app_commands.Range[int, 0, 100] | None = None,
+        leagues_server: app_commands.Range[int, 0, 1000] | None = None,
         lobby_idle_hours: app_commands.Range[int, 0, 720] | None = None,
     ) -> None:
         """Show the server's limits; each option given changes that one (the others stay)."""
@@ -344,6 +349,8 @@ class Settings(commands.Cog):
                 ("threads_server", threads_server),
                 ("campaigns_member", campaigns_member),
                 ("campaigns_server", campaigns_server),
+                ("leagues_member", leagues_member),
+                ("leagues_server", leagues_server),
                 ("lobby_idle_hours", lobby_idle_hours),
             )
             if v is not None

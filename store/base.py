@@ -449,6 +449,7 @@ class Store:
         config: dict[str, Any],
         state: dict[str, Any],
         created_by: int,
+        caps: Caps | None = None,
     ) -> LeagueRow:
         """Raises :class:`ChannelBusy` when the server has a league of that name."""
         raise NotImplementedError

@@ -244,15 +244,23 @@ class SqlStore(SqlCore):
         return [_campaign(r) for r in await self._fetch(_CAMPAIGN + " WHERE guild_id=? ORDER BY id", [guild_id])]
 
     # ----------------------------------------------------------- leagues
-    async def create_league(self, *, guild_id, channel_id, game, name, format, config, state, created_by) -> LeagueRow:
+    async def create_league(
+        self, *, guild_id, channel_id, game, name, format, config, state, created_by, caps=None
+    ) -> LeagueRow:
         now = fl(self.clock())
         sql = (
             "INSERT INTO leagues(guild_id, channel_id, game, name, format, config_json, state_json, created_by,"
             " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id"
         )
         args = [guild_id, channel_id, game, name, format, dumps(config), dumps(state), created_by, now, now]
+
+        async def tx(db: Conn) -> int:
+            if caps is not None:
+                await self._check_caps(db, "leagues", guild_id, created_by, caps)
+            return await db.value(sql, args)
+
         try:
-            lid = await self._tx(lambda db: db.value(sql, args))
+            lid = await self._tx(tx)
         except self.unique_violation:
             raise ChannelBusy(f"league {name}") from None
         row = await self.league(lid)

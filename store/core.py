@@ -50,7 +50,11 @@ T = TypeVar("T")
 
 
 #: what a cap counts: (table, the member's column, which rows are open)
-CAPPED = {"lobbies": ("games", "host_id", "status='lobby'"), "campaigns": ("campaigns", "created_by", "status='open'")}
+CAPPED = {
+    "lobbies": ("games", "host_id", "status='lobby'"),
+    "campaigns": ("campaigns", "created_by", "status='open'"),
+    "leagues": ("leagues", "created_by", "status IN ('signup','running')"),
+}
 
 
 def game_row(r: Sequence[Any]) -> GameRow:

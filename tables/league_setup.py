@@ -13,11 +13,11 @@ from typing import Any
 
 from engine import available, get_game
 from engine.errors import GameError
-from store import ChannelBusy, LeagueRow, VersionConflict
+from store import ChannelBusy, LeagueRow, LimitReached, VersionConflict
 from store.ports import LeagueStore
 
-from . import ratings
-from .common import TurnRefused
+from . import limits, ratings
+from .common import TurnRefused, limit_refused
 from .league_rules import FORMATS, HOUR, MAX_PLAYERS, MAX_ROUNDS, TWO_SEAT, Standings, now_round, standings
 from .lobby import with_clock
 from .service import TableService
@@ -168,9 +168,12 @@ class LeagueSetup:
                 config=config,
                 state=state,
                 created_by=created_by,
+                caps=limits.caps(await self.tables.limits(guild_id), "leagues"),
             )
         except ChannelBusy:
             raise TurnRefused("exists", "league.exists", name=name) from None
+        except LimitReached as exc:
+            raise limit_refused(exc) from None
 
     def _may_join_late(self, row: LeagueRow) -> None:
         if row.status == "signup":

@@ -1,5 +1,5 @@
 """Limits a server sets on what one member (and the whole server) may open: lobbies
-waiting for players, threads opened per hour, campaigns; and the expiry of idle lobbies,
+waiting for players, threads opened per hour, campaigns, leagues; and the expiry of idle lobbies,
 which frees their channel (issue 19).  Discord-free.
 
 The caps are server settings (``/settings limits``), kept under the ``limits`` key;
@@ -24,6 +24,8 @@ DEFAULT_LIMITS: dict[str, int] = {
     "threads_server": 30,  # table threads opened on the server per hour
     "campaigns_member": 5,  # open campaigns one member created
     "campaigns_server": 50,  # open campaigns on the server
+    "leagues_member": 5,  # leagues one member created that are in sign-up or running
+    "leagues_server": 50,  # leagues in sign-up or running on the server
     "lobby_idle_hours": 24,  # a lobby nobody joined, left or changed for this long expires
 }
 #: the values ``/settings limits`` accepts, per limit
@@ -34,6 +36,8 @@ RANGES: dict[str, tuple[int, int]] = {
     "threads_server": (0, 1000),
     "campaigns_member": (0, 100),
     "campaigns_server": (0, 1000),
+    "leagues_member": (0, 100),
+    "leagues_server": (0, 1000),
     "lobby_idle_hours": (0, 720),
 }
 THREAD_WINDOW = 3600.0  # seconds: threads are counted per hour
@@ -53,7 +57,7 @@ def limits_of(settings: dict[str, Any]) -> dict[str, int]:
 
 
 def caps(limits: dict[str, int], kind: str) -> Caps:
-    """The member and server caps of ``kind`` ("lobbies", "threads", "campaigns"); 0: none."""
+    """The member and server caps of ``kind`` ("lobbies", "threads", "campaigns", "leagues"); 0: none."""
     member, server = limits[f"{kind}_member"], limits[f"{kind}_server"]
     return Caps(member=member or None, server=server or None)
 

@@ -133,6 +133,32 @@ async def test_campaign_caps(store):
     assert [c.name for c in await store.campaigns(GUILD)] == ["a", "c"]
 
 
+async def test_league_caps_like_campaigns_a_finished_or_cancelled_league_frees_its_place(store):
+    """Issue 28 item 10: one admin made 300 leagues; leagues are capped like campaigns."""
+    from tables.leagues import LeagueService
+
+    service = TableService(store)
+    leagues = LeagueService(service)
+    assert limits.DEFAULT_LIMITS["leagues_member"] == limits.DEFAULT_LIMITS["campaigns_member"] == 5
+    assert limits.DEFAULT_LIMITS["leagues_server"] == limits.DEFAULT_LIMITS["campaigns_server"] == 50
+
+    def new(user, name):
+        return leagues.create(
+            guild_id=GUILD, channel_id=5, game="thunder_road", name=name, format="swiss", created_by=user
+        )
+
+    made = [await new(HOST, f"s{i}") for i in range(5)]  # the default cap
+    exc = await refused(new(HOST, "s5"))
+    assert exc.key == "asyncplay.limit.leagues.member" and "5 leagues" in exc.text("en")
+    await set_limits(service, leagues_member=5, leagues_server=6)
+    await new(BOB, "b")
+    exc = await refused(new(CAROL, "c"))
+    assert exc.key == "asyncplay.limit.leagues.server" and "联赛" in exc.text("zh")
+    await leagues.cancel(made[0].id)  # a cancelled league no longer counts
+    await new(CAROL, "c")
+    assert len(await store.leagues(GUILD)) == 7
+
+
 async def test_idle_lobbies_expire_and_free_the_channel_a_change_restarts_the_wait(store):
     clock = Clock()
     store.clock = clock
