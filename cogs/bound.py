@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from engine.i18n import t
-from store import GameRow
+from store import GameRow, LeagueRow
 
 from .locale import locale_of, say
 
@@ -40,8 +40,8 @@ async def tell(interaction: discord.Interaction, key: str) -> None:
         pass
 
 
-def elsewhere(interaction: discord.Interaction, row: GameRow | None) -> bool:
-    """Whether ``interaction`` comes from outside table ``row``'s server and channel."""
+def elsewhere(interaction: discord.Interaction, row: GameRow | LeagueRow | None) -> bool:
+    """Whether ``interaction`` comes from outside table (or league) ``row``'s server and channel."""
     return row is not None and (row.guild_id != interaction.guild_id or row.channel_id != interaction.channel_id)
 
 

@@ -24,6 +24,7 @@ from tables.leagues import LeagueService
 from tables.text import escape
 
 from .boards import Boards
+from .bound import elsewhere, tell
 from .components import LeagueClicks, routes_of
 from .inputs import check_game, echo, game_choices, parse_options, parse_points
 from .league_rounds import NO_PINGS, Rounds, safe, stamp
@@ -95,6 +96,10 @@ class League(Periodic, commands.Cog):
     async def on_signup(self, interaction: discord.Interaction, lid: int, op: str) -> None:
         """A league's Join / Leave button (ids only: works across restarts)."""
         locale = self.loc(interaction)
+        # bound like a table's components: only on the league's own server and channel
+        # (a payload replayed from another server or a DM signs nobody up, drops nobody)
+        if elsewhere(interaction, await self.leagues.get(lid)):
+            return await tell(interaction, "league.elsewhere")
         await interaction.response.defer(ephemeral=True, thinking=True)
         if op == "join":
             row = await self.leagues.signup(lid, interaction.user.id)

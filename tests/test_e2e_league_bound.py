@@ -1,0 +1,48 @@
+"""A league's sign-up post through the stand-in (every request checked against
+Discord's OpenAPI description): its buttons act only on the league's own server
+and channel (issue 28 item 9), and the post shows who has signed up (issue 29 item 3)."""
+
+from __future__ import annotations
+
+from conftest import Table
+from test_e2e_league import league_state, reply, until
+
+from engine.i18n import t
+
+OTHER_GUILD = 987654321098765432
+
+
+async def refused(fd, ex, key: str, lang: str = "en") -> None:
+    text = await reply(fd, ex)
+    assert text == t(key, lang), text
+    assert not [m for m in ex.messages if not m.ephemeral], "nothing public"
+
+
+async def test_signup_buttons_act_only_on_the_leagues_server_and_channel(table: Table):
+    fd = table.fd
+    boss = fd.owner
+    ann = fd.add_user(7001, "ann")
+    eve = fd.add_user(7002, "eve", locale="zh-CN")
+    await table.start()
+    elsewhere = fd.add_channel("elsewhere")
+    ex = await fd.slash(boss, "league new", {"game": "thunder_road", "name": "Cup", "format": "swiss"})
+    await reply(fd, ex)
+    await until(lambda: any("tg:lg:1:join" in m.custom_ids for m in fd.messages()))
+    signup = next(m for m in fd.messages() if "tg:lg:1:join" in m.custom_ids)
+    ex = await fd.click(ann, signup, "tg:lg:1:join")
+    assert "signed up" in await reply(fd, ex)
+    before = league_state(table)
+
+    # a join replayed from another server, from a DM and from another channel: nobody signed up
+    await refused(fd, await fd.click(eve, signup, "tg:lg:1:join", origin=OTHER_GUILD), "league.elsewhere", "zh")
+    await refused(fd, await fd.click(eve, signup, "tg:lg:1:join", origin="dm"), "league.elsewhere", "zh")
+    await refused(fd, await fd.click(eve, signup, "tg:lg:1:join", channel=elsewhere), "league.elsewhere", "zh")
+    # another server's Leave does not drop a member
+    await refused(fd, await fd.click(ann, signup, "tg:lg:1:leave", origin=OTHER_GUILD), "league.elsewhere")
+    assert league_state(table) == before
+    assert list(before["players"]) == [str(ann.id)]
+    # on its own post both still work
+    ex = await fd.click(eve, signup, "tg:lg:1:join")
+    assert (await reply(fd, ex)).startswith("你已报名")
+    assert sorted(league_state(table)["players"]) == sorted([str(ann.id), str(eve.id)])
+    assert not fd.violations, fd.violations
