@@ -5,6 +5,7 @@ Refusals are raised, and answered by the one error hook (cogs/errors.py)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -71,12 +72,22 @@ class Settings(commands.Cog):
         await interaction.response.send_message(t("core.settings.admin_only", self.loc(interaction)), ephemeral=True)
         return False
 
-    async def _save(self, interaction: discord.Interaction, change) -> None:
-        """Change some settings: ``change(settings)`` runs on the stored settings inside the
-        write (another admin's change at the same moment is kept), then the admin is
-        shown the settings now in force."""
+    async def _save(
+        self,
+        interaction: discord.Interaction,
+        change: Callable[[dict[str, Any]], dict[str, Any]],
+        reply: Callable[[dict[str, Any], str], str] | None = None,
+    ) -> None:
+        """Change some settings: every /settings subcommand that changes one goes through
+        here, and so through the one locked update (tables/settings.py update_guild, the
+        store's update_guild_settings): ``change(settings)`` runs on the stored settings
+        inside the write, the row locked, so another admin's change at the same moment is
+        kept.  The admin is then shown ``reply(settings, locale)`` (by default every
+        setting now in force)."""
         settings = await self.services.settings.update_guild(guild_id(interaction), change)
-        await interaction.response.send_message(self._describe(settings, self.loc(interaction)), ephemeral=True)
+        locale = self.loc(interaction)
+        text = (reply or self._describe)(settings, locale)
+        await interaction.response.send_message(text, ephemeral=True)
 
     def _describe(self, s: dict[str, Any], locale: str) -> str:
         chans = " ".join(f"<#{c}>" for c in s.get("channels") or []) or t("core.settings.all_channels", locale)
@@ -169,8 +180,7 @@ class Settings(commands.Cog):
     @app_commands.describe(enabled=ls("Show them?", "web.arg.enabled"))
     async def settings_web(self, interaction: discord.Interaction, enabled: bool) -> None:
         if await self._admin(interaction):
-            s = await self.services.settings.guild(interaction.guild_id)
-            await self._save(interaction, {**s, "web": bool(enabled)})
+            await self._save(interaction, lambda s: {**s, "web": bool(enabled)})
 
     @settings_group.command(
         name=ls("timers", "discord.cmd.settings.timers"),
@@ -302,17 +312,15 @@ class Settings(commands.Cog):
                 t("asyncplay.bad_clock", locale, name=echo(profile)), ephemeral=True
             )
             return
-        await self.services.settings.update_guild(
-            guild_id(interaction), lambda s: {**s, "clock": profile, "clock_policy": policy}
-        )
-        await interaction.response.send_message(
-            t(
+        await self._save(
+            interaction,
+            lambda s: {**s, "clock": profile, "clock_policy": policy},
+            lambda s, locale: t(
                 "asyncplay.clock_set",
                 locale,
-                profile=t(f"asyncplay.profile.{profile}", locale),
-                policy=t(f"asyncplay.policy.{policy}", locale),
+                profile=t(f"asyncplay.profile.{s['clock']}", locale),
+                policy=t(f"asyncplay.policy.{s['clock_policy']}", locale),
             ),
-            ephemeral=True,
         )
 
     @settings_group.command(
@@ -362,15 +370,15 @@ class Settings(commands.Cog):
                     t("asyncplay.bad_limit", locale, name=key, lo=lo, hi=hi), ephemeral=True
                 )
                 return
+
+        def shown(s: dict[str, Any], locale: str) -> str:
+            return t("asyncplay.limits_show", locale, **limits.limits_of(s))
+
         if given:
-            s = await self.services.settings.update_guild(
-                guild_id(interaction), lambda s: {**s, "limits": {**(s.get("limits") or {}), **given}}
-            )
+            await self._save(interaction, lambda s: {**s, "limits": {**(s.get("limits") or {}), **given}}, shown)
         else:
             s = await self.services.settings.guild(interaction.guild_id)
-        await interaction.response.send_message(
-            t("asyncplay.limits_show", locale, **limits.limits_of(s)), ephemeral=True
-        )
+            await interaction.response.send_message(shown(s, locale), ephemeral=True)
 
     # --------------------------------------------------------- privacy
     async def _privacy_target(self, interaction: discord.Interaction, member: discord.User | None):

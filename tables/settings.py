@@ -49,12 +49,9 @@ class Settings:
             hit = self._cache[guild_id] = (self.clock(), {**DEFAULT_SETTINGS, **stored})
         return dict(hit[1])
 
-    async def set_guild(self, guild_id: int, settings: dict[str, Any]) -> None:
-        """Replace every setting (see :meth:`update_guild` to change some)."""
-        await self.update_guild(guild_id, lambda _: settings)
-
     async def update_guild(self, guild_id: int, change: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
-        """Change a server's settings: ``change`` gets the stored settings (over the
+        """Change a server's settings (the one way to: no replace-all, which would lose a
+        change made meanwhile): ``change`` gets the stored settings (over the
         defaults) read in the write's own transaction, the row locked, and returns them
         changed; so two admins changing different settings at once both keep theirs
         (also across processes), and of two changing the same one the later wins.

@@ -11,7 +11,7 @@ async def test_a_change_made_by_another_process_is_seen_within_the_ttl(store):
     now = [1000.0]
     a, b = Settings(store, clock=lambda: now[0]), Settings(store, clock=lambda: now[0])
     assert (await b.guild(7))["language"] == DEFAULT_SETTINGS["language"]  # b caches the defaults
-    await a.set_guild(7, {**(await a.guild(7)), "language": "zh"})
+    await a.update_guild(7, lambda s: {**s, "language": "zh"})
     assert (await a.guild(7))["language"] == "zh", "a process sees its own change at once"
     now[0] += SETTINGS_TTL / 2
     assert (await b.guild(7))["language"] is None, "within the TTL the cached copy stands"

@@ -178,7 +178,7 @@ async def test_closed_tables_and_servers_that_turn_the_companion_off_show_nothin
         assert (await c.get(f"/t/{gid}/board.png")).status == 404
         assert (await c.get(f"/t/{gid}/history")).status == 404
         await service.store.set_followers_closed(gid, False)
-        await service.settings.set_guild(1, {"web": False})
+        await service.settings.update_guild(1, lambda s: {**s, "web": False})
         assert (await c.get(f"/t/{gid}")).status == 404
         assert (await c.get("/g/1/leaderboard")).status == 404
     finally:
