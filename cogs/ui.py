@@ -12,6 +12,7 @@ import io
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
+from typing import TypeVar
 
 import discord
 
@@ -31,6 +32,7 @@ MAX_BUTTONS = 20  # 4 rows of 5; the last row is kept for panel buttons
 MAX_SELECT_OPTIONS = 25
 MAX_SELECTS = 4
 EMBED_LOG_CHARS = 3500
+T = TypeVar("T")
 COLOURS = {"lobby": 0x5865F2, "active": 0x2ECC71, "finished": 0xF1C40F, "abandoned": 0x95A5A6}
 
 
@@ -369,6 +371,7 @@ def choice_items(
     for name, items in groups.items():
         for k in range(0, len(items), MAX_SELECT_OPTIONS):
             chunks.append((name, items[k : k + MAX_SELECT_OPTIONS]))
+    chunks = merge_lone_options(chunks, MAX_SELECT_OPTIONS)
     for n, (name, items) in enumerate(chunks[:MAX_SELECTS]):
         placeholder = (
             t(f"{game.id}.group.{name}", locale)
@@ -380,6 +383,25 @@ def choice_items(
             [ActionSelect(row.id, version, n, placeholder=clip(placeholder, 150), options=options, board=board)]
         )
     return rows
+
+
+def merge_lone_options(chunks: list[tuple[str, list[T]]], size: int) -> list[tuple[str, list[T]]]:
+    """Selects of one option each (an Automobile build's lone "Back") joined to a
+    neighbouring select with room for them: a menu is never opened for one option."""
+    out = [(name, list(items)) for name, items in chunks]
+    k = 0
+    while k < len(out):
+        if len(out[k][1]) == 1 and len(out) > 1:
+            host = next(
+                (j for j in sorted(range(len(out)), key=lambda j: abs(j - k)) if j != k and len(out[j][1]) < size),
+                None,
+            )
+            if host is not None:
+                out[host][1].extend(out[k][1])
+                del out[k]
+                continue
+        k += 1
+    return out
 
 
 def action_view(

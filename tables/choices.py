@@ -24,7 +24,8 @@ a car driven off the road) comes last, its label saying so first.  Labels tell
 every choice apart on their own: within one message no two are the same, and a
 chain too long for a component's label keeps its first and last steps and the
 steps that differ from the choices it would otherwise look like
-(``A → … → <the differing step> → … → Z``), within :data:`LABEL_LIMIT`.
+(``A → … → <the differing step> → … → Z``), within :data:`LABEL_LIMIT`, or puts
+the differing steps first (:mod:`tables.choice_labels`).
 
 Neither ever looks past hidden information: a chain ends at the first step
 that rolls, shuffles or reveals (:func:`tables.preview.step_ends_chain`), so
@@ -45,6 +46,7 @@ from engine import GameError
 from engine.base import BaseState, Game
 from engine.i18n import t
 
+from .choice_labels import ELLIPSIS, _heads, _Label, _path, _run_label, _unique
 from .preview import step_ends_chain
 
 MAX_CHOICES = 25
@@ -55,7 +57,6 @@ MAX_DEPTH = 12
 
 #: a choice's label fits a button's (80) and so a select option's (100) limit
 LABEL_LIMIT = 80
-ELLIPSIS = "…"
 
 
 @dataclass(frozen=True)
@@ -318,143 +319,4 @@ def describe(
     return list(zip(texts, groups))
 
 
-@dataclass
-class _Label:
-    prefix: str  # kept whole: a choice's number and where it ends
-    parts: list[str]  # every step's full label
-    first: str  # the label when it fits and is unique
-    warn: str | None  # the words of a self-destroying choice
-    full: list[str]  # every step's full label, details included (when ``parts`` are heads)
-
-
-def _unique(items: list[_Label], limit: int, locale: str) -> list[str]:
-    """The labels of ``items``: each its ``first`` form when that fits and is
-    unique, else its chain shortened to the steps that tell it apart."""
-    keep = [{0, len(it.parts) - 1} for it in items]
-    must: list[set[int]] = [set() for _ in items]
-
-    def label(k: int, short: bool) -> str:
-        it = items[k]
-        body = it.first if not short else _shortened(it, keep[k], must[k], limit)
-        if it.warn:
-            body = t("core.ui.self_harm", locale, what=it.warn, label=body)
-        return _clip(body, limit)
-
-    short = [False] * len(items)
-    texts = [label(k, False) for k in range(len(items))]
-    for k, it in enumerate(items):
-        if texts[k] != (t("core.ui.self_harm", locale, what=it.warn, label=it.first) if it.warn else it.first):
-            short[k] = True  # too long as it was: shortened, keeping what tells it from its look-alikes
-            alike = [
-                o.parts
-                for j, o in enumerate(items)
-                if j != k and o.prefix == it.prefix and o.parts[:1] == it.parts[:1] and o.parts[-1:] == it.parts[-1:]
-            ]
-            must[k] = {i for i in _differing(it.parts, alike) if 0 < i < len(it.parts) - 1}
-            keep[k] |= must[k]
-            texts[k] = label(k, True)
-    for _ in range(MAX_DEPTH + 1):
-        clashes = _clashes(texts)
-        if not clashes:
-            return texts
-        grew = False
-        for group in clashes:
-            for k in group:
-                others = [items[j].parts for j in group if j != k]
-                diff = _differing(items[k].parts, others)
-                new = [i for i in diff if i not in must[k]]
-                if new or not short[k]:
-                    must[k] |= set(diff)
-                    keep[k] |= set(diff)
-                    short[k] = True
-                    grew = True
-                texts[k] = label(k, True)
-        if not grew:
-            # the steps' heads alike: their details tell them apart
-            detailed = [k for g in clashes for k in g if items[k].parts != items[k].full]
-            if not detailed:
-                break
-            for k in detailed:
-                items[k].parts = items[k].full
-                keep[k], must[k] = {0, len(items[k].parts) - 1}, set()
-                texts[k] = label(k, True)
-    # the same words after all (two steps with one label): numbered apart
-    for group in _clashes(texts):
-        for n, k in enumerate(group, start=1):
-            texts[k] = _clip(texts[k], limit - len(f" ({n})")) + f" ({n})"
-    return texts
-
-
-def _clashes(texts: list[str]) -> list[list[int]]:
-    seen: dict[str, list[int]] = {}
-    for k, x in enumerate(texts):
-        seen.setdefault(x, []).append(k)
-    return [g for g in seen.values() if len(g) > 1]
-
-
-def _differing(parts: list[str], others: list[list[str]]) -> list[int]:
-    """The steps of ``parts`` that tell it apart from each of ``others``: for
-    each, the first step where they differ."""
-    out = []
-    for other in others:
-        for i, p in enumerate(parts):
-            if i >= len(other) or other[i] != p:
-                out.append(i)
-                break
-        else:
-            if parts:
-                out.append(len(parts) - 1)
-    return sorted(set(out))
-
-
-def _shortened(it: _Label, keep: set[int], must: set[int], limit: int) -> str:
-    """``it``'s chain with only the ``keep`` steps shown (the rest as "…"),
-    fitted into ``limit``: the steps that tell it apart (``must``) are cut last."""
-    room = limit - (len(it.prefix) + 3 if it.prefix else 0)
-    for cap_end, cap_must in ((None, None), (32, None), (20, None), (12, None), (12, 40), (8, 28), (6, 18)):
-        shown = []
-        last = -1
-        for i, p in enumerate(it.parts):
-            if i not in keep:
-                continue
-            if i > last + 1:
-                shown.append(ELLIPSIS)
-            cap = cap_must if i in must else cap_end
-            shown.append(_clip(p, cap) if cap else p)
-            last = i
-        body = " → ".join(shown)
-        if len(body) <= room:
-            break
-    return " · ".join(x for x in (it.prefix, body) if x)
-
-
-def _clip(text: str, limit: int | None) -> str:
-    if limit is None or len(text) <= limit:
-        return text
-    return text[: max(0, limit - 1)].rstrip() + ELLIPSIS
-
-
-def _heads(parts: list[str]) -> list[str]:
-    """Each step's head: its label's text before " · " (a direction, not the space)."""
-    return [p.split(" · ", 1)[0] for p in parts]
-
-
-def _path(parts: list[str]) -> tuple[str, str]:
-    """A chain's steps, short: each step's head (a label's text before " · "),
-    repeats counted; and the last step's detail."""
-    heads = [p.split(" · ", 1)[0] for p in parts]
-    tail = parts[-1].split(" · ", 1)[1] if " · " in parts[-1] else ""
-    grouped: list[list] = []
-    for h in heads:
-        if grouped and grouped[-1][0] == h:
-            grouped[-1][1] += 1
-        else:
-            grouped.append([h, 1])
-    return " → ".join(h if n == 1 else f"{h} ×{n}" for h, n in grouped), tail
-
-
-def _run_label(parts: list[str]) -> str:
-    """A run's steps, short, with only the last step's detail ("front-left ×2 →
-    forward · face-down hazard!")."""
-    path, tail = _path(parts)
-    return f"{path} · {tail}" if tail else path
+__all__ = ["ELLIPSIS", "LABEL_LIMIT", "Choice", "_Label", "_unique", "choices", "describe", "destinations", "numbering"]
