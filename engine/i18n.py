@@ -114,7 +114,8 @@ def t(key: str, locale: str | None = None, /, **params: Any) -> str:
     A parameter that is itself a catalog key (a string starting with ``@``)
     is translated first, so events can name cards, skills or directions; a
     tuple parameter (a list of names) is filled item by item and joined with
-    ", " (a list is shown as it is, e.g. dice).
+    ", " (a list is shown as it is, e.g. dice); a ``{"key": ..., "params": ...}``
+    parameter (or tuple item) is a message of its own, translated in place.
     """
     lang = normalise(locale)
     ns = key.split(".", 1)[0]
@@ -250,6 +251,8 @@ def _fill(value: Any, lang: str) -> Any:
         return t(value[1:], lang)
     if isinstance(value, tuple):
         return ", ".join(str(_fill(v, lang)) for v in value)
+    if isinstance(value, dict) and isinstance(value.get("key"), str):  # a message of its own
+        return t(value["key"], lang, **(value.get("params") or {}))
     return value
 
 

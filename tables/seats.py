@@ -155,14 +155,14 @@ class Seats:
                 needed = len(voters) // 2 + 1
             else:
                 if clocks.away_now(await self.k.settings.user(owner), now) is not None:
-                    raise TurnRefused("owner_away", "asyncplay.owner_away", seat=seat)  # never voted off while away
+                    # never voted off while away
+                    raise _seat_named(TurnRefused("owner_away", "asyncplay.owner_away"), row, seat)
                 settings = await self.k.settings.guild(row.guild_id)
                 idle = self.idle_minutes(row, settings)
                 waited = now - (row.turn_started_at or row.updated_at)
                 if seat not in row.to_act or waited < idle * 60:
-                    raise TurnRefused(
-                        "seat_not_idle", "discord.table.seat_not_idle", seat=seat, hours=round(idle / 60, 1)
-                    )
+                    refused = TurnRefused("seat_not_idle", "discord.table.seat_not_idle", hours=round(idle / 60, 1))
+                    raise _seat_named(refused, row, seat)
                 voters = [u for u in row.humans if u != owner]
                 needed = max(len(voters) // 2 + 1, 2 if len(row.humans) >= 3 else 1)
             vote = await self.open_vote(
@@ -220,3 +220,10 @@ class Seats:
             row.version = done.version
             row.status = "finished"
             return TurnResult(row, game, state, [], [], notes=notes, kind="notice")
+
+
+def _seat_named(exc: TurnRefused, row: GameRow, seat: str) -> TurnRefused:
+    """A refusal about ``seat``: shown with its player's display name (tables/refusals.py), never its id."""
+    exc.row = row
+    exc.named = {"seat": [seat]}
+    return exc

@@ -79,7 +79,17 @@ class ArmorClash(Game[M.State]):
             )
         sc = current_scenario(prog)
         assert sc is not None  # an unfinished campaign has a next scenario
-        crews = ", ".join(f"{c.seat} {c.level} ({c.xp} XP)" for c in prog.crews.values()) or "-"
+        # crews by their number, never the seat id (a campaign's seats are its tables' players)
+        crews = (
+            tuple(
+                {
+                    "key": "armor_clash.campaign.crew",
+                    "params": {"n": n, "level": f"@armor_clash.level.{c.level}", "xp": c.xp},
+                }
+                for n, c in enumerate(prog.crews.values(), start=1)
+            )
+            or "-"
+        )
         return Msg(
             key="armor_clash.campaign.next",
             params={
