@@ -16,6 +16,7 @@ import discord
 from discord.ext import commands
 
 from engine.i18n import t
+from tables import secrecy
 
 from .periodic import Periodic
 from .ui import board_file, clip, game_name
@@ -49,7 +50,7 @@ class Following(Periodic, commands.Cog):
         # the follower's own language (remembered from their interactions), else the table's
         locale = await self.services.members.of(follow.user_id) or await self.boards.public_locale_of(row)
         recent = await self.tables.recent_actions(row.id, 50)
-        new = [a for a in recent if a.version > follow.sent_version]
+        new = secrecy.visible(game, [a for a in recent if a.version > follow.sent_version], None)
         # the public board (no seat's hidden view), players by name and seat colour, as in the channel
         steps = [(a.seat, game.load_events(a.events), "player") for a in new]
         b = await self.boards.board(row, None, locale, state=(game, state), steps=steps, live=False)

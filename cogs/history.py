@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 
 from engine.i18n import t
-from tables import clocks
+from tables import clocks, secrecy
 from tables.board import web_link
 from tables.catchup import catchup
 from tables.decisions import decisions
@@ -64,11 +64,13 @@ class History(TableFeature):
         loaded = await self.tables.log_table(channel_id(interaction))
         per = 15  # decisions a page (a chain is one; its steps are in /game export)
         total = await self.tables.count_actions(loaded.row.id)
-        groups = decisions(await self.tables.actions(loaded.row.id, limit=total)) if total else []
+        seat = loaded.row.seat_of(interaction.user.id)
+        # the steps this member may know of (no other crew's private steps: tables/secrecy.py)
+        steps = secrecy.visible(loaded.game, await self.tables.actions(loaded.row.id, limit=total), seat)
+        groups = decisions(steps) if total else []
         pages = max(1, -(-len(groups) // per))
         if not 1 <= page <= pages:  # Range is not enforced by discord.py: a forged page
             return await interaction.followup.send(t("discord.forged.page", locale, pages=pages), ephemeral=True)
-        seat = loaded.row.seat_of(interaction.user.id)
         labels = await self.boards.labels(loaded.row, locale)
         lines = []
         for d in log_page(groups, page, per):

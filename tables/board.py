@@ -27,6 +27,7 @@ from store import GameRow
 
 from .colours import seat_colours
 from .levels import level_name, seat_level
+from .secrecy import log_window, public_position, view_key
 from .text import escape as _escape
 from .text import plain
 
@@ -209,7 +210,10 @@ class Board:
     happened: list[Happened] = field(default_factory=list)  # what just happened (a change's steps)
     log: list[LogLine] = field(default_factory=list)
     last: list[LogLine] = field(default_factory=list)  # what just happened (the latest entries)
-    positions: int = 0  # actions in the table's log (the replay's last position)
+    positions: int = 0  # steps of the table's log the viewer may know of (the replay's last position)
+    #: what the viewer sees, as a token (the version of an open game; of a secret-orders game a
+    #: digest of the viewer's view, which others' private steps do not change: tables/secrecy.py)
+    seen: str = ""
     updated_at: float = 0.0
     #: the board image (PNG) as this viewer sees it; drawn when first awaited;
     #: ``image(marked=False)``: without the numbered marks of the offered choices
@@ -336,13 +340,14 @@ async def board(
             Bank(seat, waiting, value, away) for seat, _uid, value, waiting, away in await tables.bank_lines(row)
         ]
     out.happened = happenings(game, steps, locale, labels, escape=escape)
+    out.seen = str(row.version)
+    if game.private_actions:  # never the version, which counts every crew's private steps
+        out.seen = view_key(game, st, viewer_seat, row.status, sorted((k, v.name) for k, v in labels.items()))
     if log_entries > 0:
-        total = await tables.count_actions(row.id)
+        total, window = await log_window(tables, game, row.id, viewer_seat, log_entries)
         out.positions = total
         if total:
-            first = max(0, total - log_entries)
-            rows = await tables.actions(row.id, limit=log_entries, offset=first)
-            for n, a in enumerate(rows, start=first + 1):
+            for n, a in window:
                 visible = game.visible_events(game.load_events(a.events), viewer_seat)
                 texts = [event_text(game, e, locale, labels, escape=escape) for e in visible]
                 text = " · ".join(x for x in texts if x) or "…"
@@ -413,30 +418,30 @@ class Frame:
     line: LogLine | None  # the action that led here
     anchor: int  # id of the last action it includes (a frame is the same while its anchor is)
     image: Callable[[], Awaitable[bytes]] = field(repr=False, compare=False)
+    key: str = ""  # the anchor as a page may show it (of a secret-orders game: a digest of the frame)
 
 
 async def frame(
     tables: TableService, row: GameRow, position: int, locale: str, *, names: NameSource | None = None
 ) -> Frame:
-    """The public board after ``position`` actions of the table's log (clamped)."""
-    game, state, n, total = await tables.replay_state(row, position)
+    """The public board after ``position`` steps of the table's public replay (clamped;
+    a secret-orders game's private steps are not in it: tables/secrecy.py)."""
+    n, total, raw, a = await public_position(tables, row, position)
+    game, state, _, _ = await tables.replay_state(row, raw)
     labels = seat_labels(row, await names_of(row, names), locale)
     line = None
-    anchor = 0
-    if n > 0:
-        found = await tables.actions(row.id, limit=1, offset=n - 1)
-        a = found[0] if found else None
-        if a is not None:
-            anchor = a.id
-            texts = [event_text(game, e, locale, labels) for e in game.visible_events(game.load_events(a.events), None)]
-            line = LogLine(
-                n, labels[a.seat].name if a.seat in labels else a.seat, " · ".join(texts) or "…", a.created_at
-            )
+    anchor = a.id if a is not None else 0
+    if a is not None:
+        texts = [event_text(game, e, locale, labels) for e in game.visible_events(game.load_events(a.events), None)]
+        line = LogLine(n, labels[a.seat].name if a.seat in labels else a.seat, " · ".join(texts) or "…", a.created_at)
+    key = str(anchor)
+    if game.private_actions:  # an action's id would tell how many steps came between two frames
+        key = view_key(game, state, None, n, sorted((k, v.name) for k, v in labels.items()))
 
     async def image() -> bytes:
         return await tables.render(game, state, None, locale, labels)
 
-    return Frame(n, total, msg_text(game.summary(state), locale, labels), line, anchor, image)
+    return Frame(n, total, msg_text(game.summary(state), locale, labels), line, anchor, image, key)
 
 
 # ------------------------------------------------------------ who may look

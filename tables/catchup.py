@@ -18,6 +18,7 @@ from store import GameRow
 
 from .common import Step, TurnRefused
 from .decisions import taken_by
+from .secrecy import visible
 from .service import TableService
 
 #: at most this many log rows are read back (a member away for a very long game sees the latest)
@@ -71,8 +72,9 @@ async def catchup(service: TableService, row: GameRow, game: Game, state: BaseSt
     # the member's own forced steps right after their decision are still theirs
     while start < len(rows) and rows[start].user_id == user_id:
         start += 1
-    out = Catchup(row, game, seat, after=state, turns=len(rows) - start, earlier=0 if mine else offset)
-    for a in rows[start:]:
+    since = visible(game, rows[start:], seat)  # no other crew's private steps (tables/secrecy.py)
+    out = Catchup(row, game, seat, after=state, turns=len(since), earlier=0 if mine else offset)
+    for a in since:
         events = game.visible_events(game.load_events(a.events), seat)
         by = taken_by(a)
         step = Step(a.seat, events, by)

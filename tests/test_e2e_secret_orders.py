@@ -108,3 +108,38 @@ async def test_secret_orders_reveal_nothing_before_they_resolve(table, scenario)
         for old in m.versions:
             assert_no_prompt(str(old))
     assert not fd.violations
+
+
+@pytest.mark.parametrize("what,steps", [("pass", 1), ("hull", 2), ("move", 3)])
+async def test_game_log_shows_one_line_per_secret_order_whatever_its_kind(table, what, steps):
+    """``/game log``: a crew's order is one line for everyone else (its private steps are not
+    counted), for a watcher and for the rival crew alike; the crew itself sees its own steps."""
+    fd = table.fd
+    users = [fd.add_user(620 + i, f"crew{i}") for i in range(2)]
+    watcher = fd.add_user(691, "watcher")
+    await table.start()
+    gid, _board = await table.open_table(users[0], "armor_clash", users[1:], options="scenario=duel")
+    service = table.bot.services.tables
+    seat = next(s for s, u in table.seat_user(gid).items() if u == users[0].id)
+    rival = next(u for s, u in table.seat_user(gid).items() if u not in (None, users[0].id))
+    taken = 0
+    while True:
+        loaded = await service.load(gid)
+        if seat not in loaded.game.to_act(loaded.state):
+            break
+        legal = loaded.game.legal_actions(loaded.state, seat)
+        pick = next(a for a in legal if a.kind == "choose" and a.what == what) if not taken else legal[0]
+        pick = pick if pick.kind != "back" else legal[1]
+        await service.act(gid, users[0].id, lambda *_, pick=pick: pick, seat=seat)
+        taken += 1
+    assert taken == steps
+
+    async def log_of(user) -> list[str]:
+        ex = await fd.slash(user, "game log")
+        lines = (await table.wait_ephemeral(ex)).content.splitlines()[1:]
+        return [x for x in lines if x.split(":")[0].lower().endswith("crew0**")]
+
+    assert len(await log_of(watcher)) == 1, "anyone: one line for the order, whatever its kind"
+    assert len(await log_of(fd.users[rival])) == 1, "the rival crew: the same"
+    assert len(await log_of(users[0])) == steps, "the crew reads each of its own steps"
+    assert not fd.violations

@@ -35,6 +35,7 @@ from tables.board import Board, text
 from tables.leagues import LeagueService
 from tables.leagues import standings as league_standings
 from tables.live import TableWatch
+from tables.secrecy import public_position
 from tables.web_sessions import WebSessions
 
 from . import pages
@@ -233,7 +234,7 @@ class Companion:
         if b.status == "lobby" or b.image is None:
             return None
         name = "mine" if b.viewer_seat else "board"
-        path = f"/t/{b.id}/{name}.png?v={b.version}&lang={b.locale}"
+        path = f"/t/{b.id}/{name}.png?v={b.seen}&lang={b.locale}"
         return (self.base_url + path) if absolute else path
 
     async def fragment(self, row, member: int | None, locale: str) -> tuple[str, str | None, Board]:
@@ -258,13 +259,13 @@ class Companion:
             part, image, b = await self.fragment(row, member, locale)
             public_image = None
             if b.status != "lobby" and b.image is not None:
-                public_image = f"{self.base_url}/t/{b.id}/board.png?v={b.version}&lang={locale}"
+                public_image = f"{self.base_url}/t/{b.id}/board.png?v={b.seen}&lang={locale}"
             return pages.table_page(
                 b,
                 image,
                 self.base_url,
                 public_image,
-                live=f"/t/{row.id}/live?lang={locale}&v={row.version}",
+                live=f"/t/{row.id}/live?lang={locale}&v={b.seen}",
                 here=f"/t/{row.id}",
                 signed_in=member is not None,
                 part=part,
@@ -294,7 +295,8 @@ class Companion:
             return await b.image()
 
         png = await self.once(self.images, key, compute)
-        current = request.query.get("v") == str(row.version)
+        _, _, shown = await self.fragment(row, member if seat else None, locale)
+        current = request.query.get("v") == shown.seen
         cache = "private, no-store" if own else ("public, max-age=86400" if current else "public, max-age=5")
         return web.Response(body=png, content_type="image/png", headers={"Cache-Control": cache})
 
@@ -318,8 +320,12 @@ class Companion:
             version = row.version
             # a change between the page's load and this stream: send it now
             last = request.query.get("v")
-            if last is not None and last != str(version):
-                await self._send_board(resp, row, member, locale)
+            sent: list[Any] = [None]  # what this page shows now: a change it cannot see sends nothing
+            html_part, image, b = await self.fragment(row, member, locale)
+            if last == b.seen:
+                sent[0] = (b.seen, html_part, image)
+            elif last is not None:
+                await self._send_board(resp, row, member, locale, sent)
             ends = time.monotonic() + lim.stream_seconds
             while time.monotonic() < ends:
                 try:
@@ -335,7 +341,7 @@ class Companion:
                 if not public and fresh.seat_of(member or 0) is None:
                     break  # closed to followers meanwhile: the page stops updating
                 row = fresh
-                await self._send_board(resp, row, member, locale)
+                await self._send_board(resp, row, member, locale, sent)
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
@@ -345,9 +351,15 @@ class Companion:
                 del self._streams[client]
         return resp
 
-    async def _send_board(self, resp: web.StreamResponse, row, member: int | None, locale: str) -> None:
-        html_part, image, _ = await self.fragment(row, member, locale)
-        data = json.dumps({"version": row.version, "html": html_part, "image": image}, ensure_ascii=False)
+    async def _send_board(self, resp: web.StreamResponse, row, member: int | None, locale: str, sent: list) -> None:
+        """Push the page's changing part, unless the viewer would see nothing new (another
+        crew's private step of its secret order changes the table, not this viewer's page:
+        tables/secrecy.py)."""
+        html_part, image, b = await self.fragment(row, member, locale)
+        if sent[0] == (b.seen, html_part, image):
+            return
+        sent[0] = (b.seen, html_part, image)
+        data = json.dumps({"version": b.seen, "html": html_part, "image": image}, ensure_ascii=False)
         await resp.write(f"event: board\ndata: {data}\n\n".encode())
 
     async def history(self, request: web.Request) -> web.StreamResponse:
@@ -365,12 +377,8 @@ class Companion:
 
     async def frame(self, row, position: int, locale: str) -> dict[str, Any]:
         """One past position: computed once per (table, position, the action it ends on)."""
-        total = await self.tables.count_actions(row.id)
-        n = max(0, min(position, total))
-        anchor = 0
-        if n:
-            found = await self.tables.actions(row.id, limit=1, offset=n - 1)
-            anchor = found[0].id if found else 0
+        n, total, _, step = await public_position(self.tables, row, position)
+        anchor = step.id if step is not None else 0
         key = ("frame", row.id, n, anchor, locale)
 
         async def compute() -> dict[str, Any]:
@@ -380,7 +388,7 @@ class Companion:
                 "position": f.position,
                 "total": f.total,
                 "caption": pages.frame_caption(f, locale),
-                "image": f"/t/{row.id}/frames/{f.position}.png?a={f.anchor}&lang={locale}",
+                "image": f"/t/{row.id}/frames/{f.position}.png?a={f.key}&lang={locale}",
                 "png": None,
             }
 
@@ -405,7 +413,7 @@ class Companion:
         f = await self.frame(row, n, locale)
         key = ("framepng", row.id, f["position"], f["frame"].anchor, locale)
         png = await self.once(self.images, key, f["frame"].image)
-        fixed = request.query.get("a") == str(f["frame"].anchor)
+        fixed = request.query.get("a") == f["frame"].key
         cache = "public, max-age=31536000, immutable" if fixed else "public, max-age=5"
         return web.Response(body=png, content_type="image/png", headers={"Cache-Control": cache})
 

@@ -23,7 +23,7 @@ def head(
     *,
     og: dict[str, str] | None = None,
     live: str | None = None,
-    version: int | None = None,
+    version: str | None = None,
     robots: str = "noindex",
 ) -> str:
     metas = "".join(f'<meta property="{e(k)}" content="{e(v)}">' for k, v in (og or {}).items())
@@ -31,7 +31,7 @@ def head(
         metas += '<meta name="twitter:card" content="summary_large_image">'
     attrs = f' data-live="{e(live)}"' if live else ""
     if version is not None:
-        attrs += f' data-version="{version}"'
+        attrs += f' data-version="{e(version)}"'
     return (
         f'<!doctype html><html lang="{"zh-Hans" if locale == "zh" else "en"}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -170,7 +170,9 @@ def dynamic(b: Board) -> str:
             f'<div class="card"><h2>{e(t("web.log", loc))}</h2><ol class="log" id="log">{items}</ol>'
             f'<p><a href="/t/{b.id}/history?at={max(0, b.positions - 1)}">{e(t("web.history_link", loc))}</a></p></div>'
         )
-    parts.append(f'<p class="muted" id="version">#{b.id} · v{b.version}</p>')
+    # a secret-orders game shows no version: it counts every crew's private steps (tables/secrecy.py)
+    shown = "" if b.secret_orders else f" · v{b.version}"
+    parts.append(f'<p class="muted" id="version">#{b.id}{shown}</p>')
     return "".join(parts)
 
 
@@ -215,7 +217,7 @@ def table_page(
         f'<a href="/t/{b.id}/history">{e(t("web.history_link", loc))}</a></p>'
         + f'</section><aside id="dynamic">{dynamic(b) if part is None else part}</aside></div>'
     )
-    return page(b.title, loc, here, body, og=og, live=live, version=b.version, signed_in=signed_in, robots="noindex")
+    return page(b.title, loc, here, body, og=og, live=live, version=b.seen, signed_in=signed_in, robots="noindex")
 
 
 def history_page(b: Board, f: Frame, frame_src: str, caption: str, here: str) -> str:
