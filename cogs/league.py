@@ -109,6 +109,7 @@ class League(Periodic, commands.Cog):
             row, _ = await self.leagues.withdraw(lid, interaction.user.id)
             key, n = "league.left", 0
         await interaction.followup.send(t(key, locale, name=escape(row.name, 60), round=n), ephemeral=True)
+        await self.rounds.refresh_signup(lid)
 
     async def public_locale(self, guild_id: int | None) -> str:
         return await self.rounds.public_locale(guild_id)
@@ -212,6 +213,7 @@ class League(Periodic, commands.Cog):
         row = await self._league(interaction, name, admin=True)
         await op(row)
         await interaction.followup.send(t(done_key, locale, name=safe(row.name), **extra), ephemeral=True)
+        await self.rounds.refresh_signup(row.id)
 
     @league.command(name=ls("add", "league.cmd.add"), description=ls("Add a player", "league.cmd.add.desc"))
     @app_commands.describe(name=ls("The league's name", "league.arg.name"), member=ls("Who", "league.arg.member"))

@@ -72,8 +72,21 @@ class Rounds:
         settings = await self.services.settings.guild(guild_id)
         return settings.get("language") or self.services.default_locale
 
-    async def post_signup(self, row: LeagueRow, channel, locale: str) -> None:
+    @staticmethod
+    def member(uid: int, locale: str) -> str:
+        """A member as a mention (never a ping: every post here sends NO_PINGS or lists
+        its pings); a forgotten member's pseudonym (negative, never a Discord id) is never sent."""
+        return f"<@{uid}>" if int(uid) > 0 else t("league.former_member", locale)
+
+    def members(self, users, locale: str) -> str:
+        return ", ".join(self.member(u, locale) for u in users)
+
+    def signup_text(self, row: LeagueRow, locale: str) -> str:
+        """The sign-up post: the league's settings and who has signed up (sign-up order)."""
         until = row.config.get("signup_until")
+        players = row.state.get("players", {})
+        signed = [u for u in row.state.get("roster", []) if (players.get(str(u)) or {}).get("dropped", 0) is None]
+        shown = self.members(signed[:80], locale) + (f" +{len(signed) - 80}" if len(signed) > 80 else "")
         text = t(
             "league.signup_open",
             locale,
@@ -84,8 +97,27 @@ class Rounds:
             hours=f"{float(row.config.get('round_hours', 72)):g}",
             until=stamp(until) if until else t("league.until_admin", locale),
         )
-        if channel is not None:
-            await channel.send(clip(text, 2000), view=signup_view(row, locale), allowed_mentions=NO_PINGS)
+        return clip(text + "\n" + t("league.signed_list", locale, n=len(signed), users=shown or "—"), 2000)
+
+    async def post_signup(self, row: LeagueRow, channel, locale: str) -> None:
+        if channel is None:
+            return
+        msg = await channel.send(
+            self.signup_text(row, locale), view=signup_view(row, locale), allowed_mentions=NO_PINGS
+        )
+        await self.leagues.note_signup_post(row.id, msg.id)
+
+    async def refresh_signup(self, league_id: int) -> None:
+        """The sign-up post again, with who has signed up now (after a join, leave, add, drop)."""
+        row = await self.leagues.get(league_id)
+        post, channel = row.state.get("signup_post"), await self.channel(row.channel_id)
+        if not post or channel is None or not hasattr(channel, "get_partial_message"):
+            return
+        try:
+            text = self.signup_text(row, await self.public_locale(row.guild_id))
+            await channel.get_partial_message(int(post)).edit(content=text, allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            log.info("league %s: sign-up post not updated", row.id)
 
     # ------------------------------------------------------------ standings
     async def standings_post(self, table: Standings, locale: str) -> tuple[str, bytes]:
@@ -95,7 +127,7 @@ class Rounds:
             names[r.user_id] = plain(await self.boards.name_of(row.guild_id, r.user_id) or str(r.user_id))
         heads = [
             t(f"league.col.{c}", locale)
-            for c in ("rank", "player", "points", *table.tie_breaks, "played", "wins", "rating", "change")
+            for c in ("rank", "player", "points", *table.tie_breaks, "played", "wins", "absent", "rating", "change")
         ]
         blocks = []
         for d in table.divisions:
@@ -110,6 +142,7 @@ class Rounds:
                     r.rating_now,
                     r.rating_change,
                     r.dropped,
+                    r.absent,
                 )  # fmt: skip
                 for r in table.division(d)
             ]
@@ -138,6 +171,7 @@ class Rounds:
                         points=f"{r.points:g}",
                         change=f"{r.rating_change:+.1f}",
                     )
+                    + (t("league.standings_absent", locale, n=r.absent) if r.absent else "")
                 )
         return "\n".join(lines), png
 
@@ -286,6 +320,8 @@ class Rounds:
                     await self.boards.post_to(where, result, locale, note=t("league.decided_note", locale))
                 except discord.HTTPException:
                     log.info("league %s: final board of table %s not posted", row.id, result.row.id)
+            for f in ev.forfeits:
+                await self.forfeit_note(f, locale)
             if channel is not None:
                 absent = ", ".join(f"<@{u}>" for u in ev.absent) or t("league.nobody", locale)
                 await channel.send(
@@ -294,7 +330,7 @@ class Rounds:
                         locale,
                         name=safe(row.name),
                         round=ev.round,
-                        tables=len(ev.results),
+                        tables=len(ev.results) + len(ev.forfeits),
                         absent=absent,
                     ),
                     allowed_mentions=NO_PINGS,
@@ -304,6 +340,28 @@ class Rounds:
             await self.leagues.season_posted(row.id)
         elif ev.kind == "cancelled" and channel is not None:
             await channel.send(t("league.cancelled_few", locale, name=safe(row.name)), allowed_mentions=NO_PINGS)
+
+    async def forfeit_note(self, f: dict[str, Any], locale: str) -> None:
+        """A table ended by forfeit at the deadline: its buttons go, its thread says why."""
+        game_row = f["row"]
+        where = await self.channel(game_row.channel_id)
+        if where is None:
+            return
+        who = self.members(f["absent"], locale)
+        if f["winners"]:
+            text = t(
+                "league.forfeit_note",
+                locale,
+                absent=who,
+                winner=self.member(f["winners"][0], locale),
+            )
+        else:
+            text = t("league.double_forfeit_note", locale, absent=who)
+        try:
+            await self.boards.retire_table(game_row, look_back=15)
+            await where.send(clip(text, 2000), allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            log.info("table %s: the forfeit at the deadline not posted", game_row.id)
 
     async def season_end(self, row: LeagueRow, channel, locale: str) -> None:
         table = await self.leagues.standings(row.id)

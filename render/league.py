@@ -1,7 +1,8 @@
 """League standings image: plain rows in, PNG out (no store, no Discord).
 
 One block per division: rank, player, points, the format's two tie-breaks,
-games, wins, the rating now and its change this season (green up, red down).
+games, wins, absences (tables forfeited, in red), the rating now and its change
+this season (green up, red down).
 Long names are cut with an ellipsis to their column; rows past ``MAX_ROWS`` per
 division are left to the text standings (the image says how many)."""
 
@@ -14,7 +15,7 @@ from .common import canvas, fit, text, to_png
 
 ROW_H = 32
 MAX_ROWS = 32
-WIDTHS = (56, 300, 90, 100, 100, 70, 70, 110, 100)  # with two tie-break columns
+WIDTHS = (56, 300, 90, 100, 100, 70, 70, 90, 110, 100)  # with two tie-break columns
 MEDALS = {1: "#f1c40f", 2: "#c0c7d0", 3: "#cd7f32"}
 
 
@@ -29,6 +30,7 @@ class Row:
     rating: float
     change: float
     dropped: bool = False
+    absent: int = 0  # tables forfeited: absent at the deadline, or withdrawn
 
 
 def _num(x: float) -> str:
@@ -43,9 +45,9 @@ def draw(
     more: str = "",
 ) -> bytes:
     """``headers``: the column titles (rank, player, points, each tie-break, games,
-    wins, rating, change); ``divisions``: (heading, rows) in order (heading "" for a
+    wins, absences, rating, change); ``divisions``: (heading, rows) in order (heading "" for a
     league without divisions); ``more``: the text for rows left out."""
-    ties = len(headers) - 7
+    ties = len(headers) - 8
     widths = WIDTHS[:3] + (100,) * ties + WIDTHS[5:]
     w = 40 + sum(widths)
     shown = [(head, list(rows)[:MAX_ROWS], max(0, len(rows) - MAX_ROWS)) for head, rows in divisions]
@@ -76,6 +78,7 @@ def draw(
                 *((_num(round(v, 2)), base) for v in r.ties),
                 (str(r.played), base),
                 (str(r.wins), base),
+                (str(r.absent), "#e74c3c" if r.absent and not r.dropped else base),
                 (f"{r.rating:.1f}", base),
                 (
                     f"{r.change:+.1f}",

@@ -486,6 +486,10 @@ class Store:
     async def finish_league_step(self, league_id: int, round: int, step: str, now: float) -> None:
         raise NotImplementedError
 
+    async def release_league_step(self, league_id: int, round: int, step: str) -> None:
+        """Give back a claimed step whose effect did not happen (claimable again at once)."""
+        raise NotImplementedError
+
     async def results_of_games(self, game_ids: Sequence[int]) -> dict[int, list[ResultRow]]:
         """The recorded placings of these tables (finished ones only), by table."""
         raise NotImplementedError

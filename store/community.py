@@ -317,6 +317,10 @@ class SqlStore(SqlCore):
         sql = "UPDATE league_steps SET done_at=? WHERE league_id=? AND round=? AND step=?"
         await self._run(sql, [fl(now), league_id, round, step])
 
+    async def release_league_step(self, league_id: int, round: int, step: str) -> None:
+        sql = "DELETE FROM league_steps WHERE league_id=? AND round=? AND step=? AND done_at IS NULL"
+        await self._run(sql, [league_id, round, step])
+
     # ------------------------------------------------------------- votes
     async def get_vote(self, vote_id: int) -> Vote | None:
         r = await self._first(_VOTE + " WHERE id=?", [vote_id])

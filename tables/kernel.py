@@ -282,12 +282,14 @@ class Kernel:
         )
         return replace(change, table={**row.table, "clock": settled})
 
-    async def rated(self, row: GameRow, change: GameChange) -> list[RatingChange]:
-        """The rating changes of a finished table's results (tables/ratings.py)."""
-        if not change.results or row.guild_id is None:
+    async def rated(self, row: GameRow, change: GameChange, only: Sequence[int] | None = None) -> list[RatingChange]:
+        """The rating changes of a finished table's results (tables/ratings.py);
+        ``only``: of these members' results alone."""
+        results = [r for r in change.results if only is None or r.user_id in only]
+        if not results or row.guild_id is None:
             return []
-        current = await self.store.ratings(row.guild_id, row.game, [r.user_id for r in change.results])
-        return ratings.rate(row.guild_id, row.game, change.results, current)
+        current = await self.store.ratings(row.guild_id, row.game, [r.user_id for r in results])
+        return ratings.rate(row.guild_id, row.game, results, current)
 
     async def finish_campaign(
         self, row: GameRow, game: Game, state: BaseState, base: CampaignChange | None = None
@@ -330,8 +332,11 @@ class Kernel:
     ) -> int:
         """Commit one turn: the state after ``entries``, with everything it owes
         (time banks, campaign progress, ratings, the board owed to the channel,
-        the ``votes`` it closes); ``kw`` go to :meth:`turn_change`.  The new version."""
+        the ``votes`` it closes); ``kw`` go to :meth:`turn_change` (``rated_users``:
+        only these members' ratings move, e.g. a league table decided at its deadline).
+        The new version."""
         made: list[GameChange] = []
+        only = kw.pop("rated_users", None)
 
         async def build() -> ChangeSet:
             change = await self.banked(row, self.turn_change(row, game, state, entries, **kw))
@@ -340,7 +345,7 @@ class Kernel:
                 game=change,
                 campaigns=await self.finish_campaign(row, game, state),
                 votes=votes,
-                ratings=await self.rated(row, change),
+                ratings=await self.rated(row, change, only),
                 owed=self.owed(notes),
             )
 

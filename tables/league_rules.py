@@ -79,6 +79,8 @@ class RoundEvent:
     byes: list[int] = field(default_factory=list)
     absent: list[int] = field(default_factory=list)
     results: list[TurnResult] = field(default_factory=list)
+    #: tables ended by forfeit at the deadline: {"row": GameRow, "absent": [uid], "winners": [uid]}
+    forfeits: list[dict[str, Any]] = field(default_factory=list)
 
 
 def default_points(seats: int) -> list[float]:
@@ -142,22 +144,28 @@ def compute_standings(
                 rows[b].byes += 1
                 rows[b].points += bye_points(fmt, seats)
         for tb in rnd.get("tables", []):
-            if tb.get("status") != "ended" or not tb.get("places"):
+            if tb.get("status") != "ended":
                 continue
-            places = {int(u): int(p) for u, p in tb["places"].items() if int(u) in rows}
+            # a forfeit scores 0 and counts as an absence (a table recorded before forfeits
+            # were: its members absent at the deadline)
+            lost = [int(u) for u in tb.get("forfeit", tb.get("absent", [])) if int(u) in rows]
+            if "forfeit" in tb:
+                for u in lost:
+                    rows[u].played += 1
+            for u in lost:
+                rows[u].absent += 1
+            places = {int(u): int(p) for u, p in (tb.get("places") or {}).items() if int(u) in rows}
             if not places:
                 continue
-            got = table_points(places, points_cfg)
-            games.append(got)
+            # who played take the table's top places; each forfeit the points of a last place, 0
+            got = table_points(places, points_cfg or default_points(len(places) + len(tb.get("forfeit", []))))
+            games.append({**got, **{u: 0.0 for u in lost if "forfeit" in tb}})
             placed.append(places)
             best = min(places.values())
             for u, p in got.items():
                 rows[u].points += p
                 rows[u].played += 1
                 rows[u].wins += int(places[u] == best and list(places.values()).count(best) == 1)
-            for u in tb.get("absent", []):
-                if u in rows:
-                    rows[u].absent += 1
     for u, row in rows.items():
         row.rating_now = rating_now.get(u, row.rating_start)
     if fmt == "swiss":
@@ -266,14 +274,23 @@ def now_round(st: dict[str, Any]) -> dict[str, Any] | None:
     return rounds[n - 1] if 0 < n <= len(rounds) else None
 
 
-def table_places(seats: Sequence[int], results: Sequence[ResultRow], state: dict[str, Any]) -> dict[str, int]:
-    """Each paired member's place at a table from its recorded results (a member
-    with no result row, e.g. one whose seat was handed away, places last)."""
+def table_places(
+    seats: Sequence[int], results: Sequence[ResultRow], state: dict[str, Any], outcome: dict[str, Any] | None = None
+) -> tuple[dict[str, int], list[int]]:
+    """(place of each paired member who played, the members who forfeit) of an ended
+    table.  With results: a member without a result row forfeits (absent at the
+    deadline, or withdrawn: their seat went to the AI).  Without (a table ended
+    unplayed): the members its outcome names forfeit (tables/league_deadline.py) and
+    the others win by forfeit; an outcome naming none (a table abandoned) places
+    everyone equal."""
     aliases = {int(k): int(v) for k, v in state.get("aliases", {}).items()}
     got: dict[int, int] = {}
     for r in results:
         uid = aliases.get(r.user_id, r.user_id)
         if uid in seats:
             got[uid] = int(r.place)
-    last = max(got.values(), default=0) + 1
-    return {str(u): got.get(u, last) for u in seats}
+    if got:
+        return {str(u): p for u, p in got.items()}, [u for u in seats if u not in got]
+    named = (outcome or {}).get("forfeit")
+    out = {aliases.get(int(u), int(u)) for u in named} if isinstance(named, list) else set()
+    return {str(u): 1 for u in seats if u not in out}, [u for u in seats if u in out]

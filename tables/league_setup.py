@@ -210,6 +210,10 @@ class LeagueSetup:
 
         return await self._change(league_id, decide)
 
+    async def note_signup_post(self, league_id: int, message_id: int) -> None:
+        """Where the sign-up post is (it is kept up to date with who has signed up)."""
+        await self._change(league_id, lambda row: (None, {**row.state, "signup_post": message_id}))
+
     async def withdraw(self, league_id: int, user_id: int) -> tuple[LeagueRow, list[int]]:
         """A member leaves (before the start: off the roster; after: dropped)."""
         return await self.drop(league_id, user_id)
@@ -275,6 +279,8 @@ class LeagueSetup:
                     tb = dict(tb)
                     tb["seats"] = [new if u == old else u for u in tb["seats"]]
                     tb["absent"] = [new if u == old else u for u in tb.get("absent", [])]
+                    if "forfeit" in tb:
+                        tb["forfeit"] = [new if u == old else u for u in tb["forfeit"]]
                     if tb.get("places"):
                         tb["places"] = {(str(new) if k == str(old) else k): v for k, v in tb["places"].items()}
                     tables.append(tb)

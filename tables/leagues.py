@@ -30,20 +30,19 @@ State (JSON)::
      "rounds": [{"n": 1, "started_at": t, "deadline": t, "ended_at": t|None,
                  "byes": [uid], "tables": [{"div": d, "seats": [uid, ...], "game_id": id|None,
                  "channel_id": id|None, "status": "pending|open|ended", "absent": [uid],
-                 "places": {"<uid>": place}}]}],
+                 "places": {"<uid>": place}, "forfeit": [uid]}]}],  # forfeit: scored 0 (absent, withdrawn)
      "podium": {...}}                            # at the season's end
 """
 
 from __future__ import annotations
 
-import functools
 import logging
-from dataclasses import replace
 from typing import Any
 
 from store import ChannelBusy, LeagueRow, Seat
 
 from .common import TurnRefused, TurnResult
+from .league_deadline import LeagueDeadline
 from .league_rules import (
     FORMATS,
     HOUR,
@@ -63,7 +62,6 @@ from .league_rules import (
     table_places,
     table_points,
 )
-from .league_setup import LeagueSetup
 from .lobby import with_clock
 
 log = logging.getLogger("tabletop.leagues")
@@ -88,9 +86,9 @@ __all__ = [
 ]
 
 
-class LeagueService(LeagueSetup):
+class LeagueService(LeagueDeadline):
     """Every league change, each one compare-and-swap on the league row: the setup
-    (tables/league_setup.py) and the rounds (here)."""
+    (tables/league_setup.py), the deadline (tables/league_deadline.py) and the rounds (here)."""
 
     # ------------------------------------------------------------ rounds
     def _pair(self, row: LeagueRow, n: int, rated: dict[int, float]) -> dict[str, Any]:
@@ -177,11 +175,11 @@ class LeagueService(LeagueSetup):
         open_ids = [int(tb["game_id"]) for tb in rnd["tables"] if tb.get("status") == "open" and tb.get("game_id")]
         if not open_ids:
             return row, []
-        ended: dict[int, str] = {}
+        ended: dict[int, dict[str, Any] | None] = {}  # table -> its outcome
         for gid in open_ids:
             g = await self.store.get_game(gid)
             if g is None or g.status in ("finished", "abandoned"):
-                ended[gid] = g.status if g else "abandoned"
+                ended[gid] = g.outcome if g else None
         if not ended:
             return row, []
         results = await self.store.results_of_games(list(ended))
@@ -198,7 +196,9 @@ class LeagueService(LeagueSetup):
                 tb = dict(tb)
                 if tb.get("status") == "open" and tb.get("game_id") in ended:
                     tb["status"] = "ended"
-                    tb["places"] = table_places(tb["seats"], results.get(tb["game_id"], []), fresh.state)
+                    tb["places"], tb["forfeit"] = table_places(
+                        tb["seats"], results.get(tb["game_id"], []), fresh.state, ended[tb["game_id"]]
+                    )
                     done.append(tb)
                 tables.append(tb)
             cur["tables"] = tables
@@ -208,94 +208,6 @@ class LeagueService(LeagueSetup):
 
         new = await self._change(row.id, decide)
         return new, [RoundEvent("table_ended", new, n, tables=list(done))] if done else []
-
-    async def _deadline(self, row: LeagueRow, n: int, now: float) -> list[RoundEvent]:
-        """The round's deadline passed: every table still running is played out to
-        its end by the seat-filler AI from where it stands (docs/rulings.md
-        "Leagues"); the members it was waiting on who never moved at it are recorded as absent."""
-        if not await self.store.claim_league_step(row.id, n, "deadline", now, STEP_LEASE):
-            return []
-        rnd = now_round(row.state)
-        assert rnd is not None
-        absent: dict[int, list[int]] = {}
-        results: list[TurnResult] = []
-        for tb in rnd["tables"]:
-            if tb.get("status") != "open" or not tb.get("game_id"):
-                continue
-            gid = int(tb["game_id"])
-            try:
-                got = await self.play_out(gid)
-            except TurnRefused as exc:
-                log.warning("league %s: table %s not played out at the deadline: %s", row.id, gid, exc.code)
-                continue
-            if got is not None:
-                result, waited = got
-                absent[gid] = waited
-                results.append(result)
-
-        void = [k for k, tb in enumerate(rnd["tables"]) if tb.get("game_id") is None]
-        if absent or void:
-
-            def decide(fresh: LeagueRow):
-                st = dict(fresh.state)
-                rounds = list(st["rounds"])
-                cur = dict(rounds[n - 1])
-                # a table that could not be opened by the deadline (its channel gone, Discord
-                # refusing) is void: it ends without places, nobody scores there
-                cur["tables"] = [
-                    {**tb, "absent": absent[tb["game_id"]]}
-                    if tb.get("game_id") in absent
-                    else {**tb, "status": "ended", "void": True, "places": {}}
-                    if tb.get("game_id") is None
-                    else tb
-                    for tb in cur["tables"]
-                ]
-                rounds[n - 1] = cur
-                st["rounds"] = rounds
-                return None, st
-
-            row = await self._change(row.id, decide)
-        await self.store.finish_league_step(row.id, n, "deadline", now)
-        return [
-            RoundEvent(
-                "deadline",
-                row,
-                n,
-                absent=sorted({u for us in absent.values() for u in us}),
-                results=results,
-            )
-        ]
-
-    async def play_out(self, game_id: int) -> tuple[TurnResult, list[int]] | None:
-        """Finish a running table now: the seat-filler AI plays every seat from
-        where the table stands (the members keep their seats in the result).
-        One commit.  Returns the result and the absent members (the table was waiting
-        on them and they had not moved at it)."""
-        t = self.tables
-        async with self.store.lock(game_id):
-            loaded = await t.load(game_id)
-            row, game, state = loaded.row, loaded.game, loaded.state
-            # absent: a member the table is waiting on who has not moved at it all round
-            # (a member who played but is slow to answer now is late, not absent)
-            acted = {a.user_id for a in await self.store.actions(game_id, limit=100_000)}
-            waited = [u for s in game.to_act(state) if (u := row.user_of(s)) is not None and u not in acted]
-            ai_row = replace(row, seats=[replace(s, user_id=None) for s in row.seats])
-            entries: list[Any] = []
-            events: list[Any] = []
-            for _ in range(50):
-                if game.outcome(state) is not None:
-                    break
-                before = len(entries)
-                state, more, evs = await t.off_loop(functools.partial(t.run_ai, forced=False), ai_row, game, state)
-                entries += more
-                events += evs
-                if len(entries) == before:
-                    break
-            if game.outcome(state) is None:
-                raise TurnRefused("action_failed", "discord.table.action_failed", id=game_id)
-            waiting_before = list(row.to_act)
-            row.version = await t.kernel.save_turn(row, game, state, entries)
-            return TurnResult(row, game, state, events, [e.seat for e in entries], waiting_before, entries), waited
 
     async def _close_round(self, row: LeagueRow, n: int, now: float) -> LeagueRow:
         def decide(fresh: LeagueRow):

@@ -49,6 +49,7 @@ STORE_WRITES = {
     "update_league",
     "claim_league_step",
     "finish_league_step",
+    "release_league_step",
 }
 
 

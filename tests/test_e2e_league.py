@@ -143,10 +143,15 @@ async def test_swiss_season_of_eight(table: Table, tmp_path: Path):
     st = league_state(table)
     first = st["rounds"][0]["tables"]
     assert first[3]["status"] == "ended" and first[3]["absent"] == [absent]
-    assert table.row(first[3]["game_id"])["status"] == "finished"
+    # the absent member forfeits: the table is not played on, the other member wins by forfeit
+    present = next(u for u in first[3]["seats"] if u != absent)
+    assert first[3]["forfeit"] == [absent] and first[3]["places"] == {str(present): 1}
+    assert table.row(first[3]["game_id"])["status"] == "abandoned"
     deadline = [m for m in fd.messages() if "deadline passed" in m.text]
     assert deadline and f"<@{absent}>" in deadline[0].text and deadline[0].pinged == []
-    assert t("league.decided_note", "en") in fd.messages(first[3]["channel_id"])[-1].text
+    note = fd.messages(first[3]["channel_id"])[-1]
+    assert note.text == t("league.forfeit_note", "en", absent=f"<@{absent}>", winner=f"<@{present}>")
+    assert note.pinged == []
     assert st["round"] == 2  # paired at once: the deadline ended the round
 
     # the bot restarts (a deploy): the season carries on from the database
@@ -183,6 +188,10 @@ async def test_swiss_season_of_eight(table: Table, tmp_path: Path):
     assert "Buchholz" not in board.text and board.pinged == []
     lines = [line for line in board.text.splitlines() if line[:2].rstrip(".").isdigit()]
     assert len(lines) == 9
+    # absences are shown (issue 29 item 3): round 1's forfeit, round 3's double forfeits
+    forfeits = sum(absent in tb["forfeit"] for r in st["rounds"] for tb in r["tables"])
+    mine = next(line for line in lines if f"<@{absent}>" in line)
+    assert forfeits >= 1 and mine.endswith(t("league.standings_absent", "en", n=forfeits))
     ex = await fd.slash(players[2], "league standings", {"name": "nope"})
     assert await reply(fd, ex) == t("league.no_league", "en", name="`nope`")
     assert not fd.violations, fd.violations

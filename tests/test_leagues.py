@@ -122,7 +122,7 @@ async def test_swiss_season_through_the_service(store_backend, tmp_path):
             await _finish_round(leagues, lg.id, channel)
             row = await leagues.get(lg.id)
             assert all(tb["status"] == "open" for tb in row.state["rounds"][n - 1]["tables"])
-            clock.advance(24 * 60 + 1)  # the deadline: every table is played out by the AI
+            clock.advance(24 * 60 + 1)  # the deadline: nobody moved anywhere, every table a double forfeit
             events = await leagues.advance(lg.id)
             assert "deadline" in [e.kind for e in events]
         assert [e.kind for e in events][-1] == "season_ended"
@@ -132,9 +132,13 @@ async def test_swiss_season_through_the_service(store_backend, tmp_path):
         met = [frozenset(tb["seats"]) for r in row.state["rounds"] for tb in r["tables"]]
         assert len(met) == len(set(met))  # no rematch
         standing = await leagues.standings(lg.id)
-        assert sum(r.points for r in standing.rows) == 3 * 2 * 1.0 + 3 * 1.0  # 2 tables + 1 bye a round
+        # issue 29 item 3: a table nobody moved at gives nobody a point and moves no rating
+        assert sum(r.points for r in standing.rows) == 3 * 1.0  # the byes alone
+        assert sum(r.absent for r in standing.rows) == 3 * 2 * 2 and sum(r.wins for r in standing.rows) == 0
         assert [r.rank for r in standing.rows] == [1, 2, 3, 4, 5]
-        assert any(r.rating_change != 0 for r in standing.rows)
+        assert all(r.rating_change == 0 for r in standing.rows) and await store.ratings(GUILD) == []
+        ended = [table_row for r in row.state["rounds"] for table_row in r["tables"]]
+        assert all(tb["places"] == {} and len(tb["forfeit"]) == 2 for tb in ended)
         again = await leagues.advance(lg.id)
         assert again == []  # a finished season does nothing more (and posts its end once)
     finally:

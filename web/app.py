@@ -515,7 +515,7 @@ class Companion:
         await self._guild_on(guild)
         locale = self.locale(request)
         headers = [text(k, locale) for k in ("core.board.rank", "core.board.player", "web.points")]
-        headers += [text("core.board.played", locale), text("core.board.wins", locale)]
+        headers += [text(k, locale) for k in ("core.board.played", "core.board.wins", "league.col.absent")]
         parts = []
         leagues = LeagueService(self.tables)
         for league in (await leagues.of_guild(guild))[:50]:
@@ -528,7 +528,7 @@ class Companion:
                 "<tr>"
                 + "".join(
                     f"<td>{pages.e(c)}</td>"
-                    for c in (r.rank or i + 1, names[r.user_id], f"{r.points:g}", r.played, r.wins)
+                    for c in (r.rank or i + 1, names[r.user_id], f"{r.points:g}", r.played, r.wins, r.absent)
                 )
                 + "</tr>"
                 for i, r in enumerate(rows)
