@@ -330,11 +330,11 @@ class League(Periodic, commands.Cog):
             lines.append(t("league.deadline_at", locale, when=stamp(float(rnd["deadline"]))))
             for k, tb in enumerate(rnd["tables"]):
                 where = f"<#{tb['channel_id']}>" if tb.get("channel_id") else "…"
-                players = ", ".join(f"<@{u}>" for u in tb["seats"])
+                players = self.rounds.members(tb["seats"], locale)
                 state = t(f"league.table.{tb.get('status', 'pending')}", locale)
                 lines.append(f"{k + 1}. {players} · {where} · {state}")
             if rnd.get("byes"):
-                lines.append(t("league.byes", locale, users=", ".join(f"<@{u}>" for u in rnd["byes"])))
+                lines.append(t("league.byes", locale, users=self.rounds.members(rnd["byes"], locale)))
         await interaction.followup.send(clip("\n".join(lines), 2000), ephemeral=True, allowed_mentions=NO_PINGS)
 
     @add.autocomplete("name")

@@ -42,9 +42,10 @@ def safe(text: str) -> str:
 
 
 def pings(users) -> discord.AllowedMentions:
-    """Mentions that notify exactly these members (never roles or everyone)."""
+    """Mentions that notify exactly these members (never roles or everyone); a forgotten
+    member's pseudonym (negative: never a Discord id) is never sent."""
     return discord.AllowedMentions(
-        users=[discord.Object(int(u)) for u in users], roles=False, everyone=False, replied_user=False
+        users=[discord.Object(int(u)) for u in users if int(u) > 0], roles=False, everyone=False, replied_user=False
     )
 
 
@@ -124,7 +125,8 @@ class Rounds:
         row = table.league
         names = {}
         for r in table.rows:
-            names[r.user_id] = plain(await self.boards.name_of(row.guild_id, r.user_id) or str(r.user_id))
+            known = await self.boards.name_of(row.guild_id, r.user_id) if r.user_id > 0 else None
+            names[r.user_id] = plain(known or (str(r.user_id) if r.user_id > 0 else t("league.former_member", locale)))
         heads = [
             t(f"league.col.{c}", locale)
             for c in ("rank", "player", "points", *table.tie_breaks, "played", "wins", "absent", "rating", "change")
@@ -167,7 +169,7 @@ class Rounds:
                         "league.standings_row",
                         locale,
                         rank=r.rank,
-                        user=f"<@{r.user_id}>",
+                        user=self.member(r.user_id, locale),
                         points=f"{r.points:g}",
                         change=f"{r.rating_change:+.1f}",
                     )
@@ -241,7 +243,7 @@ class Rounds:
             ping = t(
                 "league.table_ping",
                 locale,
-                users=" ".join(f"<@{u}>" for u in tb["seats"]),
+                users=" ".join(self.member(u, locale) for u in tb["seats"]),
                 name=safe(row.name),
                 round=n,
                 deadline=stamp(deadline),
@@ -281,11 +283,14 @@ class Rounds:
                 log.warning("league %s: channel %s is gone", row.id, row.channel_id)
                 return None
             thread = await channel.create_thread(name=title, type=discord.ChannelType.public_thread)
-            await thread.send(clip(ping, 2000), allowed_mentions=pings(users))
-            return thread
         except discord.HTTPException as exc:
             log.warning("league %s: no thread for a table (%s)", row.id, exc)
             return None
+        try:  # the thread exists: the table opens in it even when its ping fails (never a second thread)
+            await thread.send(clip(ping, 2000), allowed_mentions=pings(users))
+        except discord.HTTPException as exc:
+            log.warning("league %s: the players of a table were not pinged (%s)", row.id, exc)
+        return thread
 
     async def announce(self, ev: RoundEvent) -> None:
         row = ev.league
@@ -303,9 +308,11 @@ class Rounds:
                 )
             ]
             for k, tb in enumerate(ev.tables):
-                lines.append(f"{k + 1}. " + t("league.versus_sep", locale).join(f"<@{u}>" for u in tb["seats"]))
+                lines.append(
+                    f"{k + 1}. " + t("league.versus_sep", locale).join(self.member(u, locale) for u in tb["seats"])
+                )
             if ev.byes:
-                lines.append(t("league.byes", locale, users=", ".join(f"<@{u}>" for u in ev.byes)))
+                lines.append(t("league.byes", locale, users=self.members(ev.byes, locale)))
             await channel.send(clip("\n".join(lines), 2000), allowed_mentions=NO_PINGS)
         elif ev.kind == "table_ended":
             for tb in ev.tables:
@@ -323,7 +330,7 @@ class Rounds:
             for f in ev.forfeits:
                 await self.forfeit_note(f, locale)
             if channel is not None:
-                absent = ", ".join(f"<@{u}>" for u in ev.absent) or t("league.nobody", locale)
+                absent = self.members(ev.absent, locale) or t("league.nobody", locale)
                 await channel.send(
                     t(
                         "league.deadline",
@@ -371,7 +378,7 @@ class Rounds:
         for d in table.divisions:
             if len(table.divisions) > 1:
                 lines.append(f"**{t('league.division', locale, n=d)}**")
-            lines += [f"{medals[i]} <@{u}>" for i, u in enumerate(podium.get(str(d), [])[:3])]
+            lines += [f"{medals[i]} {self.member(u, locale)}" for i, u in enumerate(podium.get(str(d), [])[:3])]
         note = await self.rank_roles(row, table, locale) if row.config.get("roles") else None
         if note:
             lines.append(note)

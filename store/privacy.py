@@ -5,6 +5,7 @@ counted by ``/privacy show`` and cleared by ``/privacy forget`` on both backends
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -95,6 +96,20 @@ PERSONAL_DATA: list[PersonalData] = [
 ]
 
 
+#: rows that keep a compare-and-swap ``version``: a forget that rewrites one moves it, so a
+#: change decided on the row as it was before the forget fails and is decided again (else
+#: it would write the member's id back: issue 28)
+VERSIONED = {"votes", "campaigns", "leagues"}
+#: a feature's own step on its JSON once the pseudonym is in, per (table, column):
+#: ``step(value, anon_id) -> value`` (a forgotten member withdraws from a league)
+FORGET_STEPS: dict[tuple[str, str], Callable[[Any, int], Any]] = {}
+
+
+def on_forget_json(table: str, column: str, step: Callable[[Any, int], Any]) -> None:
+    """Run ``step`` on every ``table.column`` JSON a forget rewrites (in its transaction)."""
+    FORGET_STEPS[(table, column)] = step
+
+
 def register_personal_data(entry: PersonalData) -> None:
     """Add a place that keeps member ids (a feature's own table); idempotent."""
     if entry not in PERSONAL_DATA:
@@ -174,9 +189,13 @@ async def forget_personal(db: Conn, user_id: int, anon_id: int, guild_id: int | 
         done.setdefault(e.name, 0)
         if e.json:
             hits = await _json_hits(db, e, user_id, guild_id)
+            step = FORGET_STEPS.get((e.table, e.column))
+            bump = ", version=version+1" if e.table in VERSIONED else ""
             for k, raw in hits:
                 new = anonymised(raw, user_id, anon_id)
-                await db.execute(f"UPDATE {e.table} SET {e.column}=? WHERE {e.pk}=?", [new, k])
+                if step is not None and new is not None:
+                    new = dumps(step(json.loads(new), anon_id))
+                await db.execute(f"UPDATE {e.table} SET {e.column}=?{bump} WHERE {e.pk}=?", [new, k])
             keyed.setdefault((e.name, e.table), set()).update(k for k, _ in hits)
             continue
         where, wargs = _scoped(e, guild_id)

@@ -11,6 +11,7 @@ from typing import Any
 
 from store import LeagueRow, ResultRow
 from store.ports import LeagueStore
+from store.privacy import on_forget_json
 
 from . import pairing, ratings
 from .common import TurnResult
@@ -266,6 +267,28 @@ def pair_round(row: LeagueRow, n: int, rated: dict[int, float], now: float) -> d
         "byes": all_byes,
         "tables": tables,
     }
+
+
+def forgotten_withdraws(state: Any, anon_id: int) -> Any:
+    """A member who forgot themselves (``/privacy forget``: their pseudonym is now in the
+    league's state) withdraws, in the forget's own transaction: before the first round
+    they leave the roster; after it they are dropped (no more pairings, no podium; their
+    record so far stays, under the pseudonym).  A finished season is left as it ended."""
+    if not isinstance(state, dict) or "podium" in state:
+        return state
+    players = state.get("players")
+    if not isinstance(players, dict) or not isinstance(players.get(str(anon_id)), dict):
+        return state
+    st = dict(state)
+    if not st.get("rounds"):
+        st["players"] = {k: v for k, v in players.items() if k != str(anon_id)}
+        st["roster"] = [u for u in st.get("roster", []) if u != anon_id]
+    elif players[str(anon_id)].get("dropped") is None:
+        st["players"] = {**players, str(anon_id): {**players[str(anon_id)], "dropped": int(st.get("round", 0))}}
+    return st
+
+
+on_forget_json("leagues", "state_json", forgotten_withdraws)
 
 
 def now_round(st: dict[str, Any]) -> dict[str, Any] | None:

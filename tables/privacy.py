@@ -23,6 +23,8 @@ from typing import Any
 
 from store.ports import PrivacyStore
 
+from . import league_rules  # noqa: F401 -- a forget withdraws the member from every league (its forget step)
+
 log = logging.getLogger("tabletop.privacy")
 
 #: called with (member id, server id or None: every server) after a forget committed

@@ -1,0 +1,69 @@
+"""A member who forgets themselves mid-season (issue 28 item 7), through the stand-in
+(every request checked against Discord's OpenAPI description): the forget withdraws
+them from the league (no more pairings, no podium), and no pseudonym ever reaches
+Discord, as a mention or in ``allowed_mentions``; each table still gets one thread."""
+
+from __future__ import annotations
+
+from conftest import Table
+from test_e2e_league import current_tables, league_state, league_status, reply, tick, until
+
+
+async def test_a_member_who_forgets_themselves_withdraws_and_is_never_mentioned(table: Table):
+    fd = table.fd
+    boss = fd.owner
+    players = [fd.add_user(7101 + i, f"racer{i}") for i in range(4)]
+    await table.start()
+    ex = await fd.slash(
+        boss,
+        "league new",
+        {"game": "armor_clash", "name": "Cup", "format": "swiss", "rounds": 3, "round_hours": 1,
+         "options": "scenario=duel"},
+    )  # fmt: skip
+    await reply(fd, ex)
+    await until(lambda: any("tg:lg:1:join" in m.custom_ids for m in fd.messages()))
+    signup = next(m for m in fd.messages() if "tg:lg:1:join" in m.custom_ids)
+    for p in players:
+        assert "signed up" in await reply(fd, await fd.click(p, signup, "tg:lg:1:join"))
+    ex = await fd.slash(boss, "league start", {"name": "Cup"})
+    await reply(fd, ex)
+    await until(lambda: league_state(table)["round"] == 1 and all(tb["game_id"] for tb in current_tables(table)))
+    await ex.wait_idle(quiet=0.3, timeout=30)
+
+    # round 1: one table ends; one of its members forgets themselves before round 2
+    done, running = current_tables(table)
+    await table.play_ai(done["game_id"])
+    leaver = done["seats"][0]
+    ex = await fd.slash(fd.users[leaver], "privacy forget")
+    assert "Done" in await reply(fd, ex)
+    st = league_state(table)
+    assert str(leaver) not in st["players"]
+    (anon,) = [int(u) for u, p in st["players"].items() if int(u) < 0]
+    assert st["players"][str(anon)]["dropped"] == 1  # withdrawn, in the forget's own transaction
+
+    table.clock.advance(61)  # the deadline: round 1 ends, round 2 is paired without them
+    for _ in range(3):  # several passes: nothing is opened twice
+        await tick(table)
+    st = league_state(table)
+    assert st["round"] == 2
+    second = st["rounds"][1]
+    assert all(anon not in tb["seats"] for tb in second["tables"]) and anon not in second["byes"]
+    assert len(second["tables"]) == 1 and len(second["byes"]) == 1  # three players left
+    threads = [c for c in fd.channels.values() if c.get("type") == 11]
+    assert len(threads) == 3  # one per table opened, never a new empty one per pass
+
+    for _ in range(2):  # the season runs to its end without them
+        table.clock.advance(61)
+        await tick(table)
+    assert league_status(table) == "finished"
+    podium = league_state(table)["podium"]["1"]
+    assert anon not in podium and leaver not in podium
+    ex = await fd.slash(players[1], "league standings", {"name": "Cup"})
+    await until(lambda: any(m.attachments for m in ex.messages))
+    ex = await fd.slash(players[1], "league status", {"name": "Cup"})
+    await reply(fd, ex)
+
+    texts = [m.text for m in fd.messages()] + [m.text for c in fd.channels for m in fd.messages(c)]
+    assert not [x for x in texts if "<@-" in x], "a pseudonym was sent as a mention"
+    assert not [x for x in texts if str(anon) in x], "a pseudonym was sent to Discord"
+    assert not fd.violations, fd.violations
