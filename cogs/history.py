@@ -11,11 +11,12 @@ import discord
 from discord import app_commands
 
 from engine.i18n import t
-from tables import clocks, secrecy
+from tables import clocks, logtext, secrecy
 from tables.board import web_link
 from tables.catchup import catchup
-from tables.decisions import decisions
+from tables.decisions import Decision, decisions
 from tables.decisions import page as log_page
+from tables.text import escape
 from tables.web_sessions import LINK_SECONDS
 
 from .bound import at_table
@@ -65,19 +66,25 @@ class History(TableFeature):
         per = 15  # decisions a page (a chain is one; its steps are in /game export)
         total = await self.tables.count_actions(loaded.row.id)
         seat = loaded.row.seat_of(interaction.user.id)
+        log = await self.tables.actions(loaded.row.id, limit=total) if total else []
         # the steps this member may know of (no other crew's private steps: tables/secrecy.py)
-        steps = secrecy.visible(loaded.game, await self.tables.actions(loaded.row.id, limit=total), seat)
-        groups = decisions(steps) if total else []
+        groups = decisions(secrecy.visible(loaded.game, log, seat))
         pages = max(1, -(-len(groups) // per))
         if not 1 <= page <= pages:  # Range is not enforced by discord.py: a forged page
             return await interaction.followup.send(t("discord.forged.page", locale, pages=pages), ephemeral=True)
         labels = await self.boards.labels(loaded.row, locale)
-        lines = []
+        shown: list[tuple[Decision, list[str]]] = []
         for d in log_page(groups, page, per):
             evs = [e for a in d.steps for e in loaded.game.load_events(a.events)]
-            shown = event_lines(loaded.game, loaded.game.visible_events(evs, seat), locale, labels)
             auto = [t("discord.log.auto", locale)] if d.by == "auto" else []
-            line = f"{seat_tag(loaded.row, labels, d.seat)}: " + ("; ".join(shown + auto) or "…")
+            texts = event_lines(loaded.game, loaded.game.visible_events(evs, seat), locale, labels)
+            shown.append((d, [x for x in texts if x] + auto))
+        # a decision whose events say nothing to this reader: what was chosen, or that orders were given
+        quiet = {k: d.steps for k, (d, texts) in enumerate(shown) if not texts}
+        said = await logtext.fill(self.tables, loaded.row, loaded.game, quiet, seat, locale, labels)
+        lines = []
+        for k, (d, texts) in enumerate(shown):
+            line = f"{seat_tag(loaded.row, labels, d.seat)}: " + ("; ".join(texts) or escape(said.get(k, ""), 1000))
             lines.append(clip(line, 1900 // per))  # every decision of the page shows
         head = t("core.ui.log_title", locale, id=loaded.row.id, page=page, pages=pages)
         body = "\n".join(lines) or t("core.ui.log_empty", locale)

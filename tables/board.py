@@ -25,6 +25,7 @@ from engine.base import BaseState, Event, Game, Msg, SeatLabel
 from engine.i18n import has, t
 from store import GameRow
 
+from . import logtext
 from .colours import seat_colours
 from .levels import level_name, seat_level
 from .secrecy import log_window, public_position, view_key
@@ -350,10 +351,12 @@ async def board(
             for n, a in window:
                 visible = game.visible_events(game.load_events(a.events), viewer_seat)
                 texts = [event_text(game, e, locale, labels, escape=escape) for e in visible]
-                text = " · ".join(x for x in texts if x) or "…"
+                text = " · ".join(x for x in texts if x)
                 secret = any(e.to is not None for e in visible)
                 who = labels[a.seat].name if a.seat in labels else a.seat
                 out.log.append(LogLine(n, who, text, a.created_at, secret))
+            steps_shown = [a for _, a in window]
+            await logtext.say_quiet(tables, row, game, out.log, steps_shown, viewer_seat, locale, labels, escape=escape)
             out.last = [line for line in out.log if line.at >= (out.log[-1].at - 1.0)][-5:] if out.log else []
     image_seat = viewer_seat  # a seat sees its own view (its hand); anyone else the public one
     image_labels = dict(labels)
@@ -433,7 +436,8 @@ async def frame(
     anchor = a.id if a is not None else 0
     if a is not None:
         texts = [event_text(game, e, locale, labels) for e in game.visible_events(game.load_events(a.events), None)]
-        line = LogLine(n, labels[a.seat].name if a.seat in labels else a.seat, " · ".join(texts) or "…", a.created_at)
+        line = LogLine(n, labels[a.seat].name if a.seat in labels else a.seat, " · ".join(texts), a.created_at)
+        await logtext.say_quiet(tables, row, game, [line], [a], None, locale, labels)
     key = str(anchor)
     if game.private_actions:  # an action's id would tell how many steps came between two frames
         key = view_key(game, state, None, n, sorted((k, v.name) for k, v in labels.items()))

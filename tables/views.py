@@ -29,6 +29,8 @@ class Views:
         self.k = kernel
         self._choices: dict[tuple[int, int, str], list[Choice]] = {}
         self._marks: dict[tuple[int, int, str], tuple[list[int | None], dict[str, int]]] = {}
+        #: labels of logged steps already read, for log lines (tables/logtext.py)
+        self.step_labels: dict[tuple, str] = {}
 
     async def choices(self, row: GameRow, game: Game, state: BaseState, seat: str) -> list[Choice]:
         """What ``seat`` is offered now (see :mod:`tables.choices`), computed off
