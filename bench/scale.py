@@ -48,6 +48,17 @@ SEATS = ["p1", "p2"]
 RACE_LOSSES = {"stale", "not_your_turn", "not_running", "chain_broken"}
 
 
+def race_loss(exc: TurnRefused, read_version: int | None) -> bool:
+    """A refusal another process caused: one of RACE_LOSSES, or "finished" for a table
+    that was active at the version this worker read and that another process ended since
+    (the refusal carries the ended row). A "finished" refusal at the version read is an
+    error: the worker acted on a table the store itself called active."""
+    if exc.code in RACE_LOSSES:
+        return True
+    ended = getattr(exc, "row", None)
+    return exc.code == "finished" and ended is not None and read_version is not None and ended.version > read_version
+
+
 def channel_of(base: int, slot: int) -> int:
     return base + slot
 
@@ -90,6 +101,7 @@ async def work(url: str, base: int, slots: int, until: float, ack_path: str, wid
             for slot in order:
                 if time.time() >= until:
                     break
+                row = None
                 try:
                     row = await store.active_game(channel_of(base, slot))
                     if row is None:
@@ -112,7 +124,7 @@ async def work(url: str, base: int, slots: int, until: float, ack_path: str, wid
                     acks.write(json.dumps([row.id, result.row.version, seat, uid, picked[0]]) + "\n")
                     acks.flush()
                 except TurnRefused as exc:
-                    if exc.code not in RACE_LOSSES:
+                    if not race_loss(exc, row.version if row is not None else None):
                         errors += 1
                         print(f"worker {wid}: refused {exc.code}", file=sys.stderr)
                 except Exception as exc:  # noqa: BLE001 -- counted, reported, never hidden
