@@ -360,7 +360,7 @@ class Rounds:
                 "league.forfeit_note",
                 locale,
                 absent=who,
-                winner=self.member(f["winners"][0], locale),
+                winner=self.members(f["winners"], locale),
             )
         else:
             text = t("league.double_forfeit_note", locale, absent=who)

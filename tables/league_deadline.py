@@ -5,10 +5,13 @@ The rule, as tournament directors apply it to a round's unfinished games:
 
 * **absent**: a member the table waited on who never moved at it;
 * every member absent: a **double forfeit** (the table ends; nobody scores, no rating moves);
-* one member not absent: they **win by forfeit** (no rating moves: no game was played);
-* two or more not absent: the seat-filler AI **plays the table out** from where it
-  stands, the absent members' seats as its own (they forfeit); the others keep their
-  places, and ratings move only for the members who moved at the table.
+* the members not absent never moved either (their turn never came: the absent held the
+  table up): they **win by forfeit**, sharing the win when several (no rating moves: no
+  game was played);
+* otherwise (two or more not absent, one of them moved): the seat-filler AI **plays the
+  table out** from where it stands, the absent members' seats as its own (they
+  forfeit); the others keep their places, and ratings move only for the members who
+  moved at the table.
 
 A member who forfeits scores 0 at that table and is counted under the absences in
 the standings (tables/league_rules.py).
@@ -146,7 +149,7 @@ class LeagueDeadline(LeagueSetup):
             members = [(s.seat, s.user_id) for s in row.seats if s.user_id is not None]
             absent = [u for s, u in members if u not in moved and s in reached]
             present = [(s, u) for s, u in members if u not in absent]
-            if len(present) < 2:
+            if len(present) < 2 or not any(u in moved for _, u in present):
                 return await self._forfeit(row, absent, present)
             # the absent members' seats are the AI's (they forfeit: no result, no rating)
             kept = replace(row, seats=[replace(s, user_id=None) if s.user_id in absent else s for s in row.seats])
@@ -172,7 +175,7 @@ class LeagueDeadline(LeagueSetup):
             return Decided(absent, result=result)
 
     async def _forfeit(self, row: GameRow, absent: list[int], present: list[tuple[str, int]]) -> Decided:
-        """End the table without playing on: the absent forfeit, a lone member present wins."""
+        """End the table without playing on: the absent forfeit, the members present win."""
         reason = FORFEIT_REASON if present else DOUBLE_FORFEIT_REASON
         outcome = {
             "winners": [s for s, _ in present],

@@ -256,9 +256,12 @@ async def test_pods_season_of_twelve_with_a_forum_and_roles(table: Table, tmp_pa
     assert all(fd.channels[tb["channel_id"]]["applied_tags"] == [tags["Finished"]] for tb in tables)
     second = current_tables(table)
     assert st["round"] == 2 and len(second) == 3
-    # redrawn by standing: the three winners of round 1 sit at the first table
-    winners = [u for tb in st["rounds"][0]["tables"] for u, place in tb["places"].items() if place == 1]
-    assert set(map(int, winners)) <= set(second[0]["seats"])
+    # redrawn by standing: the four best of round 1 sit at the first table
+    standing = await table.bot.services.leagues.standings(1)
+    assert {r.user_id for r in standing.rows[:4]} == set(second[0]["seats"])
+    # the absent member forfeits (when their turn came first, the others never moved: they share the win)
+    assert st["rounds"][0]["tables"][0]["forfeit"] == [absent]
+    assert str(absent) not in st["rounds"][0]["tables"][0]["places"]
 
     # a player drops out mid-round: their seat goes to the AI and the table plays on
     quitter = second[1]["seats"][0]

@@ -154,3 +154,36 @@ async def test_a_deadline_racing_a_move_in_another_process_is_decided_not_left_o
     finally:
         await a.close()
         await b.close()
+
+
+async def test_members_held_up_by_an_absent_one_share_the_win_by_forfeit(store):
+    """Pods: the first seat never moves, so the others' turns never come: they are not
+    absent, and the AI does not play a game none of them played (no places, no rating)."""
+    clock = Clock()
+    tables = TableService(store, clock=clock)
+    leagues = LeagueService(tables)
+    lg = await leagues.create(
+        guild_id=GUILD, channel_id=5, game="thunder_road", name="Pods", format="pods", seats=3, created_by=9,
+        rounds=1, round_hours=1,
+    )  # fmt: skip
+    for uid in (41, 42, 43):
+        await leagues.signup(lg.id, uid)
+    await leagues.start(lg.id)
+    await leagues.advance(lg.id)
+    row = await leagues.get(lg.id)
+    ((n, k, tb),) = leagues.unopened(row)
+    assert await leagues.claim_open(lg.id, n, k)
+    await leagues.open_table(lg.id, n, k, 8100, locale="en", seed=3)
+    gid = (await leagues.get(lg.id)).state["rounds"][0]["tables"][0]["game_id"]
+    loaded = await tables.load(gid)
+    (first,) = [loaded.row.user_of(s) for s in loaded.game.to_act(loaded.state)]
+    clock.advance(3601)
+    await leagues.advance(lg.id)
+    (tb,) = (await leagues.get(lg.id)).state["rounds"][0]["tables"]
+    others = [u for u in tb["seats"] if u != first]
+    assert tb["absent"] == [first] and tb["forfeit"] == [first]
+    assert tb["places"] == {str(u): 1 for u in others}  # a shared win, not the AI's game
+    assert (await store.get_game(gid)).status == "abandoned" and await store.ratings(GUILD) == []
+    rows = {r.user_id: r for r in (await leagues.standings(lg.id)).rows}
+    assert rows[first].points == 0 and rows[first].absent == 1
+    assert all(rows[u].points == 1.5 and rows[u].absent == 0 for u in others)  # (2 + 1) / 2 each
