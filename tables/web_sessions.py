@@ -61,7 +61,7 @@ def sign(key: bytes, user_id: int, game_id: int | None, expires_at: float, nonce
 
 def verify(key: bytes, token: str, now: float) -> Signed | None:
     """The link's contents when its signature is right and it has not expired; else None."""
-    if not token or len(token) > MAX_TOKEN or token.count(".") != 1:
+    if not token or len(token) > MAX_TOKEN or not token.isascii() or token.count(".") != 1:
         return None
     payload, mac = token.split(".")
     want = _b64(hmac.new(key, payload.encode(), hashlib.sha256).digest())

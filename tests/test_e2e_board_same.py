@@ -13,16 +13,16 @@ import aiohttp
 from cogs.boards import Boards
 from engine.i18n import t
 from tables.board import clip
-from tests.test_e2e_web import local, with_web
+from tests.test_e2e_web import local, redeem, with_web
 
 
 async def signed_in(table, bot, http: aiohttp.ClientSession, user) -> dict[str, str]:
     """The member's web session cookie (their single-use link from /game web)."""
     reply = await table.wait_ephemeral(await table.fd.slash(user, "game web"))
     token = re.search(r"/signin/([\w.\-]+)", reply.content)[1]
-    async with http.post(f"{local(bot)}/signin", data={"token": token}, allow_redirects=False) as r:
-        assert r.status == 303
-        return {"tg_session": r.cookies["tg_session"].value}
+    status, _, sid = await redeem(http, local(bot), token)
+    assert status == 303 and sid
+    return {"tg_session": sid}
 
 
 async def page(bot, http: aiohttp.ClientSession, gid: int, cookies: dict[str, str] | None = None) -> str:

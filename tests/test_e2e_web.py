@@ -9,6 +9,7 @@ import json
 import re
 
 import aiohttp
+from webtables import signin_form
 
 from bot import Config, create_bot
 
@@ -32,6 +33,16 @@ def local(bot) -> str:
     return f"http://127.0.0.1:{port}"
 
 
+async def redeem(http: aiohttp.ClientSession, base: str, token: str) -> tuple[int, str | None, str | None]:
+    """A browser's use of a sign-in link: its page, then its button (the form and its cookie):
+    (status, Location, the session cookie)."""
+    async with http.get(f"{base}/signin/{token}") as r:
+        fields, cookie = signin_form(await r.text(), r)
+    async with http.post(f"{base}/signin", data=fields, cookies=cookie, allow_redirects=False) as r:
+        sid = r.cookies["tg_session"].value if "tg_session" in r.cookies else None
+        return r.status, r.headers.get("Location"), sid
+
+
 async def test_boards_link_to_their_page_and_game_web_signs_the_member_in_once(table):
     host = table.fd.add_user(101, "host")
     bob = table.fd.add_user(102, "bob")
@@ -51,20 +62,17 @@ async def test_boards_link_to_their_page_and_game_web_signs_the_member_in_once(t
             page = await r.text()
             assert r.status == 200 and "Host" in page and "Bob" in page  # the companion knows the bot's display names
             assert 'class="you"' not in page
-        async with http.post(f"{local(bot)}/signin", data={"token": token}, allow_redirects=False) as r:
-            assert r.status == 303 and r.headers["Location"] == f"/t/{gid}"
-            sid = r.cookies["tg_session"].value
+        status, where, sid = await redeem(http, local(bot), token)
+        assert status == 303 and where == f"/t/{gid}" and sid
         async with http.get(f"{local(bot)}/t/{gid}", cookies={"tg_session": sid}) as r:
             assert 'class="you"' in await r.text()  # signed in: the host's own seat
-        async with http.post(f"{local(bot)}/signin", data={"token": token}, allow_redirects=False) as r:
-            assert r.status == 403  # the link worked once
+        assert (await redeem(http, local(bot), token))[0] == 403  # the link worked once
 
         # a member who sits at no table: signed in to "my tables", then forgets themselves
         ex = await table.fd.slash(stranger, "game web")
         token = re.search(r"/signin/([\w.\-]+)", (await table.wait_ephemeral(ex)).content)[1]
-        async with http.post(f"{local(bot)}/signin", data={"token": token}, allow_redirects=False) as r:
-            assert r.headers["Location"] == "/me"
-            sid = r.cookies["tg_session"].value
+        status, where, sid = await redeem(http, local(bot), token)
+        assert where == "/me" and sid
         async with http.get(f"{local(bot)}/me", cookies={"tg_session": sid}) as r:
             assert r.status == 200
         ex = await table.fd.slash(stranger, "privacy forget")

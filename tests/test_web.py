@@ -9,7 +9,7 @@ import re
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from conftest import Clock, make_store
-from webtables import BOB, HOST, ai_pick, move, open_two_player
+from webtables import BOB, HOST, ai_pick, move, open_two_player, signin_form
 
 from tables import TableService
 from tables.board import board
@@ -115,17 +115,19 @@ async def test_pages_redact_the_hand_and_a_signed_in_seat_sees_it(service):
         assert resp.status == 404  # no session: no private image
         sessions = WebSessions(service.store, clock=service.clock)
         token = await sessions.link_token(HOST, gid)
-        form = await (await c.get(f"/signin/{token}")).text()
+        shown = await c.get(f"/signin/{token}")
+        form = await shown.text()
         assert "Open my view" in form  # GET does not use the link up (link previews, prefetch)
-        resp = await c.post("/signin", data={"token": token}, allow_redirects=False)
+        fields, form_cookie = signin_form(form, shown)
+        resp = await c.post("/signin", data=fields, cookies=form_cookie, allow_redirects=False)
         assert resp.status == 303 and resp.headers["Location"] == f"/t/{gid}"
-        cookie = resp.headers["Set-Cookie"]
+        cookie = next(v for v in resp.headers.getall("Set-Cookie") if v.startswith("tg_session="))
         assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" in cookie
         jar = {"tg_session": resp.cookies["tg_session"].value}  # a Secure cookie: sent by hand over http
         page = await (await c.get(f"/t/{gid}", cookies=jar)).text()
         assert hand.split(":")[0] in page and 'id="hand"' in page
         assert (await c.get(f"/t/{gid}/mine.png", cookies=jar)).status == 200
-        again = await c.post("/signin", data={"token": token}, allow_redirects=False)
+        again = await c.post("/signin", data=fields, cookies=form_cookie, allow_redirects=False)
         assert again.status == 403  # used
         assert "Your demand cards" not in await (await c.get(f"/t/{gid}", cookies={"tg_session": "forged"})).text()
         mine = await (await c.get("/me", cookies=jar)).text()

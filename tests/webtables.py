@@ -51,3 +51,14 @@ async def move(service: TableService, gid: int, n: int = 1):
         seat = acting[0]
         await service.act(gid, loaded.row.user_of(seat), ai_pick, seat=seat)
     return await service.load(gid)
+
+
+def signin_form(page: str, resp) -> tuple[dict[str, str], dict[str, str]]:
+    """What a browser posts from the sign-in page ``page`` (the answer ``resp`` set its form
+    cookie): the form's fields and the cookie, for ``post("/signin", data=..., cookies=...)``."""
+    import html
+    import re
+
+    found = {k: re.search(rf'name="{k}" value="([^"]*)"', page) for k in ("token", "form")}
+    fields = {k: html.unescape(m[1]) if m else "" for k, m in found.items()}
+    return fields, {"tg_form": resp.cookies["tg_form"].value} if "tg_form" in resp.cookies else {}

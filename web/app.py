@@ -38,6 +38,7 @@ from tables.live import TableWatch
 from tables.secrecy import public_position
 from tables.web_sessions import WebSessions
 
+from . import guard as guards
 from . import pages
 
 log = logging.getLogger("tabletop.web")
@@ -49,11 +50,6 @@ MAX_ID = 2**63 - 1
 
 #: display names: ``names(guild_id, members) -> {member: name}`` (the bot's name cache)
 Names = Callable[[int | None, Sequence[int]], Awaitable[Mapping[int, str]]]
-
-CSP = (
-    "default-src 'none'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
-    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-)
 
 
 @dataclass
@@ -194,14 +190,18 @@ class Companion:
         server that turned the companion off."""
         gid = _int(request.match_info.get("id"))
         row, public = await self.fresh_row(gid) if gid is not None else (None, False)
-        if row is None or row.status == "quarantined":
+        if not await self.may_see(row, public, member):
             raise web.HTTPNotFound()
+        return row
+
+    async def may_see(self, row, public: bool, member: int | None) -> bool:
+        """The access rule of :meth:`row` (asked again before every live push)."""
+        if row is None or row.status == "quarantined":
+            return False
         if public:
-            return row
+            return True
         settings = await self.tables.settings.guild(row.guild_id)
-        if settings.get("web") is not False and member is not None and row.seat_of(member) is not None:
-            return row
-        raise web.HTTPNotFound()
+        return settings.get("web") is not False and member is not None and row.seat_of(member) is not None
 
     async def fresh_row(self, gid: int, *, fresh: bool = False):
         """(row, shown to anyone?) of a table, read at most once per ``limits.row_seconds``
@@ -338,8 +338,12 @@ class Companion:
                     fresh, public = await self.fresh_row(row.id, fresh=True)
                 if fresh is None or fresh.version < version:
                     continue
-                if not public and fresh.seat_of(member or 0) is None:
-                    break  # closed to followers meanwhile: the page stops updating
+                # re-authorised on every push: signed out (or forgotten), closed to
+                # followers, the server turned the companion off: the page stops updating
+                if member is not None and await self.member(request) != member:
+                    break
+                if not await self.may_see(fresh, public, member):
+                    break
                 row = fresh
                 await self._send_board(resp, row, member, locale, sent)
         except (ConnectionResetError, asyncio.CancelledError):
@@ -546,12 +550,34 @@ class Companion:
     async def signin_form(self, request: web.Request) -> web.StreamResponse:
         token = request.match_info.get("token", "")[:400]
         locale = self.locale(request)
-        return self.html(pages.signin_page(token, locale), request, private=True)
+        value = guards.form_value()
+        resp = self.html(pages.signin_page(token, locale, value), request, private=True)
+        resp.headers["Referrer-Policy"] = guards.SIGNIN_REFERRER
+        resp.set_cookie(
+            guards.FORM_COOKIE,
+            value,
+            max_age=3600,
+            httponly=True,
+            samesite="Strict",
+            secure=self.base_url.startswith("https://"),
+            path="/signin",
+        )
+        return resp
 
     async def signin(self, request: web.Request) -> web.StreamResponse:
+        """Redeem a link: only from this site's own form (its origin, and the form's value
+        matching this browser's form cookie), so no other site can sign a browser in."""
         form = await request.post()
         token = str(form.get("token", ""))[:400]
         locale = self.locale(request)
+        if not guards.same_site(request, self.base_url) or not guards.form_matches(request, str(form.get("form", ""))):
+            log.info("web: a sign-in form came from another site or without its form cookie; refused")
+            return self.html(
+                pages.message(text("web.signin.title", locale), text("web.signin.foreign", locale), locale),
+                request,
+                status=403,
+                private=True,
+            )
         got = await self.sessions.redeem(token)
         if got is None:
             return self.html(
@@ -563,6 +589,7 @@ class Companion:
         sid, _member, game_id = got
         where = f"/t/{game_id}" if game_id else "/me"
         resp = web.HTTPSeeOther(where)
+        resp.del_cookie(guards.FORM_COOKIE, path="/signin")
         resp.set_cookie(
             COOKIE,
             sid,
@@ -617,10 +644,7 @@ COMPANION = web.AppKey("companion", Companion)
 
 
 def _int(value: str | None) -> int | None:
-    if value is None or not value.isdigit() or len(value) > 19:
-        return None
-    n = int(value)
-    return n if n <= MAX_ID else None
+    return guards.ascii_id(value, MAX_ID)
 
 
 @web.middleware
@@ -628,10 +652,11 @@ async def guard(request: web.Request, handler):
     """Rate limits per client, bounded inputs, security headers on every answer, and
     no error page that says more than 'not found'."""
     comp: Companion = request.app[COMPANION]
+    resp: web.StreamResponse
     if len(request.raw_path) > 600 or len(request.query_string) > 300:
-        raise web.HTTPRequestURITooLong()
-    if not request.path.startswith("/static/") and not comp.allow(comp.client(request)):
-        resp: web.StreamResponse = web.Response(status=429, text="too many requests", headers={"Retry-After": "2"})
+        resp = web.Response(status=414, text="request URI too long")
+    elif not request.path.startswith("/static/") and not comp.allow(comp.client(request)):
+        resp = web.Response(status=429, text="too many requests", headers={"Retry-After": "2"})
     else:
         try:
             resp = await handler(request)
@@ -648,20 +673,17 @@ async def guard(request: web.Request, handler):
             )
         except TurnRefused:
             resp = web.Response(status=404, text="not found")
+        except (asyncio.CancelledError, ConnectionResetError):
+            raise
+        except Exception:  # noqa: BLE001 -- logged once here; the visitor gets a plain 500 with the headers
+            log.exception("web: error answering %s", request.path[:200])
+            resp = web.Response(status=500, text="internal error")
     _secure(resp, comp)
     return resp
 
 
 def _secure(resp: web.StreamResponse, comp: Companion) -> None:
-    h = resp.headers
-    h.setdefault("Content-Security-Policy", CSP)
-    h.setdefault("X-Content-Type-Options", "nosniff")
-    h.setdefault("Referrer-Policy", "no-referrer")
-    h.setdefault("X-Frame-Options", "DENY")
-    h.setdefault("Cross-Origin-Opener-Policy", "same-origin")
-    h.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-    if comp.base_url.startswith("https://"):
-        h.setdefault("Strict-Transport-Security", "max-age=31536000")
+    guards.secure(resp.headers, comp.base_url.startswith("https://"))
 
 
 def make_app(
@@ -675,6 +697,7 @@ def make_app(
     comp = Companion(tables, base_url=base_url, names=names, limits=limits or Limits(), trust_proxy=trust_proxy)
     app = web.Application(middlewares=[guard], client_max_size=16 * 1024)
     app[COMPANION] = comp
+    app.on_response_prepare.append(guards.on_prepare(comp.base_url.startswith("https://")))
     r = app.router
     r.add_get("/", comp.home)
     r.add_get("/t/{id}", comp.table)

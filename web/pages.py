@@ -283,11 +283,12 @@ def ranking_page(
     return page(title, locale, here, f'{nav_html}<div class="card">{table}{extra}</div>')
 
 
-def signin_page(token: str, locale: str) -> str:
+def signin_page(token: str, locale: str, form: str = "") -> str:
     body = (
         f'<div class="card"><p>{e(t("web.signin.text", locale))}</p>'
         '<form method="post" action="/signin">'
         f'<input type="hidden" name="token" value="{e(token)}">'
+        f'<input type="hidden" name="form" value="{e(form)}">'
         f'<button type="submit" class="primary" id="signin">{e(t("web.signin.button", locale))}</button></form></div>'
     )
     return page(t("web.signin.title", locale), locale, "/", body)
