@@ -229,8 +229,11 @@ def pair_round(row: LeagueRow, n: int, rated: dict[int, float], now: float) -> d
     the format over the standings so far (ties broken by rating)."""
     cfg, st = row.config, row.state
     standing = compute_standings(row, rated)
+    # a pseudonym (a member forgotten before forgets withdrew them) is never paired
     active = {
-        int(u) for u, p in st.get("players", {}).items() if p.get("dropped") is None and int(p.get("joined", 0)) <= n
+        int(u)
+        for u, p in st.get("players", {}).items()
+        if p.get("dropped") is None and int(p.get("joined", 0)) <= n and int(u) > 0
     }
     met: set[tuple[int, int]] = set()
     byes: dict[int, int] = {}

@@ -223,7 +223,10 @@ class LeagueService(LeagueDeadline):
 
     async def _end_season(self, row: LeagueRow, now: float) -> list[RoundEvent]:
         standing = await self.standings(row.id)
-        podium = {str(d): [r.user_id for r in standing.division(d) if not r.dropped][:3] for d in standing.divisions}
+        podium = {
+            str(d): [r.user_id for r in standing.division(d) if not r.dropped and r.user_id > 0][:3]
+            for d in standing.divisions
+        }
 
         def decide(fresh: LeagueRow):
             if fresh.status != "running":

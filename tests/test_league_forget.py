@@ -79,3 +79,19 @@ async def test_a_change_decided_before_a_forget_cannot_write_the_member_back(sto
     assert await member_ids_everywhere(store, HOST) == []
     rows = (await leagues.standings(running.id)).rows
     assert [r.user_id for r in rows if r.dropped] == [anon]
+
+
+def test_a_member_forgotten_before_forgets_withdrew_is_never_paired():
+    """A season whose member was forgotten by an earlier release (their pseudonym still an
+    undropped player) pairs the others only."""
+    from store import LeagueRow
+    from tables.leagues import pair_round
+
+    state = season_state(HOST, BOB, CAROL)
+    state["players"] = {("-77" if u == str(HOST) else u): p for u, p in state["players"].items()}
+    row = LeagueRow(
+        id=1, guild_id=1, channel_id=5, game="armor_clash", name="a", format="swiss", status="running",
+        config={"rounds": 3}, state=state, created_by=BOB, created_at=0.0, updated_at=0.0, version=1,
+    )  # fmt: skip
+    rnd = pair_round(row, 2, {}, 0.0)
+    assert [tb["seats"] for tb in rnd["tables"]] in ([[BOB, CAROL]], [[CAROL, BOB]]) and rnd["byes"] == []
