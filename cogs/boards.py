@@ -31,6 +31,7 @@ from .ids import table_of
 from .locale import failure_key
 from .services import Services
 from .ui import (
+    TURN_TEXT_ID,
     action_view,
     allowed_mentions,
     board_file,
@@ -70,7 +71,8 @@ def remember(guild_id: int | None, user: discord.abc.User, locale: str | None = 
 
 
 def stripped(message: discord.Message) -> discord.ui.LayoutView | None:
-    """A V2 board without its action rows (its picture and texts stay); None
+    """A V2 board without its action rows and its "your turn" text (its picture and
+    the rest of its text stay); None
     for a classic message (then ``view=None`` removes its components)."""
     if not message.flags.components_v2:
         return None
@@ -81,8 +83,8 @@ def stripped(message: discord.Message) -> discord.ui.LayoutView | None:
             view.remove_item(top)
         elif isinstance(top, discord.ui.Container):
             for child in list(top.children):
-                if isinstance(child, discord.ui.ActionRow):
-                    top.remove_item(child)
+                if isinstance(child, discord.ui.ActionRow) or child.id == TURN_TEXT_ID:
+                    top.remove_item(child)  # its buttons, and whose turn it was (a newer board says)
                 elif isinstance(child, discord.ui.MediaGallery):
                     # the message's own image: named again as attachment:// (its CDN address expires)
                     items = list(child.items)

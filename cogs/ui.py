@@ -33,6 +33,9 @@ MAX_SELECT_OPTIONS = 25
 MAX_SELECTS = 4
 EMBED_LOG_CHARS = 3500
 T = TypeVar("T")
+#: the component id of a live board's "your turn" text (well above the ids Discord numbers
+#: a message's components with), which a retired board drops: it no longer waits for anyone
+TURN_TEXT_ID = 9001
 COLOURS = {"lobby": 0x5865F2, "active": 0x2ECC71, "finished": 0xF1C40F, "abandoned": 0x95A5A6}
 
 
@@ -249,7 +252,9 @@ def board_view(
             if acting:
                 turn.append(t("discord.board.choosing", locale, who=", ".join(tag(b, s) for s in acting)))
     if turn:
-        box.add_item(discord.ui.TextDisplay(clip("\n".join(turn), 1800)))
+        # whose turn it is, only while the table waits for it: a board retired later drops it (cogs/boards.py)
+        waits = not over and row.status == "active" and bool(acting)
+        box.add_item(discord.ui.TextDisplay(clip("\n".join(turn), 1800), id=TURN_TEXT_ID if waits else None))
     if extra:  # platform lines about the table (time banks)
         box.add_item(discord.ui.TextDisplay(clip(extra, 600)))
     if live and not over and row.status == "active":
