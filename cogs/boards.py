@@ -331,6 +331,20 @@ class Boards:
         edit = edit or message.edit
         await edit(view=view, allowed_mentions=discord.AllowedMentions.none())  # an edit notifies nobody: say so
 
+    async def latest_board(self, row: GameRow, look_back: int = 20) -> int | None:
+        """The table's newest public board that still has its buttons (None: none found)."""
+        channel = await self.channel_of(row)
+        me = self.client.user
+        if channel is None or me is None:
+            return None
+        try:
+            async for message in channel.history(limit=look_back):
+                if message.author.id == me.id and owns_table(message, row.id):
+                    return message.id
+        except discord.HTTPException:
+            log.info("table %s: its board could not be found", row.id)
+        return None
+
     async def retire_table(self, row: GameRow, look_back: int = 50, keep: int | None = None) -> int:
         """Every recent message of this table in its channel (but ``keep``) loses its
         buttons (a finished or abandoned table, a board posted anew); returns how many

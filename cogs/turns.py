@@ -192,11 +192,18 @@ class Turns(TableFeature):
     ) -> None:
         """A crew locked in: its panel says so (edited in place), and the public
         board shows who has locked in and who is still choosing (edited, no ping)."""
-        text = clip("\n".join([*lead, t("core.ui.committed", locale)]), 2000)
+        from .components import PanelButton
+
+        # a way on once the turn has resolved: the button opens this crew's next decision
+        button = t("discord.panel.next", locale)
+        hint = t("discord.panel.next_hint", locale, button=button)
+        text = clip("\n".join([*lead, t("core.ui.committed", locale), hint]), 2000)
+        view = discord.ui.View(timeout=None)
+        view.add_item(PanelButton(result.row.id, 0, label=button))
         if on_panel:
-            await interaction.edit_original_response(content=text, view=None)
+            await interaction.edit_original_response(content=text, view=view)
         else:
-            await interaction.followup.send(text, ephemeral=True)
+            await interaction.followup.send(text, ephemeral=True, view=view)
         board = self._panel_board(interaction) if on_panel else None
         if board is None or await self.boards.update_board(result, board, plocale):
             await self.boards.confirmed(result)  # redrawn (or nothing public to redraw)
@@ -263,7 +270,11 @@ class Turns(TableFeature):
             raise refusals.not_seated(loaded.row, loaded.game, loaded.state)
         if seat not in loaded.game.to_act(loaded.state):
             raise refusals.not_your_turn(loaded.row, loaded.game, loaded.state)
-        board = interaction.message.id if interaction.message is not None else None
+        clicked = interaction.message
+        if clicked is not None and clicked.flags.ephemeral:  # a locked-in panel's "Next decision": the table's board
+            board = await self.boards.latest_board(loaded.row)
+        else:
+            board = clicked.id if clicked is not None else None
         await self.send_panel(interaction, loaded.row, loaded.game, loaded.state, seat, locale, board=board)
 
     async def on_private_view(self, interaction: discord.Interaction, gid: int) -> None:

@@ -4,6 +4,7 @@ abandoned) no longer says whose turn it is."""
 
 from __future__ import annotations
 
+from engine import get_game
 from engine.i18n import t
 
 
@@ -36,4 +37,37 @@ async def test_a_retired_or_abandoned_board_no_longer_says_your_turn(table):
     await table.fd.wait_message(predicate=lambda m: m.id == current[-1].id and not m.custom_ids, timeout=20)
     stale = [m.text for m in table.fd.messages() if not m.ephemeral and words in m.text]
     assert not stale, stale
+    assert not table.fd.violations
+
+
+async def _give_orders(table, user, board, gid, seat):
+    """``user`` opens their crew's panel from ``board`` and gives its whole order (the AI's
+    picks); returns the panel as it reads after the last pick."""
+    game = get_game("armor_clash")
+    ex = await table.fd.click(user, board, next(c for c in board.custom_ids if c.startswith(f"tg:p:{gid}:")))
+    panel = await ex.wait(lambda e: next((m for m in e.messages if m.ephemeral and m.custom_ids), None), 20, "panel")
+    turn = table.state(gid).turn
+    while seat in game.to_act(table.state(gid)) and table.state(gid).turn == turn:
+        version = table.row(gid)["version"]
+        ex = await table.choose(user, panel, gid, table.choice_for(gid, seat, table.ai_index(gid, seat)), version)
+        await ex.wait(lambda e: e.edits or e.followups, 20, "the pick's reply")
+        await ex.wait_idle(quiet=0.2, timeout=20)
+    return table.fd.message(panel.id)
+
+
+async def test_a_locked_in_crews_panel_has_a_way_on_once_the_turn_resolves(table):
+    alice = table.fd.add_user(101, "alice")
+    bob = table.fd.add_user(102, "bob", locale="zh-CN")
+    await table.start()
+    gid, board = await table.open_table(alice, "armor_clash", [bob])
+    seats = {u: s for s, u in table.seat_user(gid).items()}
+    locked = await _give_orders(table, alice, board, gid, seats[101])
+    assert t("core.ui.committed", "en") in locked.text, locked.text
+    button = next(b for b in locked.buttons if b["label"] == t("discord.panel.next", "en"))
+    turn = table.state(gid).turn
+    await _give_orders(table, bob, board, gid, seats[102])  # the last crew: the turn resolves
+    assert table.state(gid).turn == turn + 1
+    ex = await table.fd.click(alice, locked, button["custom_id"])
+    panel = await ex.wait(lambda e: next((m for m in e.messages if m.ephemeral and m.custom_ids), None), 20, "next")
+    assert table.live_panel(panel, gid, table.row(gid)["version"]), panel.text
     assert not table.fd.violations
