@@ -195,6 +195,10 @@ class Boards:
             name = await self.name_of(row.guild_id, uid)
             if name:
                 names[uid] = name
+        try:  # the names this board shows, for every process's pages (one write only when one changed)
+            await self.tables.names.fill(row.guild_id, names)
+        except Exception as exc:  # noqa: BLE001 -- a board is drawn even when the store cannot take a name
+            log.warning("table %s: names not stored: %s", row.id, exc)
         return seat_labels(row, names, locale)
 
     # ------------------------------------------------------------ boards

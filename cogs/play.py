@@ -64,12 +64,17 @@ class Play(Lobby, Turns, Seats, History, Follows, commands.Cog):
         data = interaction.data
         name = data.get("name") if isinstance(data, dict) else None
         if interaction.type is discord.InteractionType.application_command and name in PREFS_COMMANDS:
-            return
+            return  # /privacy too: a forget must not race a write of the name it deletes
         try:
             await self.services.members.note(interaction.user.id, str(getattr(interaction.locale, "value", "") or ""))
+            # and their display name there (a nick on the server, else their global name), for every
+            # process's pages (tables/names.py: written only when it changed)
+            await self.services.tables.names.note(
+                interaction.guild_id, interaction.user.id, interaction.user.display_name
+            )
         except Exception as exc:  # noqa: BLE001 -- a lost database is said elsewhere; this must never break a click
             if not is_unavailable(exc):
-                log.warning("locale of %s not remembered: %s", interaction.user.id, exc)
+                log.warning("locale or name of %s not remembered: %s", interaction.user.id, exc)
 
 
 def play_cog(bot: commands.Bot, services: Services) -> Play:

@@ -593,6 +593,16 @@ class Store:
     async def web_tokens_purge(self, now: float) -> int:
         raise NotImplementedError
 
+    # members' display names (tables/names.py), per server (guild id 0: outside any server)
+    async def member_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        """The stored display names of these members on that server (missing ones left out)."""
+        raise NotImplementedError
+
+    async def set_member_name(self, guild_id: int, user_id: int, name: str, now: float) -> bool:
+        """Store a member's display name on a server; whether a row changed (an unchanged
+        name writes nothing)."""
+        raise NotImplementedError
+
     async def table_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
         """The current version of each of these tables (one query; missing ids left out)."""
         raise NotImplementedError

@@ -432,3 +432,21 @@ class SqlStore(SqlCore):
 
     async def web_tokens_purge(self, now: float) -> int:
         return await self._run("DELETE FROM web_tokens WHERE expires_at<=?", [fl(now)])
+
+    # ---------------------------------------------------------- members' display names
+    async def member_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        out: dict[int, str] = {}
+        async with self._read(False) as db:
+            for chunk in chunks(sorted({int(u) for u in user_ids})[:10_000], self.dialect.chunk):
+                within, args = self.dialect.within("user_id", chunk)
+                sql = f"SELECT user_id, name FROM member_names WHERE guild_id=? AND {within}"
+                out.update({int(u): str(n) for u, n in await db.fetch(sql, [guild_id, *args])})
+        return out
+
+    async def set_member_name(self, guild_id: int, user_id: int, name: str, now: float) -> bool:
+        sql = (
+            "INSERT INTO member_names(guild_id, user_id, name, updated_at) VALUES (?,?,?,?)"
+            " ON CONFLICT (guild_id, user_id) DO UPDATE SET name=excluded.name, updated_at=excluded.updated_at"
+            " WHERE member_names.name <> excluded.name"
+        )
+        return await self._run(sql, [guild_id, user_id, name, fl(now)]) > 0

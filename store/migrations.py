@@ -410,6 +410,23 @@ MIGRATIONS: list[tuple[int, str]] = [
         created_at, taken_by ON actions FOR EACH ROW EXECUTE FUNCTION actions_append_only()
     """,
     ),
+    (  # members' display names, where every process reads them (issue 29 item 1): a member's
+        # name on a server (its nick there, else their global name); guild_id 0: outside any
+        # server (a direct message).  Written by the bot when a name it learns changed; read by
+        # every page of the web companion; deleted by /privacy forget
+        14,
+        """
+    CREATE TABLE member_names (
+        guild_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    )
+    --;
+    CREATE INDEX member_names_user ON member_names(user_id)
+    """,
+    ),
 ]
 
 

@@ -292,6 +292,14 @@ class WebSessionStore(Protocol):
 
 
 @runtime_checkable
+class NameStore(Protocol):
+    """tables/names.py: members' display names, read by every process (the web companion's pages)."""
+
+    async def member_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]: ...
+    async def set_member_name(self, guild_id: int, user_id: int, name: str, now: float) -> bool: ...
+
+
+@runtime_checkable
 class LiveStore(Protocol):
     """tables/live.py: which tables moved (for the web companion's live pages)."""
 
@@ -324,6 +332,7 @@ PORTS: tuple[type, ...] = (
     SettingsStore,
     DeliveryStore,
     WebSessionStore,
+    NameStore,
     LiveStore,
     AdminStore,
 )

@@ -93,6 +93,7 @@ PERSONAL_DATA: list[PersonalData] = [
     PersonalData("leagues", "leagues", "state_json", scope="guild_id", json=True, pk="id"),
     PersonalData("prefs", "user_prefs", "user_id", "delete", None),
     PersonalData("web_sessions", "web_tokens", "user_id", "delete", None),  # the web companion's sign-ins
+    PersonalData("names", "member_names", "user_id", "delete", "guild_id"),  # display names (tables/names.py)
 ]
 
 

@@ -53,6 +53,7 @@ from .history import History
 from .kernel import DELIVERY_LEASE, Kernel
 from .live import TableWatch
 from .lobby import Lobby
+from .names import MemberNames
 from .people import People
 from .privacy import Privacy
 from .schedule import Schedule
@@ -119,6 +120,9 @@ class TableService:
         self.web_sessions = WebSessions(kernel.backend, clock=kernel.clock)
         #: the watcher of table changes behind the web companion's live pages (tables/live.py)
         self.watch = TableWatch(kernel.backend)
+        #: members' display names, stored where every process reads them (tables/names.py)
+        self.names = MemberNames(kernel.backend, kernel.clock)
+        self.people.privacy.on_forget(self.names.forget)
 
     # ------------------------------------------- the kernel's settings, shared
     @property

@@ -38,8 +38,9 @@ from tables.live import TableWatch
 from tables.secrecy import public_position
 from tables.web_sessions import WebSessions
 
+from . import caching, pages
 from . import guard as guards
-from . import pages
+from .names import Names, PageNames, token
 
 log = logging.getLogger("tabletop.web")
 
@@ -47,9 +48,6 @@ STATIC = __import__("pathlib").Path(__file__).parent / "static"
 COOKIE = "tg_session"
 LANG_COOKIE = "tg_lang"
 MAX_ID = 2**63 - 1
-
-#: display names: ``names(guild_id, members) -> {member: name}`` (the bot's name cache)
-Names = Callable[[int | None, Sequence[int]], Awaitable[Mapping[int, str]]]
 
 
 @dataclass
@@ -90,10 +88,11 @@ class LRU(OrderedDict):
 class Companion:
     tables: TableService
     base_url: str = ""
-    names: Names | None = None
+    names: Names | None = None  # inside the bot: its cache, for names the store lacks (web/names.py)
     limits: Limits = field(default_factory=Limits)
     trust_proxy: bool = False
     sessions: WebSessions = field(init=False)
+    people: PageNames = field(init=False)
     watch: TableWatch = field(init=False)
     images: LRU = field(default_factory=lambda: LRU(512))
     frames: LRU = field(default_factory=lambda: LRU(4096))
@@ -108,12 +107,25 @@ class Companion:
         self.sessions = self.tables.web_sessions
         self.watch = self.tables.watch
         self.watch.listeners.append(self.forget_row)
+        self.people = PageNames(self.tables.names, self.names)
+        self.tables.privacy.on_forget(self.forgotten)
 
     # ------------------------------------------------------------ helpers
     async def _names(self, row) -> Mapping[int, str]:
-        if self.names is None:
-            return {}
-        return await self.names(row.guild_id, row.humans)
+        return await self.people(row)
+
+    async def names_key(self, row) -> str:
+        """The digest of the table's members and their names, part of every cache key
+        of what shows them (web/names.py): a rename or a forget makes new keys."""
+        return token(row, await self.people(row))
+
+    async def forgotten(self, user_id: int, guild_id: int | None) -> None:
+        """A forget committed in this process: nothing made before it is served again
+        (other processes: the keys changed with the seats, see :meth:`names_key`)."""
+        for cache in (self.fragments, self.images, self.frames):
+            cache.clear()
+        self._rows.clear()
+        self.people.clear()
 
     async def once(self, cache: LRU, key: Any, compute: Callable[[], Awaitable[Any]]) -> Any:
         """``cache[key]``, computed once even when many viewers ask at the same moment."""
@@ -214,6 +226,7 @@ class Companion:
         async def read():
             row = await self.tables.row(gid)
             public = row is not None and await boards.public(self.tables, row)
+            self.people.stale(gid)  # its names are read again with it
             if len(self._rows) > 10_000:
                 self._rows.clear()
             self._rows[gid] = (time.monotonic(), row, public)
@@ -240,7 +253,7 @@ class Companion:
     async def fragment(self, row, member: int | None, locale: str) -> tuple[str, str | None, Board]:
         """The changing part of a table page, its image URL and the board (public: cached per version)."""
         seat = row.seat_of(member) if member is not None else None
-        key = ("frag", row.id, row.version, seat, locale)
+        key = ("frag", row.id, row.version, seat, locale, await self.names_key(row))
 
         async def compute():
             b = await self.board(row, member if seat else None, locale)
@@ -272,7 +285,8 @@ class Companion:
             )
 
         if member is None:  # anyone's page: made once per table version and language
-            body = await self.once(self.fragments, ("page", row.id, row.version, locale), make)
+            key = ("page", row.id, row.version, locale, await self.names_key(row))
+            body = await self.once(self.fragments, key, make)
         else:
             body = await make()
         return self.html(body, request, private=seat is not None or member is not None)
@@ -287,18 +301,21 @@ class Companion:
         if row.status == "lobby":
             raise web.HTTPNotFound()
         locale = self.locale(request, row.locale)
-        key = ("img", row.id, row.version, seat, locale)
+        key = ("img", row.id, row.version, seat, locale, await self.names_key(row))
 
         async def compute() -> bytes:
             b = await self.board(row, member if seat else None, locale)
             assert b.image is not None
             return await b.image()
 
-        png = await self.once(self.images, key, compute)
-        _, _, shown = await self.fragment(row, member if seat else None, locale)
-        current = request.query.get("v") == shown.seen
-        cache = "private, no-store" if own else ("public, max-age=86400" if current else "public, max-age=5")
-        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": cache})
+        if own:
+            png = await self.once(self.images, key, compute)
+            return web.Response(body=png, content_type="image/png", headers={"Cache-Control": caching.PRIVATE_IMAGE})
+        # what the image shows (the public view's digest, not the table version: a private step changes
+        # no public ETag) and whom it names: a forget makes a new tag (web/caching.py)
+        _, _, shown = await self.fragment(row, None, locale)
+        tag = caching.etag("img", row.id, shown.seen, locale, key[-1])
+        return await caching.png(request, tag, lambda: self.once(self.images, key, compute))
 
     async def live(self, request: web.Request) -> web.StreamResponse:
         member = await self.member(request)
@@ -383,7 +400,7 @@ class Companion:
         """One past position: computed once per (table, position, the action it ends on)."""
         n, total, _, step = await public_position(self.tables, row, position)
         anchor = step.id if step is not None else 0
-        key = ("frame", row.id, n, anchor, locale)
+        key = ("frame", row.id, n, anchor, locale, await self.names_key(row))
 
         async def compute() -> dict[str, Any]:
             f = await boards.frame(self.tables, row, n, locale, names=self._names)
@@ -415,11 +432,9 @@ class Companion:
             raise web.HTTPNotFound()
         locale = self.locale(request, row.locale)
         f = await self.frame(row, n, locale)
-        key = ("framepng", row.id, f["position"], f["frame"].anchor, locale)
-        png = await self.once(self.images, key, f["frame"].image)
-        fixed = request.query.get("a") == f["frame"].key
-        cache = "public, max-age=31536000, immutable" if fixed else "public, max-age=5"
-        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": cache})
+        key = ("framepng", row.id, f["position"], f["frame"].anchor, locale, await self.names_key(row))
+        # never immutable: it shows names, and a forget must reach browsers and proxies (web/caching.py)
+        return await caching.png(request, caching.etag(key), lambda: self.once(self.images, key, f["frame"].image))
 
     async def mine(self, request: web.Request) -> web.StreamResponse:
         locale = self.locale(request)
@@ -453,9 +468,9 @@ class Companion:
 
     async def _member_names(self, guild_id: int | None, members: Sequence[int], locale: str) -> dict[int, str]:
         names: Mapping[int, str] = {}
-        if self.names is not None and members:
+        if members:
             with contextlib.suppress(Exception):
-                names = await self.names(guild_id, list(members))
+                names = await self.people.members(guild_id, list(members))
         return {m: names.get(m) or text("web.member", locale, n=str(m)[-4:]) for m in members}
 
     async def campaign(self, request: web.Request) -> web.StreamResponse:
