@@ -204,6 +204,9 @@ MIN_DISPLAY_PX = 8.0
 #: An image's longer side is at least this many pixels, so the scaled-down
 #: inline image stays sharp on a 2x (HiDPI) screen.
 MIN_LONG_SIDE = 1000
+#: No renderer draws text smaller than this (image pixels): the web companion starts a
+#: board at a scale where this reads on a phone (web/static/app.js, ``data-text-px``).
+MIN_TEXT_PX = 15
 
 _recording = threading.local()
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from engine import get_game
 from engine.base import BaseState, Event, Game, Msg, SeatLabel
 from engine.i18n import has, t
+from render.common import MIN_TEXT_PX
 from store import GameRow
 
 from . import logtext
@@ -215,6 +216,7 @@ class Board:
     #: what the viewer sees, as a token (the version of an open game; of a secret-orders game a
     #: digest of the viewer's view, which others' private steps do not change: tables/secrecy.py)
     seen: str = ""
+    text_px: int = MIN_TEXT_PX  # the image's smallest text, in its pixels (a phone starts it readable)
     updated_at: float = 0.0
     #: the board image (PNG) as this viewer sees it; drawn when first awaited;
     #: ``image(marked=False)``: without the numbered marks of the offered choices

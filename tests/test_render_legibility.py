@@ -21,7 +21,7 @@ from PIL import Image
 from engine import available, get_game
 from engine.base import SeatLabel
 from render import render
-from render.common import MIN_DISPLAY_PX, MIN_LONG_SIDE, display_scale, recorded_text
+from render.common import MIN_DISPLAY_PX, MIN_LONG_SIDE, MIN_TEXT_PX, display_scale, recorded_text
 
 GAMES = available()  # every registered game
 
@@ -66,6 +66,8 @@ def test_board_images_read_at_discord_display_size(game_id):
                     assert runs, "the renderer draws its text through render.common (text or note_text)"
                     scale = display_scale(w, h)
                     for size, s in runs:
+                        # the web companion's phone scale counts on it (tests/test_web_phone.py)
+                        assert size >= MIN_TEXT_PX, f"{game_id}: {s!r} drawn at {size} px < MIN_TEXT_PX"
                         shown = size * scale
                         if shown < MIN_DISPLAY_PX:
                             worst.append((shown, locale, s))

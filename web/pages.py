@@ -176,11 +176,14 @@ def dynamic(b: Board) -> str:
     return "".join(parts)
 
 
-def stage(img_id: str, src: str | None, alt: str, locale: str) -> str:
+def stage(img_id: str, src: str | None, alt: str, locale: str, text_px: int) -> str:
+    """A board image to zoom and pan; ``text_px``: its smallest text in image pixels (the
+    page starts it at a scale where that reads: web/static/app.js)."""
     if src is None:
         return ""
     return (
-        f'<div class="stage"><img id="{img_id}" src="{e(src)}" alt="{e(alt)}" draggable="false"></div>'
+        f'<div class="stage"><img id="{img_id}" src="{e(src)}" alt="{e(alt)}" draggable="false" '
+        f'data-text-px="{int(text_px)}"></div>'
         '<div class="zoom">'
         f'<button type="button" data-zoom="in" aria-label="{e(t("web.zoom_in", locale))}">+</button>'
         f'<button type="button" data-zoom="out" aria-label="{e(t("web.zoom_out", locale))}">−</button>'
@@ -212,7 +215,7 @@ def table_page(
         og["og:image:alt"] = b.title
     body = (
         '<div class="layout"><section>'
-        + stage("board", image, b.title, loc)
+        + stage("board", image, b.title, loc, b.text_px)
         + f'<p class="muted"><span id="live" class="live">{e(t("web.live", loc))}</span> · '
         f'<a href="/t/{b.id}/history">{e(t("web.history_link", loc))}</a></p>'
         + f'</section><aside id="dynamic">{dynamic(b) if part is None else part}</aside></div>'
@@ -225,7 +228,7 @@ def history_page(b: Board, f: Frame, frame_src: str, caption: str, here: str) ->
     title = t("web.history_title", loc, title=b.title)
     body = (
         f'<p><a href="/t/{b.id}">{e(t("web.back_to_table", loc))}</a></p>'
-        + stage("frame", frame_src, title, loc)
+        + stage("frame", frame_src, title, loc, b.text_px)
         + '<div class="slider">'
         f'<button type="button" id="prev" aria-label="{e(t("web.prev", loc))}">◀</button>'
         f'<input type="range" id="slider" min="0" max="{f.total}" value="{f.position}" step="1" '

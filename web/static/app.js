@@ -2,17 +2,42 @@
 // The web companion's only script: zoom and pan the board (touch, mouse, keys),
 // live updates (Server-Sent Events) and the replay slider.  No framework, no CDN.
 (function () {
+  // The smallest text of a board reads at this many CSS pixels when a page opens: on a phone
+  // the board starts zoomed in (pannable; "Fit" shows it whole), on a wide screen it fits.
+  var READ_PX = 12;
   function zoomable(stage) {
     var img = stage.querySelector("img");
     if (!img) return null;
-    var s = 1, x = 0, y = 0, pts = {}, last = null;
+    var s = 1, x = 0, y = 0, pts = {}, last = null, base = 0;
     function apply() {
-      var w = stage.clientWidth, h = stage.clientHeight;
+      var w = stage.clientWidth, iw = img.offsetWidth, ih = img.offsetHeight;
       s = Math.min(6, Math.max(1, s));
-      x = Math.min(0, Math.max(w - w * s, x));
-      y = Math.min(0, Math.max(h - h * s, y));
+      // zoomed in, the stage grows with the image up to most of the screen's height
+      var h = s > 1 ? Math.min(ih * s, Math.max(ih, window.innerHeight * 0.6)) : ih;
+      stage.style.height = s > 1 ? h + "px" : "";
+      x = Math.min(0, Math.max(w - iw * s, x));
+      y = Math.min(0, Math.max(h - ih * s, y));
       img.style.transform = "translate(" + x + "px," + y + "px) scale(" + s + ")";
     }
+    function readable() {
+      // the scale at which the image's smallest text (data-text-px, image pixels) reads
+      var px = parseFloat(img.getAttribute("data-text-px")) || 15;
+      if (!img.naturalWidth || !img.offsetWidth) return 1;
+      var need = READ_PX / (px * img.offsetWidth / img.naturalWidth);
+      return need > 1.05 ? Math.min(6, need) : 1;
+    }
+    function start() {
+      if (base) return;  // once: a new board (a move, another frame) keeps the reader's zoom
+      base = readable();
+      s = base; x = 0; y = 0; apply();
+    }
+    if (img.complete && img.naturalWidth) start(); else img.addEventListener("load", start);
+    window.addEventListener("resize", function () {
+      if (!base) return;  // not drawn yet: its load starts it
+      var was = base; base = readable();
+      if (s === was) { s = base; x = 0; y = 0; }  // untouched by the reader: readable again
+      apply();
+    });
     function zoomAt(f, cx, cy) { var n = Math.min(6, Math.max(1, s * f)); x = cx - (cx - x) * n / s; y = cy - (cy - y) * n / s; s = n; apply(); }
     function centre() { return [stage.clientWidth / 2, stage.clientHeight / 2]; }
     function rel(e) { var r = stage.getBoundingClientRect(); return [e.clientX - r.left, e.clientY - r.top]; }
