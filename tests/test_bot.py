@@ -78,25 +78,31 @@ async def _spawn(tmp_path, base: str, token: str = "fake-token"):
     )
 
 
-async def _wait_ready(fd: FakeDiscord, proc, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if fd.identifies and any(r.method == "PUT" and "/commands" in r.path for r in fd.requests):
-            await asyncio.sleep(0.3)  # READY and GUILD_CREATE are being handled
-            return
-        if proc.returncode is not None:
-            break
-        await asyncio.sleep(0.05)
+async def _wait_ready(fd: FakeDiscord, proc, timeout: float = 30.0) -> bytes:
+    """Wait for the bot's own "ready as ..." log line (READY handled: on_ready ran), not a
+    fixed time after its commands were synced; returns the log read so far."""
+    seen = b""
+    try:
+        async with asyncio.timeout(timeout):
+            while True:
+                line = await proc.stderr.readline()
+                seen += line
+                if not line or b" ready as " in line:
+                    break
+    except TimeoutError:
+        pass
+    if b" ready as " in seen and fd.identifies:
+        return seen
     proc.kill()
     out, err = await proc.communicate()
-    raise AssertionError(f"bot not ready: rc={proc.returncode}\n{err.decode()[-3000:]}")
+    raise AssertionError(f"bot not ready: rc={proc.returncode}\n{(seen + err).decode()[-3000:]}")
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 async def test_a_signal_stops_the_bot_cleanly_within_5_seconds(tmp_path, sig):
     async with FakeDiscord() as fd:
         proc = await _spawn(tmp_path, fd.base_url)
-        await _wait_ready(fd, proc)
+        early = await _wait_ready(fd, proc)
         assert (tmp_path / "bot.db-wal").exists(), "the bot runs on the database in WAL mode"
         sent = time.monotonic()
         proc.send_signal(sig)
@@ -106,7 +112,7 @@ async def test_a_signal_stops_the_bot_cleanly_within_5_seconds(tmp_path, sig):
             proc.kill()
             raise AssertionError("the bot did not stop within 5 s of the signal") from None
         took = time.monotonic() - sent
-    text = err.decode()
+    text = (early + err).decode()
     assert proc.returncode == 0, text[-3000:]
     assert "Traceback" not in text and "Unclosed" not in text and "Task was destroyed" not in text, text[-3000:]
     assert not (tmp_path / "bot.db-wal").exists(), "a clean stop checkpoints the WAL"
