@@ -182,6 +182,7 @@ class LeagueDeadline(LeagueSetup):
             "scores": {},
             "reason": {"key": reason, "params": {}},
             "forfeit": list(absent),
+            "won_by_forfeit": [u for _, u in present],
         }
         try:
             done = await self.tables.kernel.write(

@@ -306,9 +306,10 @@ def table_places(
     """(place of each paired member who played, the members who forfeit) of an ended
     table.  With results: a member without a result row forfeits (absent at the
     deadline, or withdrawn: their seat went to the AI).  Without (a table ended
-    unplayed): the members its outcome names forfeit (tables/league_deadline.py) and
-    the others win by forfeit; an outcome naming none (a table abandoned) places
-    everyone equal."""
+    unplayed at the deadline, tables/league_deadline.py): the members its outcome
+    names as winners by forfeit share first place and every other paired member
+    forfeits (absent, or withdrawn); an outcome naming none (a table abandoned)
+    places everyone equal."""
     aliases = {int(k): int(v) for k, v in state.get("aliases", {}).items()}
     got: dict[int, int] = {}
     for r in results:
@@ -317,6 +318,8 @@ def table_places(
             got[uid] = int(r.place)
     if got:
         return {str(u): p for u, p in got.items()}, [u for u in seats if u not in got]
-    named = (outcome or {}).get("forfeit")
-    out = {aliases.get(int(u), int(u)) for u in named} if isinstance(named, list) else set()
-    return {str(u): 1 for u in seats if u not in out}, [u for u in seats if u in out]
+    won = (outcome or {}).get("won_by_forfeit")
+    if not isinstance(won, list):
+        return {str(u): 1 for u in seats}, []
+    winners = {aliases.get(int(u), int(u)) for u in won}
+    return {str(u): 1 for u in seats if u in winners}, [u for u in seats if u not in winners]

@@ -187,3 +187,20 @@ async def test_members_held_up_by_an_absent_one_share_the_win_by_forfeit(store):
     rows = {r.user_id: r for r in (await leagues.standings(lg.id)).rows}
     assert rows[first].points == 0 and rows[first].absent == 1
     assert all(rows[u].points == 1.5 and rows[u].absent == 0 for u in others)  # (2 + 1) / 2 each
+
+
+async def test_a_member_dropped_mid_round_forfeits_a_table_decided_unplayed(store):
+    """A dropped member's seat went to the AI: when the table then ends by forfeit at the
+    deadline, the withdrawn member forfeits too (they never share its win)."""
+    clock = Clock()
+    tables = TableService(store, clock=clock)
+    leagues = LeagueService(tables)
+    lid, (table,) = await _season(leagues, [51, 52])
+    quitter, stayer = table["seats"]
+    await leagues.drop(lid, quitter)  # their seat goes to the AI; the other never moves
+    clock.advance(3601)
+    await leagues.advance(lid)
+    (tb,) = (await leagues.get(lid)).state["rounds"][0]["tables"]
+    assert tb["absent"] == [stayer] and tb["places"] == {} and sorted(tb["forfeit"]) == sorted([quitter, stayer])
+    rows = {r.user_id: r for r in (await leagues.standings(lid)).rows}
+    assert rows[quitter].points == 0 and rows[quitter].absent == 1 and rows[quitter].dropped
