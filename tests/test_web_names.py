@@ -155,3 +155,25 @@ async def test_a_name_is_written_once_and_a_rename_reaches_the_companion(two):
     with pytest.raises(TurnRefused):  # seated at a running table: nothing is forgotten, names stay
         await bot.people.forget(BOB)
     assert await web.names.of(1, [BOB]) == {BOB: "Bob"}
+
+
+async def test_a_private_step_leaves_the_public_images_tag_as_it_was(two):
+    """The public image's ETag follows what it shows (issue 28 item 11): a crew's step of a
+    secret order moves the table's version but not the public view, so browsers keep theirs."""
+    bot, web = two
+    gid = await open_two_player(bot, "armor_clash")
+    await bot.names.note(1, HOST, HOSTESS)
+    c = await client_for(web, limits=Limits(rate=1000, burst=1000, row_seconds=0))
+    try:
+        first = await c.get(f"/t/{gid}/board.png")
+        tag = first.headers["ETag"]
+        loaded = await bot.load(gid)
+        pick = next(a for a in loaded.game.legal_actions(loaded.state, "p1") if a.kind == "choose" and a.what == "move")
+        await bot.act(gid, HOST, lambda *_: pick, seat="p1")
+        assert (await bot.row(gid)).version > loaded.row.version
+        again = await c.get(f"/t/{gid}/board.png", headers={"If-None-Match": tag})
+        assert again.status == 304 and again.headers["ETag"] == tag
+        await bot.names.note(1, HOST, "Renamed")  # a rename is a new image
+        assert (await c.get(f"/t/{gid}/board.png", headers={"If-None-Match": tag})).status == 200
+    finally:
+        await c.close()
