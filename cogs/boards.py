@@ -24,6 +24,7 @@ from engine.i18n import t
 from store import GameRow, landed
 from tables import TableService, TurnRefused, TurnResult, delivery_nonce
 from tables.board import Board, board, web_link
+from tables.pings import board_pings
 from tables.text import escape
 
 from .clockview import bank_lines
@@ -36,11 +37,9 @@ from .ui import (
     allowed_mentions,
     board_file,
     board_link,
-    board_pings,
     board_view,
     clip,
     event_lines,
-    mentioned,
     msg_text,
     offered,
     public_prompt,
@@ -244,8 +243,7 @@ class Boards:
         png = await b.image()  # its choices' numbers marked: the same offer as the buttons
         view = board_view(row, b, note=note, live=live, extra=self.bank_text(row, b))
         self.add_web_link(view, row, locale)
-        before, actors = result.waiting_before, result.actors
-        pings = board_pings(row, b, live=live, before=before, actors=actors) + mentioned(note)
+        pings = board_pings(result, b.to_act, live=live)  # tables/pings.py: the one place pings are decided
         return {"view": view, "file": board_file(png), "allowed_mentions": allowed_mentions(pings)}
 
     async def panel(
@@ -397,6 +395,9 @@ class Boards:
                     key = "asyncplay.expired_ai" if n.get("policy") == "ai" else "asyncplay.expired_default"
                 seats = [(str(s), int(u)) for s, u in n.get("seats") or []]
                 lines.append(await self.timeout_note(result, seats, key, locale))
+            elif kind == "undone" and "agreed" in n:  # a passed vote: at whose request, who agreed, how much
+                agreed = " ".join(f"<@{u}>" for u in n.get("agreed") or []) or "-"
+                lines.append(t("play.vote.undone", locale, user=f"<@{user}>", agreed=agreed, steps=n.get("steps", 0)))
             elif kind == "undone":
                 lines.append(t("core.ui.undone", locale, user=f"<@{user}>"))
             elif kind == "handover":

@@ -52,14 +52,16 @@ class Seats(TableFeature):
         plocale = await self.public_locale(interaction, vote.game_id if vote is not None else None)
         res = await self.tables.ballot(vid, interaction.user.id, yes)
         if res.status == "expired":
-            await interaction.edit_original_response(view=None)
+            await self.close_vote_message(interaction, t("play.vote.closed_expired", plocale))
             if res.reason in ("ended", "decided_again", "gone"):  # an undo vote says why it no longer applies
                 return await self.refuse(
                     interaction, f"play.vote.expired_{res.reason}", user=f"<@{res.vote.payload.get('user')}>"
                 )
             return await self.refuse(interaction, "core.ui.vote_expired")
         if res.status == "refused":
-            await interaction.edit_original_response(view=None)
+            await self.close_vote_message(
+                interaction, t("play.vote.closed_refused", plocale, user=interaction.user.mention)
+            )
             return await interaction.followup.send(
                 t("core.ui.vote_refused", plocale, user=interaction.user.mention),
                 allowed_mentions=discord.AllowedMentions.none(),
@@ -72,11 +74,22 @@ class Seats(TableFeature):
                 text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
         assert res.result is not None
-        try:
-            await interaction.edit_original_response(view=None)
-        except discord.HTTPException:
-            pass
+        await self.close_vote_message(interaction, t("play.vote.closed_passed", plocale))
         await self.post_board(interaction, res.result, retire=True)
+
+    @staticmethod
+    async def close_vote_message(interaction: discord.Interaction, outcome: str) -> None:
+        """A decided vote's message keeps its question, says how the vote ended (passed,
+        failed, expired) and loses its buttons, so a member who was not asked sees why
+        the table changed (or did not)."""
+        question = interaction.message.content if interaction.message is not None else ""
+        text = clip(f"{question}\n**{outcome}**" if question else f"**{outcome}**", 2000)
+        try:
+            await interaction.edit_original_response(
+                content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException:
+            pass  # the buttons stay; a later click is answered "closed"
 
     @game.command(
         name=ls("handover", "discord.cmd.game.handover"),

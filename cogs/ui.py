@@ -9,7 +9,6 @@ clicked, so buttons keep working after a restart.
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from typing import TypeVar
@@ -493,36 +492,6 @@ def allowed_mentions(users: Iterable[int | None] = ()) -> discord.AllowedMention
     )
 
 
-_MENTION = re.compile(r"<@!?(\d+)>")
-
-
-def mentioned(text: str | None) -> list[int]:
-    """The members a text the bot wrote mentions (names in it are escaped, so
-    every ``<@id>`` left is one the bot put there)."""
-    return [int(m) for m in _MENTION.findall(text or "")]
-
-
-def board_pings(
-    row: GameRow,
-    b: Board,
-    *,
-    live: bool = True,
-    before: Sequence[str] = (),
-    actors: Sequence[str] = (),
-) -> list[int]:
-    """Whom a board notifies: every player on the final board, else the human seats to act,
-    once per turn: a seat that was waiting already before the change (``before``, the
-    seats to act then) and took no part in it (``actors``) was pinged by the board that
-    gave it its turn, so a board about someone else's decision does not ping it again."""
-    if not live:
-        return []
-    if b.outcome is not None:
-        return list(row.humans)
-    if row.status in ("abandoned", "finished"):
-        return []
-    return [u for s in b.to_act if (u := row.user_of(s)) is not None and (s not in before or s in actors or not before)]
-
-
 __all__ = [
     "action_view",
     "board_file",
@@ -533,9 +502,7 @@ __all__ = [
     "seat_labels",
     "turn_pings",
     "allowed_mentions",
-    "board_pings",
     "event_lines",
-    "mentioned",
     "public_prompt",
     "text_labels",
     "clip",

@@ -71,6 +71,11 @@ class TurnResult:
     notes: list[dict[str, Any]] = field(default_factory=list)
     #: "board" (the table's board) or "notice" (only the notes: the table ended without one)
     kind: str = "board"
+    #: the member whose request made the change (their move, undo, resignation, the ballot
+    #: that decided a vote, the start): its board never pings them (tables/pings.py)
+    by: int | None = None
+    #: members another message told of this change already (a league table's opening post)
+    told: list[int] = field(default_factory=list)
 
     @property
     def finished(self) -> bool:

@@ -315,4 +315,7 @@ class LeagueService(LeagueDeadline):
             await self.tables.kernel.update_game(game_row.id, started.row.version, status="abandoned")
             return None
         await self.store.finish_league_step(league_id, n, f"open:{k}", self.clock())
+        started.told = list(
+            tb["seats"]
+        )  # the table's opening post pinged its players: its first board pings none again
         return started

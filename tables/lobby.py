@@ -89,7 +89,7 @@ class Lobby:
             raise limit_refused(exc) from None
         if hi == 1 or len(seats) == hi:
             async with self.store.lock(row.id):
-                return LobbyResult(row, await self.start(row))
+                return LobbyResult(row, await self.start(row, by=host_id))
         return LobbyResult(row)
 
     async def lobby(
@@ -135,7 +135,7 @@ class Lobby:
                     raise TurnRefused("host_only", "core.ui.host_only")
                 if len(seats) < lo:
                     raise TurnRefused("need_players", "core.ui.need_players", lo=lo)
-                return LobbyResult(row, await self.start(row))
+                return LobbyResult(row, await self.start(row, by=user_id))
             else:
                 raise TurnRefused("stale", "core.ui.stale")
             try:
@@ -147,9 +147,10 @@ class Lobby:
                 row.status = status
             return LobbyResult(row)
 
-    async def start(self, row: GameRow) -> TurnResult:
+    async def start(self, row: GameRow, *, by: int | None = None) -> TurnResult:
         """Lobby -> running game in one commit: the campaign's seat names and
-        story options, the first state, the AI seats' opening moves."""
+        story options, the first state, the AI seats' opening moves (``by``: the
+        member who started it)."""
         game = get_game(row.game)
         decided: dict[str, Any] = {}
 
@@ -191,6 +192,7 @@ class Lobby:
             [e.seat for e in decided["entries"]],
             [],
             decided["entries"],
+            by=by,
         )
 
     async def limits(self, guild_id: int | None) -> dict[str, int]:

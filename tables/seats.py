@@ -84,8 +84,9 @@ class Seats:
             voters = undo_rule.asked(removed, row.humans, user_id)
             if free or not voters:  # nobody to ask: the only human at the table decides
                 notes = [{"note": "undone", "user": user_id}]
+                waiting = list(row.to_act)
                 row.version = await self.k.save_turn(row, game, before, [], revert=revert, by_user=user_id, notes=notes)
-                return UndoResult(done=TurnResult(row, game, before, [], [], notes=notes))
+                return UndoResult(done=TurnResult(row, game, before, [], [], waiting, notes=notes, by=user_id))
             payload = {"user": user_id, "action": revert[0]}  # the decision asked about
             vote = await self.open_vote(row, "undo", payload, voters, len(voters), user_id, decision=f"undo:{seat}")
             return UndoResult(vote=VoteOpened(vote, voters, len(voters)))
@@ -147,7 +148,7 @@ class Seats:
             owner = row.user_of(seat)
             if user_id == row.host_id or admin or (owner is not None and user_id == owner):
                 note = {"note": "handover", "seat": seat, "to": to, "previous": owner}
-                return HandoverResult(done=await self.hand_over(loaded, seat, to, notes=[note]))
+                return HandoverResult(done=await self.hand_over(loaded, seat, to, notes=[note], by=user_id))
             if row.seat_of(user_id) is None:
                 raise TurnRefused("host_only", "core.ui.host_only")
             if owner is None:
@@ -182,15 +183,22 @@ class Seats:
         return seats, moved
 
     async def hand_over(
-        self, loaded: Loaded, seat: str, to: int | None, votes=(), notes: Sequence[dict[str, Any]] = ()
+        self,
+        loaded: Loaded,
+        seat: str,
+        to: int | None,
+        votes=(),
+        notes: Sequence[dict[str, Any]] = (),
+        by: int | None = None,
     ) -> TurnResult:
         """The seat changes hands and, when it went to the AI and is to act, the
-        AI plays at once: one commit."""
+        AI plays at once: one commit (``by``: the member who asked)."""
         row, game, state = loaded.row, loaded.game, loaded.state
+        waiting = list(row.to_act) if row.status == "active" else []
         seats, moved = self._handover_state(row, game, state, seat, to)
         state, entries, events = await self.k.advance_ai(moved, game, state)
         moved.version = await self.k.save_turn(moved, game, state, entries, seats=seats, votes=votes, notes=notes)
-        return TurnResult(moved, game, state, events, [e.seat for e in entries], [], entries, list(notes))
+        return TurnResult(moved, game, state, events, [e.seat for e in entries], waiting, entries, list(notes), by=by)
 
     async def resign(self, game_id: int, user_id: int) -> TurnResult:
         """The user leaves: their seat goes to the AI; with no human left the
@@ -203,7 +211,7 @@ class Seats:
                 raise TurnRefused("not_seated", "core.ui.not_seated")
             note = {"note": "resigned", "user": user_id}
             if [u for u in row.humans if u != user_id]:
-                return await self.hand_over(loaded, seat, None, notes=[note])
+                return await self.hand_over(loaded, seat, None, notes=[note], by=user_id)
             outcome = {
                 "winners": [],
                 "scores": {},
@@ -219,7 +227,7 @@ class Seats:
             assert done.version is not None
             row.version = done.version
             row.status = "finished"
-            return TurnResult(row, game, state, [], [], notes=notes, kind="notice")
+            return TurnResult(row, game, state, [], [], notes=notes, kind="notice", by=user_id)
 
 
 def _seat_named(exc: TurnRefused, row: GameRow, seat: str) -> TurnRefused:

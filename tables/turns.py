@@ -83,7 +83,7 @@ class Turns:
             with self.k.stage("save"):
                 row.version = await self.k.save_turn(row, game, state, entries)
             row.state_json = None  # the caller has ``state``; avoid keeping two copies
-            return TurnResult(row, game, state, events, [e.seat for e in entries], waiting_before, entries)
+            return TurnResult(row, game, state, events, [e.seat for e in entries], waiting_before, entries, by=user_id)
 
     async def timeout(
         self,

@@ -3,6 +3,8 @@ ballot that decides it carries the undo or hand-over in the same commit."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from store import ChangeSet, VersionConflict, Vote, VoteChange
 from store.ports import SeatStore
 
@@ -78,15 +80,16 @@ class Votes:
                 if vote.kind == "undo":
                     who = int(vote.payload["user"])
                     before, revert, _, _ = await self.seats.undo_plan(loaded, who)
-                    notes = [{"note": "undone", "user": who}]
+                    notes = [undone_note(who, revert, ayes)]
+                    to_act_before = list(row.to_act)
                     row.version = await self.k.save_turn(
                         row, game, before, [], revert=revert, by_user=who, votes=closing, notes=notes
                     )
-                    result = TurnResult(row, game, before, [], [], notes=notes)
+                    result = TurnResult(row, game, before, [], [], to_act_before, notes=notes, by=user_id)
                 else:
                     seat, to = vote.payload["seat"], vote.payload.get("to")
                     note = {"note": "handover", "seat": seat, "to": to, "previous": vote.payload.get("owner")}
-                    result = await self.seats.hand_over(loaded, seat, to, votes=closing, notes=[note])
+                    result = await self.seats.hand_over(loaded, seat, to, votes=closing, notes=[note], by=user_id)
             except TurnRefused as exc:
                 await self._raced_if_moved(vote, exc)
                 raise
@@ -141,12 +144,17 @@ class Votes:
                 status = "refused" if failed else "counted"
                 return BallotResult(status, vote, counted, len(asked), waiting=waiting)
             closing = [VoteChange(vote.id, vote.version, yes=ayes, no=nays, status="passed")]
+            notes = [undone_note(mover, revert, [u for u in asked if u in ayes])]
+            to_act_before = list(row.to_act)
             try:
-                row.version = await self.k.save_turn(row, game, before, [], revert=revert, by_user=mover, votes=closing)
+                row.version = await self.k.save_turn(
+                    row, game, before, [], revert=revert, by_user=mover, votes=closing, notes=notes
+                )
             except TurnRefused as exc:
                 await self._raced_if_moved(vote, exc)
                 raise
-            return BallotResult("passed", vote, counted, len(asked), TurnResult(row, game, before, [], []))
+            result = TurnResult(row, game, before, [], [], to_act_before, notes=notes, by=user_id)
+            return BallotResult("passed", vote, counted, len(asked), result)
 
     async def _raced_if_moved(self, vote: Vote, exc: TurnRefused) -> None:
         """A passing ballot's change found the table moved ("stale"): when another ballot
@@ -161,3 +169,9 @@ class Votes:
             await self.k.write(ChangeSet(votes=[VoteChange(vote.id, vote.version, status=status)]))
         except VersionConflict:
             pass  # somebody else closed it first
+
+
+def undone_note(mover: int, revert: list[int], agreed: list[int]) -> dict[str, Any]:
+    """The notice a passed undo vote owes the channel with its board: whose move was
+    taken back (at their request), how many steps went with it, and who agreed."""
+    return {"note": "undone", "user": mover, "steps": len(revert), "agreed": sorted(agreed)}

@@ -36,7 +36,8 @@ async def test_full_game_through_slash_command_and_buttons(table):
     await table.start()
     gid, board = await open_solo(table, alice)
     assert board.png().startswith(b"\x89PNG")
-    assert 101 in board.pinged, "the player to act is mentioned"
+    assert 101 in board.mentions, "the player to act is named"
+    assert board.pinged == [], "and not pinged: they opened the table a moment ago (issue 29.6)"
     assert table.row(gid)["status"] == "active"
     for _ in range(400):
         if table.row(gid)["status"] != "active":

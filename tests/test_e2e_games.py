@@ -158,5 +158,6 @@ async def test_armor_clash_orders_stay_private_until_the_turn_resolves(table, mo
     if out_in_turn_1:
         assert resolved is board and called == {501} and "p1" not in game.to_act(after)
         return
-    assert called and set(resolved.pinged) == called, resolved.text
+    # but the crew whose order resolved it: it is looking at it (issue 29.6)
+    assert called and set(resolved.pinged) == called - {seat_user["p2"]}, resolved.text
     assert not board.custom_ids, "the superseded board lost its buttons"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine import get_game
+
 
 def _thread_id(thread) -> int:
     return int(thread["id"]) if isinstance(thread, dict) else int(thread)
@@ -49,7 +51,9 @@ async def test_join_leave_ai_start(table):
     assert not lobby.custom_ids, "the lobby loses its buttons once the game starts"
     # the lobby's words follow its state: nobody is asked to join a running game
     assert "Press Join" not in lobby.text and "The game is on with 3 players" in lobby.text
-    assert board.png() and (set(board.pinged) & {101, 103})
+    to_act = {table.seat_user(gid)[s] for s in get_game("thunder_road").to_act(table.state(gid))} - {None}
+    # the seats to act are pinged, but the host: they pressed Start and are looking at it (issue 29.6)
+    assert board.png() and set(board.pinged) == to_act - {101} and 101 not in board.pinged
     assert not table.fd.violations
 
 
