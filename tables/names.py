@@ -17,6 +17,7 @@ them where it shows them, as it escapes any name.
 
 from __future__ import annotations
 
+import time
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 
@@ -28,6 +29,9 @@ NO_GUILD = 0
 MAX_NAME = 64
 #: names this process knows to be stored: (server, member) -> name; bounded
 CACHE_LIMIT = 50_000
+#: how long this process trusts that a name it stored is still there (another process's
+#: forget deletes it): after this the next interaction writes it again (no row changes if it is)
+KNOWN_SECONDS = 3600.0
 
 
 def clean(name: str | None) -> str | None:
@@ -45,7 +49,7 @@ class MemberNames:
     def __init__(self, store: NameStore, clock: Callable[[], float]) -> None:
         self.store = store
         self.clock = clock
-        self._known: dict[tuple[int, int], str] = {}
+        self._known: dict[tuple[int, int], tuple[str, float]] = {}
         self.writes = 0  # names written by this process (tests and benches count them)
 
     async def note(self, guild_id: int | None, user_id: int, name: str | None) -> bool:
@@ -56,12 +60,14 @@ class MemberNames:
         if shown is None or user_id <= 0:
             return False
         key = (guild_id or NO_GUILD, int(user_id))
-        if self._known.get(key) == shown:
+        now = time.monotonic()
+        hit = self._known.get(key)
+        if hit is not None and hit[0] == shown and now - hit[1] < KNOWN_SECONDS:
             return False
         if len(self._known) > CACHE_LIMIT:
             self._known.clear()
         wrote = await self.store.set_member_name(key[0], key[1], shown, self.clock())
-        self._known[key] = shown
+        self._known[key] = (shown, now)
         if wrote:
             self.writes += 1
         return wrote

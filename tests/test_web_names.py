@@ -177,3 +177,52 @@ async def test_a_private_step_leaves_the_public_images_tag_as_it_was(two):
         assert (await c.get(f"/t/{gid}/board.png", headers={"If-None-Match": tag})).status == 200
     finally:
         await c.close()
+
+
+async def test_a_separate_companion_names_campaign_rows(two):
+    from store import ChangeSet, GameChange, ResultRow, Seat
+
+    bot, web = two
+    store = bot.store
+    camp = await store.create_campaign(guild_id=1, game="automobile", name="Autumn", points=[3, 1], created_by=HOST)
+    for winner in (HOST, BOB):
+        row = await store.create_game(
+            guild_id=1,
+            channel_id=winner,
+            game="automobile",
+            host_id=winner,
+            options={},
+            seed=1,
+            seats=[Seat("p1", winner)],
+            status="active",
+            state_json="{}",
+            campaign_id=camp.id,
+        )
+        change = GameChange(
+            row.id, row.version, status="finished", to_act=[], results=[ResultRow("p1", winner, 1, True)]
+        )
+        await store.commit(ChangeSet(game=change))
+    await bot.names.note(1, HOST, HOSTESS)
+    await bot.names.note(1, BOB, BOBBY)
+    c = await client_for(web, limits=Limits(rate=1000, burst=1000))
+    try:
+        page = await (await c.get(f"/c/{camp.id}")).text()
+        assert "Hostess ★" in page and "Bobby &lt;b&gt;" in page and "…" not in page
+        await bot.people.forget(BOB)
+        page = await (await c.get(f"/c/{camp.id}")).text()
+        assert "Bobby" not in page and "Hostess ★" in page
+    finally:
+        await c.close()
+
+
+async def test_a_forget_in_another_process_is_written_again_by_the_next_interaction(two, monkeypatch):
+    import tables.names
+
+    bot, other = two  # two bot processes: a member forgotten through one, then seen by the other
+    assert await bot.names.note(1, HOST, HOSTESS)
+    await other.people.forget(HOST)
+    assert await bot.names.of(1, [HOST]) == {}
+    assert not await bot.names.note(1, HOST, HOSTESS)  # trusted for a while: no write on every click
+    monkeypatch.setattr(tables.names, "KNOWN_SECONDS", 0.0)  # that while has passed
+    assert await bot.names.note(1, HOST, HOSTESS)
+    assert await other.names.of(1, [HOST]) == {HOST: HOSTESS}
