@@ -67,3 +67,33 @@ async def test_a_member_who_forgets_themselves_withdraws_and_is_never_mentioned(
     assert not [x for x in texts if "<@-" in x], "a pseudonym was sent as a mention"
     assert not [x for x in texts if str(anon) in x], "a pseudonym was sent to Discord"
     assert not fd.violations, fd.violations
+
+
+async def test_a_table_thread_whose_ping_discord_refuses_is_still_the_tables_only_thread(table: Table):
+    """Discord refusing the ping in a new table thread (as it refused a pseudonym's) left the
+    thread empty and unrecorded, and every later pass opened another (13 in 2 hours)."""
+    fd = table.fd
+    boss = fd.owner
+    players = [fd.add_user(7201 + i, f"driver{i}") for i in range(4)]
+    await table.start()
+    ex = await fd.slash(
+        boss,
+        "league new",
+        {"game": "armor_clash", "name": "Cup", "format": "swiss", "rounds": 2, "round_hours": 2,
+         "options": "scenario=duel"},
+    )  # fmt: skip
+    await reply(fd, ex)
+    await until(lambda: any("tg:lg:1:join" in m.custom_ids for m in fd.messages()))
+    signup = next(m for m in fd.messages() if "tg:lg:1:join" in m.custom_ids)
+    for p in players:
+        assert "signed up" in await reply(fd, await fd.click(p, signup, "tg:lg:1:join"))
+    # the first message posted in a thread (a table's ping) is refused as invalid
+    fd.fail_requests("POST", rf"^/channels/(?!{fd.channel_id}/)\d+/messages$", 400, 50035, "Invalid Form Body")
+    ex = await fd.slash(boss, "league start", {"name": "Cup"})
+    await reply(fd, ex)
+    await until(lambda: league_state(table)["round"] == 1 and all(tb["game_id"] for tb in current_tables(table)))
+    for _ in range(11):  # passes every ten minutes until just before the deadline
+        table.clock.advance(10)
+        await tick(table)
+    threads = [c for c in fd.channels.values() if c.get("type") == 11]
+    assert len(threads) == 2 and {int(c["id"]) for c in threads} == {tb["channel_id"] for tb in current_tables(table)}
