@@ -255,8 +255,18 @@ def pair_round(row: LeagueRow, n: int, rated: dict[int, float], now: float) -> d
         if row.format == "swiss":
             got = pairing.swiss(order, met, byes, firsts)
         elif row.format == "round_robin":
-            seeded = sorted(order, key=lambda u: (-float(st.get("rating_start", {}).get(str(u), 0.0)), u))
-            got = pairing.round_robin(seeded, n - 1)
+            # the season's schedule stands: a member who withdrew (dropped, forgotten) keeps
+            # their place in it and whoever was to meet them has a bye (a win by forfeit), so
+            # nobody meets anyone twice
+            start = st.get("rating_start", {})
+            field_ = [
+                r.user_id for r in standing if r.division == d and (r.user_id in active or str(r.user_id) in start)
+            ]
+            seeded = sorted(field_, key=lambda u: (-float(start.get(str(u), 0.0)), u))
+            drawn = pairing.round_robin(seeded, n - 1)
+            kept = [s for s in drawn.tables if all(u in active for u in s)]
+            freed = [u for s in drawn.tables if s not in kept for u in s if u in active]
+            got = pairing.Pairing(kept, [u for u in drawn.byes if u in active] + freed)
         else:
             got = pairing.pods(order, int(cfg["seats"]), int(cfg.get("min_seats", 2)), byes, firsts)
         all_byes += got.byes

@@ -95,3 +95,42 @@ def test_a_member_forgotten_before_forgets_withdrew_is_never_paired():
     )  # fmt: skip
     rnd = pair_round(row, 2, {}, 0.0)
     assert [tb["seats"] for tb in rnd["tables"]] in ([[BOB, CAROL]], [[CAROL, BOB]]) and rnd["byes"] == []
+
+
+async def test_round_robin_keeps_its_schedule_when_a_member_withdraws(store):
+    """A withdrawal (here: a forget) by the rules of round robin: the schedule stands, the
+    withdrawn member's opponents get a bye each round, and nobody meets anyone twice."""
+    from conftest import Clock
+
+    clock = Clock()
+    service = TableService(store, clock=clock)
+    leagues = LeagueService(service)
+    lg = await leagues.create(
+        guild_id=1, channel_id=5, game="armor_clash", name="RR", format="round_robin", created_by=BOB,
+        round_hours=1, options={"scenario": "duel"},
+    )  # fmt: skip
+    players = [HOST, BOB, CAROL, 310_000_000_000_000_010]
+    for uid in players:
+        await leagues.signup(lg.id, uid)
+    await leagues.start(lg.id)
+    await leagues.advance(lg.id)
+    for _ in range(3):
+        row = await leagues.get(lg.id)
+        for n, k, _ in leagues.unopened(row):
+            assert await leagues.claim_open(lg.id, n, k)
+            await leagues.open_table(lg.id, n, k, 9100 + 10 * n + k, locale="en", seed=k + 1)
+        if int(row.state["round"]) == 1:  # HOST leaves their table to the AI and forgets themselves
+            fresh = (await leagues.get(lg.id)).state["rounds"][0]["tables"]
+            (gid,) = [tb["game_id"] for tb in fresh if HOST in tb["seats"]]
+            await service.resign(gid, HOST)
+            await service.forget(HOST)
+        clock.advance(3601)
+        await leagues.advance(lg.id)
+    row = await leagues.get(lg.id)
+    assert row.status == "finished" and len(row.state["rounds"]) == 3
+    met = [frozenset(tb["seats"]) for r in row.state["rounds"] for tb in r["tables"]]
+    assert len(met) == len(set(met))  # no rematch
+    anon = next(int(u) for u in row.state["players"] if int(u) < 0)
+    later = row.state["rounds"][1:]
+    assert all(anon not in tb["seats"] for r in later for tb in r["tables"])
+    assert all(len(r["tables"]) == 1 and len(r["byes"]) == 1 for r in later)  # their opponent: a bye
