@@ -57,6 +57,10 @@ class Community(commands.Cog):
     def loc(self, interaction: discord.Interaction) -> str:
         return locale_of(interaction, self.services.default_locale)
 
+    async def public_loc(self, interaction: discord.Interaction) -> str:
+        """A public post's language: the server's, never the caller's (docs/rulings.md, "Public language")."""
+        return await self.services.settings.public_language(interaction.guild_id, self.services.default_locale)
+
     async def name_of(self, guild: discord.Guild | None, user_id: int) -> str:
         member = guild.get_member(user_id) if guild else None
         if member is None and guild is not None:
@@ -212,6 +216,7 @@ class Community(commands.Cog):
             await interaction.response.send_message(t("discord.leaderboard.empty", locale), ephemeral=True)
             return
         await interaction.response.defer(thinking=True)
+        locale = await self.public_loc(interaction)  # the leaderboard is posted for everyone
         names = [await self.name_of(interaction.guild, r.user_id) for r in rows]
         headers = [
             t("core.board.rank", locale),
@@ -285,6 +290,7 @@ class Community(commands.Cog):
             story=parse_options(story),
         )
         await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
+        locale = await self.public_loc(interaction)  # the announcement is public
         await interaction.followup.send(
             t(
                 "core.campaign.created",
@@ -313,6 +319,7 @@ class Community(commands.Cog):
         if camp is None:
             return await interaction.followup.send(t("core.ui.no_campaign", locale, name=echo(name)), ephemeral=True)
         await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
+        locale = await self.public_loc(interaction)  # the standings are posted for everyone
         rows = await self.standings(camp.id)
         lines = [
             t("core.campaign.row", locale, rank=i + 1, user=f"<@{u}>", points=p, tables=n, wins=w)

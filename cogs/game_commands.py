@@ -57,13 +57,17 @@ class GameCommands(commands.Cog):
                 log.warning("game %s: /%s already exists; its declared commands are not registered", gid, name)
                 continue
             taken.add(name)
+            # names are localised like every other command's (/汽车 手牌 in Chinese): the game's
+            # catalog keys <game>.cmd.group and <game>.cmd.<name>, when it has them
             group = app_commands.Group(
-                name=name, description=ls(t(f"{gid}.name", "en"), f"{gid}.name"), guild_only=True
+                name=ls(name, f"{gid}.cmd.group"),
+                description=ls(t(f"{gid}.name", "en"), f"{gid}.name"),
+                guild_only=True,
             )
             for cmd in game.commands:
                 group.add_command(
                     app_commands.Command(
-                        name=cmd.name,
+                        name=ls(cmd.name, f"{gid}.cmd.{cmd.name}"),
                         description=ls(cmd.description, cmd.key),
                         callback=self._callback(gid, cmd.name),
                     )

@@ -297,7 +297,8 @@ class League(Periodic, commands.Cog):
         locale = self.loc(interaction)
         row = await self._league(interaction, name)
         table = await self.leagues.standings(row.id)
-        text, png = await self.rounds.standings_post(table, locale)
+        # a public post: in the server's language, not the caller's (docs/rulings.md, "Public language")
+        text, png = await self.rounds.standings_post(table, await self.public_locale(interaction.guild_id))
         await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
         await interaction.followup.send(
             clip(text, 2000),

@@ -70,8 +70,7 @@ class Rounds:
         self.boards = boards
 
     async def public_locale(self, guild_id: int | None) -> str:
-        settings = await self.services.settings.guild(guild_id)
-        return settings.get("language") or self.services.default_locale
+        return await self.services.settings.public_language(guild_id, self.services.default_locale)
 
     @staticmethod
     def member(uid: int, locale: str) -> str:

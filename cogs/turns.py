@@ -309,8 +309,9 @@ class Turns(TableFeature):
         g = get_game(row.game)
         if row.status == "lobby":
             await interaction.followup.send(t("core.ui.reposted", locale), ephemeral=True)
-            view = lobby_components(row, g, locale)
-            await interaction.followup.send(embed=lobby_embed(row, g, locale), view=view or discord.utils.MISSING)
+            plocale = await self.boards.public_locale_of(row)  # the lobby is public: the table's language
+            view = lobby_components(row, g, plocale)
+            await interaction.followup.send(embed=lobby_embed(row, g, plocale), view=view or discord.utils.MISSING)
             return
         loaded = await self.tables.load(row.id)
         plocale = await self.boards.public_locale_of(loaded.row)

@@ -65,6 +65,12 @@ class Settings:
         self._cache[guild_id] = (self.clock(), {**DEFAULT_SETTINGS, **clean})
         return {**DEFAULT_SETTINGS, **clean}
 
+    async def public_language(self, guild_id: int | None, default: str) -> str:
+        """The language of a server's public posts that belong to no table (leaderboards,
+        league and campaign standings): its /settings language, else ``default`` (the
+        bot's); never the language of the member who asked (docs/rulings.md)."""
+        return (await self.guild(guild_id)).get("language") or default
+
     async def user(self, user_id: int) -> dict[str, Any]:
         return await self.store.user_prefs(user_id)
 
