@@ -332,7 +332,9 @@ def _exec(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
         dem = "  ".join(
             f"{t(f'automobile.cls_short.{c}', loc)} {view.demand.get(c, 0)}" for c in ("low", "mid", "high")
         )
-        lines.append((t("automobile.ui.demand_round", loc, round=view.revealed_round) + ": " + dem, "#e8c547"))
+        # shown from an earlier round (until this round's cards are turned up in phase 7): said so
+        key = "automobile.ui.demand_round" if view.revealed_round >= view.round else "automobile.ui.demand_past"
+        lines.append((t(key, loc, round=view.revealed_round) + ": " + dem, "#e8c547"))
     if isinstance(view, SeatView) and view.hand:
         lines.append((t("automobile.ui.hand", loc) + ": " + "  ".join(map(str, view.hand)), "#7fd0ff"))
     for k, (s, fill) in enumerate(lines[:5]):
@@ -382,7 +384,8 @@ def _players(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
             notes.append(t(f"automobile.char.{p.character}", loc))
         if seat in view.revealed:
             cards = " ".join(str(c) for c in view.revealed[seat])
-            notes.append(t("automobile.ui.revealed", loc, round=view.revealed_round, cards=cards))
+            key = "automobile.ui.revealed" if view.revealed_round >= view.round else "automobile.ui.revealed_past"
+            notes.append(t(key, loc, round=view.revealed_round, cards=cards))
         if p.arrears:
             notes.append(t("automobile.ui.arrears", loc, money=p.arrears))
         if view.scores:  # the result first: it is what matters at the end

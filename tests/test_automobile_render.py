@@ -94,3 +94,29 @@ def test_loss_points_and_icons_are_explained_not_coded():
         assert view.loss_fee > 0 and fee in runs, "the legend says what a loss point costs"
         for key in ("factory", "parts", "cars", "bonus", "discount", "dist"):
             assert t(f"automobile.ui.legend.{key}", locale) in runs, key
+
+
+@pytest.mark.parametrize("locale", ["en", "zh"])
+def test_last_rounds_demand_is_said_to_be_last_rounds(locale):
+    """Issue 29 item 11: from phase 1 of a round until its cards are turned up in phase 7,
+    the board shows the previous round's demand and cards: it says which round they are
+    of, as last round's, and this round's once they are turned up."""
+    names, _, labels = _positions(3)
+    st = GAME.new(names, {}, 4)
+    past = current = 0
+    while GAME.outcome(st) is None:
+        st, _ = GAME.ai_step(st)
+        view = GAME.view(st, None, labels)
+        if not view.demand:
+            continue
+        drawn = " ".join(_runs(view, locale))
+        last = t("automobile.ui.demand_past", locale, round=view.revealed_round)
+        now = t("automobile.ui.demand_round", locale, round=view.revealed_round)
+        cards = t("automobile.ui.revealed_past", locale, round=view.revealed_round, cards="").strip()
+        if view.revealed_round < view.round:
+            past += 1
+            assert last in drawn and cards in drawn, drawn
+        else:
+            current += 1
+            assert now in drawn and last not in drawn and cards not in drawn, drawn
+    assert past and current
