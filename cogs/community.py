@@ -16,7 +16,7 @@ from engine.i18n import t
 from render.leaderboard import draw as draw_leaderboard
 from store import RatingRow, StatRow
 from tables import ratings
-from tables.standings import rank, rank_by_rating
+from tables.standings import rank, rank_by_rating, record_value
 from tables.text import escape, plain
 
 from .bound import guild_id
@@ -240,7 +240,7 @@ class Community(commands.Cog):
             ]
             if g.record_key:
                 best = r.best_low if g.record_lower_is_better else r.best_high
-                line.append("-" if best is None else f"{best:g}")
+                line.append(record_value(game, best, locale))
             table.append(line)
         title = t("core.board.title", locale, game=game_name(game, locale))
         png = await self._draw(title, headers, table, widths)
@@ -289,7 +289,7 @@ class Community(commands.Cog):
             created_by=interaction.user.id,
             story=parse_options(story),
         )
-        await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
+        await interaction.followup.send(t("core.done.campaign", locale), ephemeral=True)
         locale = await self.public_loc(interaction)  # the announcement is public
         await interaction.followup.send(
             t(
@@ -318,7 +318,7 @@ class Community(commands.Cog):
         camp = await self.community.campaign(guild_id(interaction), name)
         if camp is None:
             return await interaction.followup.send(t("core.ui.no_campaign", locale, name=echo(name)), ephemeral=True)
-        await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
+        await interaction.followup.send(t("core.done.posted", locale), ephemeral=True)
         locale = await self.public_loc(interaction)  # the standings are posted for everyone
         rows = await self.standings(camp.id)
         lines = [

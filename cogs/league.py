@@ -299,7 +299,7 @@ class League(Periodic, commands.Cog):
         table = await self.leagues.standings(row.id)
         # a public post: in the server's language, not the caller's (docs/rulings.md, "Public language")
         text, png = await self.rounds.standings_post(table, await self.public_locale(interaction.guild_id))
-        await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
+        await interaction.followup.send(t("core.done.posted", locale), ephemeral=True)
         await interaction.followup.send(
             clip(text, 2000),
             file=discord.File(io.BytesIO(png), filename="standings.png"),

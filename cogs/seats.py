@@ -28,7 +28,7 @@ class Seats(TableFeature):
         res = await self.tables.undo(loaded.row.id, interaction.user.id)
         plocale = await self.public_locale(interaction, loaded.row)
         if res.done is not None:
-            await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
+            await interaction.followup.send(t("core.done.undone", locale), ephemeral=True)
             return await self.post_board(interaction, res.done, retire=True)
         assert res.vote is not None
         await interaction.followup.send(t("core.ui.vote_started", locale), ephemeral=True)
@@ -113,7 +113,7 @@ class Seats(TableFeature):
         plocale = await self.public_locale(interaction, loaded.row)
         res = await self.tables.handover(loaded.row.id, interaction.user.id, seat, to, admin=is_admin(interaction))
         if res.done is not None:
-            await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
+            await interaction.followup.send(t("core.done.handed_over", locale), ephemeral=True)
             return await self.post_board(interaction, res.done, retire=True)
         assert res.vote is not None
         opened = res.vote
@@ -162,5 +162,5 @@ class Seats(TableFeature):
         locale = self.loc(interaction)
         loaded = await self.tables.load(channel_id=interaction.channel_id)
         result = await self.tables.resign(loaded.row.id, interaction.user.id)
-        await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
+        await interaction.followup.send(t("core.done.resigned", locale), ephemeral=True)
         await self.post_board(interaction, result, retire=True)

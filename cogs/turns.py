@@ -153,7 +153,7 @@ class Turns(TableFeature):
                     return await self.private_feedback(interaction, result, locale)
                 return await self.push_private(result, skip=interaction.user.id)
         if not from_component:  # a slash command deferred ephemerally: its first followup fills that private reply
-            await interaction.followup.send(t("core.ui.ok", locale), ephemeral=True)
+            await interaction.followup.send(t("discord.panel.done", locale), ephemeral=True)
         # the new board (with the ping) first, then the old one loses its buttons; what is
         # private still reaches its owners when Discord did not take the board (the outbox has it)
         # the board clicked (or the one a panel was opened from) is retired with the others

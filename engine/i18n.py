@@ -207,7 +207,8 @@ def _icu(text: str, params: dict[str, Any], lang: str) -> str:
             if isinstance(value, int | float):
                 exact = f"={int(value)}" if value == int(value) else ""
                 form = _locale(lang).plural_form(abs(value))
-                body = branches.get(exact) or branches.get(form) or body
+                # an exact branch may be empty ("=0 {}": nothing to say of none)
+                body = branches[exact] if exact in branches else branches.get(form) or body
             shown = "{" + name + "}" if value is None else _number(value, lang)
             piece = _icu(_hash(body, shown), params, lang)
         out.append(text[last:start] + piece)

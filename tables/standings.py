@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from engine.i18n import t
 from store import Campaign, RatingRow, StatRow
 from store.ports import CampaignStore
 
@@ -91,6 +92,17 @@ def record_column(game_id: str) -> tuple[str | None, bool]:
 
     g = get_game(game_id)
     return (g.record_key + ".short" if g.record_key else None), bool(g.record_lower_is_better)
+
+
+def record_value(game_id: str, value: float | None, locale: str) -> str:
+    """A record as a table cell, with its unit ("6 rounds", "$2,130"); "-" for none."""
+    from engine import get_game
+
+    key = get_game(game_id).record_key
+    if value is None or key is None:
+        return "-"
+    n = int(value) if float(value).is_integer() else value
+    return t(key + ".cell", locale, value=n)
 
 
 def rating_value(row: RatingRow | None) -> str:

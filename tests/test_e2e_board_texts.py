@@ -52,6 +52,9 @@ async def _give_orders(table, user, board, gid, seat):
         ex = await table.choose(user, panel, gid, table.choice_for(gid, seat, table.ai_index(gid, seat)), version)
         await ex.wait(lambda e: e.edits or e.followups, 20, "the pick's reply")
         await ex.wait_idle(quiet=0.2, timeout=20)
+    if table.state(gid).turn == turn:  # locked in, the others still choosing: the panel says so
+        committed = t("core.ui.committed", "en")
+        await ex.wait(lambda e: committed in table.fd.message(panel.id).text, 20, "the locked-in panel")
     return table.fd.message(panel.id)
 
 
@@ -68,6 +71,34 @@ async def test_a_locked_in_crews_panel_has_a_way_on_once_the_turn_resolves(table
     await _give_orders(table, bob, board, gid, seats[102])  # the last crew: the turn resolves
     assert table.state(gid).turn == turn + 1
     ex = await table.fd.click(alice, locked, button["custom_id"])
-    panel = await ex.wait(lambda e: next((m for m in e.messages if m.ephemeral and m.custom_ids), None), 20, "next")
-    assert table.live_panel(panel, gid, table.row(gid)["version"]), panel.text
+    if seats[101] in _to_act(table, gid):  # her next orders
+        panel = await ex.wait(lambda e: next((m for m in e.messages if m.ephemeral and m.custom_ids), None), 20, "next")
+        assert table.live_panel(panel, gid, table.row(gid)["version"]), panel.text
+    else:  # the new turn starts with Bob's decision alone: she is told so, and whose it is
+        said = (await table.wait_ephemeral(ex)).content
+        assert "Bob" in said and "not your turn" in said, said
     assert not table.fd.violations
+
+
+async def test_a_done_reply_says_what_was_done_not_a_bare_ok(table):
+    alice = table.fd.add_user(101, "alice")
+    bob = table.fd.add_user(102, "bob", locale="zh-CN")
+    await table.start()
+    gid, _ = await table.open_table(alice, "thunder_road", [bob])
+    seat = next(s for s, u in table.seat_user(gid).items() if u is not None and s in _to_act(table, gid))
+    user = alice if table.seat_user(gid)[seat] == 101 else bob
+    locale = "en" if user is alice else "zh"
+    version = table.row(gid)["version"]
+    choices = await table.fd.autocomplete(user, "play", {"action": ""}, focused="action")
+    ex = await table.fd.slash(user, "play", {"action": choices[0]["value"]})
+    reply = (await table.wait_ephemeral(ex)).content
+    assert reply == t("discord.panel.done", locale) and reply != t("core.ui.ok", locale), reply
+    assert table.row(gid)["version"] != version
+    ex = await table.fd.slash(bob, "game resign")
+    reply = (await table.wait_ephemeral(ex)).content
+    assert reply == t("core.done.resigned", "zh") and reply != t("core.ui.ok", "zh"), reply
+    assert table.seat_user(gid)[next(s for s, u in table.seat_user(gid).items() if u is None)] is None
+
+
+def _to_act(table, gid):
+    return get_game(table.row(gid)["game"]).to_act(table.state(gid))

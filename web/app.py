@@ -520,7 +520,7 @@ class Companion:
             ]
             if record:
                 best = r.stat.best_low if lower else r.stat.best_high
-                line.append("-" if best is None else f"{best:g}")
+                line.append(standings.record_value(game, best, locale))
             body.append(line)
         title = text("core.board.title", locale, game=boards.game_name(game, locale))
         tabs = [(f"/g/{guild}/leaderboard?game={g}", boards.game_name(g, locale), g == game) for g in games]
