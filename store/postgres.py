@@ -13,6 +13,7 @@ several statements runs in one REPEATABLE READ snapshot.
 from __future__ import annotations
 
 import functools
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -26,6 +27,8 @@ from .migrations import CLOCKS_VERSION, migrate_postgres
 from .sql import POSTGRESQL, Conn
 
 T = TypeVar("T")
+
+log = logging.getLogger("tabletop.store")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -115,7 +118,7 @@ class PostgresStore(SqlStore):
         answer is lost (the connection dropped; the ``"committed"`` crash step) raises
         :class:`CommitUnknown`: the change may have been written, or not.  A deadlock or
         serialization failure rolled everything back: :class:`VersionConflict`."""
-        async with self.pool.acquire() as conn:
+        async with self._conn() as conn:
             tr = conn.transaction()
             await tr.start()
             try:
@@ -143,10 +146,31 @@ class PostgresStore(SqlStore):
             return result
 
     @asynccontextmanager
+    async def _conn(self) -> AsyncIterator[Any]:
+        """A pooled connection.  Handing it back resets it (asyncpg's ``reset``: a
+        query of its own, after the caller's COMMIT or read); when that fails (the
+        server restarting just then) asyncpg has already dropped the connection from
+        the pool, and the failure says nothing about what the caller did: the COMMIT
+        (or the read) decided that.  So it is logged, never raised over the outcome."""
+        pool = self.pool
+        conn = await pool.acquire()
+        try:
+            yield conn
+        finally:
+            try:
+                await pool.release(conn)
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
+                log.warning(
+                    "PostgreSQL: a connection could not be reset after use and was dropped (%s: %s)",
+                    type(exc).__name__,
+                    self._reason(exc),
+                )
+
+    @asynccontextmanager
     async def _read(self, snapshot: bool = True) -> AsyncIterator[Conn]:
         """A pooled connection for reads: with ``snapshot`` inside one read-only REPEATABLE
         READ transaction (every query sees one snapshot); without, for one statement."""
-        async with self.pool.acquire() as conn:
+        async with self._conn() as conn:
             if not snapshot:
                 yield _Conn(conn)
                 return
