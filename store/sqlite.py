@@ -126,7 +126,7 @@ class SqliteStore(SqlStore):
             if self._db is not None:
                 async with self._write:
                     try:
-                        await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                        await self._checkpoint_on_close()
                     finally:
                         await self._db.close()
                         self._db = None
@@ -134,6 +134,39 @@ class SqliteStore(SqlStore):
             if self._claim is not None and self._db is None and self._reader is None:
                 claim, self._claim = self._claim, None
                 _release_file(claim)
+
+    async def _checkpoint_on_close(self) -> None:
+        """Move the write-ahead log into the database file before closing.  When that
+        cannot be done (a full disk: "database or disk is full"; a file that may not
+        grow), nothing is lost -- every commit is in the log, which SQLite applies when
+        the database is next opened -- so the store still closes, and says how much was
+        left in the log and where."""
+        assert self._db is not None
+        wal = f"{self.path}-wal"
+        try:
+            async with self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)") as cur:
+                busy, frames, done = await cur.fetchone() or (0, 0, 0)
+        except sqlite3.Error as exc:
+            size = _size(wal)
+            log.warning(
+                "SQLite: the write-ahead log of %s could not be checkpointed on close (%s): %s bytes of"
+                " committed changes stay in %s and are applied when the database is next opened"
+                " (free some disk space first)",
+                self.path,
+                _why(exc),
+                size,
+                wal,
+            )
+            return
+        if busy or (frames > 0 and done < frames):
+            log.warning(
+                "SQLite: %s of %s pages of the write-ahead log of %s were not checkpointed on close;"
+                " they stay in %s and are applied when the database is next opened",
+                max(frames - done, 0),
+                frames,
+                self.path,
+                wal,
+            )
 
     async def check(self) -> None:
         """Refuse (:class:`StoreUnavailable`) once the database file was deleted or
@@ -349,6 +382,14 @@ def _holder(fd: int) -> str:
         except ValueError:
             continue
     return ""
+
+
+def _size(path: str) -> int:
+    """A file's size in bytes (0 when it is not there)."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 def _why(exc: BaseException) -> str:
