@@ -221,9 +221,6 @@ class LeagueStore(Protocol):
         state: dict[str, Any] | None = None,
         config: dict[str, Any] | None = None,
     ) -> int: ...
-    async def claim_league_step(self, league_id: int, round: int, step: str, now: float, lease: float) -> bool: ...
-    async def finish_league_step(self, league_id: int, round: int, step: str, now: float) -> None: ...
-    async def release_league_step(self, league_id: int, round: int, step: str) -> None: ...
     async def create_game(
         self,
         *,
@@ -247,6 +244,16 @@ class LeagueStore(Protocol):
     async def ratings(
         self, guild_id: int, game: str | None = None, user_ids: Sequence[int] | None = None
     ) -> list[RatingRow]: ...
+
+
+@runtime_checkable
+class LeagueStepStore(Protocol):
+    """tables/leagues.py and league_deadline.py: a league pass's steps, each claimed once across
+    processes for a lease, done only when its effect is, given back when it could not be."""
+
+    async def claim_league_step(self, league_id: int, round: int, step: str, now: float, lease: float) -> bool: ...
+    async def finish_league_step(self, league_id: int, round: int, step: str, now: float) -> None: ...
+    async def release_league_step(self, league_id: int, round: int, step: str) -> None: ...
 
 
 @runtime_checkable
@@ -329,6 +336,7 @@ PORTS: tuple[type, ...] = (
     PrivacyStore,
     CampaignStore,
     LeagueStore,
+    LeagueStepStore,
     SettingsStore,
     DeliveryStore,
     WebSessionStore,

@@ -69,14 +69,14 @@ class LeagueDeadline(LeagueSetup):
             if tb.get("status") != "open" or not tb.get("game_id"):
                 continue
             step = f"deadline:{k}"
-            if not await self.store.claim_league_step(row.id, n, step, now, STEP_LEASE):
+            if not await self.steps.claim_league_step(row.id, n, step, now, STEP_LEASE):
                 continue  # another process decides it now
             gid = int(tb["game_id"])
             try:
                 got = await self.decide_table(gid)
             except TurnRefused as exc:  # not decided: the next pass tries again
                 log.warning("league %s: table %s not decided at the deadline: %s", row.id, gid, exc.code)
-                await self.store.release_league_step(row.id, n, step)
+                await self.steps.release_league_step(row.id, n, step)
                 continue
             done.append(step)
             if got is None:
@@ -110,7 +110,7 @@ class LeagueDeadline(LeagueSetup):
 
             row = await self._change(row.id, decide)
         for step in done:  # done only now: the table ended and the league recorded it
-            await self.store.finish_league_step(row.id, n, step, now)
+            await self.steps.finish_league_step(row.id, n, step, now)
         if not (absent or void):
             return []
         return [

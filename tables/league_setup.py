@@ -14,7 +14,7 @@ from typing import Any
 from engine import available, get_game
 from engine.errors import GameError
 from store import ChannelBusy, LeagueRow, LimitReached, VersionConflict
-from store.ports import LeagueStore
+from store.ports import LeagueStepStore, LeagueStore
 
 from . import limits, ratings
 from .common import TurnRefused, limit_refused
@@ -31,6 +31,7 @@ class LeagueSetup:
     def __init__(self, tables: TableService) -> None:
         self.tables = tables
         self.store: LeagueStore = tables.store
+        self.steps: LeagueStepStore = tables.store
 
     @property
     def clock(self):

@@ -234,12 +234,12 @@ class LeagueService(LeagueDeadline):
             return "finished", {**fresh.state, "podium": podium, "ended_at": now}
 
         new = await self._change(row.id, decide)
-        if not await self.store.claim_league_step(row.id, 0, "season_end", now, STEP_LEASE):
+        if not await self.steps.claim_league_step(row.id, 0, "season_end", now, STEP_LEASE):
             return []
         return [RoundEvent("season_ended", new, int(new.state.get("round", 0)))]
 
     async def season_posted(self, league_id: int) -> None:
-        await self.store.finish_league_step(league_id, 0, "season_end", self.clock())
+        await self.steps.finish_league_step(league_id, 0, "season_end", self.clock())
 
     # ------------------------------------------------------------ tables
     def unopened(self, row: LeagueRow) -> list[tuple[int, int, dict[str, Any]]]:
@@ -254,7 +254,7 @@ class LeagueService(LeagueDeadline):
         ]
 
     async def claim_open(self, league_id: int, n: int, k: int) -> bool:
-        return await self.store.claim_league_step(league_id, n, f"open:{k}", self.clock(), STEP_LEASE)
+        return await self.steps.claim_league_step(league_id, n, f"open:{k}", self.clock(), STEP_LEASE)
 
     async def open_table(
         self, league_id: int, n: int, k: int, channel_id: int, *, locale: str | None, seed: int
@@ -314,7 +314,7 @@ class LeagueService(LeagueDeadline):
         if lost:  # another process recorded its own table first: this one is not the league's
             await self.tables.kernel.update_game(game_row.id, started.row.version, status="abandoned")
             return None
-        await self.store.finish_league_step(league_id, n, f"open:{k}", self.clock())
+        await self.steps.finish_league_step(league_id, n, f"open:{k}", self.clock())
         started.told = list(
             tb["seats"]
         )  # the table's opening post pinged its players: its first board pings none again
