@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from engine.i18n import t
+from store import UndoRow
 from tables import clocks, logtext, secrecy
 from tables.board import web_link
 from tables.catchup import catchup
@@ -67,14 +68,21 @@ class History(TableFeature):
         total = await self.tables.count_actions(loaded.row.id)
         seat = loaded.row.seat_of(interaction.user.id)
         log = await self.tables.actions(loaded.row.id, limit=total) if total else []
-        # the steps this member may know of (no other crew's private steps: tables/secrecy.py)
-        groups = decisions(secrecy.visible(loaded.game, log, seat))
+        # the steps this member may know of (no other crew's private steps: tables/secrecy.py),
+        # and each undo where it happened: after the steps before the first it took back
+        groups: list[Decision | UndoRow] = list(decisions(secrecy.visible(loaded.game, log, seat)))
+        groups += await self.tables.undos(loaded.row.id)
+        groups.sort(key=lambda g: g.first_action - 0.5 if isinstance(g, UndoRow) else g.steps[0].id)
         pages = max(1, -(-len(groups) // per))
         if not 1 <= page <= pages:  # Range is not enforced by discord.py: a forged page
             return await interaction.followup.send(t("discord.forged.page", locale, pages=pages), ephemeral=True)
         labels = await self.boards.labels(loaded.row, locale)
         shown: list[tuple[Decision, list[str]]] = []
+        undone: dict[int, str] = {}  # position on the page -> its undo's line
         for d in log_page(groups, page, per):
+            if isinstance(d, UndoRow):
+                undone[len(shown) + len(undone)] = self._undo_line(loaded.row, d, labels, locale)
+                continue
             evs = [e for a in d.steps for e in loaded.game.load_events(a.events)]
             auto = [t("discord.log.auto", locale)] if d.by == "auto" else []
             texts = event_lines(loaded.game, loaded.game.visible_events(evs, seat), locale, labels)
@@ -82,13 +90,24 @@ class History(TableFeature):
         # a decision whose events say nothing to this reader: what was chosen, or that orders were given
         quiet = {k: d.steps for k, (d, texts) in enumerate(shown) if not texts}
         said = await logtext.fill(self.tables, loaded.row, loaded.game, quiet, seat, locale, labels)
-        lines = []
+        lines: list[str] = []
         for k, (d, texts) in enumerate(shown):
+            while len(lines) in undone:
+                lines.append(clip(undone[len(lines)], 1900 // per))
             line = f"{seat_tag(loaded.row, labels, d.seat)}: " + ("; ".join(texts) or escape(said.get(k, ""), 1000))
             lines.append(clip(line, 1900 // per))  # every decision of the page shows
+        while len(lines) in undone:
+            lines.append(clip(undone[len(lines)], 1900 // per))
         head = t("core.ui.log_title", locale, id=loaded.row.id, page=page, pages=pages)
         body = "\n".join(lines) or t("core.ui.log_empty", locale)
         await interaction.followup.send(clip(f"{head}\n{body}", 2000), ephemeral=True)
+
+    @staticmethod
+    def _undo_line(row, undo: UndoRow, labels, locale: str) -> str:
+        """ "↩ Taken back at Bob's request: his last move and everything after it (3 steps)"."""
+        seat = row.seat_of(undo.by_user) if undo.by_user is not None else None
+        who = seat_tag(row, labels, seat) if seat is not None else t("play.log.someone", locale)
+        return t("play.log.undone", locale, user=who, steps=undo.steps)
 
     # ---------------------------------------------------------- history
     @game.command(

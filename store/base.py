@@ -129,6 +129,7 @@ from .rows import (
     Seat,
     SnapshotRow,
     StatRow,
+    UndoRow,
     Vote,
     VoteChange,
     dumps,
@@ -148,7 +149,7 @@ __all__ = [  # the rows, errors and privacy registry, importable from here as be
     "CommitUnknown", "CorruptRow", "FollowRow", "GameChange", "GameRow", "InjectedCrash", "LeagueRow",
     "LimitReached", "NewSnapshot", "NewVote", "OutboxRow", "Owed", "PersonalData", "RatingChange",
     "RatingRow", "ReplaySource", "ResultRow", "Seat", "SnapshotRow", "StatRow", "StillSeated", "Store",
-    "StoreError", "StoreInUse", "StoreUnavailable", "VersionConflict", "Vote", "VoteChange", "VoteTaken",
+    "StoreError", "StoreInUse", "StoreUnavailable", "UndoRow", "VersionConflict", "Vote", "VoteChange", "VoteTaken",
     "dumps", "json_dict", "json_list", "landed", "merge_owed", "outbox_row", "qualified", "redact",
     "register_personal_data", "scrub",
 ]  # fmt: skip
@@ -304,6 +305,10 @@ class Store:
         raise NotImplementedError
 
     async def count_actions(self, game_id: int) -> int:
+        raise NotImplementedError
+
+    async def undos(self, game_id: int) -> list[UndoRow]:
+        """The table's undos (its taken-back steps by the undo that took them back), in log order."""
         raise NotImplementedError
 
     # snapshots (a cache: see the module docstring)

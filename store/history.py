@@ -8,7 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from .base import ActionRow, CorruptRow, NewSnapshot, ReplaySource, SnapshotRow
+from .base import ActionRow, CorruptRow, NewSnapshot, ReplaySource, SnapshotRow, UndoRow
 from .sql import Conn, SqlBase, fl
 
 #: the effective log of table ``?`` (taken-back actions left out), as ``a``
@@ -41,6 +41,16 @@ class SqlHistory(SqlBase):
     async def count_actions(self, game_id: int) -> int:
         async with self._read(False) as db:
             return int(await db.value(f"SELECT COUNT(*) {EFFECTIVE}", [game_id]))
+
+    async def undos(self, game_id: int) -> list[UndoRow]:
+        async with self._read(False) as db:
+            # one undo writes its rows with one member and one time
+            rows = await db.fetch(
+                "SELECT by_user, created_at, COUNT(*), MIN(action_id) FROM reverts WHERE game_id=?"
+                " GROUP BY by_user, created_at ORDER BY MIN(action_id)",
+                [game_id],
+            )
+        return [UndoRow(by, float(at), int(n), int(first)) for by, at, n, first in rows]
 
     async def _put_snapshot(self, db: Conn, game_id: int, action_id: int, snap: NewSnapshot, now: float) -> None:
         """One cached state after ``action_id`` (an effective action of this table),

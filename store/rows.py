@@ -122,6 +122,19 @@ class ActionRow:
 
 
 @dataclass
+class UndoRow:
+    """One undo of a table (its rows in ``reverts``): who asked for it (``by_user``; a
+    pseudonym once they were forgotten), when, how many logged steps it took back and
+    the first of them (an undo takes back the log's tail: it came after every step
+    before ``first_action``)."""
+
+    by_user: int | None
+    at: float
+    steps: int
+    first_action: int
+
+
+@dataclass
 class NewSnapshot:
     """A cached state to store with a change: the state after the last of the
     change's ``actions`` (or, for :meth:`Store.fill_snapshots`, after the logged

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from store import ActionRow
+
+T = TypeVar("T")
 
 #: who took a step
 BY = ("player", "ai", "auto")
@@ -49,7 +52,7 @@ def decisions(rows: Sequence[ActionRow]) -> list[Decision]:
     return out
 
 
-def page(groups: Sequence[Decision], number: int, per: int) -> list[Decision]:
-    """Page ``number`` (1 = the most recent) of ``per`` decisions, oldest first."""
+def page(groups: Sequence[T], number: int, per: int) -> list[T]:
+    """Page ``number`` (1 = the most recent) of ``per`` decisions (or log entries), oldest first."""
     end = len(groups) - per * (number - 1)
     return list(groups[max(0, end - per) : max(0, end)])

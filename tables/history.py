@@ -7,7 +7,7 @@ from typing import Any
 
 from engine import GameError, get_game
 from engine.base import BaseState, Game
-from store import ActionRow, CorruptRow, GameRow
+from store import ActionRow, CorruptRow, GameRow, UndoRow
 from store.ports import HistoryStore
 
 from .common import FINISHED, Loaded, TurnRefused, storable
@@ -30,6 +30,10 @@ class History:
     async def count_actions(self, game_id: int) -> int:
         """How many steps a table's (effective) log holds."""
         return await self.store.count_actions(game_id)
+
+    async def undos(self, game_id: int) -> list[UndoRow]:
+        """A table's undos, in log order (``/game log`` shows each where it happened)."""
+        return await self.store.undos(game_id)
 
     async def recent_actions(self, game_id: int, n: int = 50) -> list[ActionRow]:
         """The last ``n`` steps of a table's log, oldest first."""

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.base import BaseState, Event, Game, SeatLabels
-from store import ActionRow, Campaign, GameRow, OutboxRow, Owed, Store, Vote
+from store import ActionRow, Campaign, GameRow, OutboxRow, Owed, Store, UndoRow, Vote
 
 from .campaigns import Campaigns
 from .choices import Choice
@@ -240,6 +240,9 @@ class TableService:
 
     async def count_actions(self, game_id: int) -> int:
         return await self.history.count_actions(game_id)
+
+    async def undos(self, game_id: int) -> list[UndoRow]:
+        return await self.history.undos(game_id)
 
     async def recent_actions(self, game_id: int, n: int = 50) -> list[ActionRow]:
         return await self.history.recent_actions(game_id, n)

@@ -50,6 +50,12 @@ async def test_a_passed_undo_vote_says_what_was_taken_back_and_closes_its_messag
     # the vote message keeps its question and closes with the outcome, without buttons
     assert vote.content.startswith(question) and t("play.vote.closed_passed", "en") in vote.content
     assert vote.custom_ids == []
+    # and the log keeps it, where it happened, for everyone at the table
+    ex = await table.fd.slash(other, "game log")
+    log = (await table.wait_ephemeral(ex)).content
+    line = next((x for x in log.splitlines() if x.startswith("↩")), "")
+    assert "Taken back at" in line and mover.name in line.lower() and f"({steps} steps)" in line, log
+    assert log.splitlines()[-1] == line, "the undo is the last thing that happened"
     assert not table.fd.violations
 
 

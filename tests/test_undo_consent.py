@@ -182,3 +182,21 @@ async def test_undo_takes_back_the_last_decision_not_a_forced_step_after_it(stor
             await service.ballot(opened.vote.vote.id, voter, True)
     loaded = await service.load(gid)
     assert loaded.state.model_dump_json() == expected, "back to before the host's decision, not its forced step"
+
+
+async def test_a_passed_undo_vote_is_told_with_its_board_and_kept_in_the_log(store):
+    """Issue 29 item 4: the passing ballot's change owes the channel a notice of what was
+    taken back, at whose request and who agreed, and never pings the voter who decided
+    it; the undo stays findable in the log (Store.undos), on both backends."""
+    service = TableService(store)
+    gid = await _table(store, service, 2)
+    await _play_until_after_host(service, store, gid, {BOB})
+    host_last = max(a.id for a in await store.actions(gid, limit=100_000) if a.user_id == HOST and a.by != "auto")
+    taken = len([a for a in await store.actions(gid, limit=100_000) if a.id >= host_last])
+    opened = await service.undo(gid, HOST)
+    res = await service.ballot(opened.vote.vote.id, BOB, True)
+    assert res.status == "passed" and res.result is not None
+    assert res.result.notes == [{"note": "undone", "user": HOST, "steps": taken, "agreed": [BOB]}]
+    assert res.result.by == BOB, "the ballot that decided it: its voter is not pinged by the board"
+    (undo,) = await service.undos(gid)
+    assert (undo.by_user, undo.steps, undo.first_action) == (HOST, taken, host_last)
