@@ -39,7 +39,7 @@ async def test_league_standings_are_posted_in_the_servers_language_not_the_calle
     await until(lambda: any("tg:lg:1:join" in m.custom_ids for m in fd.messages()))
     ex = await fd.slash(wei, "league standings", {"name": "Cup"})
     answer = await ex.wait_message(lambda m: m.ephemeral)
-    assert answer.content == t("core.ui.ok", "zh"), "the caller's own answer: their language"
+    assert answer.content == t("core.done.posted", "zh"), "the caller's own answer: their language"
     public = await ex.wait_message(lambda m: not m.ephemeral and m.attachments)
     assert "standings" in public.content and not CJK.search(public.content), public.content
 
@@ -70,7 +70,7 @@ async def test_leaderboard_and_campaign_posts_are_in_the_servers_language_not_th
     ex = await table.fd.slash(wei, "campaign standings", {"name": "Spring"})
     standings = await ex.wait_message(lambda m: not m.ephemeral and m.embeds)
     assert "campaign" in standings.embed["title"] and not CJK.search(standings.text), standings.text
-    assert (await ex.wait_message(lambda m: m.ephemeral)).content == t("core.ui.ok", "zh")
+    assert (await ex.wait_message(lambda m: m.ephemeral)).content == t("core.done.posted", "zh")
     # a leaderboard (a solo table resigned: one result) asked for by the zh member
     ex = await table.fd.slash(wei, "game new", {"game": "city_of_fury"})
     await table.wait_board(ex)
