@@ -205,6 +205,23 @@ def test_every_page_fits_a_phone_and_boards_start_readable(server, phone):
     assert not problems, "\n".join(problems)
 
 
+def test_a_signed_in_players_pages_fit_a_phone(server, phone):
+    """The member's own pages: their tables, and each table with their hand and choices."""
+    sid, _, _ = server.run(server.service.web_sessions.redeem(server.run(server.service.web_sessions.link_token(HOST))))
+    phone.get(server.url + "/")
+    phone.add_cookie({"name": "tg_session", "value": sid, "path": "/"})
+    problems = []
+    for name, path in [("me-signed-in", "/me")] + [(f"mine-{g}", f"/t/{gid}") for g, gid in server.tables.items()]:
+        phone.get(server.url + path)
+        if path != "/me":
+            loaded_src(phone, "board")
+            assert "/mine.png" in loaded_src(phone, "board"), "signed in: the seat's own view"
+        problems += [f"{name}: {b}" for b in phone.execute_script(FITS, WIDTH)[1]]
+        shot(phone, f"phone-{name}")
+    phone.delete_all_cookies()
+    assert not problems, "\n".join(problems)
+
+
 def test_a_phone_pans_the_board_and_zooms_out_to_see_it_whole(server, phone):
     from selenium.webdriver.common.by import By
 
