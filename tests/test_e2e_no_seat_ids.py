@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from engine import get_game
 from engine.armor_clash.campaign import join, new_campaign
 
@@ -61,3 +63,19 @@ def test_the_campaign_story_names_crews_by_number_and_level_and_numbers_the_scen
     assert "新兵" in zh and "recruit" not in zh, zh
     assert "1. " not in en and "scenario 1 of 4" in en and "Reconnaissance in force" in en, en
     assert "1. " not in zh and "第 1/4 关「武装侦察」" in zh, zh
+
+
+@pytest.mark.parametrize("game", ["thunder_road", "armor_clash"])
+async def test_no_message_of_a_whole_game_played_through_its_components_shows_a_seat_id(table, game):
+    """Every board, panel, private reply and notice of a whole two-player game."""
+    alice = table.fd.add_user(101, "alice")
+    bob = table.fd.add_user(102, "bob", locale="zh-CN")
+    await table.start()
+    gid, board = await table.open_table(alice, game, [bob])
+    await table.play_buttons(gid, board)
+    assert table.row(gid)["status"] == "finished"
+    texts = [x for r in table.fd.message_requests for x in _texts(r.message_body)]
+    assert len(texts) > 100
+    leaked = [x for x in texts if SEAT_ID.search(x)]
+    assert not leaked, leaked[:5]
+    assert not table.fd.violations
