@@ -30,6 +30,7 @@ from tables.text import escape
 from .clockview import bank_lines
 from .ids import table_of
 from .locale import failure_key
+from .reposts import already_posted, post_owed
 from .services import Services
 from .ui import (
     TURN_TEXT_ID,
@@ -456,12 +457,12 @@ class Boards:
         lose their buttons once this one is posted (exactly one live board per table:
         ``also``, the board the change was made from, if it is older than the recent
         messages looked at); the outbox forgets the change only then, so a Discord
-        outage between the post and the retirement is finished by the scheduler (its
-        repost gives back the same message, pinging nobody again).  Never raises;
-        False: not shown."""
+        outage between the post and the retirement is finished by the scheduler, which
+        never posts a board twice (cogs/reposts.py).  Never raises; False: not shown."""
         row = result.row
         try:
-            if not await self.tables.still_owed(row.id, row.version):
+            owed = await self.tables.owed_now(row.id, row.version)
+            if owed is None:
                 return True
             channel: Any = self.client.get_channel(row.channel_id)
             if channel is None:
@@ -471,17 +472,11 @@ class Boards:
                     log.warning("table %s: channel %s is gone; its board is dropped", row.id, row.channel_id)
                     await self.tables.delivered(row.id, row.version)
                     return False
-            locale = await self.public_locale_of(row)
-            note = await self.note_text(result, locale)
-            nonce = delivery_nonce(row.id, row.version)
-            if result.kind == "notice":
-                sent = await channel.send(
-                    note or t("core.ui.table_closed", locale),
-                    nonce=nonce,
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
-            else:
-                sent = await channel.send(**await self.message(result, locale, note), nonce=nonce)
+            sent_id = owed.message_id  # posted by an earlier try: never again (cogs/reposts.py)
+            if sent_id is None and owed.attempts > 0 and result.kind != "notice":
+                sent_id = await already_posted(self.client, channel, row.id, row.version)
+            if sent_id is None:
+                sent_id = await post_owed(self, channel, result)
         except Exception as exc:  # Discord down or refusing, the store unreachable, a render failing
             try:
                 await self.tables.delivery_failed(row.id, row.version)
@@ -495,7 +490,7 @@ class Boards:
                 exc,
             )
             return False
-        retired = not retire or await self.retire_others(row, sent.id, also)
+        retired = not retire or await self.retire_others(row, sent_id, also)
         try:
             if retired:
                 await self.tables.delivered(row.id, row.version)

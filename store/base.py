@@ -273,6 +273,10 @@ class Store:
         live lease (so one process delivers it, also across processes)."""
         raise NotImplementedError
 
+    async def outbox_posted(self, game_id: int, version: int, message_id: int) -> bool:
+        """Record the message the board of ``version`` was posted as (False: no longer owed)."""
+        raise NotImplementedError
+
     async def outbox_done(self, game_id: int, version: int) -> bool:
         """Discord confirmed the board of ``version``: remove the row, unless a newer change replaced it."""
         raise NotImplementedError

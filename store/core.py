@@ -449,7 +449,8 @@ class SqlCore(SqlDue):
             " lease_owner, created_at) VALUES (?,?,?,?,?,0,?,?,?,?)"
             " ON CONFLICT (game_id) DO UPDATE SET version=excluded.version, since=excluded.since,"
             " kind=excluded.kind, notes_json=excluded.notes_json, attempts=0, due_at=excluded.due_at,"
-            " lease_until=excluded.lease_until, lease_owner=excluded.lease_owner, created_at=excluded.created_at",
+            " lease_until=excluded.lease_until, lease_owner=excluded.lease_owner, created_at=excluded.created_at,"
+            " message_id=NULL",
             [game_id, version, since, owed.kind, notes, fl(until or now), fl(until), owed.owner, fl(now)],
         )
 
@@ -474,6 +475,10 @@ class SqlCore(SqlDue):
         )
         args = [owner, fl(until), row.game_id, row.version, row.attempts, fl(now)]
         return 1 == await self._tx(lambda db: db.execute(sql, args))
+
+    async def outbox_posted(self, game_id: int, version: int, message_id: int) -> bool:
+        sql = "UPDATE outbox SET message_id=? WHERE game_id=? AND version=?"
+        return 1 == await self._tx(lambda db: db.execute(sql, [message_id, game_id, version]))
 
     async def outbox_done(self, game_id: int, version: int) -> bool:
         sql = "DELETE FROM outbox WHERE game_id=? AND version=?"

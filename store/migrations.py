@@ -427,6 +427,13 @@ MIGRATIONS: list[tuple[int, str]] = [
     CREATE INDEX member_names_user ON member_names(user_id)
     """,
     ),
+    (  # the message a table's owed board was posted as (issue 28 item 13): a retry after
+        # Discord's nonce window (about 5 minutes) edits nothing and posts nothing twice
+        15,
+        """
+    ALTER TABLE outbox ADD COLUMN message_id BIGINT
+    """,
+    ),
 ]
 
 

@@ -378,7 +378,9 @@ OUTBOX_NOTES = 8
 class OutboxRow:
     """A table's undelivered board (see :class:`Owed`): the newest ``version``, the
     first version not yet shown ``since``, the notes not yet posted, how many
-    deliveries were tried, when the next may start and who holds the lease."""
+    deliveries were tried, when the next may start and who holds the lease;
+    ``message_id``: the message it was posted as, once Discord said so (a later try
+    then only finishes the delivery, it never posts again)."""
 
     game_id: int
     version: int
@@ -390,6 +392,7 @@ class OutboxRow:
     lease_until: float | None
     lease_owner: str | None
     created_at: float
+    message_id: int | None = None
 
 
 def merge_owed(existing: tuple[int, str] | None, version: int, owed: Owed) -> tuple[int, str]:
@@ -415,10 +418,13 @@ def outbox_row(r: Sequence[Any]) -> OutboxRow:
         lease_until=None if r[7] is None else float(r[7]),
         lease_owner=r[8],
         created_at=float(r[9]),
+        message_id=None if r[10] is None else int(r[10]),
     )
 
 
-OUTBOX_COLUMNS = "game_id, version, since, kind, notes_json, attempts, due_at, lease_until, lease_owner, created_at"
+OUTBOX_COLUMNS = (
+    "game_id, version, since, kind, notes_json, attempts, due_at, lease_until, lease_owner, created_at, message_id"
+)
 
 
 @dataclass

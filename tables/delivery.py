@@ -71,6 +71,17 @@ class Outbox:
             return
         await self.store.outbox_retry(game_id, version, self.k.owner, self.k.clock() + backoff(owed.attempts))
 
+    async def posted(self, game_id: int, version: int, message_id: int) -> None:
+        """Discord posted the board of ``version`` as ``message_id``: a later try of the
+        same delivery (its older boards not yet retired) never posts it again."""
+        await self.store.outbox_posted(game_id, version, message_id)
+
+    async def owed_now(self, game_id: int, version: int) -> OutboxRow | None:
+        """The outbox row of ``version`` while it is still the table's newest undelivered
+        board (None: a later change owes a newer board, or it was shown already)."""
+        owed = await self.store.outbox(game_id)
+        return owed if owed is not None and owed.version == version else None
+
     async def still_owed(self, game_id: int, version: int) -> bool:
         """Whether the board of ``version`` is still the table's newest undelivered one
         (False: a later change owes a newer board, or it was shown already)."""

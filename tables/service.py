@@ -464,6 +464,12 @@ class TableService:
     async def delivery_failed(self, game_id: int, version: int) -> None:
         return await self.outbox.delivery_failed(game_id, version)
 
+    async def posted(self, game_id: int, version: int, message_id: int) -> None:
+        return await self.outbox.posted(game_id, version, message_id)
+
+    async def owed_now(self, game_id: int, version: int) -> OutboxRow | None:
+        return await self.outbox.owed_now(game_id, version)
+
     async def still_owed(self, game_id: int, version: int) -> bool:
         return await self.outbox.still_owed(game_id, version)
 
