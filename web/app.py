@@ -55,7 +55,15 @@ class Limits:
     rate: float = 20.0  # requests per second per client (a token bucket)
     burst: float = 60.0
     streams_per_client: int = 12  # open live pages per client
-    streams: int = 5000  # open live pages in all
+    streams_per_prefix: int = 48  # open live pages per network (/24 IPv4, /64 IPv6)
+    streams: int = 5000  # open live pages in all (lowered to what the connection budget allows)
+    connections: int = 8192  # open connections in all, at most (web/guard.py's budget: often fewer)
+    connections_per_client: int = 32  # open connections per address (not behind a trusted proxy)
+    connections_per_prefix: int = 128  # ... per network prefix
+    reserve_files: int = 256  # open files left to Discord, the database, renders and logs
+    raise_files_to: int = 65536  # the soft open-files limit is raised toward the hard one, up to this (0: never)
+    retry_after: int = 30  # seconds, in a 503's Retry-After
+    idle_seconds: float = 20.0  # a connection with no request in flight is closed after this long
     stream_seconds: float = 3600.0  # a live page reconnects after this long
     keepalive: float = 15.0
     clients: int = 20000  # clients remembered by the rate limiter
@@ -98,7 +106,9 @@ class Companion:
     frames: LRU = field(default_factory=lambda: LRU(4096))
     fragments: LRU = field(default_factory=lambda: LRU(1024))
     _buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
-    _streams: dict[str, int] = field(default_factory=dict)
+    streams: guards.Streams = field(init=False)
+    pressure: guards.Pressure = field(default_factory=guards.Pressure)
+    gate: guards.Gate | None = None  # (when served by start(): the connections it holds)
     _inflight: dict[Any, asyncio.Future] = field(default_factory=dict)
     _rows: dict[int, tuple[float, Any, bool]] = field(default_factory=dict)
 
@@ -109,6 +119,8 @@ class Companion:
         self.watch.listeners.append(self.forget_row)
         self.people = PageNames(self.tables.names, self.names)
         self.tables.privacy.on_forget(self.forgotten)
+        lim = self.limits
+        self.streams = guards.Streams(lim.streams_per_client, lim.streams_per_prefix, lim.streams)
 
     # ------------------------------------------------------------ helpers
     async def _names(self, row) -> Mapping[int, str]:
@@ -323,11 +335,14 @@ class Companion:
         locale = self.locale(request, row.locale)
         client = self.client(request)
         lim = self.limits
-        if self._streams.get(client, 0) >= lim.streams_per_client or self.watch.watching() >= lim.streams:
-            raise web.HTTPTooManyRequests(text="too many live pages")
+        why = self.streams.take(client)
+        if why is not None:  # (the page still works; it is not live until a reload)
+            self.pressure.note(why, self.streams.open, self.streams.total)
+            return web.Response(
+                status=503, text=text("web.busy", locale), headers={"Retry-After": str(lim.retry_after)}
+            )
         await self.watch.start()
         q = self.watch.subscribe(row.id, row.version)
-        self._streams[client] = self._streams.get(client, 0) + 1
         resp = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         )
@@ -367,9 +382,7 @@ class Companion:
             pass
         finally:
             self.watch.unsubscribe(row.id, q)
-            self._streams[client] -= 1
-            if not self._streams[client]:
-                del self._streams[client]
+            self.streams.give(client)
         return resp
 
     async def _send_board(self, resp: web.StreamResponse, row, member: int | None, locale: str, sent: list) -> None:
@@ -743,8 +756,32 @@ async def start(
     """Serve the companion on ``host:port`` inside the running event loop (the bot's, or
     ``python -m web``'s); returns the runner (``await runner.cleanup()`` stops it)."""
     app = make_app(tables, base_url=base_url, names=names, **kw)
-    runner = web.AppRunner(app, shutdown_timeout=2, access_log=None)
+    comp, lim = app[COMPANION], app[COMPANION].limits
+    # what the process can afford (web/guard.py): the companion shares the bot's open files
+    budget = guards.Budget.of_process(raise_to=lim.raise_files_to, reserve=lim.reserve_files, ceiling=lim.connections)
+    comp.streams.total = min(lim.streams, max(0, budget.connections - max(16, budget.connections // 8)))
+    guards.quiet_accept_errors()
+    runner = web.AppRunner(app, shutdown_timeout=2, access_log=None, keepalive_timeout=lim.idle_seconds)
     await runner.setup()
-    await web.TCPSite(runner, host, port).start()
-    log.info("web companion on %s:%s (%s)", host, port, base_url or "no public URL")
+    busy = "\n".join(text("web.busy", lang) for lang in pages.LANGS) + "\n"
+    comp.gate = guards.Gate(
+        budget.connections,
+        per_address=lim.connections_per_client,
+        per_prefix=lim.connections_per_prefix,
+        by_address=not comp.trust_proxy,
+        pressure=comp.pressure,
+        busy=guards.busy_response(lim.retry_after, busy, base_url.startswith("https://")),
+    )
+    await guards.GuardedSite(runner, host, port, comp.gate).start()
+    log.info(
+        "web companion on %s:%s (%s); at most %d connections and %d live pages (open files: limit %d, %d open, %d kept back)",
+        host,
+        port,
+        base_url or "no public URL",
+        budget.connections,
+        comp.streams.total,
+        budget.soft,
+        budget.open_at_start,
+        budget.reserve,
+    )
     return runner
