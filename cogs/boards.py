@@ -242,10 +242,26 @@ class Boards:
         b = await self.board(row, None, locale, state=(result.game, result.state), steps=groups, live=live)
         assert b.image is not None
         png = await b.image()  # its choices' numbers marked: the same offer as the buttons
-        view = board_view(row, b, note=note, live=live, extra=self.bank_text(row, b))
+        panel = await self.panel_label(row, b, locale) if live else None
+        view = board_view(row, b, note=note, live=live, extra=self.bank_text(row, b), panel_label=panel)
         self.add_web_link(view, row, locale)
         pings = board_pings(result, b.to_act, live=live)  # tables/pings.py: the one place pings are decided
         return {"view": view, "file": board_file(png), "allowed_mentions": allowed_mentions(pings)}
+
+    async def panel_label(self, row: GameRow, b: Board, locale: str) -> str | None:
+        """When a member to act reads another language than the table's (their last
+        interaction's), the "Take your turn" button's label in the table's language and
+        theirs: the shared board stays in the table's language, and their panel shows
+        their choices privately in their own (docs/rulings.md, "Public language")."""
+        theirs: set[str] = set()
+        for seat in b.to_act:
+            uid = row.user_of(seat)
+            lang = (await self.services.members.of(uid) or _LOCALES.get(uid)) if uid is not None else None
+            if lang and lang != locale:
+                theirs.add(lang)
+        if not theirs:
+            return None
+        return " / ".join([t("core.ui.take_turn", locale), *(t("core.ui.take_turn", x) for x in sorted(theirs))])
 
     async def panel(
         self, row: GameRow, game: Game, state: BaseState, user_id: int, locale: str, *, board: int | None = None

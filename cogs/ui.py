@@ -200,13 +200,21 @@ def tag(b: Board, seat: str) -> str:
 
 
 def board_view(
-    row: GameRow, b: Board, *, note: str | None = None, live: bool = True, extra: str | None = None
+    row: GameRow,
+    b: Board,
+    *,
+    note: str | None = None,
+    live: bool = True,
+    extra: str | None = None,
+    panel_label: str | None = None,
 ) -> discord.ui.LayoutView:
     """The one board message (Components V2) of a :class:`tables.board.Board` (built
     with ``escape=True``): a container with the title, the rendered board, what just
     happened, whose turn it is (pinging them), and the action rows.  ``live=False``
     (a finished, abandoned or superseded board): no buttons.  ``row``: the table's
-    members, for the mentions (a board names players, a message pings members)."""
+    members, for the mentions (a board names players, a message pings members).
+    ``panel_label``: a member to act reads another language than the table's, so the
+    board also offers their choices privately (the panel, in their language)."""
     locale = b.locale
     over = b.outcome is not None
     status = "finished" if over else row.status if row.status in COLOURS else "active"
@@ -257,7 +265,7 @@ def board_view(
     if extra:  # platform lines about the table (time banks)
         box.add_item(discord.ui.TextDisplay(clip(extra, 600)))
     if live and not over and row.status == "active":
-        for action_row in board_rows(row, b):
+        for action_row in board_rows(row, b, panel_label):
             box.add_item(action_row)
     # secret orders: the table's version would count the steps a crew has taken; not shown
     version = "" if b.secret_orders else f" · v{b.version}"
@@ -432,10 +440,12 @@ def action_view(
     return view
 
 
-def board_rows(row: GameRow, b: Board) -> list[discord.ui.ActionRow]:
+def board_rows(row: GameRow, b: Board, panel_label: str | None = None) -> list[discord.ui.ActionRow]:
     """The action rows of a live board: the one human seat's choices when it
     alone is to act (``b.open_choices``), else a button opening each player's
-    private panel; "My view" for games with hidden hands."""
+    private panel (with open choices too when ``panel_label`` is given: the member
+    to act reads another language, and decides privately in theirs); "My view" for
+    games with hidden hands."""
     from .components import CatchupButton, PanelButton, PrivateViewButton
 
     locale = b.locale
@@ -445,11 +455,11 @@ def board_rows(row: GameRow, b: Board) -> list[discord.ui.ActionRow]:
         for items in choice_items(row, game, offered(b.open_choices), locale):
             out.append(discord.ui.ActionRow(*items))
     last: list[discord.ui.Item] = []
-    if not b.open_choices and any(row.user_of(s) is not None for s in b.to_act):
+    if (not b.open_choices or panel_label) and any(row.user_of(s) is not None for s in b.to_act):
         # the panel is opened for the current decision whatever the version; with secret orders the
         # version is left out (it counts the steps a crew has taken)
         ver = 0 if b.secret_orders else row.version
-        last.append(PanelButton(row.id, ver, label=t("core.ui.take_turn", locale)))
+        last.append(PanelButton(row.id, ver, label=clip(panel_label or t("core.ui.take_turn", locale), 80)))
     if b.private_view:
         last.append(PrivateViewButton(row.id, label=t("core.ui.my_view", locale)))
     if len([s for s in row.seats if s.user_id is not None]) > 1 and (last or len(out) < 5):

@@ -10,7 +10,9 @@ import re
 from test_e2e_help import _help
 from test_e2e_league import reply, until
 from test_e2e_live_panels import open_panel
+from test_e2e_outbox import _settled
 
+from engine import get_game
 from engine.i18n import t
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -50,7 +52,9 @@ async def test_a_chinese_member_at_an_english_table_decides_in_chinese_privately
     await table.start()
     gid, board = await table.open_table(host, "armor_clash", [wei])
     assert not CJK.search(board.text), "the public board: the table's language"
-    assert not any(CJK.search(b.get("label") or "") for b in board.buttons), "and its buttons"
+    both = f"{t('core.ui.take_turn', 'en')} / {t('core.ui.take_turn', 'zh')}"
+    labels = [b.get("label") or "" for b in board.buttons]
+    assert not any(CJK.search(x) for x in labels if x != both), f"and its buttons: {labels}"
     panel = await open_panel(table, wei, board, gid)
     assert panel.ephemeral and CJK.search(panel.content), panel.content
     labels = [b.get("label") or "" for b in panel.buttons]
@@ -85,3 +89,35 @@ async def test_leaderboard_and_campaign_posts_are_in_the_servers_language_not_th
     ex = await table.fd.slash(admin, "leaderboard", {"game": "city_of_fury"})
     board = await ex.wait_message(lambda m: not m.ephemeral and m.embeds)
     assert board.embed["title"] == t("core.board.title", "zh", game=t("city_of_fury.name", "zh")), board.embed
+
+
+async def test_a_member_whose_language_is_not_the_tables_may_decide_privately_in_theirs(table):
+    """A turn-based board shows the acting seat's choices openly, in the table's language;
+    when that member reads another language the board also offers them their choices
+    privately (the panel), in theirs; a member of the table's language gets no such button."""
+    host = table.fd.add_user(101, "host")
+    wei = table.fd.add_user(102, "wei", locale="zh-CN")
+    await table.start()
+    gid, board = await table.open_table(host, "thunder_road", [wei])
+    users = table.seat_user(gid)
+    game = get_game("thunder_road")
+    both = f"{t('core.ui.take_turn', 'en')} / {t('core.ui.take_turn', 'zh')}"
+    for _ in range(400):  # the AI's choices through the board until wei is to act alone
+        seat = game.to_act(table.state(gid))[0]
+        if users[seat] == wei.id:
+            break
+        assert not any(b.get("label") == both for b in board.buttons), "the host reads the table's language"
+        version = table.row(gid)["version"]
+        ex = await table.choose(host, board, gid, table.choice_for(gid, seat, table.ai_index(gid, seat)))
+        board = await table.next_board(ex, gid, version)
+    await _settled(table)
+    board = table.board_of(table.fd.messages()) or board
+    assert not CJK.search(board.text), "the shared board stays in the table's language"
+    button = next(b for b in board.buttons if b.get("label") == both)
+    ex = await table.fd.click(wei, board, button["custom_id"])
+    panel = await ex.wait(lambda e: next((m for m in e.messages if m.ephemeral and m.custom_ids), None), 20, "panel")
+    assert CJK.search(panel.content) and all(CJK.search(b["label"]) for b in panel.buttons if b.get("label"))
+    version = table.row(gid)["version"]
+    idx = table.choice_for(gid, seat, table.ai_index(gid, seat))
+    ex = await table.choose(wei, panel, gid, idx)
+    await ex.wait(lambda e: table.row(gid)["version"] > version, 20, "the decision taken")
