@@ -255,10 +255,10 @@ async def test_a_present_players_seat_is_never_taken_by_another_player(table):
     assert table.seat_user(gid) == {"p1": 101, "p2": 102, "p3": 103}
     # bob (not the host) cannot even open a vote on carol's seat while she keeps nobody waiting
     ex = await table.fd.slash(bob, "game handover", {"seat": "p3", "member": dave})
-    assert "belongs to another player" in (await table.wait_ephemeral(ex)).content
+    assert "That seat is Carol's" in (await table.wait_ephemeral(ex)).content
     # nor on the host's seat, which is the one the old rule let him take with his own vote
     ex = await table.fd.slash(bob, "game handover", {"seat": "p1", "member": dave})
-    assert "belongs to another player" in (await table.wait_ephemeral(ex)).content
+    assert "That seat is Host's" in (await table.wait_ephemeral(ex)).content
     assert table.sql("SELECT COUNT(*) FROM votes")[0][0] == 0
     # carol's turn comes and she keeps the table waiting past its reminder interval (12 h)
     await table.play_ai(gid, until=lambda t: "p3" in _to_act(t, gid))
