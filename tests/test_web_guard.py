@@ -212,3 +212,26 @@ async def test_a_live_page_stops_pushing_a_private_view_once_it_may_not(service,
         assert stream.content.at_eof()
     finally:
         await c.close()
+
+
+async def test_a_request_that_cannot_be_parsed_gets_the_headers_too(service):
+    """aiohttp answers a malformed request itself (400), before any route: the companion's
+    connections (web.start) carry the headers on that answer as well."""
+    from web.app import start
+
+    runner = await start(
+        service, 0, host="127.0.0.1", base_url="https://games.example", limits=Limits(raise_files_to=0)
+    )
+    try:
+        port = runner.addresses[0][1]
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"GET /t/1 HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n")
+        head = (await asyncio.wait_for(reader.read(65536), 30)).decode("latin-1")
+        writer.close()
+        assert head.split(" ")[1] == "400", head[:100]
+        lines = {k.strip().lower(): v.strip() for k, _, v in (x.partition(":") for x in head.split("\r\n")[1:] if x)}
+        for name, value in HEADERS.items():
+            assert lines.get(name.lower()) == value, name
+        assert "strict-transport-security" in lines
+    finally:
+        await runner.cleanup()

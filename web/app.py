@@ -771,6 +771,7 @@ async def start(
         by_address=not comp.trust_proxy,
         pressure=comp.pressure,
         busy=guards.busy_response(lim.retry_after, busy, base_url.startswith("https://")),
+        https=base_url.startswith("https://"),
     )
     await guards.GuardedSite(runner, host, port, comp.gate).start()
     log.info(

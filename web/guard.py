@@ -33,6 +33,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
 
 log = logging.getLogger("tabletop.web")
 
@@ -297,8 +298,10 @@ class Gate:
         by_address: bool,
         pressure: Pressure,
         busy: bytes,
+        https: bool = False,
         linger: float = LINGER,
     ) -> None:
+        self.https = https
         self.budget = budget
         self.per_address = per_address
         self.per_prefix = per_prefix
@@ -307,7 +310,7 @@ class Gate:
         self.busy = busy
         self.linger = linger
         self.max_lingering = LINGERING
-        self.server: Callable[[], asyncio.Protocol] | None = None
+        self.server: Any = None  # aiohttp's web.Server (a handler factory)
         self.open = 0
         self.lingering = 0
         self.addresses: Counter[str] = Counter()
@@ -325,6 +328,30 @@ class Gate:
 
     def door(self) -> asyncio.Protocol:
         return _Door(self)
+
+
+class _Handler(RequestHandler):
+    """aiohttp's connection handler, whose own error answers (a request it cannot parse: 400)
+    carry the security headers too; the app's answers get them from :func:`on_prepare`."""
+
+    __slots__ = ("https",)
+    https: bool
+
+    def handle_error(
+        self, request: Any, status: int = 500, exc: BaseException | None = None, message: str | None = None
+    ):
+        resp = super().handle_error(request, status, exc, message)
+        secure(resp.headers, self.https)
+        return resp
+
+
+def _handler(server: Any, https: bool) -> Any:
+    try:
+        handler = _Handler(server, loop=server._loop, **server._kwargs)
+    except (AttributeError, TypeError):  # (another aiohttp: its own handler, without the headers on a 400)
+        return server()
+    handler.https = https
+    return handler
 
 
 class _Door(asyncio.Protocol):
@@ -353,7 +380,7 @@ class _Door(asyncio.Protocol):
             gate.addresses[self.address] += 1
             gate.prefixes[self.net] += 1
         assert gate.server is not None
-        self.inner = gate.server()
+        self.inner = _handler(gate.server, gate.https)
         self.inner.connection_made(transport)
 
     def refuse(self, transport: Any, why: str) -> None:
