@@ -5,13 +5,16 @@ scheduler of any process takes over a delivery that was not confirmed."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine import get_game
-from store import OutboxRow
+from store import ActionRow, OutboxRow
 from store.ports import DeliveryStore
 
 from .common import TurnRefused, TurnResult
+from .decisions import taken_by
 from .kernel import Kernel
 
 log = logging.getLogger("tabletop.tables")
@@ -122,6 +125,29 @@ class Outbox:
         entries = [a for a in recent if a.version >= owed.since]
         events = [e for a in entries for e in game.load_events(a.events)]
         result = TurnResult(
-            row, game, state, events, [a.seat for a in entries], [], list(entries), list(owed.notes), owed.kind
+            row,
+            game,
+            state,
+            events,
+            [a.seat for a in entries],
+            [],
+            list(entries),
+            list(owed.notes),
+            owed.kind,
+            by=requested_by(entries, owed.notes),
         )
         return Delivery(owed, result)
+
+
+def requested_by(entries: Sequence[ActionRow], notes: Sequence[dict[str, Any]]) -> int | None:
+    """Who made the last change a delivery shows, as far as the log and its notices
+    tell (the member's own last step, else the member an undo, resignation or
+    abandonment names): its board never pings them (tables/pings.py)."""
+    for a in reversed(entries):
+        if taken_by(a) == "player" and a.user_id is not None:
+            return a.user_id
+    for n in reversed(notes):
+        if n.get("note") in ("undone", "resigned", "abandoned") and n.get("user") is not None:
+            # (a vote's undo was decided by its last voter, whom the notice does not name)
+            return None if "agreed" in n else int(n["user"])
+    return None

@@ -162,3 +162,47 @@ async def test_a_league_table_opens_with_one_ping_per_player(table):
     await ex.wait_idle(quiet=0.3, timeout=30)
     pinged = pings_since(table, mark)
     assert sorted(pinged) == sorted(p.id for p in players), f"one ping per player: {pinged}"
+
+
+async def test_a_board_the_outbox_posts_after_an_outage_does_not_ping_the_member_who_moved(table):
+    """The last crew's order resolves the turn during a Discord outage: the board the
+    outbox posts afterwards pings the other crew once, and not the mover (who gives
+    orders again in the new turn)."""
+    from test_e2e_outbox import _virtual_time
+
+    _virtual_time(table)
+    host = table.fd.add_user(101, "host")
+    bob = table.fd.add_user(102, "bob")
+    await table.start()
+    gid, board = await table.open_table(host, "armor_clash", [bob])
+    game = get_game("armor_clash")
+    users = table.seat_user(gid)
+    for _ in range(6):  # turns, until the host is called again after giving the last order
+        await _settled(table)
+        state = table.state(gid)
+        if table.row(gid)["status"] != "active" or host.id not in [users[s] for s in game.to_act(state)]:
+            break
+        panel = await open_panel(table, host, board, gid)
+        if bob.id in [users[s] for s in game.to_act(state)]:
+            await click_label(table, bob, await open_panel(table, bob, board, gid), "Pass / observe")
+            await _settled(table)
+        end = table.fd.outage(60)  # every channel post fails for 60 s
+        mark = time.monotonic()
+        version = table.row(gid)["version"]
+        ex = await click_label(table, host, panel, "Pass / observe")  # resolves the turn: its board fails
+        await ex.wait_idle(quiet=0.1, timeout=30)
+        assert table.row(gid)["version"] > version
+        for _ in range(40):  # the scheduler's passes until the outbox has posted it
+            table.clock.now += 5
+            await table.deliver()
+            if table.clock.now > end + 130:
+                break
+        await _settled(table)
+        next_turn = [users[s] for s in game.to_act(table.state(gid))]
+        pinged = pings_since(table, mark)
+        if table.row(gid)["status"] == "active" and host.id in next_turn:
+            assert host.id not in pinged, "the mover is not pinged by the board posted for their move"
+            assert pinged == [u for u in next_turn if u != host.id], pinged
+            return
+        board = table.board_of(table.fd.messages()) or board
+    raise AssertionError("the host was never called again after giving the last order")
