@@ -18,6 +18,7 @@ from typing import Any, cast
 from discord.ext import commands
 
 from .periodic import Periodic
+from .vote_posts import deliver_message
 
 log = logging.getLogger("tabletop.outbox")
 INTERVAL = 10.0
@@ -43,6 +44,14 @@ class Outbox(Periodic, commands.Cog):
             except Exception:  # one table's trouble (a store hiccup) must not stop the others
                 counts["failed"] += 1
                 log.exception("outbox: table %s", owed.game_id)
+        for message in await self.tables.due_messages(now):  # votes' questions (cogs/vote_posts.py)
+            claimed = await self.tables.claim_message(message, now)
+            if claimed is None:
+                counts["skipped"] += 1
+            elif await deliver_message(self.boards, claimed):
+                counts["delivered"] += 1
+            else:
+                counts["failed"] += 1
         return counts
 
 

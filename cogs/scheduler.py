@@ -19,11 +19,10 @@ from engine import get_game
 from engine.i18n import t
 from store import GameRow
 from tables import Due, TurnRefused, in_quiet_hours
-from tables.text import escape
 
-from .components import VoteButton
 from .periodic import Periodic
 from .ui import allowed_mentions, lobby_embed
+from .vote_posts import post_vote, shown
 
 __all__ = ["INTERVAL", "Scheduler", "in_quiet_hours"]
 
@@ -119,25 +118,13 @@ class Scheduler(Periodic, commands.Cog):
             return 0
         if not opened:
             return 0
-        channel = await self.boards.channel_of(due.row)
-        if channel is None:
-            return 0
-        locale = await self.boards.public_locale_of(due.row)
-        labels = await self.boards.labels(due.row, locale)  # a seat by its player's name, never "p2"
-        for o in opened:
-            seat = str(o.vote.payload.get("seat"))
-            view = discord.ui.View(timeout=None)
-            view.add_item(VoteButton(o.vote.id, "yes", label=t("core.ui.agree", locale)))
-            view.add_item(VoteButton(o.vote.id, "no", label=t("core.ui.refuse", locale)))
-            text = t(
-                "asyncplay.expired_vote",
-                locale,
-                user=f"<@{o.owner}>",
-                seat=escape(labels[seat].name) if seat in labels else "?",
-                voters=" ".join(f"<@{u}>" for u in o.voters),
-                needed=o.needed,
-            )
-            await channel.send(text, view=view, allowed_mentions=allowed_mentions([o.owner, *o.voters]))
+        for o in opened:  # each question is owed by the commit that opened it (cogs/vote_posts.py)
+            try:
+                await post_vote(self.boards, o.vote.id, look=False)
+            except Exception as exc:  # noqa: BLE001 -- Discord down: the outbox posts it when it is back
+                log.info("bank vote %s not posted yet (%s: %s)", o.vote.id, type(exc).__name__, exc)
+                continue
+            await shown(self.boards, o.vote.id)
         return len(opened)
 
 

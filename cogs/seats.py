@@ -14,6 +14,7 @@ from .feature import TableFeature, game, is_admin
 from .inputs import check_id, echo
 from .locale import ls
 from .ui import allowed_mentions, clip, seat_tag
+from .vote_posts import shown
 
 
 class Seats(TableFeature):
@@ -42,6 +43,7 @@ class Seats(TableFeature):
             view=self.vote_view(res.vote.vote.id, plocale),
             allowed_mentions=allowed_mentions(res.vote.voters),
         )
+        await shown(self.boards, res.vote.vote.id)
 
     async def on_vote(self, interaction: discord.Interaction, vid: int, yes: bool) -> None:
         await interaction.response.defer()
@@ -135,6 +137,7 @@ class Seats(TableFeature):
             view=self.vote_view(opened.vote.id, plocale),
             allowed_mentions=allowed_mentions([*opened.voters, to, opened.owner]),
         )
+        await shown(self.boards, opened.vote.id)
 
     @handover.autocomplete("seat")
     async def handover_seat_autocomplete(self, interaction: discord.Interaction, current: str):

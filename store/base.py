@@ -106,6 +106,7 @@ from .privacy import PERSONAL_DATA, PersonalData, forget_personal, personal_foot
 from .rows import (
     ACTIVE_STATUSES,
     GAME_COLUMNS,
+    MESSAGE_COLUMNS,
     OUTBOX_COLUMNS,
     OUTBOX_NOTES,
     ActionRow,
@@ -122,6 +123,7 @@ from .rows import (
     NewVote,
     OutboxRow,
     Owed,
+    OwedMessage,
     RatingChange,
     RatingRow,
     ReplaySource,
@@ -136,6 +138,7 @@ from .rows import (
     json_dict,
     json_list,
     merge_owed,
+    message_row,
     outbox_row,
     qualified,
 )
@@ -144,13 +147,13 @@ if TYPE_CHECKING:
     from .sql import Conn
 
 __all__ = [  # the rows, errors and privacy registry, importable from here as before
-    "ACTIVE_STATUSES", "GAME_COLUMNS", "LANDED", "OUTBOX_COLUMNS", "OUTBOX_NOTES", "PERSONAL_DATA",
+    "ACTIVE_STATUSES", "GAME_COLUMNS", "LANDED", "MESSAGE_COLUMNS", "OUTBOX_COLUMNS", "OUTBOX_NOTES", "PERSONAL_DATA",
     "ActionRow", "Campaign", "CampaignChange", "Caps", "ChangeSet", "ChannelBusy", "Committed",
     "CommitUnknown", "CorruptRow", "FollowRow", "GameChange", "GameRow", "InjectedCrash", "LeagueRow",
-    "LimitReached", "NewSnapshot", "NewVote", "OutboxRow", "Owed", "PersonalData", "RatingChange",
+    "LimitReached", "NewSnapshot", "NewVote", "OutboxRow", "Owed", "OwedMessage", "PersonalData", "RatingChange",
     "RatingRow", "ReplaySource", "ResultRow", "Seat", "SnapshotRow", "StatRow", "StillSeated", "Store",
     "StoreError", "StoreInUse", "StoreUnavailable", "UndoRow", "VersionConflict", "Vote", "VoteChange", "VoteTaken",
-    "dumps", "json_dict", "json_list", "landed", "merge_owed", "outbox_row", "qualified", "redact",
+    "dumps", "json_dict", "json_list", "landed", "merge_owed", "message_row", "outbox_row", "qualified", "redact",
     "register_personal_data", "scrub",
 ]  # fmt: skip
 
@@ -284,6 +287,22 @@ class Store:
     async def outbox_retry(self, game_id: int, version: int, owner: str | None, due_at: float) -> bool:
         """A delivery failed: release ``owner``'s lease and try again from ``due_at``
         (None as ``owner``: whoever holds it); False when the row moved on."""
+        raise NotImplementedError
+
+    async def due_messages(self, now: float, limit: int = 50) -> list[OwedMessage]:
+        """Owed messages (votes' questions) whose backoff is over and whose lease ran out."""
+        raise NotImplementedError
+
+    async def claim_message(self, row: OwedMessage, owner: str, until: float, now: float) -> bool:
+        """Take the posting of ``row`` until ``until`` (as :meth:`claim_outbox`: one process)."""
+        raise NotImplementedError
+
+    async def message_done(self, key: str) -> bool:
+        """Discord confirmed the message (or it is no longer owed): remove it."""
+        raise NotImplementedError
+
+    async def message_retry(self, key: str, owner: str | None, due_at: float) -> bool:
+        """Posting failed: release ``owner``'s lease and try again from ``due_at``."""
         raise NotImplementedError
 
     async def quarantine(self, game_id: int, reason: str) -> None:

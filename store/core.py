@@ -23,6 +23,7 @@ from .base import (
     ACTIVE_STATUSES,
     GAME_COLUMNS,
     LANDED,
+    MESSAGE_COLUMNS,
     OUTBOX_COLUMNS,
     Caps,
     ChangeSet,
@@ -35,11 +36,13 @@ from .base import (
     LimitReached,
     OutboxRow,
     Owed,
+    OwedMessage,
     Seat,
     VersionConflict,
     VoteTaken,
     dumps,
     merge_owed,
+    message_row,
     outbox_row,
     qualified,
 )
@@ -327,6 +330,7 @@ class SqlCore(SqlDue):
                 except self.unique_violation:  # votes_one_per_decision: opened first elsewhere
                     raise VoteTaken(f"table {nv.game_id}: {nv.decision}") from None
                 done.vote_ids.append(int(vid))
+                await self._put_message(db, f"vote:{int(vid)}", nv.game_id, "vote", int(vid), changes.messenger, now)
             if changes.owed is not None and changes.game is not None and done.version is not None:
                 await self._step("outbox")
                 await self._put_owed(db, changes.game.game_id, done.version, changes.owed, now)
@@ -453,6 +457,43 @@ class SqlCore(SqlDue):
             " message_id=NULL",
             [game_id, version, since, owed.kind, notes, fl(until or now), fl(until), owed.owner, fl(now)],
         )
+
+    async def _put_message(
+        self, db: Conn, key: str, game_id: int, kind: str, ref: int, owner: str | None, now: float
+    ) -> None:
+        until = now + 60.0 if owner else None
+        await db.execute(
+            "INSERT INTO outbox_messages(key, game_id, kind, ref, attempts, due_at, lease_until, lease_owner,"
+            " created_at) VALUES (?,?,?,?,0,?,?,?,?)",
+            [key, game_id, kind, ref, fl(until or now), fl(until), owner, fl(now)],
+        )
+
+    async def due_messages(self, now: float, limit: int = 50) -> list[OwedMessage]:
+        async with self._read(False) as db:
+            rows = await db.fetch(
+                f"SELECT {MESSAGE_COLUMNS} FROM outbox_messages WHERE due_at<=?"
+                " AND (lease_until IS NULL OR lease_until<=?) ORDER BY due_at, key LIMIT ?",
+                [fl(now), fl(now), limit],
+            )
+        return [message_row(r) for r in rows]
+
+    async def claim_message(self, row: OwedMessage, owner: str, until: float, now: float) -> bool:
+        sql = (
+            "UPDATE outbox_messages SET lease_owner=?, lease_until=?, attempts=attempts+1 WHERE key=?"
+            " AND attempts=? AND (lease_until IS NULL OR lease_until<=?)"
+        )
+        args = [owner, fl(until), row.key, row.attempts, fl(now)]
+        return 1 == await self._tx(lambda db: db.execute(sql, args))
+
+    async def message_done(self, key: str) -> bool:
+        return 1 == await self._tx(lambda db: db.execute("DELETE FROM outbox_messages WHERE key=?", [key]))
+
+    async def message_retry(self, key: str, owner: str | None, due_at: float) -> bool:
+        sql = (
+            "UPDATE outbox_messages SET lease_owner=NULL, lease_until=NULL, due_at=? WHERE key=?"
+            " AND (CAST(? AS TEXT) IS NULL OR lease_owner=? OR lease_owner IS NULL)"
+        )
+        return 1 == await self._tx(lambda db: db.execute(sql, [fl(due_at), key, owner, owner]))
 
     async def outbox(self, game_id: int) -> OutboxRow | None:
         async with self._read(False) as db:

@@ -434,6 +434,25 @@ MIGRATIONS: list[tuple[int, str]] = [
     ALTER TABLE outbox ADD COLUMN message_id BIGINT
     """,
     ),
+    (  # what else a commit owes Discord (issue 28 item 12): a vote's message, written with the
+        # commit that opens the vote; one row per message, keyed by what it is ("vote:<id>")
+        16,
+        """
+    CREATE TABLE outbox_messages (
+        key TEXT PRIMARY KEY,
+        game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('vote')),
+        ref BIGINT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        due_at DOUBLE PRECISION NOT NULL,
+        lease_until DOUBLE PRECISION,
+        lease_owner TEXT,
+        created_at DOUBLE PRECISION NOT NULL
+    )
+    --;
+    CREATE INDEX outbox_messages_due ON outbox_messages(due_at)
+    """,
+    ),
 ]
 
 

@@ -428,6 +428,40 @@ OUTBOX_COLUMNS = (
 
 
 @dataclass
+class OwedMessage:
+    """A message other than the board that a commit owes Discord (the outbox's
+    ``outbox_messages``; a vote's question with its buttons: ``kind`` "vote", ``ref`` the
+    vote's id), until Discord confirms it; leased and claimed like a board."""
+
+    key: str
+    game_id: int
+    kind: str
+    ref: int
+    attempts: int
+    due_at: float
+    lease_until: float | None
+    lease_owner: str | None
+    created_at: float
+
+
+MESSAGE_COLUMNS = "key, game_id, kind, ref, attempts, due_at, lease_until, lease_owner, created_at"
+
+
+def message_row(r: Sequence[Any]) -> OwedMessage:
+    return OwedMessage(
+        str(r[0]),
+        int(r[1]),
+        str(r[2]),
+        int(r[3]),
+        int(r[4]),
+        float(r[5]),
+        None if r[6] is None else float(r[6]),
+        r[7],
+        float(r[8]),
+    )
+
+
+@dataclass
 class ChangeSet:
     """Everything one service call writes: all of it in one transaction, or nothing.
     ``owed``: what the table change (``game``) owes its channel (the outbox)."""
@@ -438,6 +472,10 @@ class ChangeSet:
     new_votes: Sequence[NewVote] = ()
     ratings: Sequence[RatingChange] = ()
     owed: Owed | None = None
+    #: the process that posts the messages this change owes besides its board (a new
+    #: vote's question) at once, holding their lease for ``Owed.lease`` (60 s); None: the
+    #: scheduler of any process posts them
+    messenger: str | None = None
 
     def __bool__(self) -> bool:
         return bool(self.game or self.campaigns or self.votes or self.new_votes or self.ratings)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import get_game
-from store import ActionRow, OutboxRow
+from store import ActionRow, OutboxRow, OwedMessage
 from store.ports import DeliveryStore
 
 from .common import TurnRefused, TurnResult
@@ -137,6 +137,30 @@ class Outbox:
             by=requested_by(entries, owed.notes),
         )
         return Delivery(owed, result)
+
+    # ------------------------------------------------- messages besides the board
+    async def message_done(self, key: str) -> None:
+        """Discord confirmed an owed message (a vote's question): the outbox forgets it."""
+        await self.store.message_done(key)
+
+    async def message_failed(self, key: str, attempts: int = 1) -> None:
+        """Posting the owed message ``key`` failed: any process tries again after the backoff."""
+        await self.store.message_retry(key, self.k.owner, self.k.clock() + backoff(attempts))
+
+    async def due_messages(self, now: float) -> list[OwedMessage]:
+        """Owed messages the scheduler may post now (backoff over, no live lease)."""
+        return await self.store.due_messages(now)
+
+    async def claim_message(self, owed: OwedMessage, now: float) -> OwedMessage | None:
+        """Take one owed message for this process (a compare-and-swap: one process at a
+        time); None when another process took it; given up after a day."""
+        if not await self.store.claim_message(owed, self.k.owner, now + self.k.lease, now):
+            return None
+        if now - owed.created_at > DELIVERY_GIVE_UP:
+            log.warning("outbox: message %s given up after a day", owed.key)
+            await self.store.message_done(owed.key)
+            return None
+        return replace(owed, attempts=owed.attempts + 1, lease_owner=self.k.owner)
 
 
 def requested_by(entries: Sequence[ActionRow], notes: Sequence[dict[str, Any]]) -> int | None:

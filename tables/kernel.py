@@ -207,7 +207,10 @@ class Kernel:
     async def write(self, changes: ChangeSet) -> Committed:
         """Commit ``changes`` once, as they are (a vote, a ballot, a table ended
         without a turn): the caller decides what a lost compare-and-swap means
-        (the store raises VersionConflict or VoteTaken; nothing was written)."""
+        (the store raises VersionConflict or VoteTaken; nothing was written).  What it
+        owes Discord besides a board (a new vote's question) this process posts at once."""
+        if changes.messenger is None and changes.new_votes:
+            changes = replace(changes, messenger=self.owner)
         return await self.store.commit(changes)
 
     async def update_game(self, game_id: int, expected_version: int, **changes: Any) -> int:

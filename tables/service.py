@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.base import BaseState, Event, Game, SeatLabels
-from store import ActionRow, Campaign, GameRow, OutboxRow, Owed, Store, UndoRow, Vote
+from store import ActionRow, Campaign, GameRow, OutboxRow, Owed, OwedMessage, Store, UndoRow, Vote
 
 from .campaigns import Campaigns
 from .choices import Choice
@@ -472,6 +472,18 @@ class TableService:
 
     async def still_owed(self, game_id: int, version: int) -> bool:
         return await self.outbox.still_owed(game_id, version)
+
+    async def message_done(self, key: str) -> None:
+        return await self.outbox.message_done(key)
+
+    async def message_failed(self, key: str, attempts: int = 1) -> None:
+        return await self.outbox.message_failed(key, attempts)
+
+    async def due_messages(self, now: float) -> list[OwedMessage]:
+        return await self.outbox.due_messages(now)
+
+    async def claim_message(self, owed: OwedMessage, now: float) -> OwedMessage | None:
+        return await self.outbox.claim_message(owed, now)
 
     async def due_deliveries(self, now: float) -> list[OutboxRow]:
         return await self.outbox.due_deliveries(now)

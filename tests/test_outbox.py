@@ -183,3 +183,66 @@ async def test_a_refused_move_owes_nothing(store):
     with pytest.raises(TurnRefused):
         await service.act(gid, 999, AI)
     assert await store.outbox(gid) == before
+
+
+# ---------------------------------------- issue 28 item 12: a vote's question is owed too
+async def _open_votes(service: TableService, n: int) -> list[int]:
+    from store import ChangeSet, NewVote
+
+    out = []
+    for _ in range(n):
+        gid = await _running(service)
+        row = await service.store.get_game(gid)
+        vote = NewVote(gid, "handover", {"seat": "p2", "owner": BOB, "needed": 1}, row.version, [HOST], HOST)
+        done = await service.store.commit(ChangeSet(new_votes=[vote]))  # no messenger: the scheduler posts it
+        out.append(done.vote_ids[0])
+    return out
+
+
+async def test_a_vote_and_its_question_land_together_or_not_at_all(store_backend, tmp_path):
+    from store import ChangeSet, NewVote
+
+    clock = Clock()
+    store = await make_store(store_backend, tmp_path, clock=clock)
+    try:
+        service = TableService(store, clock=clock)
+        gid = await _running(service)
+        row = await store.get_game(gid)
+        vote = NewVote(gid, "handover", {"seat": "p2", "owner": BOB, "needed": 1}, row.version, [HOST], HOST)
+        store.inject_crash("commit")  # after the vote and its question are written, before COMMIT
+        with pytest.raises(InjectedCrash):
+            await store.commit(ChangeSet(new_votes=[vote]))
+        assert await store.due_messages(clock.now + 1e6) == [] and await store.open_votes(gid) == []
+        opened = await service.kernel.write(ChangeSet(new_votes=[vote]))  # this process posts it at once
+        assert await service.due_messages(clock.now) == [], "the opener holds its lease"
+        [owed] = await service.due_messages(clock.now + service.lease)
+        assert (owed.key, owed.kind, owed.ref) == (f"vote:{opened.vote_ids[0]}", "vote", opened.vote_ids[0])
+    finally:
+        await store.close()
+
+
+async def test_two_services_on_one_database_claim_a_vote_question_once(store_backend, tmp_path):
+    """Two processes (PostgreSQL: two connection pools) race for every owed question."""
+    if store_backend != "postgresql":
+        pytest.skip("one SQLite file has one process")
+    clock = Clock()
+    first = await make_store(store_backend, tmp_path, clock=clock)
+    second = await make_store(store_backend, tmp_path, clock=clock)
+    try:
+        a, b = TableService(first, clock=clock), TableService(second, clock=clock)
+        votes = await _open_votes(a, 5)
+        taken: list[int] = []
+        for _ in range(3):
+            due_a, due_b = await asyncio.gather(a.due_messages(clock()), b.due_messages(clock()))
+            got = await asyncio.gather(
+                *[a.claim_message(m, clock()) for m in due_a], *[b.claim_message(m, clock()) for m in due_b]
+            )
+            for m in got:
+                if m is not None:
+                    taken.append(m.ref)
+                    await (a if m.lease_owner == a.owner else b).message_done(m.key)
+        assert sorted(taken) == sorted(votes), f"each question taken exactly once: {taken}"
+        assert await first.due_messages(clock.now + 1e6) == []
+    finally:
+        await first.close()
+        await second.close()

@@ -25,7 +25,8 @@ OWNERS = {
     "schedule": "due claim_reminder release_reminder expiry_votes go_away come_back",
     "views": "choices numbered offer board_offer render bank_lines panel_token",
     "people": "mine follow unfollow close_to_followers follow_updates follow_sent footprint forget",
-    "outbox": "delivered delivery_failed posted owed_now still_owed due_deliveries claim_delivery",
+    "outbox": "delivered delivery_failed posted owed_now still_owed due_deliveries claim_delivery"
+    " message_done message_failed due_messages claim_message",
 }
 
 
