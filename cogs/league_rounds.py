@@ -165,14 +165,14 @@ class Rounds:
             for r in table.division(d)[:20]:
                 lines.append(
                     t(
-                        "league.standings_row",
+                        "league.standings_row_absent" if r.absent else "league.standings_row",
                         locale,
                         rank=r.rank,
                         user=self.member(r.user_id, locale),
                         points=f"{r.points:g}",
                         change=f"{r.rating_change:+.1f}",
+                        n=r.absent,
                     )
-                    + (t("league.standings_absent", locale, n=r.absent) if r.absent else "")
                 )
         return "\n".join(lines), png
 

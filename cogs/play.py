@@ -67,10 +67,11 @@ class Play(Lobby, Turns, Seats, History, Follows, commands.Cog):
             return  # /privacy too: a forget must not race a write of the name it deletes
         try:
             await self.services.members.note(interaction.user.id, str(getattr(interaction.locale, "value", "") or ""))
-            # and their display name there (a nick on the server, else their global name), for every
-            # process's pages (tables/names.py: written only when it changed)
+            # and their display name there (a nick on the server, else their global name) refreshes
+            # the one every process's pages show, once a board showed them (tables/names.py: written
+            # only when it changed; a member nothing shows gets no row from a click)
             await self.services.tables.names.note(
-                interaction.guild_id, interaction.user.id, interaction.user.display_name
+                interaction.guild_id, interaction.user.id, interaction.user.display_name, create=False
             )
         except Exception as exc:  # noqa: BLE001 -- a lost database is said elsewhere; this must never break a click
             if not is_unavailable(exc):

@@ -626,9 +626,9 @@ class Store:
         """The stored display names of these members on that server (missing ones left out)."""
         raise NotImplementedError
 
-    async def set_member_name(self, guild_id: int, user_id: int, name: str, now: float) -> bool:
+    async def set_member_name(self, guild_id: int, user_id: int, name: str, now: float, *, create: bool = True) -> bool:
         """Store a member's display name on a server; whether a row changed (an unchanged
-        name writes nothing)."""
+        name writes nothing; ``create=False``: only a name already stored is refreshed)."""
         raise NotImplementedError
 
     async def table_versions(self, game_ids: Sequence[int]) -> dict[int, int]:

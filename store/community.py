@@ -443,7 +443,10 @@ class SqlStore(SqlCore):
                 out.update({int(u): str(n) for u, n in await db.fetch(sql, [guild_id, *args])})
         return out
 
-    async def set_member_name(self, guild_id: int, user_id: int, name: str, now: float) -> bool:
+    async def set_member_name(self, guild_id: int, user_id: int, name: str, now: float, *, create: bool = True) -> bool:
+        if not create:
+            refresh = "UPDATE member_names SET name=?, updated_at=? WHERE guild_id=? AND user_id=? AND name <> ?"
+            return await self._run(refresh, [name, fl(now), guild_id, user_id, name]) > 0
         sql = (
             "INSERT INTO member_names(guild_id, user_id, name, updated_at) VALUES (?,?,?,?)"
             " ON CONFLICT (guild_id, user_id) DO UPDATE SET name=excluded.name, updated_at=excluded.updated_at"

@@ -311,7 +311,9 @@ class NameStore(Protocol):
     """tables/names.py: members' display names, read by every process (the web companion's pages)."""
 
     async def member_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]: ...
-    async def set_member_name(self, guild_id: int, user_id: int, name: str, now: float) -> bool: ...
+    async def set_member_name(
+        self, guild_id: int, user_id: int, name: str, now: float, *, create: bool = True
+    ) -> bool: ...
 
 
 @runtime_checkable

@@ -1,11 +1,13 @@
 """Members' display names, where every process reads them (issue 29 item 1).
 Discord-free.
 
-The bot learns a member's name from every interaction (a member's nick on that
-server, else their global name: what Discord itself shows there) and from its member
-cache when it draws a board; :meth:`MemberNames.note` stores it, one write only when
-the name changed (an in-process cache in front, so a click whose name is unchanged
-costs no write).  Every page of the web companion, in the bot's process or in its own
+A member's name (their nick on that server, else their global name: what Discord
+itself shows there) is first stored when a board, a page's source, shows them (the bot's
+member cache, :meth:`MemberNames.fill`); every interaction of theirs afterwards refreshes
+it (``create=False``: an interaction stores no name of a member nothing shows, so a
+stray or refused click writes no row).  :meth:`MemberNames.note` writes only when the
+name changed (an in-process cache in front, so a click whose name is unchanged costs no
+write).  Every page of the web companion, in the bot's process or in its own
 (``python -m web``), reads them with :meth:`MemberNames.of`: one query per page or
 per table row read, never a Discord request.  ``/privacy forget`` deletes them
 (store/privacy.py lists ``member_names``) and drops this process's cache
@@ -50,12 +52,14 @@ class MemberNames:
         self.store = store
         self.clock = clock
         self._known: dict[tuple[int, int], tuple[str, float]] = {}
+        #: refresh-only notes that changed nothing (no stored name, or the same one)
+        self._refreshed: dict[tuple[int, int], tuple[str, float]] = {}
         self.writes = 0  # names written by this process (tests and benches count them)
 
-    async def note(self, guild_id: int | None, user_id: int, name: str | None) -> bool:
+    async def note(self, guild_id: int | None, user_id: int, name: str | None, *, create: bool = True) -> bool:
         """Remember ``user_id``'s display name on server ``guild_id`` (None: outside any
         server); writes only when it differs from what this process last stored or read.
-        Returns whether it wrote."""
+        ``create=False``: only refresh a name already stored.  Returns whether it wrote."""
         shown = clean(name)
         if shown is None or user_id <= 0:
             return False
@@ -64,10 +68,19 @@ class MemberNames:
         hit = self._known.get(key)
         if hit is not None and hit[0] == shown and now - hit[1] < KNOWN_SECONDS:
             return False
+        if not create:
+            tried = self._refreshed.get(key)
+            if tried is not None and tried[0] == shown and now - tried[1] < KNOWN_SECONDS:
+                return False
         if len(self._known) > CACHE_LIMIT:
             self._known.clear()
-        wrote = await self.store.set_member_name(key[0], key[1], shown, self.clock())
-        self._known[key] = (shown, now)
+        if len(self._refreshed) > CACHE_LIMIT:
+            self._refreshed.clear()
+        wrote = await self.store.set_member_name(key[0], key[1], shown, self.clock(), create=create)
+        if create or wrote:
+            self._known[key] = (shown, now)
+        else:  # no stored name to refresh (or the same one): not asked again for a while
+            self._refreshed[key] = (shown, now)
         if wrote:
             self.writes += 1
         return wrote
@@ -88,6 +101,7 @@ class MemberNames:
 
     async def forget(self, user_id: int, guild_id: int | None = None) -> None:
         """A forget committed (the store deleted the member's names): drop them here too,
-        so a later interaction of theirs stores their name again."""
-        for key in [k for k in self._known if k[1] == user_id and (guild_id is None or k[0] == guild_id)]:
-            del self._known[key]
+        so a board that shows them later stores their name again."""
+        for cache in (self._known, self._refreshed):
+            for key in [k for k in cache if k[1] == user_id and (guild_id is None or k[0] == guild_id)]:
+                del cache[key]

@@ -122,15 +122,31 @@ async def test_inside_the_bot_a_forget_clears_what_the_companion_cached(two):
         await c.close()
 
 
+async def test_a_click_refreshes_a_stored_name_and_stores_none_of_a_member_nothing_shows(two):
+    """A click (``create=False``) of a member no board showed writes no row (a stray or
+    refused click changes nothing stored); once a board showed them, a click's new name
+    reaches every process."""
+    bot, web = two
+    stranger = 4242
+    assert not await bot.names.note(1, stranger, "Eve", create=False)
+    assert not await bot.names.note(1, stranger, "Eve", create=False)
+    assert await web.names.of(1, [stranger]) == {}
+    await bot.names.fill(1, {stranger: "Eve"})  # a board showed them
+    assert await web.names.of(1, [stranger]) == {stranger: "Eve"}
+    assert await bot.names.note(1, stranger, "Evelyn", create=False)  # renamed, seen on a click
+    assert await web.names.of(1, [stranger]) == {stranger: "Evelyn"}
+    assert not await web.names.note(1, stranger, "Evelyn", create=False)  # the same name: no write
+
+
 async def test_a_name_is_written_once_and_a_rename_reaches_the_companion(two):
     bot, web = two
     gid = await open_two_player(bot, "automobile")
     calls = []
     real = bot.store.set_member_name
 
-    async def counted(*args):
+    async def counted(*args, **kw):
         calls.append(args)
-        return await real(*args)
+        return await real(*args, **kw)
 
     bot.store.set_member_name = counted  # type: ignore[method-assign]
     for _ in range(5):  # every click carries the name: one write
