@@ -30,6 +30,7 @@ from tables.text import escape
 from .clockview import bank_lines
 from .ids import table_of
 from .locale import failure_key
+from .private_posts import push_private
 from .reposts import already_posted, post_owed
 from .services import Services
 from .ui import (
@@ -40,8 +41,6 @@ from .ui import (
     board_link,
     board_view,
     clip,
-    event_lines,
-    msg_text,
     offered,
     public_prompt,
     relabel,
@@ -600,33 +599,11 @@ class Boards:
         member by direct message, in their language (``skip``: the member who
         is told in the interaction itself); ``start``: the game has just
         started, so each also gets what their seat holds (its private summary:
-        cards dealt when the table was set up).  A member who closed their DMs
-        keeps the board's "My view" button.  Returns the messages sent."""
-        row, game = result.row, result.game
-        sent = 0
-        table_locale = await self.public_locale_of(row)
-        for seat in row.seats:
-            uid = seat.user_id
-            if uid is None or uid == skip:
-                continue
-            own = [e for e in result.events if e.to is not None and seat.seat in e.to]
-            hand = game.private_summary(result.state, seat.seat) if start and game.private_view else None
-            if not own and hand is None:
-                continue
-            locale = await self.services.members.of(uid) or _LOCALES.get(uid) or table_locale
-            labels = await self.labels(row, locale)
-            head = t("discord.private.head", locale, where=where(row, game, result.state, locale, labels))
-            lines = event_lines(game, own, locale, labels)
-            if hand is not None:  # the game starts: what each seat holds (dealt before any event)
-                lines.append(msg_text(hand, locale, labels))
-            body = "\n".join(dict.fromkeys(lines))
-            try:
-                user = self.client.get_user(uid) or await self.client.fetch_user(uid)
-                await user.send(clip(f"{head}\n{body}\n{board_link(row)}", 2000))
-                sent += 1
-            except discord.HTTPException as exc:
-                log.info("table %s: private information for %s not sent by DM (%s); My view has it", row.id, uid, exc)
-        return sent
+        cards dealt when the table was set up).  Each is owed through the outbox
+        (cogs/private_posts.py): what Discord does not take now is sent later.
+        A member who closed their DMs keeps the board's "My view" button.
+        Returns the messages sent."""
+        return await push_private(self, result, skip=skip, start=start)
 
     @staticmethod
     def edit_kwargs(parts: dict[str, Any]) -> dict[str, Any]:

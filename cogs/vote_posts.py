@@ -24,6 +24,7 @@ from tables.text import escape
 
 from . import ids
 from .components import VoteButton
+from .private_posts import deliver_dm
 from .ui import allowed_mentions, seat_tag
 
 log = logging.getLogger("tabletop.outbox")
@@ -123,6 +124,9 @@ async def deliver_message(boards: Any, owed: OwedMessage) -> bool:
     try:
         if owed.kind == "vote":
             await post_vote(boards, owed.ref, look=True)
+        else:  # a member's private message (cogs/private_posts.py): forgotten once sent
+            await deliver_dm(boards, owed)
+            return True
         await boards.tables.message_done(owed.key)
         return True
     except Exception as exc:  # noqa: BLE001 -- Discord down or refusing, the store unreachable

@@ -334,6 +334,9 @@ class SqlCore(SqlDue):
             if changes.owed is not None and changes.game is not None and done.version is not None:
                 await self._step("outbox")
                 await self._put_owed(db, changes.game.game_id, done.version, changes.owed, now)
+                for uid, kind in changes.owed.dms:
+                    key = f"dm:{changes.game.game_id}:{done.version}:{uid}"
+                    await self._put_message(db, key, changes.game.game_id, kind, uid, changes.owed.owner, now)
             return done
 
         gid = changes.game.game_id if changes.game is not None else None
@@ -463,9 +466,9 @@ class SqlCore(SqlDue):
     ) -> None:
         until = now + 60.0 if owner else None
         await db.execute(
-            "INSERT INTO outbox_messages(key, game_id, kind, ref, attempts, due_at, lease_until, lease_owner,"
-            " created_at) VALUES (?,?,?,?,0,?,?,?,?)",
-            [key, game_id, kind, ref, fl(until or now), fl(until), owner, fl(now)],
+            "INSERT INTO outbox_messages(key, game_id, kind, ref, user_id, attempts, due_at, lease_until,"
+            " lease_owner, created_at) VALUES (?,?,?,?,?,0,?,?,?,?)",
+            [key, game_id, kind, ref, None if kind == "vote" else ref, fl(until or now), fl(until), owner, fl(now)],
         )
 
     async def due_messages(self, now: float, limit: int = 50) -> list[OwedMessage]:

@@ -435,14 +435,17 @@ MIGRATIONS: list[tuple[int, str]] = [
     """,
     ),
     (  # what else a commit owes Discord (issue 28 item 12): a vote's message, written with the
-        # commit that opens the vote; one row per message, keyed by what it is ("vote:<id>")
+        # commit that opens the vote, and a member's private DM (their seat's private events,
+        # "dm"; with what their seat holds when the table starts, "hand"); one row per message,
+        # keyed by what it is ("vote:<id>", "dm:<table>:<version>:<member>")
         16,
         """
     CREATE TABLE outbox_messages (
         key TEXT PRIMARY KEY,
         game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        kind TEXT NOT NULL CHECK (kind IN ('vote')),
+        kind TEXT NOT NULL CHECK (kind IN ('vote', 'dm', 'hand')),
         ref BIGINT NOT NULL,
+        user_id BIGINT,
         attempts INTEGER NOT NULL DEFAULT 0,
         due_at DOUBLE PRECISION NOT NULL,
         lease_until DOUBLE PRECISION,

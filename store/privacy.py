@@ -85,6 +85,7 @@ PERSONAL_DATA: list[PersonalData] = [
     PersonalData("votes", "votes", "yes_json", json=True, pk="id"),
     PersonalData("votes", "votes", "no_json", json=True, pk="id"),
     PersonalData("records", "outbox", "notes_json", json=True, pk="game_id"),  # a notice not yet posted
+    PersonalData("records", "outbox_messages", "user_id", "delete", "game_id"),  # a private DM not yet sent
     PersonalData("campaigns", "campaigns", "created_by", scope="guild_id", pk="id"),
     PersonalData("campaigns", "campaigns", "progress_json", scope="guild_id", json=True, pk="id"),
     PersonalData("records", "rate_events", "user_id", "delete", "guild_id"),

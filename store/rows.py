@@ -368,6 +368,9 @@ class Owed:
     notes: Sequence[dict[str, Any]] = ()
     owner: str | None = None
     lease: float = 60.0
+    #: (member, "dm" or "hand"): the members a private message is owed (their seat's private
+    #: events; "hand": the table starts, so also what their seat holds), in ``outbox_messages``
+    dms: Sequence[tuple[int, str]] = ()
 
 
 #: notices kept in one outbox row (the oldest are dropped beyond this)

@@ -317,10 +317,13 @@ class Kernel:
         progress["story"] = story
         return [CampaignChange(cid, version, progress)]
 
-    def owed(self, notes: Sequence[dict[str, Any]] = (), kind: str = "board") -> Owed:
-        """What a change owes its channel, delivered at once by this process (it holds
-        the lease; the scheduler of any process takes over when it runs out)."""
-        return Owed(kind, list(notes), self.owner, self.lease)
+    def owed(
+        self, notes: Sequence[dict[str, Any]] = (), kind: str = "board", dms: Sequence[tuple[int, str]] = ()
+    ) -> Owed:
+        """What a change owes its channel (and, ``dms``, its members privately: see
+        :func:`private_dms`), delivered at once by this process (it holds the lease;
+        the scheduler of any process takes over when it runs out)."""
+        return Owed(kind, list(notes), self.owner, self.lease, list(dms))
 
     async def save_turn(
         self,
@@ -349,7 +352,7 @@ class Kernel:
                 campaigns=await self.finish_campaign(row, game, state),
                 votes=votes,
                 ratings=await self.rated(row, change, only),
-                owed=self.owed(notes),
+                owed=self.owed(notes, dms=private_dms(row, game, state, entries)),
             )
 
         version = await self.commit(row, build)
@@ -465,3 +468,20 @@ def written(row: GameRow, change: GameChange) -> None:
         row.to_act = list(change.to_act)
     if change.table is not None:
         row.table = change.table
+
+
+def private_dms(
+    row: GameRow, game: Game, state: BaseState, entries: Sequence[ActionRow], *, start: bool = False
+) -> list[tuple[int, str]]:
+    """(member, "dm" or "hand") for each member a change owes a private message: their
+    seat's private events in ``entries``; ``start`` (the table starts): also what their
+    seat holds ("hand")."""
+    events = [e for a in entries for e in game.load_events(a.events)]
+    out = []
+    for seat in row.seats:
+        if seat.user_id is None:
+            continue
+        hand = start and bool(game.private_view) and game.private_summary(state, seat.seat) is not None
+        if hand or any(e.to is not None and seat.seat in e.to for e in events):
+            out.append((seat.user_id, "hand" if hand else "dm"))
+    return out

@@ -14,7 +14,7 @@ from store.ports import LobbyStore
 from . import clocks, limits
 from .campaigns import campaign_setup
 from .common import LobbyResult, TurnRefused, TurnResult, limit_refused
-from .kernel import Kernel, written
+from .kernel import Kernel, private_dms, written
 from .levels import TABLE_KEY, check_level, table_level
 from .text import quote
 
@@ -176,7 +176,7 @@ class Lobby:
                 game=change,
                 campaigns=await self.k.finish_campaign(started, game, state, setup),
                 ratings=await self.k.rated(started, change),
-                owed=self.k.owed(),
+                owed=self.k.owed(dms=private_dms(started, game, state, entries, start=True)),
             )
 
         version = await self.k.commit(row, build)

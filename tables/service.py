@@ -208,8 +208,10 @@ class TableService:
     ) -> Loaded:
         return await self.kernel.load(game_id, channel_id=channel_id, statuses=statuses)
 
-    def owed(self, notes: Sequence[dict[str, Any]] = (), kind: str = "board") -> Owed:
-        return self.kernel.owed(notes, kind)
+    def owed(
+        self, notes: Sequence[dict[str, Any]] = (), kind: str = "board", dms: Sequence[tuple[int, str]] = ()
+    ) -> Owed:
+        return self.kernel.owed(notes, kind, dms)
 
     def run_ai(
         self, row: GameRow, game: Game, state: BaseState, *, forced: bool = True

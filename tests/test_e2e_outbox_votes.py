@@ -97,3 +97,24 @@ async def test_an_undo_vote_opened_during_an_outage_is_asked_once_after_it(table
     ex = await table.fd.click(other, asks[0], next(c for c in asks[0].custom_ids if c.endswith(":yes")))
     await table.wait_board(ex)
     assert table.sql("SELECT status FROM votes WHERE id=?", vid) == [("passed",)]
+
+
+async def test_hands_dealt_during_an_outage_reach_every_player_once_after_it(table):
+    """An Automobile table started while Discord refuses direct messages (opening a DM
+    channel answers 503 for 120 s): each player gets their hand once Discord is back."""
+    _virtual_time(table)
+    players = [table.fd.add_user(300 + i, name) for i, name in enumerate(("tycoon", "wei", "otto"))]
+    await table.start()
+    end = table.fd.outage(120, path_regex=r"^/users/@me/channels$", status=503)
+    gid, _board = await table.open_table(players[0], "automobile", players[1:])
+    assert [table.fd.dm_channel(p) for p in players] == [None, None, None], "Discord was down: no DM yet"
+    await _deliver_until(table, end)
+    for p in players:
+        channel = table.fd.dm_channel(p)
+        assert channel is not None, f"{p.name} got no hand"
+        got = table.fd.messages(channel)
+        assert len(got) == 1, f"{p.name}: exactly one DM, not {len(got)}"
+        assert f"/t/{gid}" in got[0].content or str(gid) in got[0].content
+    assert table.sql("SELECT COUNT(*) FROM outbox_messages") == [(0,)]
+    await _deliver_until(table, table.clock.now)
+    assert all(len(table.fd.messages(table.fd.dm_channel(p))) == 1 for p in players), "and never again"
