@@ -12,6 +12,7 @@ their DMs keeps the board's "My view" button: their row is done, not retried.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import Any
 
@@ -29,6 +30,11 @@ log = logging.getLogger("tabletop.boards")
 
 def dm_key(game_id: int, version: int, user_id: int) -> str:
     return f"dm:{game_id}:{version}:{user_id}"
+
+
+def dm_nonce(key: str) -> str:
+    """The nonce of an owed DM (at most 25 characters)."""
+    return "td" + hashlib.sha256(key.encode()).hexdigest()[:23]
 
 
 async def dm_text(
@@ -51,7 +57,7 @@ async def send_dm(boards: Any, key: str, uid: int, text: str) -> bool:
     False: Discord failed (the outbox tries again after the backoff)."""
     try:
         user = boards.client.get_user(uid) or await boards.client.fetch_user(uid)
-        await user.send(text)
+        await user.send(text, nonce=dm_nonce(key))  # a repeat within Discord's window gives back the first
     except discord.Forbidden as exc:
         log.info("%s: not sent by DM (%s); My view has it", key, exc)
     except (discord.HTTPException, OSError, TimeoutError) as exc:
