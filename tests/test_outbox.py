@@ -246,3 +246,34 @@ async def test_two_services_on_one_database_claim_a_vote_question_once(store_bac
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_started_table_owes_each_seated_member_their_hand_and_forget_drops_it(store_backend, tmp_path):
+    """Automobile deals hands: its start owes each human seat one private message (issue 28
+    item 12), claimed like a board; /privacy forget deletes the unsent ones of that member."""
+    clock = Clock()
+    store = await make_store(store_backend, tmp_path, clock=clock)
+    try:
+        service = TableService(store, clock=clock)
+        row = await store.create_game(
+            guild_id=1,
+            channel_id=77,
+            game="automobile",
+            host_id=HOST,
+            options={},
+            seed=3,
+            seats=[Seat("p1", HOST), Seat("p2", BOB), Seat("p3", None)],
+        )
+        started = await service.lobby(row.id, HOST, "start")
+        version = (await store.get_game(row.id)).version
+        owed = await service.due_messages(clock.now + service.lease)
+        assert sorted((m.key, m.kind) for m in owed) == sorted(
+            (f"dm:{row.id}:{version}:{u}", "hand") for u in (HOST, BOB)
+        ), "one hand per human seat, none for the AI's"
+        assert started is not None
+        await service.abandon(77, HOST)  # Discord still down: the hands are still owed
+        await service.forget(BOB)
+        left = await service.due_messages(clock.now + service.lease)
+        assert [m.ref for m in left] == [HOST], "the forgotten member's unsent hand is gone"
+    finally:
+        await store.close()
