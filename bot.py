@@ -41,6 +41,7 @@ from cogs.errors import ErrorHook
 from cogs.flood import GuardedTree
 from cogs.locale import CatalogTranslator
 from cogs.services import Services
+from engine.locales import DEFAULT
 from store import Store, StoreError, open_store, redact
 
 log = logging.getLogger("tabletop")
@@ -99,7 +100,7 @@ class Config:
     database: str = "tabletop.db"
     dev_guild: int | None = None
     log_level: str = "INFO"
-    locale: str = "en"
+    locale: str = DEFAULT
     sync: str = "auto"  # auto: sync when the command tree changed; always; never
     scheduler: bool = True  # run reminders/timers in the background (tests drive Scheduler.tick themselves)
     api_base: str | None = None  # TEST ONLY: a Discord stand-in at this http base URL (TG_API_BASE)
@@ -125,7 +126,7 @@ class Config:
             database=values.get("TG_DATABASE", "tabletop.db"),
             dev_guild=int(guild) if guild else None,
             log_level=values.get("TG_LOG_LEVEL", "INFO").upper(),
-            locale=values.get("TG_LOCALE", "en"),
+            locale=values.get("TG_LOCALE", DEFAULT),
             sync=values.get("TG_SYNC", "auto").lower(),
             **shard_config(values.get("TG_SHARDS") or None, values.get("TG_SHARD_COUNT") or None),
             api_base=loopback_base(values.get("TG_API_BASE") or None),

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 from engine import GameError, SeatLabel, available, canonical, get_game
 from engine.base import BaseState, Game
 from engine.i18n import t
+from engine.locales import CODES, DEFAULT, match
 
 #: the longest request line read (bytes, newline excluded); longer ones are refused unread
 MAX_LINE = 1 << 20
@@ -30,7 +31,6 @@ MAX_LINE = 1 << 20
 MAX_DEPTH = 40
 #: the longest string field echoed back in a message
 ECHO = 60
-LOCALES = ("en", "zh")
 
 
 class Refused(Exception):
@@ -101,12 +101,12 @@ def _str(req: dict[str, Any], key: str, *, optional: bool = False, limit: int = 
 
 
 def _locale(req: dict[str, Any]) -> str:
-    loc = req.get("locale", "en")
+    loc = req.get("locale", DEFAULT)
     if loc is None:
-        return "en"
+        return DEFAULT
     if not isinstance(loc, str):
-        raise _bad("locale must be a string (en or zh)")
-    return loc if loc[:2].lower() in LOCALES else "en"
+        raise _bad(f"locale must be a string ({' or '.join(CODES)})")
+    return loc if match(loc) else DEFAULT
 
 
 def _flag(req: dict[str, Any], key: str) -> bool:
@@ -169,7 +169,7 @@ class Session:
     # -- plumbing ------------------------------------------------------
     def handle_line(self, line: str) -> dict[str, Any]:
         """The response to one request line; never raises."""
-        locale = "en"
+        locale = DEFAULT
         try:
             req = parse_request(line)
             locale = _locale(req)
@@ -409,7 +409,7 @@ def selfplay_main(argv: list[str]) -> int:
     ap.add_argument("--options", default="{}", help="game options as JSON")
     ap.add_argument("--level", default=None, help="AI level of every seat (default: the game's first)")
     ap.add_argument("--render", metavar="DIR", help="write one PNG per step (first game only)")
-    ap.add_argument("--locale", default="en")
+    ap.add_argument("--locale", default=DEFAULT)
     args = ap.parse_args(argv)
     try:
         return _selfplay(args)

@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 
 from engine.i18n import t
+from engine.locales import DEFAULT
 from store import GameRow, LeagueRow
 
 from .locale import locale_of, say
@@ -25,7 +26,7 @@ from .locale import locale_of, say
 
 def _default_locale(interaction: discord.Interaction) -> str:
     services: Any = getattr(interaction.client, "services", None)
-    return getattr(services, "default_locale", "en")
+    return getattr(services, "default_locale", DEFAULT)
 
 
 async def tell(interaction: discord.Interaction, key: str) -> None:

@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 
 from engine.i18n import t
+from engine.locales import DEFAULT
 
 from .bound import bind_to_guilds, in_place
 from .components import NotLoaded, routes_of
@@ -45,7 +46,7 @@ async def admit(interaction: discord.Interaction) -> bool:
     seconds = max(1, math.ceil(gate.retry_after(member)))
     log.info("member %s is flooding (more than %s actions in %g s): refused", member, gate.limit, gate.window)
     text = t(
-        "discord.flood.slow_down", locale_of(interaction, getattr(services, "default_locale", "en")), seconds=seconds
+        "discord.flood.slow_down", locale_of(interaction, getattr(services, "default_locale", DEFAULT)), seconds=seconds
     )
     try:
         await say(interaction, text)
@@ -59,7 +60,7 @@ async def readable(interaction: discord.Interaction) -> bool:
     if interaction.type is not discord.InteractionType.application_command or not unreadable_text(interaction):
         return True
     services: Any = getattr(interaction.client, "services", None)
-    text = t("discord.forged.text", locale_of(interaction, getattr(services, "default_locale", "en")))
+    text = t("discord.forged.text", locale_of(interaction, getattr(services, "default_locale", DEFAULT)))
     try:
         await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException:

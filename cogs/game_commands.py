@@ -22,6 +22,7 @@ from discord.ext import commands
 from engine import Msg, SeatLabel, View, available, get_game
 from engine.base import Game
 from engine.i18n import t
+from engine.locales import DEFAULT
 from render import render
 from store import GameRow
 
@@ -61,7 +62,7 @@ class GameCommands(commands.Cog):
             # catalog keys <game>.cmd.group and <game>.cmd.<name>, when it has them
             group = app_commands.Group(
                 name=ls(name, f"{gid}.cmd.group"),
-                description=ls(t(f"{gid}.name", "en"), f"{gid}.name"),
+                description=ls(t(f"{gid}.name", DEFAULT), f"{gid}.name"),
                 guild_only=True,
             )
             for cmd in game.commands:

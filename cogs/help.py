@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from engine import available, get_game
 from engine.i18n import has, t
+from engine.locales import DEFAULT
 
 from .locale import locale_of, ls
 from .services import Services, services_of
@@ -46,7 +47,7 @@ def _name(item: app_commands.Command | app_commands.Group, lang: str) -> str:
     """The command's (or group's) name as Discord shows it in ``lang``."""
     found = getattr(item, "_locale_name", None)
     key = found.extras.get("key") if isinstance(found, app_commands.locale_str) else None
-    return t(key, lang) if key and lang != "en" and has(key, lang) else item.name
+    return t(key, lang) if key and lang != DEFAULT and has(key, lang) else item.name
 
 
 def _description(item: app_commands.Command, lang: str) -> str:

@@ -22,6 +22,7 @@ from pydantic import ValidationError
 
 from engine import GameError, available, get_game
 from engine.i18n import t
+from engine.locales import DEFAULT
 from tables import TurnRefused
 from tables.text import quote
 
@@ -58,7 +59,7 @@ def game_choices() -> list[app_commands.Choice[str]]:
     """The registered games as command choices.  Each cog module calls it when
     it is loaded (discord.py executes an extension afresh at every load), so a
     game registered at run time is offered by the next bot that starts."""
-    return [app_commands.Choice(name=ls(game_name(gid, "en"), f"{gid}.name"), value=gid) for gid in available()]
+    return [app_commands.Choice(name=ls(game_name(gid, DEFAULT), f"{gid}.name"), value=gid) for gid in available()]
 
 
 def check_game(value: Any) -> str:

@@ -11,6 +11,7 @@ from discord import app_commands
 from engine import available, get_game
 from engine.base import Game
 from engine.i18n import t
+from engine.locales import DEFAULT
 from store import GameRow
 from tables.levels import PLATFORM_LEVELS, level_key, level_name, level_param, seat_level, table_level
 
@@ -25,7 +26,7 @@ def level_choices() -> list[app_commands.Choice[str]]:
         for lv in get_game(gid).ai_levels:
             keys.setdefault(lv, level_key(gid, lv) or f"core.ai_level.{lv}")
     ordered = sorted(keys, key=lambda lv: PLATFORM_LEVELS.index(lv) if lv in PLATFORM_LEVELS else len(PLATFORM_LEVELS))
-    return [app_commands.Choice(name=ls(t(keys[lv], "en"), keys[lv]), value=lv) for lv in ordered]
+    return [app_commands.Choice(name=ls(t(keys[lv], DEFAULT), keys[lv]), value=lv) for lv in ordered]
 
 
 def ai_label(row: GameRow, seat: str, locale: str) -> str:

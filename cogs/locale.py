@@ -6,10 +6,11 @@ import discord
 from discord import app_commands
 
 from engine.i18n import has, normalise, t
+from engine.locales import DEFAULT, of_discord
 from store import StoreUnavailable
 
 
-def locale_of(interaction: discord.Interaction, default: str = "en") -> str:
+def locale_of(interaction: discord.Interaction, default: str = DEFAULT) -> str:
     """The user's locale, falling back to the guild's, then ``default``."""
     for candidate in (interaction.locale, interaction.guild_locale):
         value = getattr(candidate, "value", candidate)
@@ -20,7 +21,7 @@ def locale_of(interaction: discord.Interaction, default: str = "en") -> str:
 
 def tr(interaction: discord.Interaction, key: str, /, **params) -> str:
     services = getattr(interaction.client, "services", None)
-    return t(key, locale_of(interaction, getattr(services, "default_locale", "en")), **params)
+    return t(key, locale_of(interaction, getattr(services, "default_locale", DEFAULT)), **params)
 
 
 def failure_key(error: BaseException | None) -> str:
@@ -41,9 +42,6 @@ def is_unavailable(error: BaseException | None) -> bool:
     return failure_key(error) == "core.ui.store_unavailable"
 
 
-_DISCORD_LANG = {discord.Locale.chinese: "zh", discord.Locale.taiwan_chinese: "zh"}
-
-
 class CatalogTranslator(app_commands.Translator):
     """Translates ``locale_str(..., key="discord.…")`` from data/locales/<lang>/discord.json."""
 
@@ -51,7 +49,7 @@ class CatalogTranslator(app_commands.Translator):
         self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
     ) -> str | None:
         key = string.extras.get("key")
-        lang = _DISCORD_LANG.get(locale)
+        lang = of_discord(locale.value)  # engine/locales.py: the Discord locales each language serves
         if not key or lang is None or not has(key, lang):
             return None
         return t(key, lang)

@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from engine import available, get_game
 from engine.i18n import t
+from engine.locales import DEFAULT
 
 from .inputs import check_game, echo, game_choices
 from .locale import locale_of, ls
@@ -22,7 +23,7 @@ def rules_topics(game_id: str, locale: str) -> list[tuple[str, str, str]]:
     base = get_game(game_id).data_path("rules")
     path = base / f"{locale}.md"
     if not path.exists():
-        path = base / "en.md"
+        path = base / f"{DEFAULT}.md"
     if not path.exists():
         return []
     topics: list[tuple[str, str, str]] = []
@@ -46,7 +47,7 @@ def find_topic(game_id: str, topics: list[tuple[str, str, str]], query: str):
     if q.isdecimal() and len(q) <= 6:  # isdigit() would let "²" through to int()
         n = int(q) - 1
         return topics[n] if 0 <= n < len(topics) else None
-    for titles in ([tp[0] for tp in topics], [tp[0] for tp in rules_topics(game_id, "en")]):
+    for titles in ([tp[0] for tp in topics], [tp[0] for tp in rules_topics(game_id, DEFAULT)]):
         for pick in (lambda x: x.lower() == q, lambda x: q in x.lower()):
             for i, title in enumerate(titles):
                 if pick(title) and i < len(topics):

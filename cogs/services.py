@@ -8,6 +8,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from engine.locales import DEFAULT
 from store import Store
 from tables import DEFAULT_SETTINGS, Settings, TableService
 from tables.flood import FloodGate
@@ -20,7 +21,7 @@ __all__ = ["DEFAULT_SETTINGS", "Services", "services_of"]
 @dataclass
 class Services:
     store: Store
-    default_locale: str = "en"
+    default_locale: str = DEFAULT
     clock: Callable[[], float] = time.time
     executor: Executor = field(default_factory=lambda: ThreadPoolExecutor(max_workers=2, thread_name_prefix="render"))
     max_ai_steps: int = 2000

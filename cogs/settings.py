@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from engine import GameError, get_game
 from engine.i18n import t
+from engine.locales import CODES, language
 from tables import TurnRefused, clocks, limits
 
 from .bound import guild_id
@@ -24,7 +25,7 @@ from .ui import clip
 
 log = logging.getLogger("tabletop.settings")
 GAME_CHOICES = game_choices()  # at load time: see game_choices()
-LANGUAGES = ("en", "zh", "user")  # the choices of /settings language
+LANGUAGES = (*CODES, "user")  # the choices of /settings language: each language, or each player's own
 #: the kinds /privacy show lists (store.PERSONAL_DATA names; any other kind counts as a record)
 FOOTPRINT_LINES = ("results", "ratings", "tables", "actions", "hosted", "votes", "campaigns", "follows", "records")
 #: English help of each /settings limits option (localised under asyncplay.arg.<key>)
@@ -163,8 +164,7 @@ class Settings(commands.Cog):
     )
     @app_commands.choices(
         language=[
-            app_commands.Choice(name="English", value="en"),
-            app_commands.Choice(name="简体中文", value="zh"),
+            *(app_commands.Choice(name=language(code).name, value=code) for code in CODES),
             app_commands.Choice(name=ls("Each player's own", "discord.choice.per_user"), value="user"),
         ]
     )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .locales import DEFAULT
+
 
 class GameError(Exception):
     """An action or request the rules do not allow.
@@ -20,7 +22,7 @@ class GameError(Exception):
         self.params = params
         super().__init__(f"{code}: {self.key} {params}" if params else f"{code}: {self.key}")
 
-    def message(self, locale: str = "en") -> str:
+    def message(self, locale: str = DEFAULT) -> str:
         from .i18n import t
 
         params = dict(self.params)
@@ -28,7 +30,7 @@ class GameError(Exception):
             params.setdefault("seat", self.seat)
         return t(self.key, locale, **params)
 
-    def to_json(self, locale: str = "en") -> dict[str, Any]:
+    def to_json(self, locale: str = DEFAULT) -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "message": self.message(locale)}
         if self.seat is not None:
             out["seat"] = self.seat

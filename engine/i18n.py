@@ -39,22 +39,11 @@ from babel.numbers import format_decimal
 from babel.units import format_unit
 
 from .content import game_dir
+from .locales import CODES, DEFAULT, FOLDER, normalise
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-LOCALES = ("en", "zh")
-DEFAULT = "en"
-
-
-def normalise(locale: str | None) -> str:
-    """Map a Discord locale (``zh-CN``, ``en-US``...) to a catalog language."""
-    if not locale:
-        return DEFAULT
-    low = str(locale).lower()
-    if low.startswith("zh"):
-        return "zh"
-    if low.startswith("en"):
-        return "en"
-    return DEFAULT
+#: the languages (engine/locales.py holds the one list)
+LOCALES = CODES
 
 
 _FOLDERS: dict[str, Path] = {}
@@ -78,12 +67,12 @@ def catalog_path(lang: str, namespace: str) -> Path:
         folder = game_dir(namespace) / "locales"
     if folder is not None:
         return folder / f"{lang}.json"
-    return DATA / "locales" / lang / f"{namespace}.json"
+    return FOLDER / lang / f"{namespace}.json"
 
 
 def namespaces() -> list[str]:
     """Every catalog namespace present (platform, moved and registered games)."""
-    found = {p.stem for p in (DATA / "locales" / DEFAULT).glob("*.json")}
+    found = {p.stem for p in (FOLDER / DEFAULT).glob("*.json")}
     found |= {p.parent.parent.name for p in DATA.glob(f"*/locales/{DEFAULT}.json")}
     found |= {ns for ns, folder in _FOLDERS.items() if (folder / f"{DEFAULT}.json").exists()}
     return sorted(found)

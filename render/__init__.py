@@ -13,6 +13,7 @@ import importlib
 from typing import Any
 
 from engine import get_game
+from engine.locales import DEFAULT
 
 from . import common
 
@@ -34,7 +35,7 @@ def seat_colours(game_id: str, n: int) -> list[tuple[str, str]]:
     return common.seat_colours(board_colours(game_id).values(), n)
 
 
-def render(game_id: str, view: Any, locale: str = "en") -> bytes:
+def render(game_id: str, view: Any, locale: str = DEFAULT) -> bytes:
     module = importlib.import_module(renderer_module(game_id))
     png: bytes = module.draw(view, locale)
     return png

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image, ImageDraw
 
 from engine.i18n import t
+from engine.locales import DEFAULT
 from render.common import canvas, fit, length, seat_colours, text, to_png
 
 if TYPE_CHECKING:
@@ -1015,7 +1016,7 @@ def _chip_icon(d: ImageDraw.ImageDraw, label: str, dots: int, ix: float, iy: flo
 
 
 # ---------------------------------------------------------------- entry
-def draw(view: AcView, locale: str = "en") -> bytes:
+def draw(view: AcView, locale: str = DEFAULT) -> bytes:
     stunned = any(_order_state(u, view) == "stunned" for u in view.units)
     img = _field(view.width, view.height).copy()
     d = ImageDraw.Draw(img)

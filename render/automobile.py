@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.automobile.models import PublicView, SeatView, SpaceView
 from engine.i18n import normalise, t
+from engine.locales import DEFAULT
 from render.common import fit, glyph_mask, length, note_text, seat_colours, to_png
 
 W, H = 1100, 800
@@ -214,7 +215,7 @@ def _legend(d: ImageDraw.ImageDraw, loc: str) -> None:
         x += int(length(label, S)) + 18
 
 
-def draw(view: PublicView | dict[str, Any], locale: str = "en") -> bytes:
+def draw(view: PublicView | dict[str, Any], locale: str = DEFAULT) -> bytes:
     """The board as PNG bytes, from the typed view (a dict is read as one)."""
     if isinstance(view, dict):
         view = SeatView.model_validate(view) if "hand" in view else PublicView.model_validate(view)

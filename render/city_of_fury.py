@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw
 
 from engine.i18n import normalise, t
+from engine.locales import DEFAULT
 
 from .common import bar, canvas, fit, length, text, to_png
 
@@ -385,7 +386,7 @@ def _draw_strip(d: ImageDraw.ImageDraw, view: CofView, loc: str) -> None:
 
 
 # ------------------------------------------------------------------ draw
-def draw(view: CofView, locale: str = "en") -> bytes:
+def draw(view: CofView, locale: str = DEFAULT) -> bytes:
     loc = normalise(locale)
     img = _static(loc).copy()
     d = ImageDraw.Draw(img)

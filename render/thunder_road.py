@@ -19,6 +19,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.i18n import t
+from engine.locales import DEFAULT
 from engine.thunder_road.models import BoardView, CrewView, TRView, VehicleView
 
 from .common import fit, length, note_text, recorded_text, rgb, shades, text, to_png
@@ -378,7 +379,7 @@ def _colour_of(v: TRView) -> dict[str, str]:
 
 
 # ------------------------------------------------------------------ the image
-def draw(view: TRView | dict[str, Any], locale: str = "en") -> bytes:
+def draw(view: TRView | dict[str, Any], locale: str = DEFAULT) -> bytes:
     """The board image of a view (a ``TRView``, or its JSON data)."""
     v = view if isinstance(view, TRView) else TRView.model_validate(view)  # a view, or its JSON data
     b = v.board

@@ -8,6 +8,8 @@ TableService is a facade: tables/kernel.py loads, advances and commits a table
 (tables/service.py lists them).
 """
 
+from engine import locales  # the one language list, for web/ (which reads the engine through tables/)
+
 from . import clocks, limits, privacy, ratings, refusals
 from .preview import Preview, preview, step_ends_chain
 from .service import (
@@ -31,6 +33,7 @@ from .settings import DEFAULT_SETTINGS, Settings, in_quiet_hours
 __all__ = [
     "DEFAULT_SETTINGS",
     "clocks",
+    "locales",
     "limits",
     "privacy",
     "ratings",

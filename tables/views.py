@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from engine.base import BaseState, Game, SeatLabels
 from engine.i18n import t
+from engine.locales import DEFAULT
 from render import render
 from render.generic import draw as render_fallback
 from store import GameRow
@@ -42,7 +43,7 @@ class Views:
     async def panel_token(self, row: GameRow, game: Game, state: BaseState, seat: str) -> int:
         """The choice token a private panel of ``seat`` carries now (:mod:`tables.panels`)."""
         offered = await self.choices(row, game, state, seat)
-        described = await self.k.off_loop(describe, game, state, seat, offered, "en")
+        described = await self.k.off_loop(describe, game, state, seat, offered, DEFAULT)
         return panels.offer_token(game, state, seat, offered, described)
 
     async def numbered(

@@ -29,7 +29,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tables import TableService, TurnRefused, standings
+from tables import TableService, TurnRefused, locales, standings
 from tables import board as boards
 from tables.board import Board, text
 from tables.leagues import LeagueService
@@ -197,13 +197,10 @@ class Companion:
         c = request.cookies.get(LANG_COOKIE)
         if c in pages.LANGS:
             return c
-        accept = request.headers.get("Accept-Language", "")[:200].lower()
-        first = accept.split(",")[0].strip()
-        if first.startswith("zh"):
-            return "zh"
-        if first.startswith("en"):
-            return "en"
-        return fallback if fallback in pages.LANGS else "en"
+        asked = locales.accept_language(request.headers.get("Accept-Language"))
+        if asked is not None:
+            return asked
+        return fallback if fallback in pages.LANGS else locales.DEFAULT
 
     async def member(self, request: web.Request) -> int | None:
         return await self.sessions.member(request.cookies.get(COOKIE))

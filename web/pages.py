@@ -7,10 +7,11 @@ import time
 from collections.abc import Iterable, Sequence
 from urllib.parse import quote
 
+from tables import locales
 from tables.board import Board, Choice, Frame
 from tables.board import text as t
 
-LANGS = ("en", "zh")
+LANGS = locales.CODES
 
 
 def e(value: object) -> str:
@@ -33,7 +34,7 @@ def head(
     if version is not None:
         attrs += f' data-version="{e(version)}"'
     return (
-        f'<!doctype html><html lang="{"zh-Hans" if locale == "zh" else "en"}"><head><meta charset="utf-8">'
+        f'<!doctype html><html lang="{e(locales.language(locales.normalise(locale)).tag)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta name="robots" content="{e(robots)}"><title>{e(title)}</title>{metas}'
         '<link rel="stylesheet" href="/static/app.css"><link rel="icon" href="data:,">'
@@ -42,8 +43,12 @@ def head(
 
 
 def top(title: str, locale: str, here: str, *, signed_in: bool = False) -> str:
-    other = "zh" if locale == "en" else "en"
-    lang_link = f'<a href="{e(here)}{"&" if "?" in here else "?"}lang={other}" hreflang="{other}">{e(t("web.lang." + other, locale))}</a>'
+    joint = "&" if "?" in here else "?"
+    lang_link = "".join(
+        f'<a href="{e(here)}{joint}lang={other}" hreflang="{e(locales.language(other).tag)}" lang="{e(locales.language(other).tag)}">'
+        f"{e(locales.language(other).name)}</a>"
+        for other in locales.others(locales.normalise(locale))
+    )
     mine = f'<a href="/me">{e(t("web.nav.mine", locale))}</a>'
     out = ""
     if signed_in:

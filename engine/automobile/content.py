@@ -10,6 +10,7 @@ from pydantic import ConfigDict, Field, with_config
 from typing_extensions import TypedDict
 
 from ..content import load_json
+from ..locales import normalise
 
 CLASSES = ("low", "mid", "high")
 #: every file's shape: checked key by key (no unknown keys) when it is first read
@@ -157,5 +158,7 @@ def car_cost(cls: str, parts: bool) -> int:
 
 def space_name(space: int, locale: str | None = None) -> str:
     s = board()[space]
-    name = s["name_zh"] if (locale or "").lower().startswith("zh") else s["name"]
+    # a translated name is printed as name_<language> (data/automobile/board.json); else the English one
+    printed: dict[str, Any] = dict(s)
+    name = printed.get(f"name_{normalise(locale)}") or s["name"]
     return f"{s['year']} {name}"
