@@ -149,7 +149,9 @@ class SqliteStore(SqlStore):
         except sqlite3.Error as exc:
             size = _size(wal)
             if size == 0:  # nothing was left to checkpoint (a file that never opened as a database)
-                log.debug("SQLite: no checkpoint of %s on close (%s): its write-ahead log is empty", self.path, _why(exc))
+                log.debug(
+                    "SQLite: no checkpoint of %s on close (%s): its write-ahead log is empty", self.path, _why(exc)
+                )
                 return
             log.warning(
                 "SQLite: the write-ahead log of %s could not be checkpointed on close (%s): %s bytes of"

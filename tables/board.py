@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine import get_game
-from engine.base import BaseState, Event, Game, Msg, SeatLabel
+from engine.base import BaseState, Event, Game, Msg, Outcome, SeatLabel
 from engine.i18n import has, t
 from render.common import MIN_TEXT_PX
 from store import GameRow
@@ -113,6 +113,18 @@ def msg_text(msg: Msg, locale: str, labels: Mapping[str, SeatLabel], *, escape: 
     names = shown(labels, escape)
     params = {k: (names[v].name if isinstance(v, str) and v in names else v) for k, v in msg.params.items()}
     return relabel(t(msg.key, locale, **params), labels, escape=escape)
+
+
+def outcome_text(outcome: Outcome, locale: str, labels: Mapping[str, SeatLabel], *, escape: bool = False) -> str:
+    """A finished game's reason as the game says it; when that names none of the winners,
+    the platform says whose it is ("victory — won by Alice, Bob"), for every game alike.
+    (The reason is part of the game's stored outcome, which old exports replay to exactly:
+    whose it is comes from here, not from a changed reason.)"""
+    said = msg_text(outcome.reason, locale, labels, escape=escape)
+    names = [n.name for s, n in shown(labels, escape).items() if s in outcome.winners]
+    if not names or any(n in said for n in names):
+        return said
+    return t("core.ui.outcome_winners", locale, reason=said, winners=tuple(names))
 
 
 def event_text(game: Game, event: Event, locale: str, labels: Mapping[str, SeatLabel], *, escape: bool = False) -> str:
@@ -317,7 +329,7 @@ async def board(
             p.prompt = public_prompt(game, st, p.seat, locale, labels, escape=escape)
     out.summary = msg_text(game.summary(st), locale, labels, escape=escape)
     if outcome is not None:
-        out.outcome = msg_text(outcome.reason, locale, labels, escape=escape)
+        out.outcome = outcome_text(outcome, locale, labels, escape=escape)
         out.winner_seats = list(outcome.winners)
         out.winners = [labels[s].name if s in labels else s for s in outcome.winners]
     if viewer_seat is not None and game.private_view:

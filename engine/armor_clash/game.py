@@ -205,11 +205,6 @@ class ArmorClash(Game[M.State]):
         if r is None:
             return None
         obj = R.objective(state)
-        # a victory says whose and what: the enemy force beaten, or the last tanks standing
-        key = f"armor_clash.outcome.{r.reason}"
-        if r.reason == "victory":
-            key = "armor_clash.outcome.enemy_beaten" if r.side == "players" else "armor_clash.outcome.last_standing"
-        said = {"key": key, "params": {"turn": state.turn - 1, "winners": ", ".join(r.winners)}}
         if obj is not None:
             # a duel for the crossroads scores its points (R14, rules revision 3)
             return Outcome(
@@ -218,7 +213,7 @@ class ArmorClash(Game[M.State]):
                 reason=Msg(
                     key="armor_clash.outcome_duel",
                     params={
-                        "reason": said,
+                        "reason": f"@armor_clash.outcome.{r.reason}",
                         "turn": state.turn - 1,
                         **_objective_params(state, obj),
                     },
@@ -228,7 +223,7 @@ class ArmorClash(Game[M.State]):
         return Outcome(
             winners=list(r.winners),
             scores=scores,
-            reason=Msg(key=key, params=said["params"]),
+            reason=Msg(key=f"armor_clash.outcome.{r.reason}", params={"turn": state.turn - 1}),
         )
 
     # ------------------------------------------------------------ helpers
