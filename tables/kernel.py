@@ -1,8 +1,8 @@
 """The table kernel: the only code that commits a change to a table.
 
 It loads and validates a table (an unreadable or invalid row is quarantined),
-advances a game (the player's picks, then the seat-filler AI's seats and every
-human decision with one legal choice) and commits one change in one
+advances a game (the player's picks, then the autopilot: every step nobody clicked,
+tables/autopilot.py) and commits one change in one
 compare-and-swap (:meth:`Kernel.commit`): the state, the log, who acts next,
 the time banks, and whatever the change owes -- the channel's board or notice
 (the outbox), a snapshot, ratings and campaign progress when the game ends.
@@ -46,8 +46,8 @@ from store import (
 from store.ports import KernelStore
 
 from . import clocks, ratings
+from .autopilot import ForcedChoice, Policy, SeatFiller, run
 from .common import Loaded, Picker, TurnRefused, log_entry, placings, storable
-from .levels import ai_move
 from .preview import step_ends_chain
 from .settings import Settings
 from .snapshots import SNAPSHOT_EVERY, snapshot_due, snapshot_key
@@ -84,6 +84,8 @@ class Kernel:
         self.timings: dict[str, list[float]] | None = None
         #: take a human seat's decision that has exactly one legal choice (said in the log)
         self.auto_forced = True
+        #: policies consulted after the AI seats and forced choices (:meth:`standing_orders`)
+        self.standing: Sequence[Policy] = ()
         #: cache the state every this many log positions (tables/snapshots.py); 0: never
         self.snapshot_every = SNAPSHOT_EVERY
         #: this service's name in the outbox leases (one per process)
@@ -364,49 +366,41 @@ class Kernel:
             row.status = kw["status"]
         return version
 
-    # =============================================================== AI
+    # ========================================================= autopilot
+    async def standing_orders(self, row: GameRow) -> Sequence[Policy]:
+        """The policies the members of ``row`` left to act for them (standing orders),
+        consulted after the AI seats and forced choices on every change
+        (tables/autopilot.py); none yet but what :attr:`standing` holds."""
+        return self.standing
+
+    def policies(
+        self, *, forced: bool = True, orders: Sequence[Policy] = (), then: Sequence[Policy] = ()
+    ) -> list[Policy]:
+        """The autopilot's policies in priority order: the seat-filler AI, forced single
+        choices (with ``forced``, when :attr:`auto_forced`), ``orders``, then a trigger's own."""
+        auto: list[Policy] = [ForcedChoice()] if forced and self.auto_forced else []
+        return [SeatFiller(), *auto, *orders, *then]
+
+    def autopilot(
+        self, row: GameRow, game: Game, state: BaseState, policies: Sequence[Policy]
+    ) -> tuple[BaseState, list[ActionRow], list[Event]]:
+        """Every step ``policies`` take (tables/autopilot.py), at most :attr:`max_ai_steps`:
+        pure, synchronous; the caller commits them with the change that caused them."""
+        return run(row, game, state, policies, self.max_ai_steps)
+
     def run_ai(
         self, row: GameRow, game: Game, state: BaseState, *, forced: bool = True
     ) -> tuple[BaseState, list[ActionRow], list[Event]]:
-        """Let the seat-filler AI play every AI seat that is to act; with
-        ``forced``, also take every human decision that has one legal choice."""
-        entries: list[ActionRow] = []
-        events: list[Event] = []
-        for _ in range(self.max_ai_steps):
-            if game.outcome(state) is not None:
-                break
-            acting = game.to_act(state)
-            ai = [s for s in acting if row.user_of(s) is None]
-            if ai:
-                seat = ai[0]
-                action = ai_move(game, row, state, seat)
-                state, evs = game.apply(state, seat, action)
-                entries.append(log_entry(game, seat, None, action, evs))
-                events += evs
-                continue
-            take = self.forced(game, state, acting) if forced else None
-            if take is None:
-                break
-            seat, action = take  # a decision with one legal choice is no decision: taken, and logged as such
-            state, evs = game.apply(state, seat, action)
-            entries.append(log_entry(game, seat, row.user_of(seat), action, evs, auto=True))
-            events += evs
-        return state, entries, events
-
-    def forced(self, game: Game, state: BaseState, acting: Sequence[str]) -> tuple[str, Any] | None:
-        """(seat, its one legal action) of a human seat whose decision has exactly one choice."""
-        if not self.auto_forced:
-            return None
-        for seat in acting:
-            legal = game.legal_actions(state, seat)
-            if len(legal) == 1:
-                return seat, legal[0]
-        return None
+        """The autopilot with the platform's own policies: every AI seat that is to act;
+        with ``forced``, also every human decision that has one legal choice."""
+        return self.autopilot(row, game, state, self.policies(forced=forced))
 
     async def advance_ai(self, row: GameRow, game: Game, state: BaseState):
-        """:meth:`run_ai` off the event loop; an engine failure refuses (see :meth:`action_failed`)."""
+        """The autopilot (AI seats, forced choices, standing orders) off the event loop;
+        an engine failure refuses (see :meth:`action_failed`)."""
+        policies = self.policies(orders=await self.standing_orders(row))
         try:
-            return await self.off_loop(self.run_ai, row, game, state)
+            return await self.off_loop(self.autopilot, row, game, state, policies)
         except Exception as exc:  # noqa: BLE001
             raise await self.action_failed(row, None, exc) from None
 
@@ -418,9 +412,17 @@ class Kernel:
         return TurnRefused("action_failed", "discord.table.action_failed", id=row.id)
 
     def advance(
-        self, row: GameRow, game: Game, state: BaseState, seat: str, user_id: int | None, picks: Sequence[Picker]
+        self,
+        row: GameRow,
+        game: Game,
+        state: BaseState,
+        seat: str,
+        user_id: int | None,
+        picks: Sequence[Picker],
+        orders: Sequence[Policy] = (),
     ) -> tuple[BaseState, list[ActionRow], list[Event]]:
-        """Apply the picked actions (and the AI seats after each): pure, synchronous."""
+        """Apply a member's picked actions, validated, and the autopilot after each
+        (``orders``: the standing orders, after the last): pure, synchronous."""
         entries: list[ActionRow] = []
         events: list[Event] = []
         ended = False
@@ -440,7 +442,9 @@ class Kernel:
             entries.append(log_entry(game, seat, user_id, action, evs))
             events += evs
             # between the steps of one chain only the AI moves (the chain was decided without shortcuts)
-            state, ai_entries, ai_events = self.run_ai(row, game, state, forced=n == len(picks) - 1)
+            last = n == len(picks) - 1
+            policies = self.policies(forced=last, orders=orders if last else ())
+            state, ai_entries, ai_events = self.autopilot(row, game, state, policies)
             entries += ai_entries
             events += ai_events
         return state, entries, events

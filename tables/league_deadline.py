@@ -9,7 +9,7 @@ The rule, as tournament directors apply it to a round's unfinished games:
   table up): they **win by forfeit**, sharing the win when several (no rating moves: no
   game was played);
 * otherwise (two or more not absent, one of them moved): the seat-filler AI **plays the
-  table out** from where it stands, the absent members' seats as its own (they
+  table out** from where it stands (the autopilot's ``league`` policy, tables/autopilot.py), the absent members' seats as its own (they
   forfeit); the others keep their places, and ratings move only for the members who
   moved at the table.
 
@@ -25,13 +25,13 @@ tables still open).
 
 from __future__ import annotations
 
-import functools
 import logging
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from store import ChangeSet, GameChange, GameRow, LeagueRow, VersionConflict
 
+from .autopilot import LeaguePlayOut
 from .common import TurnRefused, TurnResult
 from .league_rules import STEP_LEASE, RoundEvent, now_round
 from .league_setup import LeagueSetup
@@ -151,20 +151,12 @@ class LeagueDeadline(LeagueSetup):
             present = [(s, u) for s, u in members if u not in absent]
             if len(present) < 2 or not any(u in moved for _, u in present):
                 return await self._forfeit(row, absent, present)
-            # the absent members' seats are the AI's (they forfeit: no result, no rating)
+            # the absent members' seats are the AI's (they forfeit: no result, no rating);
+            # the autopilot plays the table out: standing orders first, then the AI every seat
             kept = replace(row, seats=[replace(s, user_id=None) if s.user_id in absent else s for s in row.seats])
-            ai_row = replace(row, seats=[replace(s, user_id=None) for s in row.seats])
-            entries: list[Any] = []
-            events: list[Any] = []
-            for _ in range(50):
-                if game.outcome(state) is not None:
-                    break
-                before = len(entries)
-                state, more, evs = await t.off_loop(functools.partial(t.run_ai, forced=False), ai_row, game, state)
-                entries += more
-                events += evs
-                if len(entries) == before:
-                    break
+            kernel = t.kernel
+            policies = [*await kernel.standing_orders(row), LeaguePlayOut()]
+            state, entries, events = await t.off_loop(kernel.autopilot, kept, game, state, policies)
             if game.outcome(state) is None:
                 raise TurnRefused("action_failed", "discord.table.action_failed", id=game_id)
             waiting_before = list(row.to_act)

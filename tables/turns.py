@@ -11,9 +11,9 @@ from engine.base import BaseState, Game
 from store.ports import SeatStore
 
 from . import clocks, panels, refusals
-from .common import FINISHED, Picker, TurnRefused, TurnResult, log_entry
+from .autopilot import TimerDefault
+from .common import FINISHED, Picker, TurnRefused, TurnResult
 from .kernel import Kernel
-from .levels import ai_move, timer_move
 from .views import Views
 
 
@@ -72,9 +72,10 @@ class Turns:
             with self.k.stage("apply"):
                 # the engine and the seat-filler AI run off the event loop, so a long AI turn
                 # at one table never delays another interaction's 3-second acknowledgement
+                orders = await self.k.standing_orders(row)
                 try:
                     state, entries, events = await self.k.off_loop(
-                        self.k.advance, row, game, state, seat, user_id, picks
+                        self.k.advance, row, game, state, seat, user_id, picks, orders
                     )
                 except TurnRefused:
                     raise
@@ -96,8 +97,9 @@ class Turns:
         ran out: for every human seat waiting (only ``seats``, when given), the
         game's default action (policy "default": the seat-filler AI's choice unless
         the game says otherwise) or the seat-filler AI's own choice (policy "ai"),
-        in one commit.  A member away (vacation) is never timed out.  Refused as
-        stale when anything happened at the table since."""
+        taken by the autopilot (:class:`~tables.autopilot.TimerDefault`) with every
+        step nobody clicked that follows, in one commit.  A member away (vacation) is
+        never timed out.  Refused as stale when anything happened at the table since."""
         async with self.store.lock(game_id):
             loaded = await self.k.load(game_id)
             row, game, state = loaded.row, loaded.game, loaded.state
@@ -114,23 +116,10 @@ class Turns:
             if not waiting:
                 raise TurnRefused("not_your_turn", "core.error.not_your_turn")
             waiting_before = game.to_act(state)
-
-            def advance():
-                st, entries, events = state, [], []
-                for s, _ in waiting:
-                    if s not in game.to_act(st) or game.outcome(st) is not None:
-                        continue
-                    action = ai_move(game, row, st, s) if policy == "ai" else timer_move(game, row, st, s)
-                    st, evs = game.apply(st, s, action)
-                    entries.append(log_entry(game, s, None, action, evs))
-                    events += evs
-                    st, more, more_events = self.k.run_ai(row, game, st)
-                    entries += more
-                    events += more_events
-                return st, entries, events
-
+            timer = TimerDefault([s for s, _ in waiting], "ai" if policy == "ai" else "default")
+            policies = self.k.policies(orders=await self.k.standing_orders(row), then=[timer])
             try:
-                state, entries, events = await self.k.off_loop(advance)
+                state, entries, events = await self.k.off_loop(self.k.autopilot, row, game, state, policies)
             except Exception as exc:  # noqa: BLE001
                 raise await self.k.action_failed(row, waiting[0][0], exc) from None
             notes = [

@@ -216,3 +216,66 @@ def test_cogs_never_touch_the_store():
     assert _store_reads(ast.parse("await self.services.store.leagues(1)")) == ["line 1"]
     assert _store_reads(ast.parse("rows = await self.store.stats(1)")) == ["line 1"]
     assert _store_reads(ast.parse("await self.tables.count_actions(1)")) == []
+
+
+#: where a step is applied to a table: the autopilot (every step nobody clicked) and the
+#: kernel's validated apply of a member's own click (``Kernel.advance``)
+STEP_TAKERS = {("tables/autopilot.py", None), ("tables/kernel.py", "advance")}
+#: modules that apply actions to a copy of a state and never log or commit it: the
+#: offered choices and their previews, the log's text, the replay from snapshots
+SIMULATORS = {"tables/choices.py", "tables/preview.py", "tables/logtext.py", "tables/snapshots.py"}
+#: the one maker of a log row (``Logged``), called by the step takers
+LOG_ROW = ("tables/common.py", "log_entry")
+
+
+def _steps(tree: ast.AST) -> list[tuple[str, str | None, int]]:
+    """(kind, enclosing function, line) of each step taken in ``tree``: a call of a
+    game's ``apply(state, seat, action)`` ("apply") and each log row made ("log_entry")."""
+    found: list[tuple[str, str | None, int]] = []
+
+    def visit(node: ast.AST, func: str | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, child.name)
+                continue
+            if isinstance(child, ast.Call):
+                f = child.func
+                name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+                if name == "apply" and isinstance(f, ast.Attribute) and len(child.args) + len(child.keywords) >= 3:
+                    found.append(("apply", func, child.lineno))
+                elif name in ("log_entry", "Logged"):
+                    found.append(("log_entry", func, child.lineno))
+            visit(child, func)
+
+    visit(tree, None)
+    return found
+
+
+def test_only_the_autopilot_and_a_members_click_apply_actions():
+    """A step is applied to a table (a game's ``apply`` whose result is logged) only in
+    tables/autopilot.py and in the kernel's apply of a member's own click: the timer,
+    the league, the lobby and the seats pass policies to the autopilot instead of looping.
+    The simulators apply to a copy and never make a log row."""
+    files: list[Path] = []
+    for d in ("tables", "cogs", "web"):
+        files += sorted((ROOT / d).rglob("*.py"))
+    files += [ROOT / "bot.py"]
+    bad = []
+    for path in files:
+        rel = path.relative_to(ROOT).as_posix()
+        for kind, func, line in _steps(ast.parse(path.read_text(encoding="utf-8"))):
+            if (rel, None) in STEP_TAKERS or (rel, func) in STEP_TAKERS or (rel, func) == LOG_ROW:
+                continue
+            if kind == "apply" and rel in SIMULATORS:
+                continue
+            bad.append(f"{rel}:{line} {kind} in {func}")
+    assert not bad, f"only tables/autopilot.py and Kernel.advance take steps: {bad}"
+    taken = {(k, f) for k, f, _ in _steps(ast.parse((ROOT / "tables/kernel.py").read_text(encoding="utf-8")))}
+    assert taken == {("apply", "advance"), ("log_entry", "advance")}, "the kernel applies a click, nothing else"
+
+
+def test_the_step_check_catches_a_loop_of_its_own():
+    loop = "def advance():\n    for s in seats:\n        st, evs = game.apply(st, s, action)\n        log_entry(game, s, None, action, evs)\n"
+    assert _steps(ast.parse(loop)) == [("apply", "advance", 3), ("log_entry", "advance", 4)]
+    assert _steps(ast.parse("x = self.apply(a, b, c)")) == [("apply", None, 1)]
+    assert _steps(ast.parse("functools.partial(f).apply(x)")) == []
