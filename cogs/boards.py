@@ -187,6 +187,10 @@ class Boards:
         user = self.client.get_user(user_id)
         return user.display_name if user is not None else None
 
+    async def language_of(self, uid: int) -> str | None:
+        """A member's language: their stored preference, else their last interaction's."""
+        return await self.services.members.of(uid) or _LOCALES.get(uid)
+
     async def labels(self, row: GameRow, locale: str) -> dict[str, SeatLabel]:
         """Every seat's display name and stable colour (AI seats named as the AI)."""
         names = {}
@@ -255,7 +259,7 @@ class Boards:
         theirs: set[str] = set()
         for seat in b.to_act:
             uid = row.user_of(seat)
-            lang = (await self.services.members.of(uid) or _LOCALES.get(uid)) if uid is not None else None
+            lang = await self.language_of(uid) if uid is not None else None
             if lang and lang != locale:
                 theirs.add(lang)
         if not theirs:

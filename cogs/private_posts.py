@@ -40,9 +40,7 @@ def dm_nonce(key: str) -> str:
 async def dm_text(
     boards: Any, row: GameRow, game: Game, state: BaseState, uid: int, own: list[Event], hand: Any, fallback: str
 ) -> str:
-    from .boards import _LOCALES
-
-    locale = await boards.services.members.of(uid) or _LOCALES.get(uid) or fallback
+    locale = await boards.language_of(uid) or fallback
     labels = await boards.labels(row, locale)
     head = t("discord.private.head", locale, where=where(row, game, state, locale, labels))
     lines = event_lines(game, own, locale, labels)

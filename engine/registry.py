@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
 import pkgutil
 import re
 from importlib.metadata import entry_points
@@ -61,12 +62,11 @@ def _discover() -> None:
     if _discovered:
         return
     _discovered = True
-    import engine
-
-    for info in sorted(pkgutil.iter_modules(engine.__path__), key=lambda m: m.name):
+    here = os.path.dirname(__file__)  # the engine package, without importing it (no import circle)
+    for info in sorted(pkgutil.iter_modules([here]), key=lambda m: m.name):
         if not info.ispkg:
             continue
-        module = importlib.import_module(f"engine.{info.name}")
+        module = importlib.import_module(f"{__package__}.{info.name}")
         game = getattr(module, "GAME", None)
         if isinstance(game, Game):
             register(game)

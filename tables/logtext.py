@@ -11,7 +11,7 @@ secret order) reads that the seat gave orders (:func:`hidden`).  Discord-free: t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from engine import GameError
 from engine.base import Game, SeatLabel
@@ -21,8 +21,15 @@ from store import ActionRow, GameRow
 from .text import escape as _escape
 
 if TYPE_CHECKING:
-    from .board import LogLine
     from .service import TableService
+
+
+class LogLine(Protocol):
+    """A line of a log this module fills in (tables/board.py's ``LogLine``; named here by
+    what is filled, so the board, which imports this module, is not imported back)."""
+
+    text: str
+    private: bool
 
 
 #: how many labels of logged steps the table service keeps (``Views.step_labels``: a step's

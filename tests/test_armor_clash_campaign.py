@@ -3,7 +3,7 @@
 import pytest
 
 from engine import GameError
-from engine.armor_clash import GAME, content
+from engine.armor_clash import GAME, content, start_scenario
 from engine.armor_clash import campaign as C
 
 
@@ -30,7 +30,7 @@ def test_hard_campaign_refused():
 
 def test_start_scenario_creates_recruit_crews_and_a_playable_state():
     p = C.new_campaign()
-    p, opts, s = C.start_scenario(p, ["a", "b"], seed=4)
+    p, opts, s = start_scenario(p, ["a", "b"], seed=4)
     assert set(p.crews) == {"a", "b"} and all(c.level == "recruit" for c in p.crews.values())
     assert opts.scenario == "c1_recon" and opts.crews == ["recruit", "recruit"]
     assert GAME.to_act(s) == ["a", "b"] and s.max_turns == C.scenario_list()[0]["max_turns"]["normal"] == 60
@@ -44,7 +44,7 @@ def test_players_join_between_scenarios_up_to_four():
     with pytest.raises(GameError) as exc:
         C.join(p, "e")
     assert exc.value.code == "campaign_full"
-    p2, _, s = C.start_scenario(C.join(C.new_campaign(), "a"), ["a", "z"], seed=1)
+    p2, _, s = start_scenario(C.join(C.new_campaign(), "a"), ["a", "z"], seed=1)
     assert "z" in p2.crews
 
 
@@ -90,7 +90,7 @@ def test_campaign_lost_when_reserve_runs_out():
     p = C.record_result(p, res("c1_recon", False, ("a", "destroyed", 0, 0)))
     assert p.finished and not p.won
     with pytest.raises(GameError) as exc:
-        C.start_scenario(p, ["a"])
+        start_scenario(p, ["a"])
     assert exc.value.code == "campaign_over"
 
 
@@ -110,7 +110,7 @@ def test_result_for_another_scenario_is_refused():
 
 def test_full_scenario_from_start_to_record_and_json_round_trip():
     p = C.new_campaign("simple")
-    p, _, s = C.start_scenario(p, ["a"], seed=7)
+    p, _, s = start_scenario(p, ["a"], seed=7)
     while GAME.outcome(s) is None:
         seat = GAME.to_act(s)[0]
         s, _ = GAME.apply(s, seat, GAME.ai_action(s, seat))
@@ -124,10 +124,10 @@ def test_full_scenario_from_start_to_record_and_json_round_trip():
 def test_veteran_crews_get_their_link_trait_in_scenarios():
     p = C.join(C.new_campaign(), "a")
     p.crews["a"].level = "veteran"
-    p, opts, s = C.start_scenario(p, ["a"])
+    p, opts, s = start_scenario(p, ["a"])
     assert opts.links == [True] and s.units[0].link
 
 
 def test_simple_campaign_battles_are_shorter():
-    p, opts, s = C.start_scenario(C.new_campaign("simple"), ["a"])
+    p, opts, s = start_scenario(C.new_campaign("simple"), ["a"])
     assert s.max_turns == C.scenario_list()[0]["max_turns"]["simple"] < 60

@@ -1,7 +1,8 @@
 """Story mode: a campaign of scenarios as pure data + functions.
 
 The platform stores :class:`Progress` as JSON between scenarios.  A scenario is
-started with :func:`start_scenario` (which also lets new players join) and its
+started with :func:`engine.armor_clash.start_scenario` (which also lets new players
+join; it lives beside the game, so this module imports no game) and its
 end recorded with :func:`record_result` (crews gain experience and rise from
 recruit to veteran to legend; losses carry over).
 """
@@ -136,10 +137,9 @@ def scenario_options(progress: Progress, seats: list[str]) -> Options:
     )
 
 
-def start_scenario(progress: Progress, seats: list[str], seed: int = 0) -> tuple[Progress, Options, State]:
-    """Join any new seats, then build the current scenario.  Returns (progress, options, state)."""
-    from . import GAME
-
+def prepare_scenario(progress: Progress, seats: list[str]) -> tuple[Progress, Options]:
+    """Join any new seats; the progress and the options of the current scenario (the game
+    builds its state from them: :func:`engine.armor_clash.start_scenario`)."""
     if not 1 <= len(seats) <= content.campaign()["max_players"]:
         raise _err("campaign_no_seats")
     if progress.finished:
@@ -147,10 +147,7 @@ def start_scenario(progress: Progress, seats: list[str], seed: int = 0) -> tuple
     for s in seats:
         if s not in progress.crews:
             progress = join(progress, s)
-    opts = scenario_options(progress, list(seats))
-    state = GAME.new(list(seats), opts, seed)
-    assert isinstance(state, State)
-    return progress, opts, state
+    return progress, scenario_options(progress, list(seats))
 
 
 def result_of(state: State) -> ScenarioResult:
