@@ -43,6 +43,7 @@ from cogs.locale import CatalogTranslator
 from cogs.services import Services
 from engine.locales import DEFAULT
 from store import Store, StoreError, open_store, redact
+from tables import due_times
 
 log = logging.getLogger("tabletop")
 EXTENSIONS = (
@@ -204,7 +205,7 @@ class TabletopBot(commands.Bot):
         )
         self.config = config
         self.services = Services(
-            store=store or open_store(config.database, clock),
+            store=store or open_store(config.database, clock, due=due_times),
             default_locale=config.locale,
             clock=clock,
             web_url=config.web_url,
@@ -382,7 +383,7 @@ async def serve(config: Config) -> int:
     """Open the database first (a refused, unreachable or unwritable one stops the start
     with one line and no secret, before logging in), then run the bot on it."""
     try:
-        store = open_store(config.database)
+        store = open_store(config.database, due=due_times)
         await store.open()
     except (StoreError, ValueError) as exc:
         print(f"tabletop-gm: {exc}", file=sys.stderr)

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import get_game  # noqa: E402
 from store import Seat, SqliteStore  # noqa: E402
-from tables import TableService  # noqa: E402
+from tables import TableService, due_times  # noqa: E402
 
 HOST, BOB, CAROL = 7, 8, 9
 TABLES = ("games", "seats", "actions", "results", "campaigns", "votes", "reverts")
@@ -190,7 +190,7 @@ def save_context(path: Path, ctx: dict, before: str) -> None:
 
 async def child(db: Path, name: str, step: str, ctx_file: Path) -> None:
     prep, change, _ = SCENARIOS[name]
-    store = SqliteStore(db)
+    store = SqliteStore(db, due=due_times)
     await store.open()
     service = TableService(store)
     ctx = await prep(service, store)
@@ -201,7 +201,7 @@ async def child(db: Path, name: str, step: str, ctx_file: Path) -> None:
 
 
 async def redo(db: Path, name: str, ctx: dict) -> bool:
-    store = SqliteStore(db)
+    store = SqliteStore(db, due=due_times)
     await store.open()
     try:
         await SCENARIOS[name][1](TableService(store), ctx)

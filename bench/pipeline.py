@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import get_game  # noqa: E402
 from render import render as draw  # noqa: E402
 from store import Seat, SqliteStore  # noqa: E402
-from tables import TableService  # noqa: E402
+from tables import TableService, due_times  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:
@@ -71,7 +71,7 @@ async def fill(store: SqliteStore, game_id: str, n: int) -> list[int]:
 
 
 async def run(game_id: str, n_games: int, turns: int, path: Path) -> dict[str, list[float]]:
-    store = SqliteStore(path)
+    store = SqliteStore(path, due=due_times)
     await store.open()
     ids = await fill(store, game_id, n_games)
     pipe = TableService(store)
@@ -123,7 +123,7 @@ async def run(game_id: str, n_games: int, turns: int, path: Path) -> dict[str, l
 
 
 async def race(path: Path, reads: int, mode: str) -> str:
-    store = SqliteStore(path)
+    store = SqliteStore(path, due=due_times)
     await store.open()
     if mode == "write_lock":  # the alternative design: reads wait for the writer on its connection
         assert store._reader is not None

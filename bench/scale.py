@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import get_game  # noqa: E402
 from store import ChannelBusy, Seat, StoreError, backend_of, open_store  # noqa: E402
-from tables import TableService, TurnRefused  # noqa: E402
+from tables import TableService, TurnRefused, due_times  # noqa: E402
 from tables.decisions import decisions, taken_by  # noqa: E402
 
 GAME = "thunder_road"
@@ -84,7 +84,7 @@ async def open_table(store, base: int, slot: int, seed: int) -> None:
 
 # ------------------------------------------------------------------ worker
 async def work(url: str, base: int, slots: int, until: float, ack_path: str, wid: int) -> int:
-    store = open_store(url)
+    store = open_store(url, due=due_times)
     try:
         await store.open()
     except StoreError as exc:
@@ -171,7 +171,7 @@ def worker_errors(proc: subprocess.Popen) -> int:
 
 
 async def verify(url: str, base: int, slots: int, acks: list[list]) -> dict[str, int]:
-    store = open_store(url)
+    store = open_store(url, due=due_times)
     await store.open()
     game = get_game(GAME)
     try:
@@ -222,7 +222,7 @@ async def verify(url: str, base: int, slots: int, acks: list[list]) -> dict[str,
 
 
 async def prepare(url: str, base: int, slots: int) -> None:
-    store = open_store(url)
+    store = open_store(url, due=due_times)
     await store.open()
     try:
         for slot in range(slots):

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import get_game  # noqa: E402
 from store import Seat, backend_of, open_store  # noqa: E402
-from tables import TableService  # noqa: E402
+from tables import TableService, due_times  # noqa: E402
 
 GAME = "thunder_road"
 HOUR = 3600.0
@@ -59,7 +59,7 @@ async def fill(store, n: int, due: int, now: float) -> None:
 
 
 async def run(url: str, tables: int, due: int, passes: int) -> float:
-    store = open_store(url)
+    store = open_store(url, due=due_times)
     await store.open()
     try:
         if await store.count_games():

@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import available, get_game  # noqa: E402
 from store import NewSnapshot, Seat, open_store  # noqa: E402
-from tables import Loaded, TableService  # noqa: E402
+from tables import Loaded, TableService, due_times  # noqa: E402
 
 FIRST_USER = 1000
 
@@ -134,7 +134,7 @@ async def main() -> None:
     args = ap.parse_args()
     steps = sorted(int(s) for s in args.steps.split(","))
     with tempfile.TemporaryDirectory() as tmp:
-        store = open_store(args.database or os.path.join(tmp, "bench.db"))
+        store = open_store(args.database or os.path.join(tmp, "bench.db"), due=due_times)
         await store.open()
         try:
             print(f"# {type(store).__name__}, load average {os.getloadavg()[0]:.1f}", flush=True)

@@ -106,11 +106,11 @@ async def main(args: argparse.Namespace) -> None:
     from webtables import move, open_two_player
 
     from store import open_store
-    from tables import TableService
+    from tables import TableService, due_times
     from web import Limits, make_app
 
     tmp = tempfile.mkdtemp(prefix="tg-web-bench-")
-    store = open_store(args.database or f"{tmp}/bench.db")
+    store = open_store(args.database or f"{tmp}/bench.db", due=due_times)
     await store.open()
     service = TableService(store)
     ids = []

@@ -52,7 +52,7 @@ async def main(args) -> None:
     from webtables import move, open_two_player
 
     from store import SqliteStore
-    from tables import TableService
+    from tables import TableService, due_times
     from web.app import COMPANION, start
 
     def open_files() -> int:
@@ -64,7 +64,7 @@ async def main(args) -> None:
     logging.getLogger().addHandler(counted)
     logging.getLogger().setLevel(logging.INFO)
     tmp = tempfile.mkdtemp()
-    store = SqliteStore(str(Path(tmp) / "flood.db"))
+    store = SqliteStore(str(Path(tmp) / "flood.db"), due=due_times)
     await store.open()
     service = TableService(store)
     gid = await open_two_player(service, "automobile")

@@ -6,7 +6,7 @@ backends, like store/core.py; see store/sql.py for what the dialects change."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from .base import (
@@ -25,6 +25,7 @@ from .base import (
     json_dict,
 )
 from .core import CAPPED, SqlCore
+from .privacy import forget_personal, personal_footprint
 from .sql import Conn, chunks, fl
 
 _CAMPAIGN = "SELECT id, guild_id, game, name, points_json, progress_json, created_by, status, version FROM campaigns"
@@ -94,7 +95,7 @@ def _results(rows: Sequence[Any]) -> list[tuple[int, ResultRow]]:
 
 
 class SqlStore(SqlCore):
-    """:class:`store.base.Store` in SQL: the core (store/core.py) and the features around tables."""
+    """:class:`store.ports.Store` in SQL: the core (store/core.py) and the features around tables."""
 
     async def _fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple]:
         """One read statement."""
@@ -133,6 +134,9 @@ class SqlStore(SqlCore):
             return new
 
         return await self._tx(tx)
+
+    async def set_user_prefs(self, user_id: int, prefs: dict[str, Any]) -> None:
+        await self.update_user_prefs(user_id, lambda _: prefs)
 
     async def user_prefs(self, user_id: int) -> dict[str, Any]:
         return await self._get_json("user_prefs", "user_id", "prefs_json", user_id)
@@ -384,11 +388,12 @@ class SqlStore(SqlCore):
         return bool(await self._first("SELECT 1 FROM follow_closed WHERE game_id=?", [game_id]))
 
     # ----------------------------------------------------------- privacy
-    async def _personal(self, write: bool, fn: Callable[[Conn], Any]) -> Any:
-        if write:
-            return await self._tx(fn)
+    async def footprint(self, user_id: int, guild_id: int | None = None) -> dict[str, Any]:
         async with self._read() as db:
-            return await fn(db)
+            return await personal_footprint(db, user_id, guild_id)
+
+    async def forget_user(self, user_id: int, anon_id: int, guild_id: int | None = None) -> dict[str, int]:
+        return await self._tx(lambda db: forget_personal(db, user_id, anon_id, guild_id))
 
     # -------------------------------------------------------------- meta
     async def get_meta(self, key: str) -> str | None:

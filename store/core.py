@@ -1,7 +1,7 @@
 """The store's SQL core, shared by both backends: tables, the one compare-and-swap
 commit with its outbox row, due times, the action log and its snapshots.
 
-:class:`SqlStore` implements :class:`store.base.Store` on top of two things a
+:class:`SqlStore` implements :class:`store.ports.Store` on top of two things a
 backend gives (store/sqlite.py, store/postgres.py): :meth:`SqlStore._tx` (one write
 transaction: its locks, its identity checks, :class:`CommitUnknown` when the reply
 to COMMIT is lost) and :meth:`SqlStore._read` (one read snapshot), both handing a
@@ -213,6 +213,9 @@ class SqlCore(SqlDue):
     async def get_game(self, game_id: int) -> GameRow | None:
         return await self._first_game("g.id=?", [game_id])
 
+    async def active_game(self, channel_id: int) -> GameRow | None:
+        return await self.latest_game(channel_id, ACTIVE_STATUSES)
+
     async def latest_game(self, channel_id: int, statuses: Sequence[str]) -> GameRow | None:
         within, args = self.dialect.within("g.status", statuses, "TEXT")
         return await self._first_game(f"g.channel_id=? AND {within} ORDER BY g.id DESC LIMIT 1", [channel_id, *args])
@@ -262,6 +265,11 @@ class SqlCore(SqlDue):
         return out
 
     # ------------------------------------------------------------ commit
+    async def update_game(self, game_id: int, expected_version: int, **changes: Any) -> int:
+        done = await self.commit(ChangeSet(game=GameChange(game_id, expected_version, **changes)))
+        assert done.version is not None
+        return done.version
+
     async def commit(self, changes: ChangeSet) -> Committed:
         now = self.clock()
 

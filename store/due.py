@@ -1,55 +1,34 @@
 """Due times in SQL, shared by both backends: each waiting seat's next reminder and
 turn-timer (or time-bank) end, kept in ``turn_clocks`` (indexed, so a scheduler pass
 reads only what is due) and recomputed in the transaction of every change that moves
-them.  *When* they fall is the table service's policy: tables/clocks.py registers it
-with :func:`set_due_policy`; the store only keeps what the policy says."""
+them.  *When* they fall is the table service's policy (tables/clocks.py ``due_times``),
+which whoever opens the store passes to it (``open_store(url, due=...)``, a backend's
+``due=``; :class:`~store.ports.DuePolicy`); the store only keeps what the policy says.
+A store opened without one refuses to time a running table (:class:`StoreError`), as
+a copy or backup tool may."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from .base import StoreError, json_dict, json_list
 from .history import SqlHistory
+from .ports import DuePolicy
 from .sql import Conn, chunks, fl
-
-
-class DuePolicy(Protocol):
-    """(seat, member, waiting since, next reminder due, timer or bank runs out) for every
-    human seat a running table waits for (tables/clocks.py ``seat_clocks``)."""
-
-    def __call__(
-        self,
-        *,
-        status: str,
-        to_act: Sequence[str],
-        seats: Sequence[tuple[str, int | None]],
-        table: dict[str, Any],
-        guild: dict[str, Any],
-        since: float | None,
-        last_reminder_at: float | None,
-        prefs: dict[int, dict[str, Any]],
-    ) -> list[tuple[str, int, float, float | None, float | None]]: ...
-
-
-_POLICY: list[DuePolicy] = []
-
-
-def set_due_policy(policy: DuePolicy) -> None:
-    """The rule that turns a table, its server's settings and its members' preferences into
-    due times (registered by tables/clocks.py when the table service is imported)."""
-    _POLICY[:] = [policy]
-
-
-def _policy() -> DuePolicy:
-    if not _POLICY:
-        raise StoreError("no due-time policy is registered (import tables before changing running tables)")
-    return _POLICY[0]
 
 
 class SqlDue(SqlHistory):
     """The due-time part of the SQL store."""
+
+    def _policy(self) -> DuePolicy:
+        if self.due is None:
+            raise StoreError(
+                "this store was opened without a due-time policy (open_store(url, due=...)):"
+                " it cannot time running tables"
+            )
+        return self.due
 
     async def mark_reminded(
         self, game_id: int, at: float | None, *, expected_version: int | None = None, previous: float | None = None
@@ -94,7 +73,7 @@ class SqlDue(SqlHistory):
             for r in rows:
                 if r[1] != "active":
                     continue
-                for c in _policy()(
+                for c in self._policy()(
                     status=r[1],
                     to_act=json_list(r[2]),
                     seats=seats[r[0]],

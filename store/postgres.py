@@ -24,6 +24,7 @@ import asyncpg
 from .base import CommitUnknown, InjectedCrash, StoreError, VersionConflict, redact, scrub
 from .community import SqlStore
 from .migrations import CLOCKS_VERSION, migrate_postgres
+from .ports import DuePolicy
 from .sql import POSTGRESQL, Conn
 
 T = TypeVar("T")
@@ -64,10 +65,17 @@ class PostgresStore(SqlStore):
     dialect = POSTGRESQL
     unique_violation = asyncpg.UniqueViolationError
 
-    def __init__(self, dsn: str, clock=time.time, *, min_size: int = 1, max_size: int = 4) -> None:
-        super().__init__()
+    def __init__(
+        self,
+        dsn: str,
+        clock: Callable[[], float] = time.time,
+        *,
+        due: DuePolicy | None = None,
+        min_size: int = 1,
+        max_size: int = 4,
+    ) -> None:
+        super().__init__(clock=clock, due=due)
         self.dsn = dsn
-        self.clock = clock
         self.min_size = min_size
         self.max_size = max_size
         self._pool: asyncpg.Pool | None = None
@@ -106,6 +114,10 @@ class PostgresStore(SqlStore):
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()
+
+    async def check(self) -> None:
+        """Nothing to check ahead: a server that stopped answering fails the next query
+        itself (SQLite's check is for a file deleted or replaced under an open store)."""
 
     @property
     def pool(self) -> asyncpg.Pool:

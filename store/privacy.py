@@ -1,6 +1,6 @@
 """Privacy: every place the store keeps a member's Discord id (:data:`PERSONAL_DATA`),
 counted by ``/privacy show`` and cleared by ``/privacy forget`` on both backends
-(:meth:`store.base.Store.footprint`, :meth:`store.base.Store.forget_user`)."""
+(:meth:`store.ports.Store.footprint`, :meth:`store.ports.Store.forget_user`)."""
 
 from __future__ import annotations
 

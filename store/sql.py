@@ -20,29 +20,31 @@ Transactions, locking and connection handling stay in the backends
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .base import Store
+from .base import StoreBase
+from .ports import DuePolicy
 
 T = TypeVar("T")
 
 
-class Conn:
+class Conn(ABC):
     """One connection inside the transaction (or read snapshot) its backend opened;
     SQL with ``?`` placeholders."""
 
-    async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple]:
-        raise NotImplementedError
+    @abstractmethod
+    async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple]: ...
 
+    @abstractmethod
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
         """Run a write; the number of rows it touched."""
-        raise NotImplementedError
 
-    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
 
     async def one(self, sql: str, args: Sequence[Any] = ()) -> tuple | None:
         rows = await self.fetch(sql, args)
@@ -114,24 +116,35 @@ def fl(value: float | int | None) -> float | None:
     return None if value is None else float(value)
 
 
-class SqlBase(Store):
-    """What a backend gives the SQL core: its dialect, one write transaction and one read snapshot."""
+class SqlBase(StoreBase, ABC):
+    """What a backend gives the SQL core: its dialect and connections, one write
+    transaction and one read snapshot; and what the opener gives it: the clock
+    and the due-time policy (store/due.py; None: this store refuses to time a running
+    table, as a copy or backup tool may)."""
 
     dialect: Dialect
     #: the driver's error for a unique index refusing a row
     unique_violation: type[Exception] | tuple[type[Exception], ...] = ()
-    clock: Callable[[], float]
 
-    # ------------------------------------------------ what a backend gives
+    def __init__(self, *, clock: Callable[[], float], due: DuePolicy | None) -> None:
+        super().__init__()
+        self.clock = clock
+        self.due = due
+
+    # ------------------------------------------------ what a backend gives (with open, close, check)
+    @abstractmethod
     async def _tx(self, fn: Callable[[Conn], Awaitable[T]]) -> T:
         """Run ``fn`` in one write transaction (all or nothing); a COMMIT whose reply
         is lost raises :class:`CommitUnknown`."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _read(self, snapshot: bool = True) -> AbstractAsyncContextManager[Conn]:
         """A connection for reads: every query inside sees one committed snapshot
         (``snapshot=False``: one statement only, no transaction needed)."""
-        raise NotImplementedError
+
+    async def listen_tables(self, callback: Callable[[int, int], None]) -> Callable[[], Awaitable[None]] | None:
+        """None: this backend cannot push changes (SQLite; PostgreSQL overrides it)."""
+        return None
 
     async def _lock(self, db: Conn, key: str) -> None:
         """Serialise this transaction with others taking the same ``key`` (across processes)."""

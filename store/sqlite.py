@@ -29,6 +29,7 @@ import aiosqlite
 from .base import CommitUnknown, StoreError, StoreInUse, StoreUnavailable
 from .community import SqlStore
 from .migrations import CLOCKS_VERSION, migrate_sqlite
+from .ports import DuePolicy
 from .sql import SQLITE, Conn
 
 log = logging.getLogger("tabletop.store")
@@ -57,10 +58,11 @@ class SqliteStore(SqlStore):
     dialect = SQLITE
     unique_violation = aiosqlite.IntegrityError
 
-    def __init__(self, path: str | Path = "tabletop.db", clock=time.time) -> None:
-        super().__init__()
+    def __init__(
+        self, path: str | Path = "tabletop.db", clock: Callable[[], float] = time.time, *, due: DuePolicy | None = None
+    ) -> None:
+        super().__init__(clock=clock, due=due)
         self.path = str(path)
-        self.clock = clock
         self._db: aiosqlite.Connection | None = None
         self._reader: aiosqlite.Connection | None = None
         self._write = asyncio.Lock()

@@ -21,6 +21,7 @@ from typing import Any
 
 from . import backend_of, open_store
 from .base import Store, StoreError
+from .ports import DuePolicy
 from .sqlite import SqliteStore, _claim_file, _release_file
 
 SKIP = {"schema_migrations"}  # each side's own migration record
@@ -103,11 +104,16 @@ def _coerce(kind: str) -> Callable[[Any], Any]:
     return lambda v: None if v is None else str(v)
 
 
-async def copy(src_url: str, dst_url: str, log: Callable[[str], None] = lambda _: None) -> list[TableCopy]:
+async def copy(
+    src_url: str, dst_url: str, log: Callable[[str], None] = lambda _: None, *, due: DuePolicy | None = None
+) -> list[TableCopy]:
     """Copy every table of ``src_url`` into the empty database ``dst_url`` (both are
     migrated to the newest schema first), in one transaction on the destination:
-    it gets all of it or nothing.  Stop the bot first (SQLite refuses a second process)."""
-    src, dst = open_store(src_url), open_store(dst_url)
+    it gets all of it or nothing.  Stop the bot first (SQLite refuses a second process).
+    ``due``: the due-time policy, for a source whose schema predates due times and that
+    has running tables (``python -m store`` has none to give: open such a database with
+    the bot first)."""
+    src, dst = open_store(src_url, due=due), open_store(dst_url, due=due)
     await src.open()
     try:
         await dst.open()

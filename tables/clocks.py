@@ -12,7 +12,7 @@ becomes now.  So a bank runs only while its seat must act, every waiting seat at
 once in simultaneous turns, and nothing depends on a running task: the store's
 due times (``turn_clocks.expire_at``) and the board's ``<t:...:R>`` come from
 the same stored numbers (:func:`runs_out_at`); :func:`due_times` is the rule the
-store applies to keep them.
+store applies to keep them (whoever opens the store passes it: ``open_store(url, due=due_times)``).
 """
 
 from __future__ import annotations
@@ -22,8 +22,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
-
-from store.due import set_due_policy
 
 DAY = 86400.0
 HOUR = 3600.0
@@ -339,6 +337,3 @@ def due_times(
 ) -> list[tuple[str, int, float, float | None, float | None]]:
     """:func:`seat_clocks` from the members' stored preferences (what the store hands its policy)."""
     return seat_clocks(away={u: away_periods(p) for u, p in prefs.items()}, **table)
-
-
-set_due_policy(due_times)

@@ -72,7 +72,7 @@ class Kernel:
         settings: Settings | None = None,
         clock: Callable[[], float] = time.time,
     ):
-        #: the whole backend: the facade and each feature take their own narrow port of it (store/ports.py)
+        #: the whole backend: the facade and each feature take their own narrow port of it (store/ports/)
         self.backend = store
         #: what the kernel itself calls
         self.store: KernelStore = store

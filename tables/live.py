@@ -15,8 +15,10 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
-from store import Store
+from store import Store, open_store
 from store.ports import LiveStore
+
+from .clocks import due_times
 
 log = logging.getLogger("tabletop.live")
 
@@ -109,8 +111,6 @@ class TableWatch:
 
 async def open_database(url: str) -> Store:
     """The bot's database (``TG_DATABASE``), opened and migrated (``python -m web``)."""
-    from store import open_store
-
-    store = open_store(url)
+    store = open_store(url, due=due_times)
     await store.open()
     return store

@@ -17,6 +17,7 @@ from engine import get_game
 from engine.i18n import t
 from store import SqliteStore, Store
 from store.postgres import PostgresStore
+from tables import due_times
 
 #: every backend the store and table-service tests run against (PostgreSQL skips,
 #: with one line at the end of the run, when no server or binaries are available:
@@ -25,10 +26,11 @@ STORE_BACKENDS = ["sqlite", "postgresql"]
 
 
 async def make_store(backend: str, tmp_path: Path, clock=None) -> Store:
-    """A fresh, open, empty store of ``backend`` (the one place tests create stores);
+    """A fresh, open, empty store of ``backend`` (the one place tests create stores), timing
+    running tables by the table service's rule (tables/clocks.py ``due_times``);
     ``backend`` is the ``store_backend`` fixture (for PostgreSQL it carries the URL
     of a fresh database)."""
-    kw = {"clock": clock} if clock else {}
+    kw: dict[str, Any] = {"due": due_times} | ({"clock": clock} if clock else {})
     if backend == "sqlite":
         store: Store = SqliteStore(tmp_path / "store.db", **kw)
     elif backend == "postgresql":

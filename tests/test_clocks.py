@@ -11,7 +11,7 @@ import pytest
 
 from store import Seat, SqliteStore
 from store.postgres import PostgresStore
-from tables import TableService, TurnRefused, clocks
+from tables import TableService, TurnRefused, clocks, due_times
 
 HOST, BOB, CAROL = 7, 8, 9
 DAY, HOUR = clocks.DAY, clocks.HOUR
@@ -142,9 +142,9 @@ async def test_a_restart_in_between_keeps_every_bank(store, clock, store_backend
     clock.advance(5 * HOUR)
     await store.close()  # the bot stops; nothing was running
     again = (
-        SqliteStore(store.path, clock=clock)
+        SqliteStore(store.path, clock=clock, due=due_times)
         if isinstance(store, SqliteStore)
-        else PostgresStore(store.dsn, clock=clock)
+        else PostgresStore(store.dsn, clock=clock, due=due_times)
     )
     await again.open()
     try:

@@ -12,7 +12,7 @@ from conftest import make_store
 import store.migrations as migrations
 from engine import get_game
 from store import Seat, SqliteStore
-from tables import TableService
+from tables import TableService, due_times
 from tables.decisions import decisions, taken_by
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -65,7 +65,7 @@ async def test_steps_stored_before_it_was_recorded_read_the_old_way(tmp_path):
     "ai" without a member and "player" with one; steps played on are recorded."""
     db = tmp_path / "old.sqlite"
     shutil.copy(FIXTURES / "stored_f4ba435.sqlite", db)
-    s = SqliteStore(db, clock=lambda: 1_800_000_000.0)
+    s = SqliteStore(db, clock=lambda: 1_800_000_000.0, due=due_times)
     await s.open()
     try:
         old = await s.actions(2, limit=100_000)  # table 2: Thunder Road in mid-play

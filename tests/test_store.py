@@ -9,6 +9,7 @@ from tablekit import open_vote
 from store import ChannelBusy, CorruptRow, Seat, SqliteStore, VersionConflict, open_store
 from store.base import ActionRow, CampaignChange, ChangeSet, ResultRow, VoteChange
 from store.migrations import MIGRATIONS, POSTGRESQL, SQLITE, statements
+from tables import due_times
 
 
 def backend(store) -> str:
@@ -90,7 +91,7 @@ async def _schema(store) -> dict:
 
 async def test_both_backends_reach_the_same_tables_columns_and_indexes(tmp_path, pg_database):
     lite = SqliteStore(tmp_path / "s.db")
-    pg = open_store(pg_database)
+    pg = open_store(pg_database, due=due_times)
     await lite.open()
     await pg.open()
     try:
@@ -110,7 +111,7 @@ async def test_both_backends_reach_the_same_tables_columns_and_indexes(tmp_path,
 async def test_migrations_applied_once(store, database_url):
     assert await store.schema_version() == MIGRATIONS[-1][0]
     # reopening applies nothing twice
-    again = open_store(database_url)
+    again = open_store(database_url, due=due_times)
     await again.open()
     assert await again.schema_version() == await store.schema_version()
     assert await again.sql("SELECT COUNT(*) FROM schema_migrations") == [(len(MIGRATIONS),)]
@@ -177,7 +178,7 @@ async def test_compare_and_swap_across_two_stores(store, database_url):
     """Two stores = two processes' worth of connections (PostgreSQL only: SQLite refuses a second process)."""
     if backend(store) == "sqlite":
         pytest.skip("SQLite serves one process")
-    other = open_store(database_url)
+    other = open_store(database_url, due=due_times)
     await other.open()
     try:
         row = await _new(store, status="active", state_json="{}")
@@ -424,7 +425,7 @@ async def test_opening_an_older_database_fills_in_the_due_times(store, database_
     await store.sql("ALTER TABLE actions DROP COLUMN taken_by")
     await store.sql("DELETE FROM schema_migrations WHERE version >= 4")
     await store.close()
-    again = open_store(database_url)
+    again = open_store(database_url, due=due_times)
     await again.open()
     try:
         assert await again.schema_version() == MIGRATIONS[-1][0]

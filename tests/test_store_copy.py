@@ -17,6 +17,7 @@ from engine import get_game
 from store import Seat, open_store
 from store.base import ActionRow, Caps, ChangeSet, GameChange, NewSnapshot, NewVote, Owed, RatingChange, ResultRow
 from store.tools import SKIP, backup, copy, restore, tables_of
+from tables import due_times
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -97,7 +98,7 @@ async def fill(store) -> None:
 
 
 async def dump(url: str) -> dict[str, list[tuple]]:
-    store = open_store(url)
+    store = open_store(url, due=due_times)
     await store.open()
     try:
         out = {}
@@ -115,7 +116,7 @@ def _norm(v):
 
 async def test_copy_sqlite_to_postgresql_and_back_keeps_every_row_of_every_table(tmp_path, pg_database):
     src = f"sqlite:///{tmp_path / 'src.db'}"
-    store = open_store(src)
+    store = open_store(src, due=due_times)
     await store.open()
     await fill(store)
     await store.close()
@@ -131,7 +132,7 @@ async def test_copy_sqlite_to_postgresql_and_back_keeps_every_row_of_every_table
     assert await dump(back) == before
 
     # ids go on after the copied ones
-    pg = open_store(pg_database)
+    pg = open_store(pg_database, due=due_times)
     await pg.open()
     try:
         row = await pg.create_game(
@@ -147,7 +148,7 @@ async def test_copy_sqlite_to_postgresql_and_back_keeps_every_row_of_every_table
 async def test_copy_refuses_a_database_that_is_not_empty(tmp_path, database_url):
     src = f"sqlite:///{tmp_path / 'src.db'}"
     for url in (src, database_url):
-        store = open_store(url)
+        store = open_store(url, due=due_times)
         await store.open()
         await store.set_meta("k", url)
         await store.close()
@@ -160,7 +161,7 @@ def test_copy_command_line(tmp_path, pg_database):
     src = tmp_path / "cli.db"
 
     async def make():
-        store = open_store(str(src))
+        store = open_store(str(src), due=due_times)
         await store.open()
         await fill(store)
         await store.close()
@@ -193,7 +194,7 @@ async def test_after_copying_to_postgresql_the_bot_plays_on(table, pg_database):
         guild_ready_timeout=0.05,
     )
     await table.fd.start(bot)
-    pg = open_store(pg_database)
+    pg = open_store(pg_database, due=due_times)
     await pg.open()
     try:
         row = await pg.get_game(gid)
@@ -227,7 +228,7 @@ async def test_after_copying_to_postgresql_the_bot_plays_on(table, pg_database):
 # ------------------------------------------------------------------ backups
 async def test_online_backup_while_writing_then_restore(tmp_path):
     db = tmp_path / "live.db"
-    store = open_store(str(db))
+    store = open_store(str(db), due=due_times)
     await store.open()
     row = await store.create_game(
         guild_id=1, channel_id=1, game="city_of_fury", host_id=5, options={}, seed=1, seats=[Seat("p1", 5)]
@@ -266,7 +267,7 @@ async def test_online_backup_while_writing_then_restore(tmp_path):
     final = version
     await store.close()
     kept = restore(copies[0], str(db))
-    store = open_store(str(db))
+    store = open_store(str(db), due=due_times)
     await store.open()
     got = await store.get_game(row.id)
     assert got.version == 1 + await store.count_actions(row.id) < final
@@ -282,7 +283,7 @@ def test_backup_and_restore_command_line(tmp_path):
     db = tmp_path / "t.db"
 
     async def make():
-        store = open_store(str(db))
+        store = open_store(str(db), due=due_times)
         await store.open()
         await fill(store)
         await store.close()

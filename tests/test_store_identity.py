@@ -24,7 +24,7 @@ import asyncio, sys
 from store import StoreError, open_store
 
 async def main(url):
-    store = open_store(url)
+    store = open_store(url, due=None)  # only opens: times no table
     try:
         await store.open()
     except StoreError as exc:

@@ -1,20 +1,23 @@
-"""The store's narrow interfaces (store/ports.py): each role (the kernel, each feature
+"""The store's interface, written once (store/ports/): each role (the kernel, each feature
 of tables/, the bot's wiring) names only what it calls, mypy proves each caller keeps
-to its role, and every public method of the Store belongs to a role or to the explicit
-test-support list, so a method nobody uses shows up here.  The reads the cogs used to
-take from the store directly now come through tables/; they answer the same."""
+to its role, the Store is exactly the union of the roles and the test-support protocol
+(so a method nobody uses shows up here), each method is declared once, and the backends
+implement every one of them with the declared parameters (no stub stands in for one).
+The reads the cogs used to take from the store directly now come through tables/; they
+answer the same."""
 
 from __future__ import annotations
 
 import ast
 import inspect
+from collections import Counter
 from pathlib import Path
+from typing import Generic, Protocol
 
 from tablekit import AI, BOB, HOST, new_table
 
 from store import Store
-from store.community import SqlStore
-from store.ports import PORTS, TEST_SUPPORT, KernelStore
+from store.ports import PORTS, TEST_SUPPORT, KernelStore, SupportStore
 from store.postgres import PostgresStore
 from store.sqlite import SqliteStore
 from tables import TableService
@@ -26,11 +29,14 @@ MAX_METHODS = 13
 
 
 def methods(cls: type) -> set[str]:
-    return {n for n, v in vars(cls).items() if not n.startswith("_") and callable(v)}
-
-
-def store_methods() -> set[str]:
-    return {n for n in dir(Store) if not n.startswith("_") and callable(getattr(Store, n))}
+    """The public methods a protocol names, its own and those it inherits from other protocols."""
+    return {
+        n
+        for k in cls.__mro__
+        if k not in (object, Protocol, Generic)
+        for n, v in vars(k).items()
+        if not n.startswith("_") and callable(v)
+    }
 
 
 def test_each_role_is_small_and_the_kernel_smallest_of_the_large():
@@ -41,25 +47,57 @@ def test_each_role_is_small_and_the_kernel_smallest_of_the_large():
     assert {"get_game", "commit", "update_game", "replay_source", "fill_snapshots"} <= methods(KernelStore)
 
 
-def test_every_store_method_has_a_role_or_a_reason():
+def test_the_store_is_the_union_of_its_roles():
+    """Every method of the Store belongs to a role or to the test support (with its reason),
+    and the Store declares nothing of its own."""
     used = set().union(*(methods(p) for p in PORTS))
-    public = store_methods()
+    public = methods(Store)
     print(f"Store public methods: {len(public)}; in a role: {len(public & used)}; test support: {len(TEST_SUPPORT)}")
-    orphans = public - used - set(TEST_SUPPORT)
-    assert not orphans, f"Store methods no role calls (remove them, or list them in TEST_SUPPORT): {sorted(orphans)}"
-    assert not (used - public), f"roles name methods the Store lacks: {sorted(used - public)}"
+    assert public == used | methods(SupportStore)
+    assert not [n for n, v in vars(Store).items() if not n.startswith("_") and callable(v)]
+    assert methods(SupportStore) == set(TEST_SUPPORT) and all(TEST_SUPPORT.values())
     assert not (set(TEST_SUPPORT) & used), "a method a role calls is not test support"
-    assert set(TEST_SUPPORT) <= public and all(TEST_SUPPORT.values())
 
 
-def test_each_role_matches_the_store_and_both_backends_have_it():
-    for port in PORTS:
-        for name in methods(port):
-            if name != "lock":  # an asynccontextmanager: the role names what it returns
-                want = inspect.signature(getattr(port, name))
-                assert inspect.signature(getattr(Store, name)) == want, f"{port.__name__}.{name}"
-            for backend in (SqlStore, SqliteStore, PostgresStore):
-                assert callable(getattr(backend, name, None)), f"{backend.__name__} lacks {name}"
+def _declared(folder: Path) -> Counter[str]:
+    """How often each method is declared in the classes of a folder's modules."""
+    found: Counter[str] = Counter()
+    for f in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                found.update(n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    return found
+
+
+def test_each_method_is_written_once_and_the_base_holds_no_stub():
+    """One declaration of each method (its signature and its promise) in store/ports/; no
+    class of stubs beside it (store/base.py had 73 ``raise NotImplementedError``, one per
+    method, for a class with one implementation)."""
+    declared = _declared(ROOT / "store" / "ports")
+    assert {n for n in declared if not n.startswith("_")} == methods(Store)
+    assert not {n: k for n, k in declared.items() if k > 1}, "declared more than once"
+    for f in sorted((ROOT / "store").glob("*.py")):
+        assert "NotImplementedError" not in f.read_text(encoding="utf-8"), f.name
+    base = ast.parse((ROOT / "store" / "base.py").read_text(encoding="utf-8"))
+    defined = {n.name for n in ast.walk(base) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    assert defined <= {"__init__", "lock", "inject_crash", "_step"}, defined
+
+
+def _parameters(fn) -> list[tuple[str, object, object]]:
+    """A method's parameters by name, kind and default (annotations aside: the implementation
+    may leave its types to the declaration)."""
+    return [(p.name, p.kind, p.default) for p in inspect.signature(fn).parameters.values()]
+
+
+def test_both_backends_implement_every_method_as_declared():
+    for backend in (SqliteStore, PostgresStore):
+        assert not getattr(backend, "__abstractmethods__", None), backend
+        for name in methods(Store):
+            declared = getattr(Store, name)
+            implemented = getattr(backend, name, None)
+            assert callable(implemented), f"{backend.__name__} lacks {name}"
+            assert _parameters(implemented) == _parameters(declared), f"{backend.__name__}.{name}"
+            assert inspect.iscoroutinefunction(implemented) == inspect.iscoroutinefunction(declared), name
 
 
 def _names_store(path: Path) -> list[str]:
@@ -81,7 +119,8 @@ def test_tables_modules_type_their_store_as_their_role():
 
 async def test_the_reads_the_cogs_need_come_through_tables(store):
     service = TableService(store)
-    assert isinstance(store, KernelStore)  # structurally (runtime_checkable: names only; mypy checks types)
+    # structurally (runtime_checkable: names only; mypy checks types)
+    assert isinstance(store, KernelStore) and isinstance(store, Store)
     await service.check()
     row = await new_table(store)
     assert await service.last_ended(row.channel_id) is None

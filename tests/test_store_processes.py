@@ -22,7 +22,7 @@ import asyncio, sys, time
 from store import StoreError, open_store
 
 async def main(url, until):
-    store = open_store(url)
+    store = open_store(url, due=None)  # only opens: times no table
     try:
         await store.open()
     except StoreError as exc:
@@ -140,9 +140,9 @@ def test_bot_refuses_a_database_in_use_with_one_line_before_logging_in(tmp_path)
 # ------------------------------------------- two processes' services on one PostgreSQL
 async def _two_services(pg_database):
     from store import open_store
-    from tables import TableService
+    from tables import TableService, due_times
 
-    stores = [open_store(pg_database), open_store(pg_database)]
+    stores = [open_store(pg_database, due=due_times), open_store(pg_database, due=due_times)]
     for s in stores:
         await s.open()
     return stores, [TableService(s) for s in stores]

@@ -3,8 +3,7 @@ differ, and the behaviour behind them, run on SQLite and on a real PostgreSQL.""
 
 import pytest
 
-from store import Caps, ChangeSet, LimitReached, RatingChange, Seat, StoreError
-from store import due as store_due
+from store import Caps, ChangeSet, LimitReached, RatingChange, Seat, StoreError, open_store
 from store.postgres import dollars
 from store.sql import POSTGRESQL, SQLITE
 
@@ -69,11 +68,51 @@ async def test_release_gives_back_exactly_one_of_two_equal_events(store):
     await store.claim_rate("threads", 1, 7, 102.0, 3600.0, caps)  # room for one again
 
 
-async def test_without_a_due_time_policy_a_running_table_is_not_changed(store, monkeypatch):
-    """The store keeps due times; when they fall is the table service's rule (tables/clocks.py)."""
+async def test_without_a_due_time_policy_a_running_table_is_not_changed(store, database_url):
+    """The store keeps due times; when they fall is the table service's rule (tables/clocks.py),
+    given by whoever opens the store: one opened without it (a copy tool) refuses to time a table."""
     gid = await _table(store, 10, [Seat("p1", 9), Seat("p2", 8)])
-    monkeypatch.setattr(store_due, "_POLICY", [])
-    with pytest.raises(StoreError, match="policy"):
-        await store.update_game(gid, 1, status="active", to_act=["p1"])
+    bare = open_store(database_url, due=None)
+    await bare.open()
+    try:
+        with pytest.raises(StoreError, match="policy"):
+            await bare.update_game(gid, 1, status="active", to_act=["p1"])
+    finally:
+        await bare.close()
     row = await store.get_game(gid)
     assert row is not None and (row.status, row.version) == ("lobby", 1)  # nothing written
+
+
+def _timer_of(seconds: float):
+    """A due-time policy: each waiting member's timer runs out ``seconds`` after their wait began."""
+
+    def policy(*, status, to_act, seats, table, guild, since, last_reminder_at, prefs):
+        users = dict(seats)
+        return [(seat, users[seat], since, None, since + seconds) for seat in to_act if users.get(seat) is not None]
+
+    return policy
+
+
+async def test_each_store_times_tables_by_the_policy_it_was_opened_with(store, database_url):
+    """The due-time policy is given when a store is opened, not registered once per process on
+    import: two stores open at once on one database, with different policies, each time the
+    table they change by their own (before: one module-wide policy, the last registered)."""
+    a = await _table(store, 10, [Seat("p1", 9), Seat("p2", 8)])
+    b = await _table(store, 11, [Seat("p1", 7), Seat("p2", 6)])
+    quick = open_store(database_url, clock=lambda: 1000.0, due=_timer_of(100))
+    slow = open_store(database_url, clock=lambda: 1000.0, due=_timer_of(500))
+    for s in (quick, slow):
+        await s.open()
+    try:
+        await quick.update_game(a, 1, status="active", to_act=["p1"])
+        await slow.update_game(b, 1, status="active", to_act=["p2"])
+        for s in (store, quick, slow):  # the due times are stored: every store reads the same
+            assert [g.id for g in await s.due_tables(1099.0)] == []
+            assert [g.id for g in await s.due_tables(1100.0)] == [a]
+            assert [g.id for g in await s.due_tables(1500.0)] == [a, b]
+        await slow.update_game(a, 2, to_act=["p2"])  # re-timed by the store that changed it
+        assert [g.id for g in await store.due_tables(1100.0)] == []
+        assert [g.id for g in await store.due_tables(1500.0)] == [a, b]
+    finally:
+        for s in (quick, slow):
+            await s.close()

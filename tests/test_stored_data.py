@@ -22,7 +22,7 @@ from pydantic_core import to_jsonable_python
 from driver import replay_export
 from engine import canonical, get_game
 from store import SqliteStore
-from tables import TableService, TurnRefused
+from tables import TableService, TurnRefused, due_times
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GAMES = ("city_of_fury", "thunder_road", "automobile", "armor_clash")
@@ -32,7 +32,7 @@ GAMES = ("city_of_fury", "thunder_road", "automobile", "armor_clash")
 async def store(tmp_path):
     db = tmp_path / "old.sqlite"
     shutil.copy(FIXTURES / "stored_f4ba435.sqlite", db)
-    s = SqliteStore(db, clock=lambda: 1_800_000_000.0)
+    s = SqliteStore(db, clock=lambda: 1_800_000_000.0, due=due_times)
     await s.open()  # runs today's store migrations on the old file
     yield s
     await s.close()

@@ -11,7 +11,7 @@ import inspect
 
 from tablekit import AI, CRASH_TRIES, HOST, new_table
 
-from tables import TableService
+from tables import TableService, due_times
 
 #: every public method of the facade and the feature (attribute of the service) that owns it
 OWNERS = {
@@ -33,7 +33,7 @@ OWNERS = {
 def test_the_facade_keeps_every_name_and_signature_of_its_features(tmp_path):
     from store import SqliteStore
 
-    service = TableService(SqliteStore(tmp_path / "x.db"))
+    service = TableService(SqliteStore(tmp_path / "x.db", due=due_times))
     public = {n for n, v in vars(TableService).items() if callable(v) and not n.startswith("_")} - {"stage"}
     owned = {m: f for f, ms in OWNERS.items() for m in ms.split()}
     assert public == set(owned), (

@@ -15,7 +15,7 @@ import pytest
 from webtables import HOST, move, open_two_player
 
 from store import SqliteStore
-from tables import TableService
+from tables import TableService, due_times
 from tables.web_sessions import LINK_SECONDS, WebSessions
 from web import Limits, make_app
 
@@ -35,7 +35,7 @@ class Server:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        self.store = SqliteStore(path)
+        self.store = SqliteStore(path, due=due_times)
         self.service = TableService(self.store)
         self.run(self.store.open())
         self.gid = self.run(open_two_player(self.service, "automobile"))

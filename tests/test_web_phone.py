@@ -21,7 +21,7 @@ from webtables import BOB, HOST, move, open_two_player
 from engine import available
 from render.common import MIN_TEXT_PX
 from store import ChangeSet, GameChange, RatingChange, ResultRow, Seat, SqliteStore
-from tables import TableService
+from tables import TableService, due_times
 from tables.leagues import LeagueService
 from web import Limits, make_app
 
@@ -41,7 +41,7 @@ class Server:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        self.store = SqliteStore(path)
+        self.store = SqliteStore(path, due=due_times)
         self.service = TableService(self.store)
         self.run(self.store.open())
         self.tables = {g: self.run(self.setup(g)) for g in GAMES}
