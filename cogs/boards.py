@@ -23,7 +23,7 @@ from engine.base import BaseState, Event, Game, SeatLabel
 from engine.i18n import t
 from store import GameRow, landed
 from tables import TableService, TurnRefused, TurnResult, delivery_nonce
-from tables.board import Board, board, web_link
+from tables.board import Board, web_link
 from tables.pings import board_pings
 from tables.text import escape
 
@@ -218,8 +218,7 @@ class Boards:
         """What ``viewer`` (None: the channel) sees of a table, for a Discord message:
         :func:`tables.board.board` with the members' display names and markdown-safe texts."""
         labels = await self.labels(row, locale)
-        return await board(
-            self.tables,
+        return await self.tables.board(
             row,
             viewer,
             locale,

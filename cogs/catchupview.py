@@ -13,7 +13,6 @@ import discord
 from engine.base import SeatLabel
 from engine.i18n import t
 from tables import TableService
-from tables.board import board
 from tables.catchup import Catchup
 
 from .ui import clip, game_name, log_lines, relabel, seat_tag
@@ -62,8 +61,8 @@ async def catchup_message(
     viewer = c.row.user_of(c.seat)
     for state, name in ((c.before, "before.png"), (c.after, "now.png")):
         if state is not None:  # the member's own view of the board then (tables.board: one builder)
-            b = await board(
-                service, c.row, viewer, locale, labels=labels, state=(c.game, state), live=False, log_entries=0
+            b = await service.board(
+                c.row, viewer, locale, labels=labels, state=(c.game, state), live=False, log_entries=0
             )
             assert b.image is not None
             files.append(discord.File(io.BytesIO(await b.image()), filename=name))

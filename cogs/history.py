@@ -14,7 +14,6 @@ from engine.i18n import t
 from store import UndoRow
 from tables import clocks, logtext, secrecy
 from tables.board import web_link
-from tables.catchup import catchup
 from tables.decisions import Decision, decisions
 from tables.decisions import page as log_page
 from tables.text import escape
@@ -51,7 +50,7 @@ class History(TableFeature):
             return
         if loaded.row.seat_of(interaction.user.id) is None:
             return await interaction.followup.send(t("play.catchup.not_seated", locale), ephemeral=True)
-        found = await catchup(self.tables, loaded.row, loaded.game, loaded.state, interaction.user.id)
+        found = await self.tables.catchup(loaded.row, loaded.game, loaded.state, interaction.user.id)
         labels = await self.boards.labels(loaded.row, locale)
         await interaction.followup.send(**await catchup_message(self.tables, found, locale, labels))
 
@@ -89,7 +88,7 @@ class History(TableFeature):
             shown.append((d, [x for x in texts if x] + auto))
         # a decision whose events say nothing to this reader: what was chosen, or that orders were given
         quiet = {k: d.steps for k, (d, texts) in enumerate(shown) if not texts}
-        said = await logtext.fill(self.tables, loaded.row, loaded.game, quiet, seat, locale, labels)
+        said = await logtext.fill(self.tables.reads, loaded.row, loaded.game, quiet, seat, locale, labels)
         lines: list[str] = []
         for k, (d, texts) in enumerate(shown):
             while len(lines) in undone:

@@ -78,8 +78,8 @@ class Turns(TableFeature):
         """A click picks one of the choices its board offered (a chain of single
         steps, see tables/choices.py); ``/play`` gives legal-action indices."""
         locale = self.loc(interaction)
-        if not await self.here(interaction, gid):
-            return
+        # the click's place is checked on the one read of the table's row (tables/kernel.py: load)
+        place = (interaction.guild_id, interaction.channel_id)
 
         def picker(i: int):
             def pick(game, state, seat, legal):
@@ -92,10 +92,12 @@ class Turns(TableFeature):
         try:
             if isinstance(idx, list):
                 result = await self.tables.act(
-                    gid, interaction.user.id, [picker(i) for i in idx], expected_version=version
+                    gid, interaction.user.id, [picker(i) for i in idx], expected_version=version, place=place
                 )
             else:
-                result = await self.tables.act(gid, interaction.user.id, [], expected_version=version, choice=idx)
+                result = await self.tables.act(
+                    gid, interaction.user.id, [], expected_version=version, choice=idx, place=place
+                )
         except TurnRefused as exc:
             if exc.code == "stale" and not from_component:  # a /play suggestion, not a button
                 exc = TurnRefused("stale", "discord.forged.play_stale")

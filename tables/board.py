@@ -28,13 +28,15 @@ from store import GameRow
 
 from . import logtext
 from .colours import seat_colours
+from .common import TurnRefused
 from .levels import level_name, seat_level
 from .secrecy import log_window, public_position, view_key
 from .text import escape as _escape
 from .text import plain
 
 if TYPE_CHECKING:
-    from .service import TableService
+    from .reads import Reads
+    from .views import Views
 
 #: the catalogs' translator, for pages built from a board (the web companion imports tables/ only)
 text = t
@@ -271,7 +273,7 @@ Steps = Sequence[tuple[str | None, Sequence[Event], str]]
 
 
 async def board(
-    tables: TableService,
+    reads: Reads,
     table: GameRow | int,
     viewer: int | None,
     locale: str,
@@ -292,10 +294,10 @@ async def board(
     ``steps``: what just happened (a change's steps: :attr:`Board.happened`);
     ``escape``: texts for a markdown message (names escaped); ``live=False``: a
     board that offers nothing (a replay, a finished table's last board).
+    ``reads``: the rooms it reads (:class:`tables.reads.Reads`, from the table
+    service's :meth:`~tables.TableService.board`), never the facade.
     Raises :class:`tables.TurnRefused` for a missing or unreadable table."""
-    from .service import TurnRefused
-
-    row = table if isinstance(table, GameRow) else await tables.row(table)
+    row = table if isinstance(table, GameRow) else await reads.kernel.row(table)
     if row is None or row.status == "quarantined":
         raise TurnRefused("no_game", "core.ui.no_game")
     if labels is None:
@@ -316,7 +318,7 @@ async def board(
     )
     if state is None and (row.status == "lobby" or row.state_json is None):
         return out
-    game, st = state if state is not None else await tables.open_state(row)
+    game, st = state if state is not None else await reads.kernel.open_state(row)
     out.secret_orders = bool(game.private_actions)
     out.private_view = bool(game.private_view)
     out.ai_levels = len(game.ai_levels) > 1
@@ -341,25 +343,25 @@ async def board(
     marks: dict[str, int] = {}
     if live and viewer_seat is not None and viewer_seat in to_act:
         out.prompt = msg_text(game.prompt(st, viewer_seat), locale, labels, escape=escape)
-        out.choices, marks = await _offered(tables, row, game, st, viewer_seat, locale, labels)
+        out.choices, marks = await _offered(reads.views, row, game, st, viewer_seat, locale, labels)
     if live and row.status == "active" and (seat := board_seat(row, game, st)) is not None:
         out.open_seat = seat
         if seat == viewer_seat:
             out.open_choices = list(out.choices)
         else:
-            out.open_choices, open_marks = await _offered(tables, row, game, st, seat, locale, labels)
+            out.open_choices, open_marks = await _offered(reads.views, row, game, st, seat, locale, labels)
             marks = marks or open_marks
     out.marks = dict(marks)
     if row.status == "active":
         out.banks = [
-            Bank(seat, waiting, value, away) for seat, _uid, value, waiting, away in await tables.bank_lines(row)
+            Bank(seat, waiting, value, away) for seat, _uid, value, waiting, away in await reads.views.bank_lines(row)
         ]
     out.happened = happenings(game, steps, locale, labels, escape=escape)
     out.seen = str(row.version)
     if game.private_actions:  # never the version, which counts every crew's private steps
         out.seen = view_key(game, st, viewer_seat, row.status, sorted((k, v.name) for k, v in labels.items()))
     if log_entries > 0:
-        total, window = await log_window(tables, game, row.id, viewer_seat, log_entries)
+        total, window = await log_window(reads.history, game, row.id, viewer_seat, log_entries)
         out.positions = total
         if total:
             for n, a in window:
@@ -370,20 +372,20 @@ async def board(
                 who = labels[a.seat].name if a.seat in labels else a.seat
                 out.log.append(LogLine(n, who, text, a.created_at, secret))
             steps_shown = [a for _, a in window]
-            await logtext.say_quiet(tables, row, game, out.log, steps_shown, viewer_seat, locale, labels, escape=escape)
+            await logtext.say_quiet(reads, row, game, out.log, steps_shown, viewer_seat, locale, labels, escape=escape)
             out.last = [line for line in out.log if line.at >= (out.log[-1].at - 1.0)][-5:] if out.log else []
     image_seat = viewer_seat  # a seat sees its own view (its hand); anyone else the public one
     image_labels = dict(labels)
 
     async def image(marked: bool = True) -> bytes:
-        return await tables.render(game, st, image_seat, locale, image_labels, marks if marked else None)
+        return await reads.views.render(game, st, image_seat, locale, image_labels, marks if marked else None)
 
     out.image = image
     return out
 
 
 async def _offered(
-    tables: TableService,
+    views: Views,
     row: GameRow,
     game: Game,
     state: BaseState,
@@ -391,8 +393,8 @@ async def _offered(
     locale: str,
     labels: Mapping[str, SeatLabel],
 ) -> tuple[list[Choice], dict[str, int]]:
-    offered, marks = await tables.board_offer(row, game, state, seat, locale, dict(labels))
-    numbers, _ = await tables.numbered(row, game, state, seat)
+    offered, marks = await views.board_offer(row, game, state, seat, locale, dict(labels))
+    numbers, _ = await views.numbered(row, game, state, seat)
     return [Choice(i, label, group, numbers[i] if i < len(numbers) else None) for i, label, group in offered], marks
 
 
@@ -438,40 +440,38 @@ class Frame:
     key: str = ""  # the anchor as a page may show it (of a secret-orders game: a digest of the frame)
 
 
-async def frame(
-    tables: TableService, row: GameRow, position: int, locale: str, *, names: NameSource | None = None
-) -> Frame:
+async def frame(reads: Reads, row: GameRow, position: int, locale: str, *, names: NameSource | None = None) -> Frame:
     """The public board after ``position`` steps of the table's public replay (clamped;
     a secret-orders game's private steps are not in it: tables/secrecy.py)."""
-    n, total, raw, a = await public_position(tables, row, position)
-    game, state, _, _ = await tables.replay_state(row, raw)
+    n, total, raw, a = await public_position(reads.history, row, position)
+    game, state, _, _ = await reads.history.replay_state(row, raw)
     labels = seat_labels(row, await names_of(row, names), locale)
     line = None
     anchor = a.id if a is not None else 0
     if a is not None:
         texts = [event_text(game, e, locale, labels) for e in game.visible_events(game.load_events(a.events), None)]
         line = LogLine(n, labels[a.seat].name if a.seat in labels else a.seat, " · ".join(texts), a.created_at)
-        await logtext.say_quiet(tables, row, game, [line], [a], None, locale, labels)
+        await logtext.say_quiet(reads, row, game, [line], [a], None, locale, labels)
     key = str(anchor)
     if game.private_actions:  # an action's id would tell how many steps came between two frames
         key = view_key(game, state, None, n, sorted((k, v.name) for k, v in labels.items()))
 
     async def image() -> bytes:
-        return await tables.render(game, state, None, locale, labels)
+        return await reads.views.render(game, state, None, locale, labels)
 
     return Frame(n, total, msg_text(game.summary(state), locale, labels), line, anchor, image, key)
 
 
 # ------------------------------------------------------------ who may look
-async def public(tables: TableService, row: GameRow) -> bool:
+async def public(reads: Reads, row: GameRow) -> bool:
     """Whether a table may be shown to anyone who has its link: not a broken row, not
     closed to followers, and its server has not turned the web companion off."""
     if row.status == "quarantined":
         return False
-    settings = await tables.settings.guild(row.guild_id)
+    settings = await reads.kernel.settings.guild(row.guild_id)
     if settings.get("web") is False:
         return False
-    return not await tables.people.store.followers_closed(row.id)
+    return not await reads.kernel.backend.followers_closed(row.id)
 
 
 def export(b: Board) -> dict[str, Any]:

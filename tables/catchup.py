@@ -5,7 +5,7 @@ after their last decision and now.
 
 Discord-free, so the web companion can show the same catch-up: the caller
 formats the steps (the Discord layer with its log lines) and draws the two
-boards (``TableService.render`` for the member's seat: never another seat's
+boards (``Views.render`` for the member's seat: never another seat's
 hidden information)."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from store import GameRow
 
 from .common import Step, TurnRefused
 from .decisions import taken_by
+from .history import History
 from .secrecy import visible
-from .service import TableService
 
 #: at most this many log rows are read back (a member away for a very long game sees the latest)
 LOOK_BACK = 400
@@ -58,12 +58,12 @@ def touches(event: Event, seat: str) -> bool:
     return _names(data, seat)
 
 
-async def catchup(service: TableService, row: GameRow, game: Game, state: BaseState, user_id: int) -> Catchup:
+async def catchup(history: History, row: GameRow, game: Game, state: BaseState, user_id: int) -> Catchup:
     """The catch-up of member ``user_id`` (seated at ``row``) at the table's state ``state``."""
     seat = row.seat_of(user_id)
     if seat is None:
         raise TurnRefused("not_seated", "core.ui.not_seated")
-    store = service.history.store
+    store = history.store
     total = await store.count_actions(row.id)
     offset = max(0, total - LOOK_BACK)
     rows = await store.actions(row.id, limit=LOOK_BACK, offset=offset)
@@ -84,6 +84,6 @@ async def catchup(service: TableService, row: GameRow, game: Game, state: BaseSt
             if hit is not None:
                 out.first_hit = (step, hit)
     if mine:
-        _, before, _, _ = await service.replay_state(row, offset + start)
+        _, before, _, _ = await history.replay_state(row, offset + start)
         out.before = before
     return out

@@ -147,9 +147,15 @@ class Kernel:
     async def load(
         self, game_id: int | None = None, *, channel_id: int | None = None, statuses: Sequence[str] = ("active",)
     ) -> Loaded:
-        row = await self.row(game_id, channel_id=channel_id)
+        return await self.loaded(await self.row(game_id, channel_id=channel_id), statuses)
+
+    async def loaded(self, row: GameRow | None, statuses: Sequence[str], place: tuple | None = None) -> Loaded:
+        """A row just read, with its state; ``place``: the (server, channel) a click came from,
+        refused when not the table's (a forged or replayed click)."""
         if row is None:
             raise TurnRefused("no_game", "core.ui.no_game")
+        if place is not None and place != (row.guild_id, row.channel_id):
+            raise TurnRefused("other_channel", "discord.forged.other_channel")
         if row.status not in statuses:
             raise TurnRefused("not_running", "core.ui.not_running", id=row.id)
         if row.state_json is None:

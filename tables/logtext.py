@@ -21,7 +21,7 @@ from store import ActionRow, GameRow
 from .text import escape as _escape
 
 if TYPE_CHECKING:
-    from .service import TableService
+    from .reads import Reads
 
 
 class LogLine(Protocol):
@@ -53,7 +53,7 @@ def hidden(game: Game, locale: str) -> str:
 
 
 async def chosen(
-    tables: TableService,
+    reads: Reads,
     row: GameRow,
     game: Game,
     steps: Sequence[ActionRow],
@@ -64,7 +64,7 @@ async def chosen(
     labelled in the state it was taken in (replayed from the nearest snapshot once for
     the steps not labelled before)."""
     names = tuple(sorted((k, v.name) for k, v in labels.items()))
-    cache = tables.views.step_labels
+    cache = reads.views.step_labels
     out: dict[int, str] = {}
     missing: dict[int, ActionRow] = {}
     for step in steps:
@@ -75,12 +75,12 @@ async def chosen(
             missing[step.id] = step
     if not missing:
         return out
-    log = await tables.actions(row.id, limit=ALL)
+    log = await reads.history.actions(row.id, limit=ALL)
     where = [n for n, a in enumerate(log) if a.id in missing]
     if not where:
         return out
     try:
-        _, state, _, _ = await tables.replay_state(row, where[0])
+        _, state, _, _ = await reads.history.replay_state(row, where[0])
         for step in log[where[0] : where[-1] + 1]:
             action = game.parse_action(step.action)
             if step.id in missing:
@@ -96,7 +96,7 @@ async def chosen(
 
 
 async def fill(
-    tables: TableService,
+    reads: Reads,
     row: GameRow,
     game: Game,
     lines: Mapping[int, Sequence[ActionRow]],
@@ -108,7 +108,7 @@ async def fill(
     to its logged steps; a line's words are its steps' labels joined by arrows, or
     :func:`hidden` for a reader who may not read them."""
     readable = {k: [a for a in steps if may_read(game, a, viewer)] for k, steps in lines.items()}
-    labelled = await chosen(tables, row, game, [a for steps in readable.values() for a in steps], locale, labels)
+    labelled = await chosen(reads, row, game, [a for steps in readable.values() for a in steps], locale, labels)
     out: dict[int, str] = {}
     for key in lines:
         words = [labelled[a.id] for a in readable[key] if a.id in labelled]
@@ -117,7 +117,7 @@ async def fill(
 
 
 async def say_quiet(
-    tables: TableService,
+    reads: Reads,
     row: GameRow,
     game: Game,
     lines: Sequence[LogLine],
@@ -133,7 +133,7 @@ async def say_quiet(
     quiet = {k: [steps[k]] for k, line in enumerate(lines) if not line.text}
     if not quiet:
         return
-    said = await fill(tables, row, game, quiet, viewer, locale, labels)
+    said = await fill(reads, row, game, quiet, viewer, locale, labels)
     for k in quiet:
         lines[k].text = _escape(said[k], 1000) if escape else said[k]
         # a crew's own secret order step: something only its seat sees

@@ -12,6 +12,7 @@ the module that owns it, and only the kernel commits:
 * tables/history.py -- the log's table, export, replay;
 * tables/people.py -- ``/mine``, follows, privacy; tables/campaigns.py -- campaigns;
 * tables/views.py -- what a seat is offered, the board image, the time banks;
+* tables/seeing.py -- what a viewer sees (tables/board.py, catchup.py), read down from :attr:`reads`;
 * tables/delivery.py -- the outbox of boards and notices owed to channels.
 
 The names others import from here (results, refusals, log entries) live in
@@ -22,12 +23,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from engine.base import BaseState, Event, Game, SeatLabels
 from store import ActionRow, Campaign, GameRow, OutboxRow, Owed, OwedMessage, Store, UndoRow, Vote
 
+from .board import Board, Frame
 from .campaigns import Campaigns
+from .catchup import Catchup
 from .choices import Choice
 from .common import (
     FINISHED,
@@ -56,8 +59,10 @@ from .lobby import Lobby
 from .names import MemberNames
 from .people import People
 from .privacy import Privacy
+from .reads import Reads
 from .schedule import Schedule
 from .seats import IDLE_DEFAULT_MINUTES, Seats
+from .seeing import Seeing
 from .settings import Settings
 from .turns import Turns
 from .views import Views
@@ -92,6 +97,22 @@ __all__ = [
 ]
 
 
+T = TypeVar("T")
+
+
+class KernelSetting(Generic[T]):
+    """An attribute of the facade that is the kernel's own (one value, read and set here)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> T:
+        return getattr(obj.kernel, self.name)
+
+    def __set__(self, obj: Any, value: T) -> None:
+        setattr(obj.kernel, self.name, value)
+
+
 class TableService:
     """Every call a caller makes on tables, each handed to the module that owns it."""
 
@@ -123,6 +144,9 @@ class TableService:
         #: members' display names, stored where every process reads them (tables/names.py)
         self.names = MemberNames(kernel.backend, kernel.clock)
         self.people.privacy.on_forget(self.names.forget)
+        #: the rooms a board reads (tables/reads.py): the builder never calls back up through here
+        self.reads = Reads(kernel, self.views, self.history)
+        self.seeing = Seeing(self.reads)
 
     # ------------------------------------------- the kernel's settings, shared
     @property
@@ -150,48 +174,14 @@ class TableService:
         """This service's name in the outbox leases (one per process)."""
         return self.kernel.owner
 
-    @property
-    def lease(self) -> float:
-        return self.kernel.lease
-
-    @lease.setter
-    def lease(self, value: float) -> None:
-        self.kernel.lease = value
-
-    @property
-    def max_ai_steps(self) -> int:
-        return self.kernel.max_ai_steps
-
-    @max_ai_steps.setter
-    def max_ai_steps(self, value: int) -> None:
-        self.kernel.max_ai_steps = value
-
-    @property
-    def timings(self) -> dict[str, list[float]] | None:
-        """When a dict, each stage's wall time (seconds) is appended under its name (bench/)."""
-        return self.kernel.timings
-
-    @timings.setter
-    def timings(self, value: dict[str, list[float]] | None) -> None:
-        self.kernel.timings = value
-
-    @property
-    def auto_forced(self) -> bool:
-        """Take a human seat's decision that has exactly one legal choice (said in the log)."""
-        return self.kernel.auto_forced
-
-    @auto_forced.setter
-    def auto_forced(self, value: bool) -> None:
-        self.kernel.auto_forced = value
-
-    @property
-    def snapshot_every(self) -> int:
-        """Cache the state every this many log positions (tables/snapshots.py); 0: never."""
-        return self.kernel.snapshot_every
-
-    @snapshot_every.setter
-    def snapshot_every(self, value: int) -> None:
-        self.kernel.snapshot_every = value
+    #: the kernel's settings, read and set here: the outbox lease (seconds), the AI's step cap,
+    #: each stage's wall times when a dict (bench/), a forced single choice taken for a human
+    #: seat (said in the log), a state cached every this many log positions (0: never)
+    lease = KernelSetting[float]()
+    max_ai_steps = KernelSetting[int]()
+    timings = KernelSetting[dict[str, list[float]] | None]()
+    auto_forced = KernelSetting[bool]()
+    snapshot_every = KernelSetting[int]()
 
     def stage(self, name: str):
         return self.kernel.stage(name)
@@ -336,8 +326,11 @@ class TableService:
         expected_version: int | None = None,
         seat: str | None = None,
         choice: int | None = None,
+        place: tuple[int | None, int | None] | None = None,
     ) -> TurnResult:
-        return await self.turns.act(game_id, user_id, pick, expected_version=expected_version, seat=seat, choice=choice)
+        return await self.turns.act(
+            game_id, user_id, pick, expected_version=expected_version, seat=seat, choice=choice, place=place
+        )
 
     async def timeout(
         self,
@@ -433,6 +426,19 @@ class TableService:
         self, row: GameRow, now: float | None = None
     ) -> list[tuple[str, int | None, float, bool, float | None]]:
         return await self.views.bank_lines(row, now)
+
+    # ---------------------------------------------------------- boards (tables/seeing.py)
+    async def board(self, table: GameRow | int, viewer: int | None, locale: str, **how: Any) -> Board:
+        return await self.seeing.board(table, viewer, locale, **how)
+
+    async def frame(self, row: GameRow, position: int, locale: str, **how: Any) -> Frame:
+        return await self.seeing.frame(row, position, locale, **how)
+
+    async def public(self, row: GameRow) -> bool:
+        return await self.seeing.public(row)
+
+    async def catchup(self, row: GameRow, game: Game, state: BaseState, user_id: int) -> Catchup:
+        return await self.seeing.catchup(row, game, state, user_id)
 
     # ---------------------------------------------------------- people
     async def mine(self, user_id: int, guild_id: int | None) -> list[tuple[GameRow, str | None, float | None]]:

@@ -34,17 +34,19 @@ class Turns:
         expected_version: int | None = None,
         seat: str | None = None,
         choice: int | None = None,
+        place: tuple[int | None, int | None] | None = None,
     ) -> TurnResult:
         """Apply the action ``pick`` chooses for ``user_id``'s seat (or ``seat``
         for a system actor, ``user_id=None``).  A list of pickers applies several
         decisions of that seat in a row (``/play`` chains), saved together: all
         of them or none; a chain never runs past a roll or a reveal.  ``choice``
         (instead of ``pick``): the index of one of :meth:`choices` for this state,
-        a chain of single steps offered as one choice on the board."""
+        a chain of single steps offered as one choice on the board.  ``place``: the (server,
+        channel) of the click, refused when not the table's (checked on the one read of its row)."""
         picks = list(pick) if isinstance(pick, (list, tuple)) else [pick]
         async with self.store.lock(game_id):
             with self.k.stage("load"):
-                loaded = await self.k.load(game_id, statuses=("active", *FINISHED))
+                loaded = await self.k.loaded(await self.k.row(game_id), ("active", *FINISHED), place)
             row, game, state = loaded.row, loaded.game, loaded.state
             if row.status != "active":
                 raise refusals.finished(row)

@@ -279,3 +279,48 @@ def test_the_step_check_catches_a_loop_of_its_own():
     assert _steps(ast.parse(loop)) == [("apply", "advance", 3), ("log_entry", "advance", 4)]
     assert _steps(ast.parse("x = self.apply(a, b, c)")) == [("apply", None, 1)]
     assert _steps(ast.parse("functools.partial(f).apply(x)")) == []
+
+
+#: what a board reads with (issue 30 item 1): the rooms it is handed, never the facade above them
+READS_DOWN = ("board.py", "catchup.py", "logtext.py", "secrecy.py", "reads.py")
+
+
+def _facade_uses(tree: ast.AST) -> list[str]:
+    """Every import of the table service (``tables.service``, ``.service``, ``tables`` itself,
+    which re-exports it; under TYPE_CHECKING or inside a function too) and every name
+    ``TableService``: a module that calls back up through the facade."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if module in ("tables", "tables.service") or (
+                node.level == 1 and (module == "service" or any(a.name == "service" for a in node.names))
+            ):
+                out.append(f"from {'.' * node.level}{module} (line {node.lineno})")
+        elif isinstance(node, ast.Import):
+            out += [
+                f"import {a.name} (line {node.lineno})" for a in node.names if a.name in ("tables", "tables.service")
+            ]
+        elif isinstance(node, ast.Name | ast.Attribute) and "TableService" in (
+            getattr(node, "id", ""),
+            node.attr if isinstance(node, ast.Attribute) else "",
+        ):
+            out.append(f"TableService (line {node.lineno})")
+    return out
+
+
+def test_the_board_builder_reads_down():
+    """tables/board.py and tables/catchup.py (and the log's words and secrecy they use) take
+    the rooms they read (tables/reads.py), not the facade: no call of theirs goes back up."""
+    bad = {}
+    for name in READS_DOWN:
+        found = _facade_uses(ast.parse((ROOT / "tables" / name).read_text(encoding="utf-8")))
+        if found:
+            bad[name] = found
+    assert not bad, f"the board builder calls back up through the facade: {bad}"
+    assert _facade_uses(ast.parse("if TYPE_CHECKING:\n    from .service import TableService")) != []
+    assert _facade_uses(ast.parse("def f():\n    from .service import TurnRefused")) != []
+    assert _facade_uses(ast.parse("from tables import TableService")) != []
+    assert _facade_uses(ast.parse("def f(tables: 'x') -> None:\n    tables.TableService")) != []
+    assert _facade_uses(ast.parse("from . import service")) != []
+    assert _facade_uses(ast.parse("from . import logtext\nfrom .views import Views")) == []

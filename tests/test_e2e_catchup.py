@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from engine import get_game
-from tables.catchup import catchup, touches
+from tables.catchup import touches
 
 SEAT_ID = re.compile(r"(?<![\w@#<])p\d(?![\w>])")
 
@@ -63,7 +63,7 @@ async def test_the_catch_up_is_what_the_member_may_see_and_names_what_hit_them_f
     service = table.bot.services.tables
     loaded = await service.load(gid)
     for seat, uid in table.seat_user(gid).items():
-        c = await catchup(service, loaded.row, loaded.game, loaded.state, uid)
+        c = await service.catchup(loaded.row, loaded.game, loaded.state, uid)
         log = table.sql("SELECT user_id FROM actions WHERE game_id=? ORDER BY id", gid)
         last = max(i for i, (u,) in enumerate(log) if u == uid)
         tail = [u for (u,) in log[last + 1 :]]

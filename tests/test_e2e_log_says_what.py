@@ -6,7 +6,6 @@ it is hidden; in ``/game log`` and the web companion's log, English and Chinese.
 from __future__ import annotations
 
 from engine.i18n import t
-from tables.board import board
 
 
 def _bodies(text: str) -> list[str]:
@@ -31,7 +30,7 @@ async def test_automobile_log_lines_say_what_was_chosen(table):
         bodies = _bodies(await _log(table, user))
         assert len(bodies) >= 10, bodies
         assert all(b.strip() not in ("", "…") for b in bodies), bodies
-        web = await board(service, gid, user.id, locale)
+        web = await service.board(gid, user.id, locale)
         assert web.log and all(line.text.strip() not in ("", "…") for line in web.log), [x.text for x in web.log]
     assert not table.fd.violations
 
@@ -49,6 +48,6 @@ async def test_a_crew_reads_its_own_secret_steps_and_others_read_that_orders_wer
     assert t("core.log.gave_orders", "en") not in own, "a crew reads its own steps in full"
     others = _bodies(await _log(table, bob))
     assert all(b.strip() not in ("", "…") for b in others), others
-    web = await board(service, gid, None, "en")
+    web = await service.board(gid, None, "en")
     assert all(line.text.strip() not in ("", "…") for line in web.log), [x.text for x in web.log]
     assert not table.fd.violations

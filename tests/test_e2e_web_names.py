@@ -19,7 +19,6 @@ from webtables import move
 
 from bot import Config, create_bot
 from tables import TurnRefused
-from tables.board import board
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -98,7 +97,7 @@ async def test_the_companion_in_its_own_process_names_members_and_forgets_them(t
                 async def source(_row):
                     return names
 
-                b = await board(service, row, None, row.locale or "en", names=source)
+                b = await service.board(row, None, row.locale or "en", names=source)
                 return await b.image()
 
             async def finished():  # the companion trusts a row it read for 1 s (web/app.py Limits)

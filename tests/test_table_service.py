@@ -17,6 +17,7 @@ from tables import TableService, due_times
 OWNERS = {
     "kernel": "row open_state load owed run_ai off_loop check",
     "history": "log_table finished_table export_data replay_state actions count_actions undos recent_actions last_ended",
+    "seeing": "board frame public catchup",
     "lobbies": "open_table lobby limits check_can_open claim_thread release_thread lobby_posted to_thread expire_lobbies abandon",
     "campaigns": "create_campaign",
     "turns": "act timeout",

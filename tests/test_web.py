@@ -12,7 +12,6 @@ from conftest import Clock, make_store
 from webtables import BOB, HOST, ai_pick, move, open_two_player, signin_form
 
 from tables import TableService
-from tables.board import board
 from tables.live import TableWatch
 from tables.web_sessions import LINK_SECONDS, WebSessions, end_sessions, sign, verify
 from web import Limits, make_app
@@ -82,10 +81,10 @@ async def test_private_parts_reach_their_seat_only(service, game):
             if "p1" not in loaded.game.to_act(loaded.state):
                 break
             await service.act(gid, HOST, ai_pick, seat="p1")
-    public = await board(service, gid, None, "en")
-    stranger = await board(service, gid, 999, "en")
-    mine = await board(service, gid, HOST, "en")
-    theirs = await board(service, gid, BOB, "en")
+    public = await service.board(gid, None, "en")
+    stranger = await service.board(gid, 999, "en")
+    mine = await service.board(gid, HOST, "en")
+    theirs = await service.board(gid, BOB, "en")
     assert public.private is None and stranger.private is None and public.viewer_seat is None
     assert not public.orders_locked and not stranger.orders_locked and not theirs.orders_locked
     if game == "automobile":  # a hand of cards
@@ -103,7 +102,7 @@ async def test_private_parts_reach_their_seat_only(service, game):
 
 async def test_pages_redact_the_hand_and_a_signed_in_seat_sees_it(service):
     gid = await open_two_player(service, "automobile")
-    hand = (await board(service, gid, HOST, "en")).private
+    hand = (await service.board(gid, HOST, "en")).private
     assert hand and "demand cards" in hand
     c = await client_for(service)
     try:

@@ -16,7 +16,6 @@ from conftest import Clock, make_store
 from webtables import BOB, HOST, move, open_two_player
 
 from tables import TableService, TurnRefused
-from tables.board import board
 from web import Limits, make_app
 
 HOSTESS, BOBBY = "Hostess ★", "Bobby <b>"
@@ -54,7 +53,7 @@ async def drawn(service: TableService, gid: int, names: dict[int, str] | None) -
     async def source(_row):
         return names or {}
 
-    b = await board(service, row, None, "en", names=source)
+    b = await service.board(row, None, "en", names=source)
     assert b.image is not None
     return await b.image()
 

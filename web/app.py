@@ -234,7 +234,7 @@ class Companion:
 
         async def read():
             row = await self.tables.row(gid)
-            public = row is not None and await boards.public(self.tables, row)
+            public = row is not None and await self.tables.public(row)
             self.people.stale(gid)  # its names are read again with it
             if len(self._rows) > 10_000:
                 self._rows.clear()
@@ -250,7 +250,7 @@ class Companion:
             del self._rows[gid]
 
     async def board(self, row, member: int | None, locale: str) -> Board:
-        return await boards.board(self.tables, row, member, locale, names=self._names)
+        return await self.tables.board(row, member, locale, names=self._names)
 
     def image_url(self, b: Board, *, absolute: bool = False) -> str | None:
         if b.status == "lobby" or b.image is None:
@@ -312,19 +312,18 @@ class Companion:
         locale = self.locale(request, row.locale)
         key = ("img", row.id, row.version, seat, locale, await self.names_key(row))
 
-        async def compute() -> bytes:
-            b = await self.board(row, member if seat else None, locale)
-            assert b.image is not None
-            return await b.image()
-
+        # drawn from the page's board (cached per version, seat, language and names: the page
+        # just made it), never by building the board again: no store read, no log read
+        _, _, shown = await self.fragment(row, member if seat else None, locale)
+        draw = shown.image
+        assert draw is not None
         if own:
-            png = await self.once(self.images, key, compute)
+            png = await self.once(self.images, key, draw)
             return web.Response(body=png, content_type="image/png", headers={"Cache-Control": caching.PRIVATE_IMAGE})
         # what the image shows (the public view's digest, not the table version: a private step changes
         # no public ETag) and whom it names: a forget makes a new tag (web/caching.py)
-        _, _, shown = await self.fragment(row, None, locale)
         tag = caching.etag("img", row.id, shown.seen, locale, key[-1])
-        return await caching.png(request, tag, lambda: self.once(self.images, key, compute))
+        return await caching.png(request, tag, lambda: self.once(self.images, key, draw))
 
     async def live(self, request: web.Request) -> web.StreamResponse:
         member = await self.member(request)
@@ -413,7 +412,7 @@ class Companion:
         key = ("frame", row.id, n, anchor, locale, await self.names_key(row))
 
         async def compute() -> dict[str, Any]:
-            f = await boards.frame(self.tables, row, n, locale, names=self._names)
+            f = await self.tables.frame(row, n, locale, names=self._names)
             return {
                 "frame": f,
                 "position": f.position,
