@@ -36,27 +36,27 @@ import discord
 import yarl
 from discord.ext import commands
 
-from cogs.components import DYNAMIC_ITEMS, Routes
-from cogs.errors import ErrorHook
-from cogs.flood import GuardedTree
-from cogs.locale import CatalogTranslator
-from cogs.services import Services
+from cogs.kit.components import DYNAMIC_ITEMS, Routes
+from cogs.kit.flood import GuardedTree
+from cogs.kit.locale import CatalogTranslator
+from cogs.kit.services import Services
+from cogs.present.errors import ErrorHook
 from engine.locales import DEFAULT
 from store import Store, StoreError, open_store, redact
 from tables import due_times
 
 log = logging.getLogger("tabletop")
 EXTENSIONS = (
-    "cogs.play",
-    "cogs.rules",
-    "cogs.scheduler",
-    "cogs.outbox",
-    "cogs.community",
-    "cogs.settings",
-    "cogs.game_commands",
-    "cogs.following",
-    "cogs.league",
-    "cogs.help",
+    "cogs.game.play",
+    "cogs.game.rules",
+    "cogs.game.scheduler",
+    "cogs.present.outbox",
+    "cogs.game.community",
+    "cogs.game.settings",
+    "cogs.game.game_commands",
+    "cogs.present.follower_posts",
+    "cogs.league.commands",
+    "cogs.game.help",
 )
 ROOT = Path(__file__).resolve().parent
 
@@ -198,7 +198,7 @@ class TabletopBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True  # slash commands and components need no privileged intents
         # nobody is notified unless a message names them: a ping passes its users explicitly
-        # (cogs.ui.allowed_mentions); never a role, @everyone or @here
+        # (cogs.present.ui.allowed_mentions); never a role, @everyone or @here
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=GuardedTree, **kwargs
@@ -210,7 +210,7 @@ class TabletopBot(commands.Bot):
             clock=clock,
             web_url=config.web_url,
         )
-        #: where clicks go: the one error hook, and the handlers the cogs register (cogs/components.py)
+        #: where clicks go: the one error hook, and the handlers the cogs register (cogs/kit/components.py)
         self.routes = Routes(hook=ErrorHook(self, self.services))
         self.web_runner: Any = None  # the web companion (an aiohttp AppRunner), when TG_WEB_PORT is set
 
@@ -229,7 +229,7 @@ class TabletopBot(commands.Bot):
 
     async def start_web(self) -> None:
         """The web companion inside this process (same database, same table service)."""
-        from cogs.boards import Boards
+        from cogs.present.board_posts import Boards
         from web import start
 
         boards = Boards(self, self.services)

@@ -193,7 +193,7 @@ _COMMAND_NAME = r"^[a-z0-9_-]{1,32}$"
 class GameCommand(Model):
     """An extra slash command a game declares as data (``/auto hand``).
 
-    The one generic cog (cogs/game_commands.py) registers ``/<group> <name>``
+    The one generic cog (cogs/game/game_commands.py) registers ``/<group> <name>``
     for it; when used at a table of this game it calls ``Game.command(...)``,
     which runs the game's hook ``hook(state, seat, locale, labels)``.  The hook
     returns a :class:`Msg` (sent as text) or a :class:`View` (drawn and sent as

@@ -1,6 +1,6 @@
 """Flood control: how many interactions a member may send in a short time.
 
-Discord-free state for the one interaction check in ``cogs/flood.py``.  A
+Discord-free state for the one interaction check in ``cogs/kit/flood.py``.  A
 member who sends more than ``limit`` interactions (commands, clicks, selects)
 within ``window`` seconds is refused until they slow down: every attempt
 counts, refused ones too, so a member who keeps hammering stays refused, and

@@ -1,6 +1,6 @@
 """Leagues: seasons of tables the bot pairs, opens, referees and scores itself.
 
-Discord-free (``cogs/league.py`` is the thin Discord side).  A league row
+Discord-free (``cogs/league/commands.py`` is the thin Discord side).  A league row
 (store.LeagueRow) holds its settings (``config``) and its running model
 (``state``); every change is ONE compare-and-swap update of that row
 (:meth:`Store.update_league`), and each step of a round that talks to the

@@ -84,7 +84,7 @@ class Table:
         self.db = db
         self.bot = None
         self.clock = Clock()
-        #: the flood limit (cogs/flood.py) is off unless a test turns it on: tests click
+        #: the flood limit (cogs/kit/flood.py) is off unless a test turns it on: tests click
         #: far faster than a person plays (tests/test_flood.py tests the limit itself)
         self.flood = False
 
@@ -156,7 +156,7 @@ class Table:
         return await ex.wait(self.new_board, timeout, "a board message")
 
     async def deliver(self):
-        """One pass of the outbox (cogs/outbox.py) at the test's clock."""
+        """One pass of the outbox (cogs/present/outbox.py) at the test's clock."""
         return await self.bot.get_cog("Outbox").tick(self.clock())
 
     async def next_board(self, ex, gid: int, version: int, timeout: float = 30.0) -> FakeMessage:

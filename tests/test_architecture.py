@@ -204,7 +204,7 @@ def _store_reads(tree: ast.AST) -> list[str]:
 
 def test_cogs_never_touch_the_store():
     """cogs/ read and change tables only through tables/ (the facade, its features, the
-    league service); only the wiring in cogs/services.py holds the store."""
+    league service); only the wiring in cogs/kit/services.py holds the store."""
     bad = {}
     for f in sorted((ROOT / "cogs").rglob("*.py")):
         if f.name in STORE_WIRING:

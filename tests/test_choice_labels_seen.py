@@ -1,6 +1,6 @@
 """What a member sees of their choices tells every option apart (issue 29 item 5): over
 seeded positions of every game, played by the AI with a seeded share of other moves
-(a person's), the buttons or selects of one message (as cogs/ui.py builds them for
+(a person's), the buttons or selects of one message (as cogs/present/ui.py builds them for
 Discord) have pairwise distinct visible texts (label and description), none told apart
 by a bare "(1)"/"(2)", and no select is opened for one lone option ("Back")."""
 
@@ -13,7 +13,7 @@ import re
 import discord
 import pytest
 
-from cogs.ui import choice_items, merge_lone_options
+from cogs.present.ui import choice_items, merge_lone_options
 from engine import get_game
 from store import GameRow
 from store.rows import Seat

@@ -10,7 +10,7 @@ import re
 
 import aiohttp
 
-from cogs.boards import Boards
+from cogs.present.board_posts import Boards
 from engine.i18n import t
 from tables.board import clip
 from tests.test_e2e_web import local, redeem, with_web

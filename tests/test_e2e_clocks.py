@@ -178,7 +178,7 @@ async def test_a_follower_never_hears_a_secret_order(table):
         for (raw,) in table.sql("SELECT events_json FROM actions WHERE game_id=?", gid)
         for e in game.load_events(json.loads(raw))
     ]
-    from cogs.ui import relabel, seat_labels
+    from cogs.present.ui import relabel, seat_labels
 
     row = await table.bot.services.tables.row(gid)
     labels = seat_labels(row, {500: "Crew0", 501: "Crew1"}, "en")  # a follower reads the players' names

@@ -1,4 +1,4 @@
-"""The one error hook (cogs/errors.py) and the typed click routes (cogs/components.py),
+"""The one error hook (cogs/present/errors.py) and the typed click routes (cogs/kit/components.py),
 through the real discord.py client and the stand-in: a refusal raised by any command
 or click is answered privately with its text, and a click whose handler is missing
 is told the truth (nothing changed) instead of going unanswered."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 
-from cogs.components import routes_of
+from cogs.kit.components import routes_of
 from engine.i18n import t
 
 

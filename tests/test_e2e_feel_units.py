@@ -7,7 +7,7 @@ from __future__ import annotations
 import nimgame
 import pytest
 
-from cogs.ui import log_lines, relabel, seat_labels
+from cogs.present.ui import log_lines, relabel, seat_labels
 from engine import get_game, register, unregister
 from store import GameRow, Seat
 from tables import TableService

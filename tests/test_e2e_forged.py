@@ -26,9 +26,9 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from cogs import ids
-from cogs.components import routes_of
-from cogs.inputs import parse_chain
+from cogs.kit import ids
+from cogs.kit.components import routes_of
+from cogs.kit.inputs import parse_chain
 from engine import available, get_game
 from engine.i18n import t
 from tables import clocks
@@ -613,8 +613,8 @@ async def test_the_reported_forgeries_get_clear_private_answers(table):
 
 # ------------------------------------------------------------ the parsers alone
 def test_option_parsing_is_bounded_and_never_recurses():
-    from cogs.inputs import MAX_DEPTH, parse_options
-    from cogs.ui import options_help
+    from cogs.kit.inputs import MAX_DEPTH, parse_options
+    from cogs.present.ui import options_help
     from engine import GameError
 
     assert parse_options('hero=brawler vehicles=["kv2","t34_85"] big_rig=true') == {
@@ -643,7 +643,7 @@ def test_option_parsing_is_bounded_and_never_recurses():
 
 
 def test_chain_values_are_bounded():
-    from cogs.inputs import MAX_CHAIN, MAX_ID, parse_chain
+    from cogs.kit.inputs import MAX_CHAIN, MAX_ID, parse_chain
 
     assert parse_chain("3:7:0.2.1 dice") == (3, 7, [0, 2, 1], "dice")
     assert parse_chain(f"{MAX_ID + 1}:1:0") is None, "no row can have that id"
@@ -654,7 +654,7 @@ def test_chain_values_are_bounded():
 
 
 def test_quoted_values_cannot_pose_as_catalog_keys_or_break_messages():
-    from cogs.inputs import echo
+    from cogs.kit.inputs import echo
 
     assert echo("@core.ui.internal") == "`@core.ui.internal`"
     assert t("discord.forged.game", "en", value=echo("@core.ui.internal"), games="x").startswith(

@@ -10,7 +10,7 @@ from pathlib import Path
 import discord
 from discord import app_commands
 
-from cogs.help import INTENTS
+from cogs.game.help import INTENTS
 from engine.i18n import t
 
 ROOT = Path(__file__).resolve().parent.parent

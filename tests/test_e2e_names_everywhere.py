@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from cogs.ui import seat_labels
+from cogs.present.ui import seat_labels
 
 SEAT_ID = re.compile(r"(?<![\w@#<])p\d(?![\w>])")
 

@@ -90,7 +90,7 @@ async def test_nim_through_discord_new_buttons_board_finish_and_stats(nim, table
     assert any(c.startswith(f"tg:a:{gid}:") for c in board.custom_ids), "the legal moves are buttons"
     assert "Heaps: 3, 4, 5" in board.text
 
-    # the game's declared command, registered by cogs/game_commands.py
+    # the game's declared command, registered by cogs/game/game_commands.py
     ex = await table.fd.slash(bob, "nim heaps")
     msg = await table.wait_ephemeral(ex)
     assert msg.content == "各堆：3, 4, 5"  # bob's language

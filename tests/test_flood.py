@@ -1,7 +1,7 @@
 """Flooding: a member acting much faster than a person plays (more than 5
 actions in 2 s) is told privately to slow down and changes nothing until they
 do; everyone else is served as usual.  Commands, buttons and selects all pass
-the same check (cogs/flood.py); the counting is tables/flood.py."""
+the same check (cogs/kit/flood.py); the counting is tables/flood.py."""
 
 from __future__ import annotations
 

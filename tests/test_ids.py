@@ -1,4 +1,4 @@
-"""The one custom_id codec (cogs/ids.py): every component's custom_id is written
+"""The one custom_id codec (cogs/kit/ids.py): every component's custom_id is written
 and read by it, and the ids already on messages in Discord keep decoding."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from cogs import ids
-from cogs.components import DYNAMIC_ITEMS
+from cogs.kit import ids
+from cogs.kit.components import DYNAMIC_ITEMS
 
 ROOT = Path(__file__).resolve().parent.parent
 

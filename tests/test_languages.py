@@ -154,19 +154,19 @@ GERMAN = textwrap.dedent(
         }
 
     def translator():
-        from cogs.locale import CatalogTranslator
+        from cogs.kit.locale import CatalogTranslator
         key = "discord.cmd.settings.language"
         said = CatalogTranslator().translate(app_commands.locale_str("language", key=key), discord.Locale.german, None)
         return asyncio.run(said) == zh("discord")[key]
 
     def settings():
-        from cogs.settings import LANGUAGES, Settings
+        from cogs.game.settings import LANGUAGES, Settings
         cmd = Settings.settings_group.get_command("language")
         named = [(getattr(c.name, "message", c.name), c.value) for c in cmd._params["language"].choices]
         return {"values": list(LANGUAGES), "choices": named}
 
     def rules():
-        from cogs.rules import rules_topics
+        from cogs.game.rules import rules_topics
         from engine import available
         return all(rules_topics(gid, "de") == rules_topics(gid, "zh") for gid in available())
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.ui import seat_labels, seat_tag
+from cogs.present.ui import seat_labels, seat_tag
 from engine import available, get_game
 from render import board_colours
 from render.common import MIN_DELTA_E, SEAT_PALETTE, delta_e

@@ -21,7 +21,7 @@ from webtables import move, open_two_player
 from tables import TableService
 from web import Limits
 from web.app import COMPANION, start
-from web.guard import HEADERS, open_files
+from web.serve.guard import HEADERS, open_files
 
 resource = pytest.importorskip("resource")
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="127.0.0.0/8 as many visitors: Linux")
@@ -184,7 +184,7 @@ async def test_connections_that_never_finish_a_request_are_capped(service, caplo
 
 
 def test_a_network_prefix_is_a_slash_24_or_a_slash_64():
-    from web.guard import prefix
+    from web.serve.guard import prefix
 
     assert prefix("203.0.113.7") == prefix("203.0.113.200") == "203.0.113.0/24"
     assert prefix("203.0.114.7") != prefix("203.0.113.7")

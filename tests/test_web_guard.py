@@ -14,7 +14,7 @@ from webtables import HOST, move, open_two_player, signin_form
 
 from tables import TableService
 from web import Limits, make_app
-from web.guard import HEADERS
+from web.serve.guard import HEADERS
 
 
 @pytest.fixture

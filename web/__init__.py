@@ -4,7 +4,7 @@ Started inside the bot when ``TG_WEB_PORT`` is set (``TG_WEB_URL``: the public b
 or on its own with ``python -m web`` (same database; several bot processes behind it).
 """
 
-from .app import Limits, make_app, start
+from web.app import Limits, make_app, start
 
 __all__ = ["Limits", "make_app", "start", "link"]
 

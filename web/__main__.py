@@ -18,8 +18,7 @@ from pathlib import Path
 
 from tables import TableService
 from tables.live import open_database
-
-from .app import start
+from web.app import start
 
 
 def _env() -> dict[str, str]:

@@ -37,10 +37,10 @@ from tables.leagues import standings as league_standings
 from tables.live import TableWatch
 from tables.secrecy import public_position
 from tables.web_sessions import WebSessions
-
-from . import caching, pages
-from . import guard as guards
-from .names import Names, PageNames, token
+from web import pages
+from web.serve import caching
+from web.serve import guard as guards
+from web.serve.names import Names, PageNames, token
 
 log = logging.getLogger("tabletop.web")
 
@@ -57,7 +57,7 @@ class Limits:
     streams_per_client: int = 12  # open live pages per client
     streams_per_prefix: int = 48  # open live pages per network (/24 IPv4, /64 IPv6)
     streams: int = 5000  # open live pages in all (lowered to what the connection budget allows)
-    connections: int = 8192  # open connections in all, at most (web/guard.py's budget: often fewer)
+    connections: int = 8192  # open connections in all, at most (web/serve/guard.py's budget: often fewer)
     connections_per_client: int = 32  # open connections per address (not behind a trusted proxy)
     connections_per_prefix: int = 128  # ... per network prefix
     reserve_files: int = 256  # open files left to Discord, the database, renders and logs
@@ -96,7 +96,7 @@ class LRU(OrderedDict):
 class Companion:
     tables: TableService
     base_url: str = ""
-    names: Names | None = None  # inside the bot: its cache, for names the store lacks (web/names.py)
+    names: Names | None = None  # inside the bot: its cache, for names the store lacks (web/serve/names.py)
     limits: Limits = field(default_factory=Limits)
     trust_proxy: bool = False
     sessions: WebSessions = field(init=False)
@@ -128,7 +128,7 @@ class Companion:
 
     async def names_key(self, row) -> str:
         """The digest of the table's members and their names, part of every cache key
-        of what shows them (web/names.py): a rename or a forget makes new keys."""
+        of what shows them (web/serve/names.py): a rename or a forget makes new keys."""
         return token(row, await self.people(row))
 
     async def forgotten(self, user_id: int, guild_id: int | None) -> None:
@@ -321,7 +321,7 @@ class Companion:
             png = await self.once(self.images, key, draw)
             return web.Response(body=png, content_type="image/png", headers={"Cache-Control": caching.PRIVATE_IMAGE})
         # what the image shows (the public view's digest, not the table version: a private step changes
-        # no public ETag) and whom it names: a forget makes a new tag (web/caching.py)
+        # no public ETag) and whom it names: a forget makes a new tag (web/serve/caching.py)
         tag = caching.etag("img", row.id, shown.seen, locale, key[-1])
         return await caching.png(request, tag, lambda: self.once(self.images, key, draw))
 
@@ -442,7 +442,7 @@ class Companion:
         locale = self.locale(request, row.locale)
         f = await self.frame(row, n, locale)
         key = ("framepng", row.id, f["position"], f["frame"].anchor, locale, await self.names_key(row))
-        # never immutable: it shows names, and a forget must reach browsers and proxies (web/caching.py)
+        # never immutable: it shows names, and a forget must reach browsers and proxies (web/serve/caching.py)
         return await caching.png(request, caching.etag(key), lambda: self.once(self.images, key, f["frame"].image))
 
     async def mine(self, request: web.Request) -> web.StreamResponse:
@@ -753,7 +753,7 @@ async def start(
     ``python -m web``'s); returns the runner (``await runner.cleanup()`` stops it)."""
     app = make_app(tables, base_url=base_url, names=names, **kw)
     comp, lim = app[COMPANION], app[COMPANION].limits
-    # what the process can afford (web/guard.py): the companion shares the bot's open files
+    # what the process can afford (web/serve/guard.py): the companion shares the bot's open files
     budget = guards.Budget.of_process(raise_to=lim.raise_files_to, reserve=lim.reserve_files, ceiling=lim.connections)
     comp.streams.total = min(lim.streams, max(0, budget.connections - max(16, budget.connections // 8)))
     guards.quiet_accept_errors()
