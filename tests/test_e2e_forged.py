@@ -614,7 +614,7 @@ async def test_the_reported_forgeries_get_clear_private_answers(table):
 # ------------------------------------------------------------ the parsers alone
 def test_option_parsing_is_bounded_and_never_recurses():
     from cogs.kit.inputs import MAX_DEPTH, parse_options
-    from cogs.present.ui import options_help
+    from cogs.kit.options_text import options_help
     from engine import GameError
 
     assert parse_options('hero=brawler vehicles=["kv2","t34_85"] big_rig=true') == {

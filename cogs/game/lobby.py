@@ -15,9 +15,10 @@ from cogs.game import lobbythread
 from cogs.game.feature import TableFeature, channel_id, game, is_admin
 from cogs.kit.inputs import check_game, game_choices, options_error, parse_options
 from cogs.kit.locale import ls
-from cogs.present.board_posts import remember
+from cogs.kit.names import remember
 from cogs.present.levels import level_choices
-from cogs.present.ui import clip, game_name, lobby_components, lobby_embed
+from cogs.present.lobby_view import lobby_components, lobby_embed
+from cogs.present.ui import clip, game_name
 from engine import GameError, get_game
 from engine.i18n import t
 from store import GameRow

@@ -14,7 +14,8 @@ import logging
 
 import discord
 
-from cogs.present.ui import clip, game_name, lobby_components, lobby_embed
+from cogs.present.lobby_view import lobby_components, lobby_embed
+from cogs.present.ui import clip, game_name
 from engine import get_game
 from engine.i18n import t
 from tables import TableService, TurnRefused

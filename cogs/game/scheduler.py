@@ -15,8 +15,9 @@ from typing import Any, cast
 import discord
 from discord.ext import commands
 
+from cogs.present.lobby_view import lobby_embed
 from cogs.present.periodic import Periodic
-from cogs.present.ui import allowed_mentions, lobby_embed
+from cogs.present.ui import allowed_mentions
 from cogs.present.vote_posts import post_vote, shown
 from engine import get_game
 from engine.i18n import t

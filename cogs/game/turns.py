@@ -19,15 +19,9 @@ from cogs.kit import ids
 from cogs.kit.bound import at_table
 from cogs.kit.inputs import chain_value, parse_chain
 from cogs.kit.locale import ls
-from cogs.present.board_posts import remember
-from cogs.present.ui import (
-    clip,
-    event_lines,
-    game_name,
-    lobby_components,
-    lobby_embed,
-    relabel,
-)
+from cogs.kit.names import remember
+from cogs.present.lobby_view import lobby_components, lobby_embed
+from cogs.present.ui import clip, event_lines, game_name, relabel
 from engine import get_game
 from engine.i18n import t
 from store import GameRow

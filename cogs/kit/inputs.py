@@ -23,11 +23,12 @@ from pydantic import ValidationError
 from cogs.kit import ids
 from cogs.kit.components import Routes
 from cogs.kit.locale import ls
-from cogs.present.ui import game_name, options_help
+from cogs.kit.options_text import options_help
 from engine import GameError, available, get_game
 from engine.i18n import t
 from engine.locales import DEFAULT
 from tables import TurnRefused
+from tables.board import game_name
 from tables.text import quote
 
 #: largest id a table, vote or campaign can have (the stores keep 64-bit integers)

@@ -15,7 +15,6 @@ from typing import TypeVar
 
 import discord
 
-from cogs.present.levels import lobby_ai_select
 from engine import get_game
 from engine.base import BaseState, Event, Game, SeatLabel
 from engine.i18n import has, t
@@ -23,7 +22,6 @@ from store import GameRow
 from tables import board as _board
 from tables.board import Board, Choice, Happened, board_seat, clip, game_name, happenings, seat_labels
 from tables.colours import seat_colours
-from tables.levels import level_name, seat_level
 from tables.text import escape
 
 MAX_BUTTONS = 20  # 4 rows of 5; the last row is kept for panel buttons
@@ -46,19 +44,6 @@ def text_labels(labels: Mapping[str, SeatLabel]) -> dict[str, SeatLabel]:
 
 def mention(user_id: int | None) -> str:
     return f"<@{user_id}>" if user_id else ""
-
-
-def seat_label(row: GameRow, seat: str, locale: str) -> str:
-    """A seat in a lobby list: its member (Discord shows the name), or the AI."""
-    uid = row.user_of(seat)
-    if uid:
-        return mention(uid)
-    n = sum(1 for s in row.seats[: [x.seat for x in row.seats].index(seat) + 1] if s.user_id is None)
-    name = t("discord.seat.ai", locale, n=n)
-    game = get_game(row.game)
-    if len(game.ai_levels) > 1:  # "AI 1 (hard)"
-        name += f" ({level_name(game.id, seat_level(row, game, seat), locale)})"
-    return name
 
 
 # ------------------------------------------------------------ seat labels
@@ -280,72 +265,6 @@ def board_file(png: bytes) -> discord.File:
     return discord.File(io.BytesIO(png), filename="board.png")
 
 
-def options_help(game: Game, locale: str) -> str:
-    """An invalid option: the valid keys with their values, in the reader's language."""
-    lines = [t("discord.options.invalid", locale, game=game_name(game.id, locale))]
-    for name, info in type(game).Options.model_fields.items():
-        lines.append(f"• `{name}` = {_values(info)}" + (f" — {info.description}" if info.description else ""))
-    if len(lines) == 1:
-        lines.append(t("discord.options.none", locale))
-    lines.append(t("discord.options.example", locale))
-    return "\n".join(lines)
-
-
-def _values(info) -> str:
-    """The values an option field takes, as a player would type them."""
-    import typing
-
-    ann = info.annotation
-    args = typing.get_args(ann)
-    if typing.get_origin(ann) is typing.Literal:
-        return " | ".join(f"`{a}`" for a in args)
-    lits = [a for a in args if typing.get_origin(a) is typing.Literal]
-    if lits:
-        return " | ".join(f"`{v}`" for lit in lits for v in typing.get_args(lit))
-    if ann is bool:
-        return "`true` | `false`"
-    if ann is int or ann is float:
-        lo = next((m.ge for m in info.metadata if getattr(m, "ge", None) is not None), None)
-        hi = next((m.le for m in info.metadata if getattr(m, "le", None) is not None), None)
-        if lo is not None and hi is not None:
-            return f"`{lo}`…`{hi}`"
-        return "`n`"
-    default = info.default
-    return f"(`{default}`)" if isinstance(default, (str, int, float)) else "…"
-
-
-def lobby_embed(row: GameRow, game: Game, locale: str) -> discord.Embed:
-    seats = "\n".join(f"{i + 1}. {seat_label(row, s.seat, locale)}" for i, s in enumerate(row.seats)) or "-"
-    lo, hi = game.seat_range(row.options)
-    # what the lobby says follows its state: join while seats are open, start when full,
-    # follow the board once the game is on, nothing more to do once it is over
-    if row.status == "lobby":
-        help_text = (
-            t("core.ui.lobby_full", locale, n=len(row.seats))
-            if len(row.seats) >= hi
-            else t("core.ui.lobby_help", locale, lo=lo, hi=hi)
-        )
-    elif row.status == "active":
-        help_text = t("core.ui.lobby_playing", locale, n=len(row.seats))
-    else:
-        help_text = t("core.ui.lobby_closed", locale)
-    embed = discord.Embed(
-        title=t("core.ui.lobby_title", locale, game=game_name(game.id, locale), id=row.id),
-        description=help_text,
-        colour=COLOURS["lobby" if row.status == "lobby" else row.status if row.status in COLOURS else "abandoned"],
-    )
-    embed.add_field(name=t("core.ui.host", locale), value=mention(row.host_id), inline=True)
-    embed.add_field(name=t("core.ui.seats", locale, n=len(row.seats), hi=hi), value=seats, inline=True)
-    # the options set up, by their labels in the table's language; defaults left out (catalog
-    # words and values the game's Options model validated: no member text is echoed here)
-    opts = game.describe_options(row.options, locale)
-    if opts:
-        embed.add_field(name=t("core.ui.options", locale), value=clip("\n".join(opts), 1024), inline=False)
-    if row.status not in ("lobby", "active"):
-        embed.add_field(name=t("core.ui.status", locale), value=t(f"core.status.{row.status}", locale), inline=False)
-    return embed
-
-
 # ------------------------------------------------------------ components
 Offered = Sequence[tuple[int, str, str]]  # (choice index, label, group) from TableService.offer
 
@@ -469,28 +388,6 @@ def board_rows(row: GameRow, b: Board, panel_label: str | None = None) -> list[d
     return out
 
 
-def lobby_components(row: GameRow, game: Game, locale: str) -> discord.ui.View | None:
-    from cogs.kit.components import LobbyButton
-
-    if row.status != "lobby":
-        return None
-    view = discord.ui.View(timeout=None)
-    view.add_item(LobbyButton(row.id, "join", label=t("core.ui.join", locale), style=discord.ButtonStyle.success))
-    view.add_item(LobbyButton(row.id, "leave", label=t("core.ui.leave", locale), style=discord.ButtonStyle.secondary))
-    if game.seat_range(row.options)[1] > 1 and len(game.ai_levels) < 2:
-        view.add_item(LobbyButton(row.id, "ai", label=t("core.ui.add_ai", locale), style=discord.ButtonStyle.secondary))
-    view.add_item(LobbyButton(row.id, "start", label=t("core.ui.start", locale), style=discord.ButtonStyle.primary))
-    view.add_item(LobbyButton(row.id, "cancel", label=t("core.ui.cancel", locale), style=discord.ButtonStyle.danger))
-    if not row.table.get("thread"):  # cogs/game/lobbythread.py
-        label = t("lobby.thread.button", locale)
-        button = LobbyButton(row.id, "thread", label=label, style=discord.ButtonStyle.secondary)
-        button.row = 2  # below the Add AI menu (row 1), when there is one
-        view.add_item(button)
-    if (menu := lobby_ai_select(row, game, locale)) is not None:
-        view.add_item(menu)
-    return view
-
-
 def allowed_mentions(users: Iterable[int | None] = ()) -> discord.AllowedMentions:
     """Who a message may notify: exactly ``users`` (never a role, @everyone,
     @here, or anyone else a text happens to mention).  The bot's default is
@@ -506,8 +403,6 @@ __all__ = [
     "board_file",
     "board_seat",
     "board_view",
-    "lobby_components",
-    "lobby_embed",
     "seat_labels",
     "turn_pings",
     "allowed_mentions",
