@@ -19,12 +19,12 @@ import json
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
+from store.outbox_sql import SqlOutbox
+
 from .base import (
     ACTIVE_STATUSES,
     GAME_COLUMNS,
     LANDED,
-    MESSAGE_COLUMNS,
-    OUTBOX_COLUMNS,
     Caps,
     ChangeSet,
     ChannelBusy,
@@ -34,19 +34,12 @@ from .base import (
     GameChange,
     GameRow,
     LimitReached,
-    OutboxRow,
-    Owed,
-    OwedMessage,
     Seat,
     VersionConflict,
     VoteTaken,
     dumps,
-    merge_owed,
-    message_row,
-    outbox_row,
     qualified,
 )
-from .due import SqlDue
 from .sql import Conn, chunks, fl
 
 T = TypeVar("T")
@@ -98,11 +91,10 @@ def game_row(r: Sequence[Any]) -> GameRow:
     )
 
 
-class SqlCore(SqlDue):
+class SqlCore(SqlOutbox):
     """Tables in SQL: rows, the one commit, the outbox and due times (the log is
     store/history.py's, the features around tables store/community.py's)."""
 
-    # --------------------------------------------------------- helpers
     @property
     def _game(self) -> str:
         return f"SELECT {qualified(GAME_COLUMNS, 'g')}, {self.dialect.seats_json} FROM games g"
@@ -141,7 +133,6 @@ class SqlCore(SqlDue):
             r = await db.one(f"{self._game} WHERE {where}", args)
         return game_row(r) if r else None
 
-    # ------------------------------------------------------------ games
     async def create_game(
         self,
         *,
@@ -264,7 +255,6 @@ class SqlCore(SqlDue):
                 )
         return out
 
-    # ------------------------------------------------------------ commit
     async def update_game(self, game_id: int, expected_version: int, **changes: Any) -> int:
         done = await self.commit(ChangeSet(game=GameChange(game_id, expected_version, **changes)))
         assert done.version is not None
@@ -452,98 +442,6 @@ class SqlCore(SqlDue):
             rows = await db.fetch("SELECT game_id, reason FROM quarantine ORDER BY id")
         return [(int(g), str(r)) for g, r in rows]
 
-    # ------------------------------------------------------------ outbox
-    async def _put_owed(self, db: Conn, game_id: int, version: int, owed: Owed, now: float) -> None:
-        found = await db.one(
-            f"SELECT since, notes_json FROM outbox WHERE game_id=?{self.dialect.for_update}", [game_id]
-        )
-        since, notes = merge_owed(tuple(found) if found else None, version, owed)
-        until = now + owed.lease if owed.owner else None
-        await db.execute(
-            "INSERT INTO outbox(game_id, version, since, kind, notes_json, attempts, due_at, lease_until,"
-            " lease_owner, created_at) VALUES (?,?,?,?,?,0,?,?,?,?)"
-            " ON CONFLICT (game_id) DO UPDATE SET version=excluded.version, since=excluded.since,"
-            " kind=excluded.kind, notes_json=excluded.notes_json, attempts=0, due_at=excluded.due_at,"
-            " lease_until=excluded.lease_until, lease_owner=excluded.lease_owner, created_at=excluded.created_at,"
-            " message_id=NULL",
-            [game_id, version, since, owed.kind, notes, fl(until or now), fl(until), owed.owner, fl(now)],
-        )
-
-    async def _put_message(
-        self, db: Conn, key: str, game_id: int, kind: str, ref: int, owner: str | None, now: float
-    ) -> None:
-        until = now + 60.0 if owner else None
-        await db.execute(
-            "INSERT INTO outbox_messages(key, game_id, kind, ref, user_id, attempts, due_at, lease_until,"
-            " lease_owner, created_at) VALUES (?,?,?,?,?,0,?,?,?,?)",
-            [key, game_id, kind, ref, None if kind == "vote" else ref, fl(until or now), fl(until), owner, fl(now)],
-        )
-
-    async def due_messages(self, now: float, limit: int = 50) -> list[OwedMessage]:
-        async with self._read(False) as db:
-            rows = await db.fetch(
-                f"SELECT {MESSAGE_COLUMNS} FROM outbox_messages WHERE due_at<=?"
-                " AND (lease_until IS NULL OR lease_until<=?) ORDER BY due_at, key LIMIT ?",
-                [fl(now), fl(now), limit],
-            )
-        return [message_row(r) for r in rows]
-
-    async def claim_message(self, row: OwedMessage, owner: str, until: float, now: float) -> bool:
-        sql = (
-            "UPDATE outbox_messages SET lease_owner=?, lease_until=?, attempts=attempts+1 WHERE key=?"
-            " AND attempts=? AND (lease_until IS NULL OR lease_until<=?)"
-        )
-        args = [owner, fl(until), row.key, row.attempts, fl(now)]
-        return 1 == await self._tx(lambda db: db.execute(sql, args))
-
-    async def message_done(self, key: str) -> bool:
-        return 1 == await self._tx(lambda db: db.execute("DELETE FROM outbox_messages WHERE key=?", [key]))
-
-    async def message_retry(self, key: str, owner: str | None, due_at: float) -> bool:
-        sql = (
-            "UPDATE outbox_messages SET lease_owner=NULL, lease_until=NULL, due_at=? WHERE key=?"
-            " AND (CAST(? AS TEXT) IS NULL OR lease_owner=? OR lease_owner IS NULL)"
-        )
-        return 1 == await self._tx(lambda db: db.execute(sql, [fl(due_at), key, owner, owner]))
-
-    async def outbox(self, game_id: int) -> OutboxRow | None:
-        async with self._read(False) as db:
-            r = await db.one(f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE game_id=?", [game_id])
-        return outbox_row(r) if r else None
-
-    async def due_outbox(self, now: float, limit: int = 50) -> list[OutboxRow]:
-        async with self._read(False) as db:
-            rows = await db.fetch(
-                f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE due_at<=? AND (lease_until IS NULL OR lease_until<=?)"
-                " ORDER BY due_at, game_id LIMIT ?",
-                [fl(now), fl(now), limit],
-            )
-        return [outbox_row(r) for r in rows]
-
-    async def claim_outbox(self, row: OutboxRow, owner: str, until: float, now: float) -> bool:
-        sql = (
-            "UPDATE outbox SET lease_owner=?, lease_until=?, attempts=attempts+1 WHERE game_id=? AND version=?"
-            " AND attempts=? AND (lease_until IS NULL OR lease_until<=?)"
-        )
-        args = [owner, fl(until), row.game_id, row.version, row.attempts, fl(now)]
-        return 1 == await self._tx(lambda db: db.execute(sql, args))
-
-    async def outbox_posted(self, game_id: int, version: int, message_id: int) -> bool:
-        sql = "UPDATE outbox SET message_id=? WHERE game_id=? AND version=?"
-        return 1 == await self._tx(lambda db: db.execute(sql, [message_id, game_id, version]))
-
-    async def outbox_done(self, game_id: int, version: int) -> bool:
-        sql = "DELETE FROM outbox WHERE game_id=? AND version=?"
-        return 1 == await self._tx(lambda db: db.execute(sql, [game_id, version]))
-
-    async def outbox_retry(self, game_id: int, version: int, owner: str | None, due_at: float) -> bool:
-        sql = (
-            "UPDATE outbox SET lease_owner=NULL, lease_until=NULL, due_at=? WHERE game_id=? AND version=?"
-            " AND (CAST(? AS TEXT) IS NULL OR lease_owner=? OR lease_owner IS NULL)"
-        )
-        return 1 == await self._tx(lambda db: db.execute(sql, [fl(due_at), game_id, version, owner, owner]))
-
-    # ------------------------------------------------------- due times
     async def due_tables(self, now: float) -> list[GameRow]:
         return await self._game_rows(
             f"{self._game} WHERE g.id IN (SELECT game_id FROM turn_clocks WHERE remind_at <= ?"
