@@ -4,7 +4,8 @@ Started inside the bot when ``TG_WEB_PORT`` is set (``TG_WEB_URL``: the public b
 or on its own with ``python -m web`` (same database; several bot processes behind it).
 """
 
-from web.app import Limits, make_app, start
+from web.app import make_app, start
+from web.serve.companion import Limits
 
 __all__ = ["Limits", "make_app", "start", "link"]
 
