@@ -3,6 +3,7 @@
 write to the store and never reach into each other."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -373,3 +374,31 @@ def test_the_board_builder_reads_down():
     assert _facade_uses(ast.parse("def f(tables: 'x') -> None:\n    tables.TableService")) != []
     assert _facade_uses(ast.parse("from . import service")) != []
     assert _facade_uses(ast.parse("from . import logtext\nfrom .views import Views")) == []
+
+
+_HTML_TAG = re.compile(r"</?[a-z][a-z0-9]*(?:\s[^<>]*)?/?>")
+
+
+def _html_literals(tree: ast.AST) -> list[str]:
+    """String literals (f-strings' parts included) that hold an HTML tag."""
+    return [
+        f"line {node.lineno}: {node.value[:40]!r}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and _HTML_TAG.search(node.value)
+    ]
+
+
+def test_html_is_written_only_by_the_page_builders():
+    """The web companion's HTML is built in web/pages.py alone: the application, its
+    routes and its serving infrastructure hold none."""
+    bad = {}
+    for f in sorted((ROOT / "web").rglob("*.py")):
+        if f.relative_to(ROOT).as_posix() == "web/pages.py":
+            assert _html_literals(ast.parse(f.read_text(encoding="utf-8")))
+            continue
+        found = _html_literals(ast.parse(f.read_text(encoding="utf-8")))
+        if found:
+            bad[str(f.relative_to(ROOT))] = found
+    assert not bad, f"HTML outside web/pages.py: {bad}"
+    assert _html_literals(ast.parse("x = f'<td>{c}</td>'"))
+    assert not _html_literals(ast.parse("x = a < b > c"))

@@ -291,6 +291,22 @@ def ranking_page(
     return page(title, locale, here, f'{nav_html}<div class="card">{table}{extra}</div>')
 
 
+def league_card(title: str, rounds: str, headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """One league season's standings (web/routes/people.py's leagues page)."""
+    cells = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in rows)
+    head = "".join(f"<th>{e(h)}</th>" for h in headers)
+    return (
+        f'<div class="card"><h2>{e(title)}</h2><p class="muted">{e(rounds)}</p>'
+        f'<table class="rank"><thead><tr>{head}</tr></thead><tbody>{cells}</tbody></table></div>'
+    )
+
+
+def leagues_page(cards: Sequence[str], locale: str, here: str) -> str:
+    """A server's leagues: each season's card, or a note that there are none yet."""
+    body = "".join(cards) or f'<div class="card"><p>{e(t("web.none_yet", locale))}</p></div>'
+    return page(t("web.leagues", locale), locale, here, body)
+
+
 def signin_page(token: str, locale: str, form: str = "") -> str:
     body = (
         f'<div class="card"><p>{e(t("web.signin.text", locale))}</p>'

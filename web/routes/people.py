@@ -119,24 +119,14 @@ class PeoplePages(TablePages):
                 continue
             rows = list(st.rows)
             names = await self._member_names(guild, [r.user_id for r in rows], locale)
-            cells = "".join(
-                "<tr>"
-                + "".join(
-                    f"<td>{pages.e(c)}</td>"
-                    for c in (r.rank or i + 1, names[r.user_id], f"{r.points:g}", r.played, r.wins, r.absent)
-                )
-                + "</tr>"
-                for i, r in enumerate(rows)
-            )
-            head = "".join(f"<th>{pages.e(h)}</th>" for h in headers)
             title = f"{league.name} · {boards.game_name(league.game, locale)}"
             rounds = text("web.league.round", locale, round=st.round, rounds=st.rounds or "?")
-            parts.append(
-                f'<div class="card"><h2>{pages.e(title)}</h2><p class="muted">{pages.e(rounds)}</p>'
-                f'<table class="rank"><thead><tr>{head}</tr></thead><tbody>{cells}</tbody></table></div>'
-            )
-        body = "".join(parts) or f'<div class="card"><p>{pages.e(text("web.none_yet", locale))}</p></div>'
-        return self.html(pages.page(text("web.leagues", locale), locale, f"/g/{guild}/leagues", body), request)
+            cells = [
+                (r.rank or i + 1, names[r.user_id], f"{r.points:g}", r.played, r.wins, r.absent)
+                for i, r in enumerate(rows)
+            ]
+            parts.append(pages.league_card(title, rounds, headers, cells))
+        return self.html(pages.leagues_page(parts, locale, f"/g/{guild}/leagues"), request)
 
     async def signin_form(self, request: web.Request) -> web.StreamResponse:
         token = request.match_info.get("token", "")[:400]
