@@ -402,3 +402,16 @@ def test_html_is_written_only_by_the_page_builders():
     assert not bad, f"HTML outside web/pages.py: {bad}"
     assert _html_literals(ast.parse("x = f'<td>{c}</td>'"))
     assert not _html_literals(ast.parse("x = a < b > c"))
+
+
+def test_a_seat_is_labelled_by_one_rule():
+    """An AI seat's label ("AI 1 (hard)") and an unnamed member's ("Player 2") are made by
+    one function (tables/board.py's seat_labels); a lobby, a board and a page all ask it
+    (cogs/ui.py kept a copy of the AI rule)."""
+    code = [ROOT / "bot.py", ROOT / "driver.py"]
+    code += [
+        f for package in ("engine", "render", "store", "tables", "cogs", "web") for f in (ROOT / package).rglob("*.py")
+    ]
+    for key in ("discord.seat.ai", "discord.seat.player"):
+        users = sorted(str(f.relative_to(ROOT)) for f in code if f'"{key}"' in f.read_text(encoding="utf-8"))
+        assert len(users) == 1, f"{key} is worded in more than one place: {users}"
