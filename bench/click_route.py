@@ -12,7 +12,7 @@ Every Python call made meanwhile is recorded (sys.setprofile, also in the render
 threads); a call from a function in one project file to a function in another is a
 hop. Prints the project files crossed (by package), the distinct cross-file hops, the
 calls into the facade (tables/service.py: in all, and from the board builder, which
-reads down: tables/reads.py) and the reads of the table's row from the store
+reads down: tables/seeing/reads.py) and the reads of the table's row from the store
 (``get_game``/``active_game``); ``--edges`` lists the hops. The tests' stand-in and the
 libraries are not counted.
 """
@@ -37,7 +37,7 @@ from fakediscord import FakeDiscord  # noqa: E402
 OWN = ("bot.py", "cogs/", "tables/", "engine/", "render/", "store/", "web/")
 #: the facade, and the board builder with the modules it reads through
 FACADE = "tables/service.py"
-BUILDER = ("tables/board.py", "tables/logtext.py", "tables/secrecy.py", "tables/catchup.py")
+BUILDER = ("tables/seeing/board.py", "tables/seeing/logtext.py", "tables/seeing/secrecy.py", "tables/seeing/catchup.py")
 #: the store's reads of one table's row
 ROW_READS = ("get_game", "active_game")
 
@@ -70,7 +70,7 @@ class Recorder:
         self.edges: set[tuple[str, str]] = set()
         self.calls: Counter[tuple[str, str]] = Counter()  # (caller file, callee file:function), every call
         self.row_reads = 0
-        self.labels = 0  # seat labels built (tables/board.py: seat_labels)
+        self.labels = 0  # seat labels built (tables/seeing/board.py: seat_labels)
         self.on = False
 
     def clear(self) -> None:
@@ -90,7 +90,7 @@ class Recorder:
         start = fresh(frame)
         if start and callee.startswith("store/") and frame.f_code.co_name in ROW_READS:
             self.row_reads += 1
-        if start and callee == "tables/board.py" and frame.f_code.co_name == "seat_labels":
+        if start and callee == "tables/seeing/board.py" and frame.f_code.co_name == "seat_labels":
             self.labels += 1
         back = frame.f_back
         while back is not None and own(back.f_code.co_filename) is None:

@@ -1,4 +1,4 @@
-"""League pairing speed (tables/pairing.py and the standings it pairs from).
+"""League pairing speed (tables/leagues/pairing.py and the standings it pairs from).
 
     python bench/league.py [--seed N] [--repeat R]
 
@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from store import LeagueRow  # noqa: E402
-from tables.leagues import compute_standings, pair_round  # noqa: E402
+from tables.leagues.rounds import compute_standings, pair_round  # noqa: E402
 
 
 def league(fmt: str, n: int, seats: int) -> LeagueRow:

@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import get_game  # noqa: E402
 from store import ChannelBusy, Seat, StoreError, backend_of, open_store  # noqa: E402
 from tables import TableService, TurnRefused, due_times  # noqa: E402
-from tables.decisions import decisions, taken_by  # noqa: E402
+from tables.rules.decisions import decisions, taken_by  # noqa: E402
 
 GAME = "thunder_road"
 SEATS = ["p1", "p2"]
@@ -204,7 +204,7 @@ async def verify(url: str, base: int, slots: int, acks: list[list]) -> dict[str,
                 lost += 1
         # a version holds exactly one commit, and each commit exactly one human decision; the
         # steps the platform took after it (a forced single choice, taken_by "auto") and the AI
-        # seats' moves are not decisions (tables/decisions.py)
+        # seats' moves are not decisions (tables/rules/decisions.py)
         auto = 0
         for log in logs.values():
             humans = Counter(d.version for d in decisions(log) if d.by == "player")

@@ -8,7 +8,7 @@ Prints exactly one line per game::
     feel <game_id> seats=<n> max_clicks_per_decision=<n> public_messages=<n> handoffs=<n> ephemerals_per_decision=<max> stale_answers=<n> pings_per_turn=<max>
 
 * a *decision* is one saved choice of a player (one service call: a button or
-  a select pick, which may be a chain of single steps, see tables/choices.py);
+  a select pick, which may be a chain of single steps, see tables/rules/choices.py);
   its clicks count every click since that player's previous decision (opening
   a private panel is a click);
 * ``public_messages``: messages the bot posted in the channel after the lobby

@@ -7,7 +7,7 @@ so each turn logs one action; random legal moves that do not end the game) and,
 when its log reaches each of ``--steps``, times what an undo rebuilds before it
 commits anything: the store read (nearest snapshot and the actions after it) and
 the replay from there, plus the replay of the taken-back tail that checks it
-leads to the stored state (``tables.seats.Seats.undo_plan``).  No rendering, nothing
+leads to the stored state (``tables.play.seats.Seats.undo_plan``).  No rendering, nothing
 written.  Prints exactly one line per game and step (the median of ``--runs``):
 
     undo game=<id> step=<n> ms=<float>

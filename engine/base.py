@@ -660,7 +660,7 @@ class Game(Generic[S]):
         (``View.marks``): where the player is told it goes, never what a roll or a
         reveal on arrival makes of it; None: the choice marks no place.  The
         platform numbers the offered choices' locations on the board and on their
-        buttons alike (tables.choices)."""
+        buttons alike (tables.rules.choices)."""
         return self._board_mark(state, action, seat)
 
     def self_harm(self, before: S, after: S, seat: str) -> str | None:
@@ -668,7 +668,7 @@ class Game(Generic[S]):
         whole chain of its steps, no hidden information crossed) destroys one of
         the seat's own pieces (a car driven off the road): the catalog key of the
         words saying so, else None.  The platform offers such choices last,
-        marked with those words (tables.choices)."""
+        marked with those words (tables.rules.choices)."""
         return self._self_harm(before, after, seat)
 
     def hidden_revealed(self, before: S, after: S) -> bool:

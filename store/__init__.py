@@ -11,7 +11,7 @@ connections, transactions, locking and their dialect; :mod:`store.migrations` is
 one migration list both apply; :mod:`store.tools` copies, backs up and restores.
 
 Whoever opens a store gives it the clock and the due-time policy (:class:`DuePolicy`,
-tables/clocks.py ``due_times``): :func:`open_store` or a backend's constructor."""
+tables/rules/clocks.py ``due_times``): :func:`open_store` or a backend's constructor."""
 
 import time
 from collections.abc import Callable
@@ -76,7 +76,7 @@ def backend_of(url: str) -> str:
 def open_store(url: str, clock: Callable[[], float] | None = None, *, due: DuePolicy | None) -> Store:
     """The store for ``TG_DATABASE``: a file path, ``sqlite:///path.db``, ``:memory:``
     (SQLite, one process), or ``postgresql://user:pass@host:port/db`` (several processes).
-    ``due``: how a running table's due times fall (tables/clocks.py ``due_times``; None
+    ``due``: how a running table's due times fall (tables/rules/clocks.py ``due_times``; None
     only for a tool that never times a running table: such a store refuses to).
     The store is returned unopened: ``await store.open()`` connects and migrates."""
     clock = clock or time.time

@@ -1,7 +1,7 @@
 """Due times in SQL, shared by both backends: each waiting seat's next reminder and
 turn-timer (or time-bank) end, kept in ``turn_clocks`` (indexed, so a scheduler pass
 reads only what is due) and recomputed in the transaction of every change that moves
-them.  *When* they fall is the table service's policy (tables/clocks.py ``due_times``),
+them.  *When* they fall is the table service's policy (tables/rules/clocks.py ``due_times``),
 which whoever opens the store passes to it (``open_store(url, due=...)``, a backend's
 ``due=``; :class:`~store.ports.DuePolicy`); the store only keeps what the policy says.
 A store opened without one refuses to time a running table (:class:`StoreError`), as

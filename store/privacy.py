@@ -90,11 +90,11 @@ PERSONAL_DATA: list[PersonalData] = [
     PersonalData("campaigns", "campaigns", "progress_json", scope="guild_id", json=True, pk="id"),
     PersonalData("records", "rate_events", "user_id", "delete", "guild_id"),
     PersonalData("leagues", "leagues", "created_by", scope="guild_id", pk="id"),
-    # league rosters, pairings, places and podiums (tables/leagues.py)
+    # league rosters, pairings, places and podiums (tables/leagues/rounds.py)
     PersonalData("leagues", "leagues", "state_json", scope="guild_id", json=True, pk="id"),
     PersonalData("prefs", "user_prefs", "user_id", "delete", None),
     PersonalData("web_sessions", "web_tokens", "user_id", "delete", None),  # the web companion's sign-ins
-    PersonalData("names", "member_names", "user_id", "delete", "guild_id"),  # display names (tables/names.py)
+    PersonalData("names", "member_names", "user_id", "delete", "guild_id"),  # display names (tables/people/names.py)
 ]
 
 

@@ -205,7 +205,7 @@ class Campaign:
 
 @dataclass
 class LeagueRow:
-    """A league season (tables/leagues.py): its settings (``config``) and its
+    """A league season (tables/leagues/rounds.py): its settings (``config``) and its
     running model (``state``: players, rounds, tables) as JSON; ``version``
     for compare-and-swap (:meth:`Store.update_league`)."""
 

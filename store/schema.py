@@ -268,7 +268,7 @@ MIGRATIONS: list[tuple[int, str]] = [
     CREATE INDEX rate_events_guild ON rate_events(kind, guild_id, at)
     """,
     ),
-    (  # leagues (tables/leagues.py): a season's model as JSON, compare-and-swap on version;
+    (  # leagues (tables/leagues/rounds.py): a season's model as JSON, compare-and-swap on version;
         # league_steps: each round step claimed exactly once across processes
         9,
         """

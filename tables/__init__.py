@@ -5,16 +5,61 @@ interactions into calls on :class:`TableService` and its results into
 messages; every call here is one store transaction (see store/base.py).
 Whoever opens the store gives it :func:`due_times`, the rule of when a running
 table's reminders and timers fall (``store.open_store(url, due=due_times)``).
-TableService is a facade: tables/kernel.py loads, advances and commits a table
-(the only code that does), and feature modules around it decide the changes
+TableService is a facade: tables/core/kernel.py loads, advances and commits a table
+(the only code that does), and the rooms around it decide the changes
 (tables/service.py lists them).
+
+This package is the one door: cogs/, web/, bot.py and driver.py import only the names
+below (``from tables import ...``), never a room (``tables.<layer>.<room>``); the layers
+and what each may import are in docs/architecture.md (tests/test_architecture.py).
 """
 
 from engine import locales  # the one language list, for web/ (which reads the engine through tables/)
+from tables.leagues.rounds import LeagueService, RoundEvent, Standings
+from tables.leagues.rounds import standings as league_standings
+from tables.people import privacy, standings
+from tables.people.flood import FloodGate
+from tables.people.members import MemberLocales
+from tables.people.names import MemberNames, clean
+from tables.people.standings import rank, rank_by_rating, record_value
+from tables.people.web_sessions import LINK_SECONDS, SESSION_SECONDS, WebSessions
+from tables.play import refusals
+from tables.rules import clocks, limits, ratings
+from tables.rules.clocks import WallClock, due_times, steady_clock
+from tables.rules.decisions import Decision, decisions
+from tables.rules.decisions import page as log_page
+from tables.rules.levels import (
+    PLATFORM_LEVELS,
+    check_level,
+    level_key,
+    level_name,
+    level_param,
+    seat_level,
+    table_level,
+)
+from tables.rules.preview import Preview, preview, step_ends_chain
+from tables.rules.settings import DEFAULT_SETTINGS, Settings, in_quiet_hours
+from tables.rules.text import escape, plain, quote
+from tables.seeing import board, logtext, secrecy
+from tables.seeing.board import (
+    Board,
+    Choice,
+    Frame,
+    Happened,
+    board_seat,
+    clip,
+    game_name,
+    happenings,
+    seat_labels,
+    web_link,
+)
+from tables.seeing.board import text as board_text
+from tables.seeing.catchup import Catchup
+from tables.seeing.colours import seat_colours
+from tables.seeing.live import TableWatch, open_database
+from tables.seeing.pings import board_pings
+from tables.seeing.secrecy import public_position
 
-from . import clocks, limits, privacy, ratings, refusals
-from .clocks import due_times
-from .preview import Preview, preview, step_ends_chain
 from .service import (
     BallotResult,
     Delivery,
@@ -31,34 +76,90 @@ from .service import (
     log_entry,
     placings,
 )
-from .settings import DEFAULT_SETTINGS, Settings, in_quiet_hours
 
 __all__ = [
-    "DEFAULT_SETTINGS",
-    "clocks",
-    "locales",
-    "limits",
-    "privacy",
-    "ratings",
-    "refusals",
+    # the facade and what its calls return
+    "TableService",
+    "LeagueService",
     "BallotResult",
     "Delivery",
     "Due",
     "HandoverResult",
     "Loaded",
     "LobbyResult",
-    "Preview",
-    "Settings",
-    "TableService",
     "TurnRefused",
     "TurnResult",
     "UndoResult",
     "VoteOpened",
     "delivery_nonce",
-    "due_times",
-    "in_quiet_hours",
     "log_entry",
     "placings",
+    "due_times",
+    # what a viewer sees (boards, frames, catch-up, the log)
+    "Board",
+    "Catchup",
+    "Choice",
+    "Decision",
+    "Frame",
+    "Happened",
+    "board_pings",
+    "board_seat",
+    "board_text",
+    "clip",
+    "decisions",
+    "game_name",
+    "happenings",
+    "log_page",
+    "public_position",
+    "seat_colours",
+    "seat_labels",
+    "web_link",
+    "Preview",
     "preview",
     "step_ends_chain",
+    # leagues
+    "RoundEvent",
+    "Standings",
+    "league_standings",
+    # members, servers, the web companion
+    "DEFAULT_SETTINGS",
+    "FloodGate",
+    "LINK_SECONDS",
+    "MemberLocales",
+    "MemberNames",
+    "SESSION_SECONDS",
+    "Settings",
+    "TableWatch",
+    "WallClock",
+    "WebSessions",
+    "clean",
+    "in_quiet_hours",
+    "open_database",
+    "rank",
+    "rank_by_rating",
+    "record_value",
+    "steady_clock",
+    # AI levels
+    "PLATFORM_LEVELS",
+    "check_level",
+    "level_key",
+    "level_name",
+    "level_param",
+    "seat_level",
+    "table_level",
+    # text a member supplied
+    "escape",
+    "plain",
+    "quote",
+    # rule modules read as namespaces (their constants and small pure functions)
+    "board",
+    "clocks",
+    "limits",
+    "locales",
+    "logtext",
+    "privacy",
+    "ratings",
+    "refusals",
+    "secrecy",
+    "standings",
 ]

@@ -3,20 +3,20 @@
 :class:`TableService` keeps the public names it always had; each call goes to
 the module that owns it, and only the kernel commits:
 
-* tables/kernel.py -- load and validate a table, advance it (the seat-filler AI
+* tables/core/kernel.py -- load and validate a table, advance it (the seat-filler AI
   and forced choices), the one compare-and-swap commit and what it owes the channel;
-* tables/lobby.py -- open, join, start, cancel, abandon; lobby and thread limits;
-* tables/turns.py -- a seat's action, a turn timer or time bank running out;
-* tables/seats.py -- undo, hand-over, resign; tables/votes.py -- ballots;
-* tables/schedule.py -- due timeouts and reminders, vacations;
-* tables/history.py -- the log's table, export, replay;
-* tables/people.py -- ``/mine``, follows, privacy; tables/campaigns.py -- campaigns;
-* tables/views.py -- what a seat is offered, the board image, the time banks;
-* tables/seeing.py -- what a viewer sees (tables/board.py, catchup.py), read down from :attr:`reads`;
-* tables/delivery.py -- the outbox of boards and notices owed to channels.
+* tables/play/lobby.py -- open, join, start, cancel, abandon; lobby and thread limits;
+* tables/play/turns.py -- a seat's action, a turn timer or time bank running out;
+* tables/play/seats.py -- undo, hand-over, resign; tables/play/votes.py -- ballots;
+* tables/play/schedule.py -- due timeouts and reminders, vacations;
+* tables/play/history.py -- the log's table, export, replay;
+* tables/people/mine.py -- ``/mine``, follows, privacy; tables/play/campaigns.py -- campaigns;
+* tables/play/views.py -- what a seat is offered, the board image, the time banks;
+* tables/seeing/verbs.py -- what a viewer sees (tables/seeing/board.py, catchup.py), read down from :attr:`reads`;
+* tables/play/delivery.py -- the outbox of boards and notices owed to channels.
 
 The names others import from here (results, refusals, log entries) live in
-tables/common.py and tables/delivery.py and are re-exported.
+tables/core/common.py and tables/play/delivery.py and are re-exported.
 """
 
 from __future__ import annotations
@@ -27,12 +27,7 @@ from typing import Any, Generic, TypeVar
 
 from engine.base import BaseState, Event, Game, SeatLabels
 from store import ActionRow, Campaign, GameRow, OutboxRow, Owed, OwedMessage, Store, UndoRow, Vote
-
-from .board import Board, Frame
-from .campaigns import Campaigns
-from .catchup import Catchup
-from .choices import Choice
-from .common import (
+from tables.core.common import (
     FINISHED,
     BallotResult,
     Due,
@@ -50,24 +45,28 @@ from .common import (
     log_entry,
     placings,
 )
-from .community import Community
-from .delivery import BACKOFF, DELIVERY_GIVE_UP, Delivery, Outbox, backoff, delivery_nonce
-from .history import History
-from .kernel import DELIVERY_LEASE, Kernel
-from .live import TableWatch
-from .lobby import Lobby
-from .names import MemberNames
-from .people import People
-from .privacy import Privacy
-from .reads import Reads
-from .schedule import Schedule
-from .seats import IDLE_DEFAULT_MINUTES, Seats
-from .seeing import Seeing
-from .settings import Settings
-from .turns import Turns
-from .views import Views
-from .votes import Votes
-from .web_sessions import WebSessions
+from tables.core.kernel import DELIVERY_LEASE, Kernel
+from tables.people.community import Community
+from tables.people.mine import People
+from tables.people.names import MemberNames
+from tables.people.privacy import Privacy
+from tables.people.web_sessions import WebSessions
+from tables.play.campaigns import Campaigns
+from tables.play.delivery import BACKOFF, DELIVERY_GIVE_UP, Delivery, Outbox, backoff, delivery_nonce
+from tables.play.history import History
+from tables.play.lobby import Lobby
+from tables.play.schedule import Schedule
+from tables.play.seats import IDLE_DEFAULT_MINUTES, Seats
+from tables.play.turns import Turns
+from tables.play.views import Views
+from tables.play.votes import Votes
+from tables.rules.choices import Choice
+from tables.rules.settings import Settings
+from tables.seeing.board import Board, Frame
+from tables.seeing.catchup import Catchup
+from tables.seeing.live import TableWatch
+from tables.seeing.reads import Reads
+from tables.seeing.verbs import Seeing
 
 __all__ = [
     "BACKOFF",
@@ -137,14 +136,14 @@ class TableService:
         self.people = People(kernel)
         self.outbox = Outbox(kernel)
         self.community = Community(kernel)
-        #: the web companion's sign-in links and sessions (tables/web_sessions.py)
+        #: the web companion's sign-in links and sessions (tables/people/web_sessions.py)
         self.web_sessions = WebSessions(kernel.backend, clock=kernel.clock)
-        #: the watcher of table changes behind the web companion's live pages (tables/live.py)
+        #: the watcher of table changes behind the web companion's live pages (tables/seeing/live.py)
         self.watch = TableWatch(kernel.backend)
-        #: members' display names, stored where every process reads them (tables/names.py)
+        #: members' display names, stored where every process reads them (tables/people/names.py)
         self.names = MemberNames(kernel.backend, kernel.clock)
         self.people.privacy.on_forget(self.names.forget)
-        #: the rooms a board reads (tables/reads.py): the builder never calls back up through here
+        #: the rooms a board reads (tables/seeing/reads.py): the builder never calls back up through here
         self.reads = Reads(kernel, self.views, self.history)
         self.seeing = Seeing(self.reads)
 
@@ -427,7 +426,7 @@ class TableService:
     ) -> list[tuple[str, int | None, float, bool, float | None]]:
         return await self.views.bank_lines(row, now)
 
-    # ---------------------------------------------------------- boards (tables/seeing.py)
+    # ---------------------------------------------------------- boards (tables/seeing/verbs.py)
     async def board(self, table: GameRow | int, viewer: int | None, locale: str, **how: Any) -> Board:
         return await self.seeing.board(table, viewer, locale, **how)
 

@@ -27,7 +27,7 @@ STORE_BACKENDS = ["sqlite", "postgresql"]
 
 async def make_store(backend: str, tmp_path: Path, clock=None) -> Store:
     """A fresh, open, empty store of ``backend`` (the one place tests create stores), timing
-    running tables by the table service's rule (tables/clocks.py ``due_times``);
+    running tables by the table service's rule (tables/rules/clocks.py ``due_times``);
     ``backend`` is the ``store_backend`` fixture (for PostgreSQL it carries the URL
     of a fresh database)."""
     kw: dict[str, Any] = {"due": due_times} | ({"clock": clock} if clock else {})
@@ -189,8 +189,8 @@ class Table:
         return await ex.wait(found, timeout, "an ephemeral message")
 
     def choice_for(self, gid: int, seat: str, idx: int) -> int:
-        """The board choice (tables/choices.py) that begins with legal action ``idx``."""
-        from tables.choices import choices
+        """The board choice (tables/rules/choices.py) that begins with legal action ``idx``."""
+        from tables.rules.choices import choices
 
         game = get_game(self.row(gid)["game"])
         offered = choices(game, self.state(gid), seat)
@@ -199,8 +199,8 @@ class Table:
     @staticmethod
     def _current(cid: str, kind: str, gid: int, version: int, panel: bool) -> bool:
         """Whether ``cid`` is a component of kind ``kind`` ("a" or "s") of table ``gid`` drawn
-        for ``version``, or (a private panel) carrying its seat's choice token (tables/panels.py)."""
-        from tables.panels import is_token
+        for ``version``, or (a private panel) carrying its seat's choice token (tables/rules/panels.py)."""
+        from tables.rules.panels import is_token
 
         parts = cid.split(":")
         if len(parts) < 5 or parts[:3] != ["tg", kind, str(gid)] or not parts[3].isdigit():

@@ -11,7 +11,7 @@ import pytest
 from engine import get_game
 from store import Seat
 from tables import TableService, TurnRefused
-from tables.levels import seat_level
+from tables.rules.levels import seat_level
 
 HOST, BOB, CAROL = 7, 8, 9
 CHANNEL = iter(range(10_000, 1 << 30))

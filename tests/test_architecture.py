@@ -143,7 +143,7 @@ def test_the_checks_catch_what_they_forbid():
     assert _defines_cog(ast.parse("class A(commands.Cog):\n    pass"))
 
 
-#: the store's methods that commit a change to a table (the kernel's alone: tables/kernel.py)
+#: the store's methods that commit a change to a table (the kernel's alone: tables/core/kernel.py)
 TABLE_COMMITS = {"commit", "update_game"}
 MAX_LINES = 500
 
@@ -162,19 +162,19 @@ def _table_commits(tree: ast.AST) -> list[str]:
 
 
 def test_only_the_kernel_commits_a_table():
-    """tables/kernel.py is the only code that calls the store's commit: the feature
+    """tables/core/kernel.py is the only code that calls the store's commit: the feature
     modules decide a change and hand it to the kernel (Kernel.commit, save_turn, write)."""
-    modules = sorted((ROOT / "tables").glob("*.py"))
-    assert {"kernel.py", "lobby.py", "turns.py", "seats.py"} <= {f.name for f in modules}
+    modules = {f.relative_to(ROOT / "tables").as_posix(): f for f in sorted((ROOT / "tables").rglob("*.py"))}
+    assert {"core/kernel.py", "play/lobby.py", "play/turns.py", "play/seats.py"} <= set(modules)
     bad = {}
-    for f in modules:
-        if f.name == "kernel.py":
+    for name, f in modules.items():
+        if name == "core/kernel.py":
             assert _table_commits(ast.parse(f.read_text(encoding="utf-8"))), "the kernel commits"
             continue
         found = _table_commits(ast.parse(f.read_text(encoding="utf-8")))
         if found:
-            bad[f.name] = found
-    assert not bad, f"only tables/kernel.py may commit a table: {bad}"
+            bad[name] = found
+    assert not bad, f"only tables/core/kernel.py may commit a table: {bad}"
 
 
 #: the packages whose every module stays under the size limit, with no exceptions
@@ -270,12 +270,17 @@ def test_cogs_never_touch_the_store():
 
 #: where a step is applied to a table: the autopilot (every step nobody clicked) and the
 #: kernel's validated apply of a member's own click (``Kernel.advance``)
-STEP_TAKERS = {("tables/autopilot.py", None), ("tables/kernel.py", "advance")}
+STEP_TAKERS = {("tables/core/autopilot.py", None), ("tables/core/kernel.py", "advance")}
 #: modules that apply actions to a copy of a state and never log or commit it: the
 #: offered choices and their previews, the log's text, the replay from snapshots
-SIMULATORS = {"tables/choices.py", "tables/preview.py", "tables/logtext.py", "tables/snapshots.py"}
+SIMULATORS = {
+    "tables/rules/choices.py",
+    "tables/rules/preview.py",
+    "tables/seeing/logtext.py",
+    "tables/core/snapshots.py",
+}
 #: the one maker of a log row (``Logged``), called by the step takers
-LOG_ROW = ("tables/common.py", "log_entry")
+LOG_ROW = ("tables/core/common.py", "log_entry")
 
 
 def _steps(tree: ast.AST) -> list[tuple[str, str | None, int]]:
@@ -303,7 +308,7 @@ def _steps(tree: ast.AST) -> list[tuple[str, str | None, int]]:
 
 def test_only_the_autopilot_and_a_members_click_apply_actions():
     """A step is applied to a table (a game's ``apply`` whose result is logged) only in
-    tables/autopilot.py and in the kernel's apply of a member's own click: the timer,
+    tables/core/autopilot.py and in the kernel's apply of a member's own click: the timer,
     the league, the lobby and the seats pass policies to the autopilot instead of looping.
     The simulators apply to a copy and never make a log row."""
     files: list[Path] = []
@@ -319,8 +324,8 @@ def test_only_the_autopilot_and_a_members_click_apply_actions():
             if kind == "apply" and rel in SIMULATORS:
                 continue
             bad.append(f"{rel}:{line} {kind} in {func}")
-    assert not bad, f"only tables/autopilot.py and Kernel.advance take steps: {bad}"
-    taken = {(k, f) for k, f, _ in _steps(ast.parse((ROOT / "tables/kernel.py").read_text(encoding="utf-8")))}
+    assert not bad, f"only tables/core/autopilot.py and Kernel.advance take steps: {bad}"
+    taken = {(k, f) for k, f, _ in _steps(ast.parse((ROOT / "tables/core/kernel.py").read_text(encoding="utf-8")))}
     assert taken == {("apply", "advance"), ("log_entry", "advance")}, "the kernel applies a click, nothing else"
 
 
@@ -332,7 +337,7 @@ def test_the_step_check_catches_a_loop_of_its_own():
 
 
 #: what a board reads with (issue 30 item 1): the rooms it is handed, never the facade above them
-READS_DOWN = ("board.py", "catchup.py", "logtext.py", "secrecy.py", "reads.py")
+READS_DOWN = ("seeing/board.py", "seeing/catchup.py", "seeing/logtext.py", "seeing/secrecy.py", "seeing/reads.py")
 
 
 def _facade_uses(tree: ast.AST) -> list[str]:
@@ -360,8 +365,8 @@ def _facade_uses(tree: ast.AST) -> list[str]:
 
 
 def test_the_board_builder_reads_down():
-    """tables/board.py and tables/catchup.py (and the log's words and secrecy they use) take
-    the rooms they read (tables/reads.py), not the facade: no call of theirs goes back up."""
+    """tables/seeing/board.py and tables/seeing/catchup.py (and the log's words and secrecy they use) take
+    the rooms they read (tables/seeing/reads.py), not the facade: no call of theirs goes back up."""
     bad = {}
     for name in READS_DOWN:
         found = _facade_uses(ast.parse((ROOT / "tables" / name).read_text(encoding="utf-8")))
@@ -406,7 +411,7 @@ def test_html_is_written_only_by_the_page_builders():
 
 def test_a_seat_is_labelled_by_one_rule():
     """An AI seat's label ("AI 1 (hard)") and an unnamed member's ("Player 2") are made by
-    one function (tables/board.py's seat_labels); a lobby, a board and a page all ask it
+    one function (tables/seeing/board.py's seat_labels); a lobby, a board and a page all ask it
     (cogs/ui.py kept a copy of the AI rule)."""
     code = [ROOT / "bot.py", ROOT / "driver.py"]
     code += [

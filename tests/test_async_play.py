@@ -11,7 +11,8 @@ from tablekit import open_vote
 
 from engine import get_game
 from store import InjectedCrash, Seat
-from tables import TableService, TurnRefused, ratings
+from tables import TableService, TurnRefused
+from tables.rules import ratings
 
 HOST, BOB, CAROL = 7, 8, 9
 AI = lambda g, st, s, legal: g.ai_action(st, s)  # noqa: E731

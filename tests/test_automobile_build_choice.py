@@ -1,7 +1,7 @@
 """Issue 12 item 6: an Automobile build is one select of the legal (model, count)
 combinations when there are at most 25 (the model names its price class), else
 the model, then the count; "Back" stays a choice of its own.  Real positions of
-seeded AI games; the choices are the platform's (tables/choices.py)."""
+seeded AI games; the choices are the platform's (tables/rules/choices.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from engine import get_game
 from engine.automobile import rules as R
 from engine.automobile.models import Act, BuildClass, BuildCount, BuildSpace, Cancel
-from tables.choices import MAX_CHOICES, choices, describe
+from tables.rules.choices import MAX_CHOICES, choices, describe
 
 GAME = get_game("automobile")
 

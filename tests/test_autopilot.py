@@ -1,4 +1,4 @@
-"""The autopilot (tables/autopilot.py; issue 30 item 2): one function takes every step
+"""The autopilot (tables/core/autopilot.py; issue 30 item 2): one function takes every step
 nobody clicked, inside the change that caused it.  A fake standing order ("always the
 first legal action", a policy as standing orders will plug in) is driven through a
 click, a turn timer running out and a league deadline: each time the same function
@@ -15,8 +15,9 @@ from test_league_deadline import _season, moved_by_both
 
 from engine.base import BaseState, Game
 from store import GameRow
-from tables import TableService, autopilot
-from tables.leagues import LeagueService
+from tables import TableService
+from tables.core import autopilot
+from tables.leagues.rounds import LeagueService
 
 
 class FirstLegal:

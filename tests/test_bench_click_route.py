@@ -24,6 +24,6 @@ async def test_a_two_member_click_reads_its_row_once_and_its_board_reads_down():
     before = sys.getprofile()
     rec = await route.run("thunder_road", 2)
     sys.setprofile(before)
-    assert "tables/board.py" in rec.files and rec.facade_calls()[0] > 0  # the click was recorded
+    assert "tables/seeing/board.py" in rec.files and rec.facade_calls()[0] > 0  # the click was recorded
     assert rec.facade_calls(route.BUILDER) == (0, 0), sorted(c for c in rec.calls if c[0] in route.BUILDER)
     assert rec.row_reads == 1

@@ -1,4 +1,4 @@
-"""Campaigns (tables/campaigns.py, and the kernel's commit of a finished campaign
+"""Campaigns (tables/play/campaigns.py, and the kernel's commit of a finished campaign
 table) on every store backend."""
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import pytest
 
 from engine import get_game
 from engine.i18n import t
-from tables.choices import LABEL_LIMIT, Choice, _Label, _unique, choices, describe, destinations, numbering
+from tables.rules.choices import LABEL_LIMIT, Choice, _Label, _unique, choices, describe, destinations, numbering
 
 GAMES = [
     ("thunder_road", 3, 0, "en"),

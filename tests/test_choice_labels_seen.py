@@ -17,7 +17,7 @@ from cogs.present.ui import choice_items, merge_lone_options
 from engine import get_game
 from store import GameRow
 from store.rows import Seat
-from tables.choices import _Label, _unique, choices, describe, destinations, numbering
+from tables.rules.choices import _Label, _unique, choices, describe, destinations, numbering
 
 GAMES = [
     ("thunder_road", 4, {}, "en"),

@@ -1,7 +1,7 @@
 """Destinations numbered on the board (issue 12, items 6 and 7): when a seat is
 offered car moves, the board image shows each destination with the number its
 button starts with.  One platform mechanism: ``Game.board_mark`` names the place a
-choice's last step goes to, ``tables.choices.destinations``/``numbering`` number
+choice's last step goes to, ``tables.rules.choices.destinations``/``numbering`` number
 the offered choices' places, the table service passes ``{place: number}`` to the
 renderer (``View.marks``) and starts each label with its number."""
 
@@ -12,8 +12,8 @@ import re
 import render.thunder_road as tr_render
 from engine import get_game
 from engine.thunder_road.content import add, hex_of, key, on_board, space_name, unkey
-from tables.choices import choices, describe, destinations, numbering
-from tables.preview import step_ends_chain
+from tables.rules.choices import choices, describe, destinations, numbering
+from tables.rules.preview import step_ends_chain
 
 GAME = get_game("thunder_road")
 NUMBERED = re.compile(r"^(\d+) · ")

@@ -1,5 +1,5 @@
 """A background pass trusts the wall clock only as far as the time that really passed
-explains it (tables.clocks.WallClock); a jump either way makes the scheduler's pass
+explains it (tables.rules.clocks.WallClock); a jump either way makes the scheduler's pass
 expire nothing: no AI move, no time bank run out, no vote opened."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from tables.clocks import WallClock
+from tables.rules.clocks import WallClock
 
 T0 = 1_800_000_000.0
 DAY = 86400.0

@@ -11,7 +11,8 @@ import pytest
 
 from store import Seat, SqliteStore
 from store.postgres import PostgresStore
-from tables import TableService, TurnRefused, clocks, due_times
+from tables import TableService, TurnRefused, due_times
+from tables.rules import clocks
 
 HOST, BOB, CAROL = 7, 8, 9
 DAY, HOUR = clocks.DAY, clocks.HOUR

@@ -1,5 +1,5 @@
 """Discord and the web companion show a viewer the same table: both are built from
-one :func:`tables.board.board` (the real bot against the stand-in, the companion in
+one :func:`tables.seeing.board.board` (the real bot against the stand-in, the companion in
 the bot's process).  For the same viewer: the same choices with the same labels,
 the same player to act, the same banks; hidden information stays on the server."""
 
@@ -12,7 +12,7 @@ import aiohttp
 
 from cogs.present.board_posts import Boards
 from engine.i18n import t
-from tables.board import clip
+from tables.seeing.board import clip
 from tests.test_e2e_web import local, redeem, with_web
 
 
@@ -79,7 +79,7 @@ async def test_the_board_the_panel_and_the_page_offer_the_same_choices_to_the_sa
     player = host if seats[seat] == host.id else bob
 
     # Discord: the public board offers the seat's choices (it alone is to act) and pings it once,
-    # unless it is the host's, who pressed Start (tables/pings.py: never the member who acted)
+    # unless it is the host's, who pressed Start (tables/seeing/pings.py: never the member who acted)
     on_discord = discord_choices(msg)
     assert on_discord, "the public board carries the choices"
     assert msg.pinged == ([] if player is host else [player.id])

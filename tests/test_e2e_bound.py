@@ -17,7 +17,7 @@ OTHER_GUILD = 987654321098765432
 
 
 def without_locale(rows: list[tuple]) -> list[tuple]:
-    """Member preferences without the language every interaction may note (tables/members.py)."""
+    """Member preferences without the language every interaction may note (tables/people/members.py)."""
     out = []
     for uid, prefs in rows:
         kept = {k: v for k, v in json.loads(prefs).items() if k != "locale"}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from engine import get_game
-from tables.catchup import touches
+from tables.seeing.catchup import touches
 
 SEAT_ID = re.compile(r"(?<![\w@#<])p\d(?![\w>])")
 

@@ -11,7 +11,7 @@ import asyncio
 
 from engine import get_game
 from engine.i18n import t
-from tables.choices import choices
+from tables.rules.choices import choices
 
 V2 = 1 << 15
 

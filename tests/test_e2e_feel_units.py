@@ -11,8 +11,8 @@ from cogs.present.ui import log_lines, relabel, seat_labels
 from engine import get_game, register, unregister
 from store import GameRow, Seat
 from tables import TableService
-from tables.choices import MAX_CHOICES, choices
-from tables.preview import step_ends_chain
+from tables.rules.choices import MAX_CHOICES, choices
+from tables.rules.preview import step_ends_chain
 
 
 @pytest.fixture

@@ -31,7 +31,7 @@ from cogs.kit.components import routes_of
 from cogs.kit.inputs import parse_chain
 from engine import available, get_game
 from engine.i18n import t
-from tables import clocks
+from tables.rules import clocks
 
 INTERNAL = [t("core.ui.internal", lang) for lang in ("en", "zh")]
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -92,7 +92,7 @@ class World:
         try:
             names = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
             out = {n: con.execute(f'SELECT * FROM "{n}" ORDER BY rowid').fetchall() for n in names}
-            # every interaction may note the member's language (tables/members.py): not a change of any table
+            # every interaction may note the member's language (tables/people/members.py): not a change of any table
             kept = [
                 (uid, {k: v for k, v in json.loads(prefs).items() if k != "locale"})
                 for uid, prefs in out.get("user_prefs", [])

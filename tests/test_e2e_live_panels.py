@@ -1,5 +1,5 @@
 """Private panels stay live (issue 20.1), through the stand-in with the real bot: a
-crew's panel carries its own choice token (tables/panels.py), so another crew's
+crew's panel carries its own choice token (tables/rules/panels.py), so another crew's
 orders never make it "out of date"; only a change to what this crew may choose
 does, and then the panel is redrawn in place with its choices as they are now."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from engine import get_game
 from engine.i18n import t
-from tables.choices import choices, describe
-from tables.panels import TOKEN_BASE, offer_token
+from tables.rules.choices import choices, describe
+from tables.rules.panels import TOKEN_BASE, offer_token
 
 OUT_OF_DATE = "out of date"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from engine import get_game
-from tables.choices import choices
-from tables.decisions import decisions, page
+from tables.rules.choices import choices
+from tables.rules.decisions import decisions, page
 from tables.service import log_entry
 
 GAME = get_game("thunder_road")

@@ -15,7 +15,7 @@ from test_e2e_service import _advance_to, _after
 
 from engine import get_game
 from engine.i18n import t
-from tables.choices import choices
+from tables.rules.choices import choices
 
 TR = get_game("thunder_road")
 SAVED = t("discord.table.saved_pending", "en")

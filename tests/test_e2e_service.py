@@ -9,7 +9,7 @@ import sqlite3
 import time
 
 from engine import get_game
-from tables.choices import choices
+from tables.rules.choices import choices
 
 TR = get_game("thunder_road")
 SAVED = "Your move counts"
@@ -22,7 +22,7 @@ def _after(state, seat, chain):
 
 
 def _step(table, gid, same_seat: bool):
-    """The board choice (tables/choices.py) beginning with the AI's decision at
+    """The board choice (tables/rules/choices.py) beginning with the AI's decision at
     ``gid`` if it keeps (or passes) the turn as asked, else None."""
     state = table.state(gid)
     seat = TR.to_act(state)[0]

@@ -1,6 +1,6 @@
 """/settings through the real discord.py client and the stand-in, on both backends
 (issue 28 item 2): every subcommand that changes a setting goes through the one locked
-update (tables/settings.py update_guild, the store's update_guild_settings), so each
+update (tables/rules/settings.py update_guild, the store's update_guild_settings), so each
 works and two admins changing settings at once both keep their change."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine.i18n import t
-from tables.settings import DEFAULT_SETTINGS
+from tables.rules.settings import DEFAULT_SETTINGS
 
 
 def changes(channel: int) -> dict[str, tuple[dict[str, Any], Any]]:

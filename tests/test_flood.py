@@ -1,7 +1,7 @@
 """Flooding: a member acting much faster than a person plays (more than 5
 actions in 2 s) is told privately to slow down and changes nothing until they
 do; everyone else is served as usual.  Commands, buttons and selects all pass
-the same check (cogs/kit/flood.py); the counting is tables/flood.py."""
+the same check (cogs/kit/flood.py); the counting is tables/people/flood.py."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import copy
 import pytest
 
 from engine.i18n import t
-from tables.flood import FloodGate
+from tables.people.flood import FloodGate
 
 
 class Ticks:

@@ -1,4 +1,4 @@
-"""History (tables/history.py) on every store backend: the table ``/game log``
+"""History (tables/play/history.py) on every store backend: the table ``/game log``
 shows, a finished table's export (never a running one's: its seed predicts every
 roll) and its state at any turn."""
 

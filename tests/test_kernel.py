@@ -1,4 +1,4 @@
-"""The kernel (tables/kernel.py) on every store backend: a table that cannot be
+"""The kernel (tables/core/kernel.py) on every store backend: a table that cannot be
 loaded or fails validation is quarantined, an engine crash refuses the action and
 keeps the table, a lost compare-and-swap writes nothing, the AI and forced choices."""
 

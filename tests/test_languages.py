@@ -171,7 +171,7 @@ GERMAN = textwrap.dedent(
         return all(rules_topics(gid, "de") == rules_topics(gid, "zh") for gid in available())
 
     def members():
-        from tables.members import MemberLocales
+        from tables.people.members import MemberLocales
         class Prefs:
             store = None
             async def user(self, uid):

@@ -1,5 +1,5 @@
 """A league round's deadline through the table service, on every store backend
-(tables/league_deadline.py; docs/rulings.md "Leagues: the deadline"): who never
+(tables/leagues/deadline.py; docs/rulings.md "Leagues: the deadline"): who never
 moved forfeits, a table nobody moved at is a double forfeit, ratings move only for
 members who played (issue 29 item 3); a deadline that loses the race with a move
 is decided again, by this pass or the next, never left open (issue 28 item 8)."""
@@ -12,7 +12,7 @@ from conftest import Clock, make_store
 from test_web import client_for
 
 from tables import TableService
-from tables.leagues import LeagueService
+from tables.leagues.rounds import LeagueService
 
 GUILD = 1
 

@@ -11,7 +11,7 @@ from test_privacy import BOB, CAROL, HOST, member_ids_everywhere, three_at_a_tab
 
 from store import CampaignChange, ChangeSet, VersionConflict, VoteChange
 from tables import TableService
-from tables.leagues import LeagueService
+from tables.leagues.rounds import LeagueService
 
 
 def season_state(*members: int) -> dict:
@@ -85,7 +85,7 @@ def test_a_member_forgotten_before_forgets_withdrew_is_never_paired():
     """A season whose member was forgotten by an earlier release (their pseudonym still an
     undropped player) pairs the others only."""
     from store import LeagueRow
-    from tables.leagues import pair_round
+    from tables.leagues.rounds import pair_round
 
     state = season_state(HOST, BOB, CAROL)
     state["players"] = {("-77" if u == str(HOST) else u): p for u, p in state["players"].items()}

@@ -1,4 +1,4 @@
-"""Leagues without Discord (tables/leagues.py and the store's league rows): every
+"""Leagues without Discord (tables/leagues/rounds.py and the store's league rows): every
 change compare-and-swap on the league, each round step claimed once across
 processes, a whole season through the service.  Runs on every store backend."""
 
@@ -12,7 +12,7 @@ from conftest import Clock, make_store
 
 from store import ChannelBusy, Seat, VersionConflict
 from tables import TableService, TurnRefused
-from tables.leagues import LeagueService, compute_standings, standings, table_points
+from tables.leagues.rounds import LeagueService, compute_standings, standings, table_points
 
 GUILD = 1
 

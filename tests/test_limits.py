@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import make_store
 
-from tables import TableService, TurnRefused, limits
+from tables import TableService, TurnRefused
+from tables.rules import limits
 
 HOST, BOB, CAROL = 7, 8, 9
 GUILD = 1
@@ -135,7 +136,7 @@ async def test_campaign_caps(store):
 
 async def test_league_caps_like_campaigns_a_finished_or_cancelled_league_frees_its_place(store):
     """Issue 28 item 10: one admin made 300 leagues; leagues are capped like campaigns."""
-    from tables.leagues import LeagueService
+    from tables.leagues.rounds import LeagueService
 
     service = TableService(store)
     leagues = LeagueService(service)

@@ -1,4 +1,4 @@
-"""The lobby (tables/lobby.py) on every store backend: opening, joining, starting,
+"""The lobby (tables/play/lobby.py) on every store backend: opening, joining, starting,
 abandoning.  Its limits and expiry: tests/test_limits.py."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import store.migrations as migrations
 from engine import get_game
 from store import Seat, SqliteStore
 from tables import TableService, due_times
-from tables.decisions import decisions, taken_by
+from tables.rules.decisions import decisions, taken_by
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GAME = get_game("thunder_road")

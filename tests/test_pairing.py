@@ -1,4 +1,4 @@
-"""League pairings (tables/pairing.py): properties over many generated standings."""
+"""League pairings (tables/leagues/pairing.py): properties over many generated standings."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables import pairing
-from tables.pairing import met_key
+from tables.leagues import pairing
+from tables.leagues.pairing import met_key
 
 
 def _perfect_matchings(players: list[int]):

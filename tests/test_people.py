@@ -1,4 +1,4 @@
-"""People (tables/people.py) on every store backend: follows and ``/game mine``.
+"""People (tables/people/mine.py) on every store backend: follows and ``/game mine``.
 Privacy (footprint, forget): tests/test_privacy.py and tests/test_async_play.py."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import pytest
 from tablekit import AI, BOB, CAROL, HOST
 
 from store import Seat
-from tables import TableService, TurnRefused, clocks
+from tables import TableService, TurnRefused
+from tables.rules import clocks
 
 
 async def start(store, service, game="thunder_road", humans=(HOST, BOB), table=None, ai=0, channel=None):

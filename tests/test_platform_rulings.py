@@ -11,8 +11,8 @@ from pathlib import Path
 import render.city_of_fury
 from engine import get_game
 from store.base import RatingRow, StatRow
-from tables.panels import is_token
-from tables.standings import rank, rank_by_rating, wilson_lower
+from tables.people.standings import rank, rank_by_rating, wilson_lower
+from tables.rules.panels import is_token
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -93,7 +93,7 @@ async def test_a_stale_click_is_refused_and_the_clicker_gets_a_fresh_private_pan
 
     fresh = await ex.wait(panel, 20, "a fresh private panel")
     assert any("out of date" in m.content for m in ex.messages if m.ephemeral)
-    # a private panel carries the seat's choice token (tables/panels.py), not the table's version
+    # a private panel carries the seat's choice token (tables/rules/panels.py), not the table's version
     tokens = [int(c.split(":")[3]) for c in fresh.custom_ids if c.startswith(f"tg:a:{gid}:")]
     assert tokens and all(is_token(x) for x in tokens)
     assert table.row(gid)["version"] == v1

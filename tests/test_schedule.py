@@ -1,4 +1,4 @@
-"""The schedule (tables/schedule.py) on every store backend: a reminder is due once
+"""The schedule (tables/play/schedule.py) on every store backend: a reminder is due once
 the table's interval has passed, is booked by one pass only and can be given back;
 a member on vacation is neither reminded nor timed out.  Time banks, their expiry
 policies and the vacation allowance: tests/test_clocks.py."""

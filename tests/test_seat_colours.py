@@ -12,7 +12,7 @@ from engine import available, get_game
 from render import board_colours
 from render.common import MIN_DELTA_E, SEAT_PALETTE, delta_e
 from store import GameRow, Seat
-from tables.colours import seat_colours
+from tables.seeing.colours import seat_colours
 
 
 def test_delta_e_measures_what_the_eye_sees():

@@ -1,4 +1,4 @@
-"""Seats (tables/seats.py) on every store backend: a hand-over and the AI move it
+"""Seats (tables/play/seats.py) on every store backend: a hand-over and the AI move it
 triggers, and a resignation, are each one change.  Undo and its consent:
 tests/test_undo_consent.py and tests/test_snapshots.py."""
 

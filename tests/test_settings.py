@@ -4,7 +4,7 @@ for two bot processes sharing a PostgreSQL database)."""
 
 from __future__ import annotations
 
-from tables.settings import DEFAULT_SETTINGS, SETTINGS_TTL, Settings
+from tables.rules.settings import DEFAULT_SETTINGS, SETTINGS_TTL, Settings
 
 
 async def test_a_change_made_by_another_process_is_seen_within_the_ttl(store):

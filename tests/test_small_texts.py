@@ -12,8 +12,8 @@ import pytest
 from engine import get_game
 from engine.base import SeatLabel
 from engine.i18n import t
-from tables.board import msg_text, outcome_text
-from tables.standings import record_value
+from tables.people.standings import record_value
+from tables.seeing.board import msg_text, outcome_text
 
 LABELS = {"p1": SeatLabel(name="Alice"), "p2": SeatLabel(name="Bob")}
 

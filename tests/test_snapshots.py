@@ -1,5 +1,5 @@
 """Snapshots: a rebuildable cache of a table's state in front of the replay from
-the seed (tables/snapshots.py).  Whatever the cache holds, undo and ``/game
+the seed (tables/core/snapshots.py).  Whatever the cache holds, undo and ``/game
 replay <turn>`` give exactly what a full replay of the log from the seed gives.
 Runs on every store backend."""
 
@@ -12,7 +12,7 @@ import pytest
 from engine import get_game
 from store import ActionRow, InjectedCrash, NewSnapshot, Seat
 from tables import TableService
-from tables.snapshots import snapshot_key
+from tables.core.snapshots import snapshot_key
 
 HOST = 7
 EVERY = 10  # snapshot interval for these tests (the default is larger)

@@ -76,7 +76,7 @@ async def fill(store) -> None:
     await store.update_guild_settings(1, lambda _: {"reminder": 60})
     await store.set_user_prefs(5, {"quiet": [22, 7]})
     await store.set_meta("command_hash:global", "abc")
-    await store.set_member_name(1, 5, "Zoë «五»", 1000.5)  # a display name (tables/names.py)
+    await store.set_member_name(1, 5, "Zoë «五»", 1000.5)  # a display name (tables/people/names.py)
     await store.set_member_name(0, 5, "Zoë", 1000.5)
     await store.commit(ChangeSet(ratings=[RatingChange(1, "thunder_road", 5, 0, 27.5, 7.9, 1)]))
     await store.follow(waiting.id, 5, "digest", 1)

@@ -69,7 +69,7 @@ async def test_release_gives_back_exactly_one_of_two_equal_events(store):
 
 
 async def test_without_a_due_time_policy_a_running_table_is_not_changed(store, database_url):
-    """The store keeps due times; when they fall is the table service's rule (tables/clocks.py),
+    """The store keeps due times; when they fall is the table service's rule (tables/rules/clocks.py),
     given by whoever opens the store: one opened without it (a copy tool) refuses to time a table."""
     gid = await _table(store, 10, [Seat("p1", 9), Seat("p2", 8)])
     bare = open_store(database_url, due=None)

@@ -1,6 +1,6 @@
 """The facade (tables/service.py): every caller (cogs/, web/, bot.py, bench/) keeps
 calling :class:`TableService` by the names and signatures it always had, and each
-call reaches the module that owns it (tables/kernel.py and the feature modules).
+call reaches the module that owns it (tables/core/kernel.py and the feature modules).
 The behaviour of each module is tested in its own file: tests/test_kernel.py,
 test_lobby.py, test_turns.py, test_seats.py, test_votes.py, test_campaigns.py,
 test_people.py, test_history.py, test_schedule.py, test_views.py, test_outbox.py."""

@@ -1,4 +1,4 @@
-"""The one escape for text a member supplied (tables/text.py): whatever a name
+"""The one escape for text a member supplied (tables/rules/text.py): whatever a name
 holds, shown escaped it formats nothing, links nowhere, mentions nobody, is
 never taken for a catalog key and stays within its bound."""
 
@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.i18n import t
-from tables.text import MARKDOWN, NAME_CHARS, escape, plain, quote
+from tables.rules.text import MARKDOWN, NAME_CHARS, escape, plain, quote
 
 HOSTILE = st.one_of(
     st.text(max_size=200),

@@ -16,7 +16,7 @@ from engine import get_game
 from engine.base import SeatLabel
 from engine.thunder_road.content import faces
 from render.common import recorded_text
-from tables.choices import choices, describe, destinations, numbering
+from tables.rules.choices import choices, describe, destinations, numbering
 
 GAME = get_game("thunder_road")
 NAMES = ["Bartholomew", "小明同学", "Zoë", "Maximilian", "阿强"]

@@ -1,4 +1,4 @@
-"""Turns (tables/turns.py) on every store backend: a timer never takes a decision
+"""Turns (tables/play/turns.py) on every store backend: a timer never takes a decision
 after a last-moment click, a forged chain past a reveal is refused whole, and the
 /play previews a chain is built from never look past hidden information."""
 

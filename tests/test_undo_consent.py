@@ -8,7 +8,7 @@ import pytest
 
 from store import ActionRow, Seat
 from tables import TableService, TurnRefused
-from tables.undo_rule import removed_players
+from tables.rules.undo_rule import removed_players
 
 HOST, BOB, CAROL, DAVE = 7, 8, 9, 10
 AI = lambda g, st, s, legal: g.ai_action(st, s)  # noqa: E731

@@ -1,4 +1,4 @@
-"""Views (tables/views.py) on every store backend: what a seat is offered, the
+"""Views (tables/play/views.py) on every store backend: what a seat is offered, the
 numbers on its buttons and the board's marks agree and are computed once per
 table version; the time-bank lines of a table with a clock profile."""
 
@@ -7,7 +7,8 @@ from __future__ import annotations
 from tablekit import AI, HOST, new_table
 
 from store import Seat
-from tables import TableService, clocks
+from tables import TableService
+from tables.rules import clocks
 
 
 async def test_the_offer_its_numbers_and_the_boards_marks_agree_once_per_version(store):

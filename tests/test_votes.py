@@ -1,4 +1,4 @@
-"""Votes (tables/votes.py) on every store backend: the deciding ballot and the undo
+"""Votes (tables/play/votes.py) on every store backend: the deciding ballot and the undo
 or hand-over it passes are one change; racing ballots both count."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from tables import TableService, TurnRefused
 
 async def others_act_after(service, store, gid, who=(BOB, CAROL)):
     """Play until the host has acted and each of ``who`` decided after them (so an undo
-    asks them: the players whose decisions it removes, tables/undo_rule.py)."""
+    asks them: the players whose decisions it removes, tables/rules/undo_rule.py)."""
     for _ in range(5000):
         log = await store.actions(gid, limit=100_000)
         mine = [i for i, a in enumerate(log) if a.user_id == HOST]

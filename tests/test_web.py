@@ -12,8 +12,8 @@ from conftest import Clock, make_store
 from webtables import BOB, HOST, ai_pick, move, open_two_player, signin_form
 
 from tables import TableService
-from tables.live import TableWatch
-from tables.web_sessions import LINK_SECONDS, WebSessions, end_sessions, sign, verify
+from tables.people.web_sessions import LINK_SECONDS, WebSessions, end_sessions, sign, verify
+from tables.seeing.live import TableWatch
 from web import Limits, make_app
 from web.app import COMPANION
 
@@ -249,7 +249,7 @@ async def test_standings_pages_list_names_and_escape_them(service):
         assert (await c.get("/c/12345")).status == 404
         import importlib.util
 
-        leagues = importlib.util.find_spec("tables.leagues") is not None
+        leagues = importlib.util.find_spec("tables.leagues.rounds") is not None
         assert (await c.get("/g/1/leagues")).status == (200 if leagues else 404)  # listed when the bot runs leagues
         zh = await (await c.get("/me?lang=zh")).text()
         assert "我的牌桌" in zh

@@ -16,7 +16,7 @@ from webtables import HOST, move, open_two_player
 
 from store import SqliteStore
 from tables import TableService, due_times
-from tables.web_sessions import LINK_SECONDS, WebSessions
+from tables.people.web_sessions import LINK_SECONDS, WebSessions
 from web import Limits, make_app
 
 CHROMIUM = os.environ.get("TG_CHROMIUM", "/usr/bin/chromium")

@@ -231,13 +231,13 @@ async def test_a_separate_companion_names_campaign_rows(two):
 
 
 async def test_a_forget_in_another_process_is_written_again_by_the_next_interaction(two, monkeypatch):
-    import tables.names
+    from tables.people import names
 
     bot, other = two  # two bot processes: a member forgotten through one, then seen by the other
     assert await bot.names.note(1, HOST, HOSTESS)
     await other.people.forget(HOST)
     assert await bot.names.of(1, [HOST]) == {}
     assert not await bot.names.note(1, HOST, HOSTESS)  # trusted for a while: no write on every click
-    monkeypatch.setattr(tables.names, "KNOWN_SECONDS", 0.0)  # that while has passed
+    monkeypatch.setattr(names, "KNOWN_SECONDS", 0.0)  # that while has passed
     assert await bot.names.note(1, HOST, HOSTESS)
     assert await other.names.of(1, [HOST]) == {HOST: HOSTESS}

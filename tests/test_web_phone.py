@@ -22,7 +22,7 @@ from engine import available
 from render.common import MIN_TEXT_PX
 from store import ChangeSet, GameChange, RatingChange, ResultRow, Seat, SqliteStore
 from tables import TableService, due_times
-from tables.leagues import LeagueService
+from tables.leagues.rounds import LeagueService
 from web import Limits, make_app
 
 #: the smallest text a phone reader reads without zooming, in CSS pixels

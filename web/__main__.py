@@ -16,8 +16,7 @@ import signal
 import sys
 from pathlib import Path
 
-from tables import TableService
-from tables.live import open_database
+from tables import TableService, open_database
 from web.app import start
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from tables import TableService, TurnRefused
-from tables.board import text
+from tables import board_text as text
 from web import pages
 from web.routes.people import PeoplePages
 from web.serve import guard as guards

@@ -7,9 +7,8 @@ import time
 from collections.abc import Iterable, Sequence
 from urllib.parse import quote
 
-from tables import locales
-from tables.board import Board, Choice, Frame
-from tables.board import text as t
+from tables import Board, Choice, Frame, locales
+from tables import board_text as t
 
 LANGS = locales.CODES
 
@@ -175,7 +174,7 @@ def dynamic(b: Board) -> str:
             f'<div class="card"><h2>{e(t("web.log", loc))}</h2><ol class="log" id="log">{items}</ol>'
             f'<p><a href="/t/{b.id}/history?at={max(0, b.positions - 1)}">{e(t("web.history_link", loc))}</a></p></div>'
         )
-    # a secret-orders game shows no version: it counts every crew's private steps (tables/secrecy.py)
+    # a secret-orders game shows no version: it counts every crew's private steps (tables/seeing/secrecy.py)
     shown = "" if b.secret_orders else f" · v{b.version}"
     parts.append(f'<p class="muted" id="version">#{b.id}{shown}</p>')
     return "".join(parts)

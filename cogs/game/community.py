@@ -21,9 +21,7 @@ from engine import available, get_game
 from engine.i18n import t
 from render.leaderboard import draw as draw_leaderboard
 from store import RatingRow, StatRow
-from tables import ratings
-from tables.standings import rank, rank_by_rating, record_value
-from tables.text import escape, plain
+from tables import escape, plain, rank, rank_by_rating, ratings, record_value
 
 log = logging.getLogger("tabletop.community")
 GAME_CHOICES = game_choices()  # at load time: see game_choices()

@@ -17,12 +17,7 @@ from cogs.present.catchupview import catchup_message
 from cogs.present.ui import clip, event_lines, game_name, seat_tag
 from engine.i18n import t
 from store import UndoRow
-from tables import clocks, logtext, secrecy
-from tables.board import web_link
-from tables.decisions import Decision, decisions
-from tables.decisions import page as log_page
-from tables.text import escape
-from tables.web_sessions import LINK_SECONDS
+from tables import LINK_SECONDS, Decision, clocks, decisions, escape, log_page, logtext, secrecy, web_link
 
 
 class History(TableFeature):
@@ -66,7 +61,7 @@ class History(TableFeature):
         total = await self.tables.count_actions(loaded.row.id)
         seat = loaded.row.seat_of(interaction.user.id)
         log = await self.tables.actions(loaded.row.id, limit=total) if total else []
-        # the steps this member may know of (no other crew's private steps: tables/secrecy.py),
+        # the steps this member may know of (no other crew's private steps: tables/seeing/secrecy.py),
         # and each undo where it happened: after the steps before the first it took back
         groups: list[Decision | UndoRow] = list(decisions(secrecy.visible(loaded.game, log, seat)))
         groups += await self.tables.undos(loaded.row.id)

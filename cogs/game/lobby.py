@@ -22,9 +22,7 @@ from cogs.present.ui import clip, game_name
 from engine import GameError, get_game
 from engine.i18n import t
 from store import GameRow
-from tables import TurnResult, clocks
-from tables.levels import check_level
-from tables.text import plain
+from tables import TurnResult, check_level, clocks, plain
 
 log = logging.getLogger("tabletop.lobby")
 #: the registered games and AI levels when this module was first imported; cogs/game/play.py

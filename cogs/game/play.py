@@ -68,7 +68,7 @@ class Play(Lobby, Turns, Seats, History, Follows, commands.Cog):
         try:
             await self.services.members.note(interaction.user.id, str(getattr(interaction.locale, "value", "") or ""))
             # and their display name there (a nick on the server, else their global name) refreshes
-            # the one every process's pages show, once a board showed them (tables/names.py: written
+            # the one every process's pages show, once a board showed them (tables/people/names.py: written
             # only when it changed; a member nothing shows gets no row from a click)
             await self.services.tables.names.note(
                 interaction.guild_id, interaction.user.id, interaction.user.display_name, create=False

@@ -79,7 +79,7 @@ class Settings(commands.Cog):
         reply: Callable[[dict[str, Any], str], str] | None = None,
     ) -> None:
         """Change some settings: every /settings subcommand that changes one goes through
-        here, and so through the one locked update (tables/settings.py update_guild, the
+        here, and so through the one locked update (tables/rules/settings.py update_guild, the
         store's update_guild_settings): ``change(settings)`` runs on the stored settings
         inside the write, the row locked, so another admin's change at the same moment is
         kept.  The admin is then shown ``reply(settings, locale)`` (by default every

@@ -69,9 +69,9 @@ class Turns(TableFeature):
         self, interaction: discord.Interaction, gid: int, version: int, idx: int | list[int], *, from_component: bool
     ) -> None:
         """A click picks one of the choices its board offered (a chain of single
-        steps, see tables/choices.py); ``/play`` gives legal-action indices."""
+        steps, see tables/rules/choices.py); ``/play`` gives legal-action indices."""
         locale = self.loc(interaction)
-        # the click's place is checked on the one read of the table's row (tables/kernel.py: load)
+        # the click's place is checked on the one read of the table's row (tables/core/kernel.py: load)
         place = (interaction.guild_id, interaction.channel_id)
 
         def picker(i: int):

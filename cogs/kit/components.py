@@ -255,7 +255,7 @@ class PrivateViewButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.
 
 
 class CatchupButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.Catchup.TEMPLATE):
-    """ "Since your turn": the clicker's private catch-up (tables/catchup.py)."""
+    """ "Since your turn": the clicker's private catch-up (tables/seeing/catchup.py)."""
 
     def __init__(self, gid: int, *, label: str = "?") -> None:
         self.key = ids.Catchup(gid)

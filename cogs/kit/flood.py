@@ -3,7 +3,7 @@
 Every slash command (through :class:`GuardedTree`, the bot's command tree) and
 every component click or select (through ``ErrorHook.click``, where every
 component of ours is routed: cogs/kit/components.py) passes :func:`admit` before anything else runs.
-The counting lives in :class:`tables.flood.FloodGate` (Discord-free); here a
+The counting lives in :class:`tables.people.flood.FloodGate` (Discord-free); here a
 refused member is told, privately and in their language, to slow down.
 Autocomplete is not counted: it is typing, not acting, and changes nothing.
 """

@@ -27,9 +27,7 @@ from cogs.kit.options_text import options_help
 from engine import GameError, available, get_game
 from engine.i18n import t
 from engine.locales import DEFAULT
-from tables import TurnRefused
-from tables.board import game_name
-from tables.text import quote
+from tables import TurnRefused, game_name, quote
 
 #: largest id a table, vote or campaign can have (the stores keep 64-bit integers)
 MAX_ID = 2**63 - 1

@@ -1,6 +1,6 @@
 """Who is who on Discord, for the messages the bot posts: members' display names
 (every interaction refreshes them; a short-lived cache), each member's language, a
-table's channel and public language, and every seat's label (the one rule: tables/board.py)."""
+table's channel and public language, and every seat's label (the one rule: tables/seeing/board.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ import discord
 from cogs.kit.services import Services
 from engine.base import SeatLabel
 from store import GameRow
-from tables import TableService
-from tables.board import seat_labels
+from tables import TableService, seat_labels
 
 log = logging.getLogger("tabletop.boards")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.base import Game
 from engine.i18n import t
-from tables.board import game_name
+from tables import game_name
 
 
 def options_help(game: Game, locale: str) -> str:

@@ -10,10 +10,7 @@ from dataclasses import dataclass, field
 
 from engine.locales import DEFAULT
 from store import Store
-from tables import DEFAULT_SETTINGS, Settings, TableService
-from tables.flood import FloodGate
-from tables.leagues import LeagueService
-from tables.members import MemberLocales
+from tables import DEFAULT_SETTINGS, FloodGate, LeagueService, MemberLocales, Settings, TableService
 
 __all__ = ["DEFAULT_SETTINGS", "Services", "services_of"]
 

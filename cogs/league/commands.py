@@ -1,6 +1,6 @@
-"""``/league``: seasons the bot runs itself (tables/leagues.py does the work).
+"""``/league``: seasons the bot runs itself (tables/leagues/rounds.py does the work).
 
-Thin: commands and the sign-up buttons call :class:`tables.leagues.LeagueService`
+Thin: commands and the sign-up buttons call :class:`tables.leagues.rounds.LeagueService`
 and post what it says; the scheduler pass (``tick``, every minute) and the posts it
 makes are in cogs/league/rounds.py.  Every refusal is private and localised (the
 one error hook, cogs/present/errors.py); league names and member names are escaped
@@ -28,9 +28,7 @@ from cogs.present.periodic import Periodic
 from cogs.present.ui import clip
 from engine.i18n import t
 from store import LeagueRow
-from tables import TurnRefused, clocks
-from tables.leagues import LeagueService
-from tables.text import escape
+from tables import LeagueService, TurnRefused, clocks, escape
 
 log = logging.getLogger("tabletop.league")
 GAME_CHOICES = game_choices()

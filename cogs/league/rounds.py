@@ -1,7 +1,7 @@
 """A league's scheduler pass and what it posts (cogs/league/commands.py holds the commands).
 
 Every minute (also driven by tests with their own clock) each league is advanced
-(tables/leagues.py): a round is paired, each table opened in its own thread (a
+(tables/leagues/rounds.py): a round is paired, each table opened in its own thread (a
 forum post with Waiting/Active/Finished tags when the league has a forum), the
 players pinged, the tables still running at the deadline decided, and the
 season's end posted with the podium (and rank roles per division when asked for
@@ -26,9 +26,7 @@ from engine.i18n import t
 from render.league import Row as ImageRow
 from render.league import draw as draw_standings
 from store import LeagueRow
-from tables import TurnRefused
-from tables.leagues import LeagueService, RoundEvent, Standings
-from tables.text import escape, plain
+from tables import LeagueService, RoundEvent, Standings, TurnRefused, escape, plain
 
 log = logging.getLogger("tabletop.league")
 TAGS = ("waiting", "active", "finished")

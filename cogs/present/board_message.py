@@ -1,5 +1,5 @@
 """The board message: every board is built here (Components V2, from the one board
-builder of tables/board.py), the private panel and view, a replay frame, and the edit
+builder of tables/seeing/board.py), the private panel and view, a replay frame, and the edit
 of a posted board in place."""
 
 from __future__ import annotations
@@ -25,10 +25,7 @@ from cogs.present.ui import (
 from engine.base import BaseState, Event, Game, SeatLabel
 from engine.i18n import t
 from store import GameRow
-from tables import TurnResult
-from tables.board import Board, web_link
-from tables.pings import board_pings
-from tables.text import escape
+from tables import Board, TurnResult, board_pings, escape, web_link
 
 log = logging.getLogger("tabletop.boards")
 
@@ -48,7 +45,7 @@ class BoardMessages(Surgery):
         live: bool = True,
     ) -> Board:
         """What ``viewer`` (None: the channel) sees of a table, for a Discord message:
-        :func:`tables.board.board` with the members' display names and markdown-safe texts."""
+        :func:`tables.seeing.board.board` with the members' display names and markdown-safe texts."""
         labels = await self.labels(row, locale)
         return await self.tables.board(
             row,
@@ -79,7 +76,7 @@ class BoardMessages(Surgery):
         panel = await self.panel_label(row, b, locale) if live else None
         view = board_view(row, b, note=note, live=live, extra=self.bank_text(row, b), panel_label=panel)
         self.add_web_link(view, row, locale)
-        pings = board_pings(result, b.to_act, live=live)  # tables/pings.py: the one place pings are decided
+        pings = board_pings(result, b.to_act, live=live)  # tables/seeing/pings.py: the one place pings are decided
         return {"view": view, "file": board_file(png), "allowed_mentions": allowed_mentions(pings)}
 
     async def panel_label(self, row: GameRow, b: Board, locale: str) -> str | None:
@@ -103,7 +100,7 @@ class BoardMessages(Surgery):
         """A member's private panel: what their seat is asked (its full wording) and
         its choices (``board``: the public board it was opened from)."""
         b = await self.board(row, user_id, locale, state=(game, state))
-        # the panel carries its seat's choice token: other seats' moves leave it live (tables/panels.py)
+        # the panel carries its seat's choice token: other seats' moves leave it live (tables/rules/panels.py)
         token = await self.tables.panel_token(row, game, state, b.viewer_seat) if b.choices and b.viewer_seat else None
         return b.prompt or "", action_view(row, game, offered(b.choices), locale, board=board, ver=token)
 

@@ -1,4 +1,4 @@
-""" "Since your turn" in Discord: the catch-up of tables/catchup.py as one private
+""" "Since your turn" in Discord: the catch-up of tables/seeing/catchup.py as one private
 message (what each other player did since, what hit the member first, the board
 after their last decision and now, side by side)."""
 
@@ -13,8 +13,7 @@ import discord
 from cogs.present.ui import clip, game_name, log_lines, relabel, seat_tag
 from engine.base import SeatLabel
 from engine.i18n import t
-from tables import TableService
-from tables.catchup import Catchup
+from tables import Catchup, TableService
 
 TEXT_CHARS = 1800
 
@@ -59,7 +58,7 @@ async def catchup_message(
     files = []
     viewer = c.row.user_of(c.seat)
     for state, name in ((c.before, "before.png"), (c.after, "now.png")):
-        if state is not None:  # the member's own view of the board then (tables.board: one builder)
+        if state is not None:  # the member's own view of the board then (tables.seeing.board: one builder)
             b = await service.board(
                 c.row, viewer, locale, labels=labels, state=(c.game, state), live=False, log_entries=0
             )

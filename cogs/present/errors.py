@@ -3,7 +3,7 @@ becomes one private reply, in the member's language.
 
 Handlers raise; they do not catch.  A :class:`~tables.TurnRefused` (an illegal
 move, a wrong player, a stale or forged button, a table that moved on) is told
-as the refusal says, seats by display name (tables/refusals.py); a
+as the refusal says, seats by display name (tables/play/refusals.py); a
 :class:`~engine.GameError` as its message; anything else is logged and the
 member told the truth about their change (:func:`cogs.present.board_posts.truth_key`:
 nothing changed, saved and on its way, or not known).  Slash commands reach
@@ -41,7 +41,7 @@ class ErrorHook:
 
     async def explain(self, exc: TurnRefused, locale: str) -> str:
         """A refusal in the reader's language, seats by display name, and for a table
-        that moved on, what happened since (tables/refusals.py)."""
+        that moved on, what happened since (tables/play/refusals.py)."""
         row = exc.row
         if row is None or not (exc.named or exc.steps):
             return exc.text(locale)

@@ -1,7 +1,7 @@
 """AI levels on Discord: the ``/game new ai_level:`` choices, the label of an
 AI seat ("AI, hard"), the board's line of AI seats and the lobby's Add AI menu.
 The levels themselves (checking, which level a move is made at) are the table
-service's (tables/levels.py)."""
+service's (tables/rules/levels.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from engine.base import Game
 from engine.i18n import t
 from engine.locales import DEFAULT
 from store import GameRow
-from tables.levels import PLATFORM_LEVELS, level_key, level_name, level_param, seat_level, table_level
+from tables import PLATFORM_LEVELS, level_key, level_name, level_param, seat_level, table_level
 
 
 def level_choices() -> list[app_commands.Choice[str]]:

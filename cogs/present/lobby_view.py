@@ -9,12 +9,12 @@ from cogs.present.ui import COLOURS, mention
 from engine.base import Game
 from engine.i18n import t
 from store import GameRow
-from tables.board import clip, game_name, seat_labels
+from tables import clip, game_name, seat_labels
 
 
 def seat_label(row: GameRow, seat: str, locale: str) -> str:
     """A seat in a lobby list: its member (Discord shows the name), or the AI, named by
-    the one rule of every board (tables/board.py's seat_labels: "AI 1 (hard)")."""
+    the one rule of every board (tables/seeing/board.py's seat_labels: "AI 1 (hard)")."""
     uid = row.user_of(seat)
     if uid:
         return mention(uid)

@@ -22,7 +22,7 @@ from discord.ext import commands
 from cogs.kit.services import Services
 from cogs.present.board_posts import Boards
 from store import StoreUnavailable
-from tables.clocks import WallClock, steady_clock
+from tables import WallClock, steady_clock
 
 
 class Periodic:

@@ -19,10 +19,8 @@ from engine import get_game
 from engine.base import BaseState, Event, Game, SeatLabel
 from engine.i18n import has, t
 from store import GameRow
+from tables import Board, Choice, Happened, board_seat, clip, escape, game_name, happenings, seat_colours, seat_labels
 from tables import board as _board
-from tables.board import Board, Choice, Happened, board_seat, clip, game_name, happenings, seat_labels
-from tables.colours import seat_colours
-from tables.text import escape
 
 MAX_BUTTONS = 20  # 4 rows of 5; the last row is kept for panel buttons
 MAX_SELECT_OPTIONS = 25
@@ -36,7 +34,7 @@ COLOURS = {"lobby": 0x5865F2, "active": 0x2ECC71, "finished": 0xF1C40F, "abandon
 
 
 def text_labels(labels: Mapping[str, SeatLabel]) -> dict[str, SeatLabel]:
-    """The labels for a markdown text (names escaped: see :func:`tables.text.escape`):
+    """The labels for a markdown text (names escaped: see :func:`tables.rules.text.escape`):
     what a game's ``event_text`` gets when its text goes into a message.  The
     plain labels go to images and component labels, which show text as it is."""
     return dict(_board.shown(labels, escape=True))
@@ -48,7 +46,7 @@ def mention(user_id: int | None) -> str:
 
 # ------------------------------------------------------------ seat labels
 # stable seat colours, by seat order at the table, and the square shown beside a name in
-# texts: tables.colours picks them per game, away from the colours its board gives a meaning
+# texts: tables.seeing.colours picks them per game, away from the colours its board gives a meaning
 
 
 def seat_tag(row: GameRow, labels: Mapping[str, SeatLabel], seat: str) -> str:
@@ -59,7 +57,7 @@ def seat_tag(row: GameRow, labels: Mapping[str, SeatLabel], seat: str) -> str:
     return f"{square}**{escape(lab.name if lab else seat)}**"
 
 
-#: the texts of a Discord message: the one implementation (tables/board.py) with names escaped
+#: the texts of a Discord message: the one implementation (tables/seeing/board.py) with names escaped
 msg_text = partial(_board.msg_text, escape=True)
 relabel = partial(_board.relabel, escape=True)
 
@@ -192,7 +190,7 @@ def board_view(
     extra: str | None = None,
     panel_label: str | None = None,
 ) -> discord.ui.LayoutView:
-    """The one board message (Components V2) of a :class:`tables.board.Board` (built
+    """The one board message (Components V2) of a :class:`tables.seeing.board.Board` (built
     with ``escape=True``): a container with the title, the rendered board, what just
     happened, whose turn it is (pinging them), and the action rows.  ``live=False``
     (a finished, abandoned or superseded board): no buttons.  ``row``: the table's
@@ -280,7 +278,7 @@ def choice_items(
     """The seat's choices as component rows: buttons (few choices) or selects
     grouped by the game's action groups (many), at most four rows.  ``ver``: what
     the components carry instead of the table's version (a private panel's choice
-    token, see tables/panels.py)."""
+    token, see tables/rules/panels.py)."""
     from cogs.kit.components import ActionButton, ActionSelect
 
     version = row.version if ver is None else ver
@@ -346,7 +344,7 @@ def action_view(
 ) -> discord.ui.View:
     """A private panel (classic components): the seat's choices (``board``: the
     public board it was opened from, redrawn when the seat locks in; ``ver``: its
-    choice token, see tables/panels.py)."""
+    choice token, see tables/rules/panels.py)."""
     view = discord.ui.View(timeout=None)
     for r, items in enumerate(choice_items(row, game, offered, locale, board, ver)):
         for item in items:

@@ -23,8 +23,7 @@ from cogs.present.private_posts import deliver_dm
 from cogs.present.ui import allowed_mentions, seat_tag
 from engine.i18n import t
 from store import OwedMessage, Vote
-from tables import TurnRefused
-from tables.text import escape
+from tables import TurnRefused, escape
 
 log = logging.getLogger("tabletop.outbox")
 

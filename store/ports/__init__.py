@@ -56,7 +56,7 @@ class DuePolicy(Protocol):
     """The one port that points the other way, from the store to the table service: given
     to the store by whoever opens it (store/due.py).  (seat, member, waiting since, next
     reminder due, timer or bank runs out) for every human seat a running table waits for
-    (tables/clocks.py ``due_times``)."""
+    (tables/rules/clocks.py ``due_times``)."""
 
     def __call__(
         self,

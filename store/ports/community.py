@@ -31,7 +31,7 @@ from .shared import (
 
 @runtime_checkable
 class PeopleStore(LatestTable, Protocol):
-    """tables/people.py: /mine and follows."""
+    """tables/people/mine.py: /mine and follows."""
 
     async def games_of_user(
         self, user_id: int, guild_id: int | None = None, statuses: Sequence[str] = ACTIVE_STATUSES
@@ -57,7 +57,7 @@ class PeopleStore(LatestTable, Protocol):
 
 @runtime_checkable
 class PrivacyStore(SessionsEnd, Protocol):
-    """tables/privacy.py: what the bot keeps about a member, and forgetting it (both walk store/privacy.py's ``PERSONAL_DATA``)."""
+    """tables/people/privacy.py: what the bot keeps about a member, and forgetting it (both walk store/privacy.py's ``PERSONAL_DATA``)."""
 
     async def footprint(self, user_id: int, guild_id: int | None = None) -> dict[str, Any]:
         """What is kept about a member, counted per kind (:func:`personal_footprint`):
@@ -75,7 +75,7 @@ class PrivacyStore(SessionsEnd, Protocol):
 
 @runtime_checkable
 class CampaignStore(RatingReads, CampaignByName, CampaignById, Protocol):
-    """tables/campaigns.py, community.py, standings.py: campaigns, their standings, stats and ratings."""
+    """tables/play/campaigns.py, tables/people/community.py, standings.py: campaigns, their standings, stats and ratings."""
 
     async def create_campaign(
         self,
@@ -101,7 +101,7 @@ class CampaignStore(RatingReads, CampaignByName, CampaignById, Protocol):
 
 @runtime_checkable
 class LeagueStore(Locking, TableById, TableCreation, ActionLog, RatingReads, Protocol):
-    """tables/league_setup.py, leagues.py, league_rules.py: leagues, their steps, their tables and results."""
+    """tables/leagues/setup.py, rounds.py, rules.py: leagues, their steps, their tables and results."""
 
     async def create_league(
         self,
@@ -143,7 +143,7 @@ class LeagueStore(Locking, TableById, TableCreation, ActionLog, RatingReads, Pro
 
 @runtime_checkable
 class LeagueStepStore(Protocol):
-    """tables/leagues.py and league_deadline.py: a league pass's steps, each claimed once across
+    """tables/leagues/rounds.py and deadline.py: a league pass's steps, each claimed once across
     processes for a lease, done only when its effect is, given back when it could not be."""
 
     async def claim_league_step(self, league_id: int, round: int, step: str, now: float, lease: float) -> bool:
@@ -159,7 +159,7 @@ class LeagueStepStore(Protocol):
 
 @runtime_checkable
 class SettingsStore(Protocol):
-    """tables/settings.py and members.py: server settings and member preferences (read-modify-write in
+    """tables/rules/settings.py and tables/people/members.py: server settings and member preferences (read-modify-write in
     one transaction, the row locked: two admins changing different settings at once both keep theirs)."""
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]: ...
@@ -184,7 +184,7 @@ class SettingsStore(Protocol):
 
 @runtime_checkable
 class WebSessionStore(SessionsEnd, Protocol):
-    """tables/web_sessions.py: the web companion's sign-in links and sessions, by token hash."""
+    """tables/people/web_sessions.py: the web companion's sign-in links and sessions, by token hash."""
 
     async def meta_default(self, key: str, value: str) -> str:
         """The stored value of ``key``, storing ``value`` first when there is none
@@ -205,7 +205,7 @@ class WebSessionStore(SessionsEnd, Protocol):
 
 @runtime_checkable
 class NameStore(Protocol):
-    """tables/names.py: members' display names per server (guild id 0: outside any server), read by every
+    """tables/people/names.py: members' display names per server (guild id 0: outside any server), read by every
     process (the web companion's pages)."""
 
     async def member_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:

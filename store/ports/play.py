@@ -36,7 +36,7 @@ from .shared import (
 
 @runtime_checkable
 class KernelStore(TableById, Replay, RatingReads, CampaignById, Health, Protocol):
-    """tables/kernel.py: load a table, the compare-and-swap commit, the replay source and its snapshots, a health check."""
+    """tables/core/kernel.py: load a table, the compare-and-swap commit, the replay source and its snapshots, a health check."""
 
     async def active_game(self, channel_id: int) -> GameRow | None:
         """The channel's lobby or running table."""
@@ -65,7 +65,7 @@ class KernelStore(TableById, Replay, RatingReads, CampaignById, Health, Protocol
 
 @runtime_checkable
 class LobbyStore(Locking, TableCreation, CampaignByName, Protocol):
-    """tables/lobby.py and tables/limits.py: open a table under the caps, rate limits, the lobby message, idle lobbies."""
+    """tables/play/lobby.py and tables/rules/limits.py: open a table under the caps, rate limits, the lobby message, idle lobbies."""
 
     async def claim_rate(
         self, kind: str, guild_id: int | None, user_id: int, now: float, window: float, caps: Caps
@@ -92,14 +92,14 @@ class LobbyStore(Locking, TableCreation, CampaignByName, Protocol):
 
 @runtime_checkable
 class SeatStore(Locking, ActionLog, ActionCount, Replay, Protocol):
-    """tables/turns.py, seats.py, votes.py (and refusals): votes, undo's replay, what happened since."""
+    """tables/play/turns.py, seats.py, votes.py (and refusals): votes, undo's replay, what happened since."""
 
     async def get_vote(self, vote_id: int) -> Vote | None: ...
 
 
 @runtime_checkable
 class ScheduleStore(Locking, Protocol):
-    """tables/schedule.py: tables due a timeout or a reminder, the reminder mark, open votes."""
+    """tables/play/schedule.py: tables due a timeout or a reminder, the reminder mark, open votes."""
 
     async def due_tables(self, now: float) -> list[GameRow]:
         """Running tables with a seat whose reminder or turn timer is due at ``now``:
@@ -120,7 +120,7 @@ class ScheduleStore(Locking, Protocol):
 
 @runtime_checkable
 class HistoryStore(TableById, LatestTable, ActionLog, ActionCount, Replay, Protocol):
-    """tables/history.py, catchup.py, board.py: the log, the last finished table, replay."""
+    """tables/play/history.py, tables/seeing/catchup.py, board.py: the log, the last finished table, replay."""
 
     async def undos(self, game_id: int) -> list[UndoRow]:
         """The table's undos (its taken-back steps by the undo that took them back), in log order."""
@@ -128,7 +128,7 @@ class HistoryStore(TableById, LatestTable, ActionLog, ActionCount, Replay, Proto
 
 @runtime_checkable
 class DeliveryStore(ActionLog, ActionCount, Protocol):
-    """tables/delivery.py: the outbox of boards and notes owed to channels (see store/base.py, "The outbox")."""
+    """tables/play/delivery.py: the outbox of boards and notes owed to channels (see store/base.py, "The outbox")."""
 
     async def outbox(self, game_id: int) -> OutboxRow | None:
         """The table's undelivered board, if any."""
@@ -166,7 +166,7 @@ class DeliveryStore(ActionLog, ActionCount, Protocol):
 
 @runtime_checkable
 class LiveStore(Protocol):
-    """tables/live.py: which tables moved (for the web companion's live pages)."""
+    """tables/seeing/live.py: which tables moved (for the web companion's live pages)."""
 
     async def table_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
         """The current version of each of these tables (one query; missing ids left out)."""

@@ -7,11 +7,9 @@ import logging
 
 from aiohttp import web
 
+from tables import LeagueService, league_standings, standings
 from tables import board as boards
-from tables import standings
-from tables.board import text
-from tables.leagues import LeagueService
-from tables.leagues import standings as league_standings
+from tables import board_text as text
 from web import pages
 from web.routes.tables import TablePages
 from web.serve import guard as guards
@@ -105,7 +103,7 @@ class PeoplePages(TablePages):
         return self.html(pages.ranking_page(title, headers, body, locale, here, note, tabs), request)
 
     async def leagues(self, request: web.Request) -> web.StreamResponse:
-        """A server's league seasons and their standings (tables/leagues.py)."""
+        """A server's league seasons and their standings (tables/leagues/rounds.py)."""
         guild = _int(request.match_info.get("guild"))
         await self._guild_on(guild)
         locale = self.locale(request)

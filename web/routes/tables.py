@@ -10,8 +10,8 @@ from typing import Any
 
 from aiohttp import web
 
-from tables.board import text
-from tables.secrecy import public_position
+from tables import board_text as text
+from tables import public_position
 from web import pages
 from web.serve import caching
 from web.serve.companion import CompanionBase, _int
@@ -134,7 +134,7 @@ class TablePages(CompanionBase):
     async def _send_board(self, resp: web.StreamResponse, row, member: int | None, locale: str, sent: list) -> None:
         """Push the page's changing part, unless the viewer would see nothing new (another
         crew's private step of its secret order changes the table, not this viewer's page:
-        tables/secrecy.py)."""
+        tables/seeing/secrecy.py)."""
         html_part, image, b = await self.fragment(row, member, locale)
         if sent[0] == (b.seen, html_part, image):
             return

@@ -15,10 +15,8 @@ from typing import Any
 
 from aiohttp import web
 
-from tables import TableService, locales
-from tables.board import Board, text
-from tables.live import TableWatch
-from tables.web_sessions import WebSessions
+from tables import Board, TableService, TableWatch, WebSessions, locales
+from tables import board_text as text
 from web import pages
 from web.serve import guard as guards
 from web.serve.names import Names, PageNames, token
@@ -264,7 +262,7 @@ class CompanionBase:
 
     @property
     def sessions_seconds(self) -> float:
-        from tables.web_sessions import SESSION_SECONDS
+        from tables import SESSION_SECONDS
 
         return SESSION_SECONDS
 

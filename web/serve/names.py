@@ -1,7 +1,7 @@
 """Display names on the companion's pages (issue 29 item 1; issue 28 item 6).
 
 Every page, board image, link preview and ranking row names members by what the
-store keeps (tables/names.py), so the companion shows the same names whether it runs
+store keeps (tables/people/names.py), so the companion shows the same names whether it runs
 inside the bot or as its own process (``python -m web``).  Inside the bot a fallback
 (the bot's own cache of Discord names) fills in members the store does not know yet,
 and what it knew is stored for the other processes.
@@ -20,7 +20,7 @@ import contextlib
 import hashlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 
-from tables.names import MemberNames, clean
+from tables import MemberNames, clean
 
 #: display names: ``names(guild_id, members) -> {member: name}`` (the bot's name cache)
 Names = Callable[[int | None, Sequence[int]], Awaitable[Mapping[int, str]]]
@@ -42,7 +42,7 @@ class PageNames:
         self._rows: dict[int, tuple[tuple, dict[int, str]]] = {}
 
     async def __call__(self, row) -> Mapping[int, str]:
-        """The names of a table's members (``tables.board``'s name source), held until
+        """The names of a table's members (``tables.seeing.board``'s name source), held until
         :meth:`stale` (its row was read again) or its members change."""
         key = (row.guild_id, tuple(row.humans))
         hit = self._rows.get(row.id)

@@ -1,0 +1,3 @@
+"""tables/core/: the kernel: loads, advances (the autopilot) and commits a table; the names every room shares.
+
+Modules: autopilot, common, kernel, snapshots.  What it may import: tests/test_architecture.py LAYERS."""
