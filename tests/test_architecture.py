@@ -420,3 +420,144 @@ def test_a_seat_is_labelled_by_one_rule():
     for key in ("discord.seat.ai", "discord.seat.player"):
         users = sorted(str(f.relative_to(ROOT)) for f in code if f'"{key}"' in f.read_text(encoding="utf-8"))
         assert len(users) == 1, f"{key} is worded in more than one place: {users}"
+
+
+#: the layers of tables/, bottom first (docs/architecture.md): a module may import its own
+#: layer and the layers below it, never one above, and never the facade (tables/service.py,
+#: or the package ``tables`` that re-exports it), which sits on top of them all
+LAYERS = ("rules", "core", "play", "seeing", "leagues", "people")
+#: the modules at the top of tables/: the facade and the package that exports it (the one door)
+TOP = {"__init__.py", "service.py"}
+
+
+def _tables_imports(rel: str, text: str) -> list[tuple[str, int]]:
+    """(imported tables module, line) for every import of tables/ in ``text``, the module
+    at ``rel`` (relative imports resolved), under TYPE_CHECKING or inside a function too."""
+    package = rel.removesuffix(".py").split("/")[:-1]
+    out = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            if module == "tables" or module.startswith("tables."):
+                # ``from tables.play import lobby`` imports the room tables.play.lobby
+                for a in node.names:
+                    sub = f"{module}.{a.name}"
+                    parts = module.split(".")
+                    out.append((sub if len(parts) == 2 and parts[1] in LAYERS else module, node.lineno))
+        elif isinstance(node, ast.Import):
+            out += [(a.name, node.lineno) for a in node.names if a.name.split(".")[0] == "tables"]
+    return out
+
+
+def _layer_of(module: str) -> str | None:
+    """The layer of a dotted tables module (None: the facade, the package itself)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in LAYERS else None
+
+
+def _layer_breaks(rel: str, text: str) -> list[str]:
+    """The imports of the module at ``rel`` (its source ``text``) that go up a layer."""
+    own = _layer_of(rel.removesuffix(".py").replace("/", "."))
+    assert own is not None, rel
+    bad = []
+    for module, line in _tables_imports(rel, text):
+        layer = _layer_of(module)
+        if layer is None:
+            bad.append(f"{module} (line {line}): the facade, above every layer")
+        elif LAYERS.index(layer) > LAYERS.index(own):
+            bad.append(f"{module} (line {line}): {layer} is above {own}")
+    return bad
+
+
+def test_tables_is_its_layers_and_the_facade():
+    """At the top of tables/ only the facade and the package that exports it; every other
+    module lives in one layer's sub-package."""
+    top = {f.name for f in (ROOT / "tables").glob("*.py")}
+    assert top == TOP, f"modules at the top of tables/ (move each into its layer): {sorted(top - TOP)}"
+    subs = {d.name for d in (ROOT / "tables").iterdir() if d.is_dir() and d.name != "__pycache__"}
+    assert subs == set(LAYERS), f"sub-packages of tables/ that are not layers (add one to LAYERS and the doc): {subs}"
+    for layer in LAYERS:
+        assert (ROOT / "tables" / layer / "__init__.py").is_file(), layer
+
+
+def test_the_layers_import_downwards():
+    """rules < core < play < seeing < leagues < people < the facade: a room imports its own
+    layer and those below it, never one above and never the facade."""
+    bad = {}
+    for layer in LAYERS:
+        files = sorted((ROOT / "tables" / layer).rglob("*.py"))
+        assert len(files) > 1, f"tables/{layer}/ has no rooms"
+        for f in files:
+            found = _layer_breaks(f.relative_to(ROOT).as_posix(), f.read_text(encoding="utf-8"))
+            if found:
+                bad[f.relative_to(ROOT).as_posix()] = found
+    assert not bad, f"a layer imports one above it (or the facade): {bad}"
+
+
+def test_the_layer_check_catches_an_upward_import():
+    room = "tables/core/probe.py"
+    for text, expected in (
+        ("from tables.play.lobby import Lobbies\n", ["tables.play.lobby (line 1): play is above core"]),
+        ("from ..seeing import board\n", ["tables.seeing.board (line 1): seeing is above core"]),
+        (
+            "if TYPE_CHECKING:\n    from tables.service import TableService\n",
+            ["tables.service (line 2): the facade, above every layer"],
+        ),
+        (
+            "def f():\n    from tables import TurnRefused\n",
+            ["tables (line 2): the facade, above every layer"],
+        ),
+        ("from tables.rules import clocks\nfrom .common import Step\n", []),
+    ):
+        assert _layer_breaks(room, text) == expected, text
+
+
+#: the edges: they reach tables/ only through the names the package exports
+EDGES = ("cogs", "web", "bot.py", "driver.py")
+
+
+def _reach_throughs(text: str, exported: set[str]) -> list[str]:
+    """Imports of a room past the facade (``tables.<layer>...``, ``tables.service``) and names
+    imported from ``tables`` that it does not export."""
+    bad = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module.startswith("tables."):
+                bad.append(f"from {node.module} (line {node.lineno})")
+            elif node.module == "tables":
+                bad += [
+                    f"tables.{a.name} not exported (line {node.lineno})" for a in node.names if a.name not in exported
+                ]
+        elif isinstance(node, ast.Import):
+            bad += [f"import {a.name} (line {node.lineno})" for a in node.names if a.name.startswith("tables.")]
+    return bad
+
+
+def test_the_edges_reach_tables_only_through_its_door():
+    """cogs/, web/, bot.py and driver.py import from ``tables`` (its __all__: the facade, the
+    types its calls return, a few pure rule modules), never a room: 0 reach-throughs."""
+    exported = set(_all_of(ROOT / "tables" / "__init__.py"))
+    assert {"TableService", "TurnRefused", "Board", "LeagueService"} <= exported
+    files: list[Path] = []
+    for edge in EDGES:
+        files += [ROOT / edge] if edge.endswith(".py") else sorted((ROOT / edge).rglob("*.py"))
+    bad = {}
+    for f in files:
+        found = _reach_throughs(f.read_text(encoding="utf-8"), exported)
+        if found:
+            bad[f.relative_to(ROOT).as_posix()] = found
+    assert not bad, f"reach-throughs past the facade (export the name from tables/__init__.py): {bad}"
+    probe = "from tables.seeing.board import Board\nfrom tables import Kernel, Board\nimport tables.service\n"
+    assert _reach_throughs(probe, exported) == [
+        "from tables.seeing.board (line 1)",
+        "tables.Kernel not exported (line 2)",
+        "import tables.service (line 3)",
+    ]
+
+
+def _all_of(path: Path) -> list[str]:
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "__all__" for t in node.targets):
+            return [ast.literal_eval(e) for e in node.value.elts]  # type: ignore[attr-defined]
+    raise AssertionError(f"{path} has no __all__")
