@@ -60,22 +60,21 @@ from tables.seeing.live import TableWatch, open_database
 from tables.seeing.pings import board_pings
 from tables.seeing.secrecy import public_position
 
-from .service import (
+from .core.common import (
     BallotResult,
-    Delivery,
     Due,
     HandoverResult,
     Loaded,
     LobbyResult,
-    TableService,
     TurnRefused,
     TurnResult,
     UndoResult,
     VoteOpened,
-    delivery_nonce,
     log_entry,
     placings,
 )
+from .play.delivery import Delivery, delivery_nonce
+from .service import TableService
 
 __all__ = [
     # the facade and what its calls return

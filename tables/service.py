@@ -23,40 +23,35 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from engine.base import BaseState, Event, Game, SeatLabels
 from store import ActionRow, Campaign, GameRow, OutboxRow, Owed, OwedMessage, Store, UndoRow, Vote
 from tables.core.common import (
-    FINISHED,
     BallotResult,
     Due,
     HandoverResult,
+    KernelSetting,
     Loaded,
     LobbyResult,
-    Logged,
     Picker,
-    Step,
-    TurnRefused,
     TurnResult,
     UndoResult,
     VoteOpened,
-    limit_refused,
-    log_entry,
-    placings,
 )
-from tables.core.kernel import DELIVERY_LEASE, Kernel
+from tables.core.kernel import Kernel
+from tables.people import standings
 from tables.people.community import Community
 from tables.people.mine import People
 from tables.people.names import MemberNames
-from tables.people.privacy import Privacy
-from tables.people.web_sessions import WebSessions
+from tables.people.privacy import ForgetHook, Privacy
+from tables.people.web_sessions import LINK_SECONDS, WebSessions
 from tables.play.campaigns import Campaigns
-from tables.play.delivery import BACKOFF, DELIVERY_GIVE_UP, Delivery, Outbox, backoff, delivery_nonce
+from tables.play.delivery import Delivery, Outbox
 from tables.play.history import History
 from tables.play.lobby import Lobby
 from tables.play.schedule import Schedule
-from tables.play.seats import IDLE_DEFAULT_MINUTES, Seats
+from tables.play.seats import Seats
 from tables.play.turns import Turns
 from tables.play.views import Views
 from tables.play.votes import Votes
@@ -67,49 +62,6 @@ from tables.seeing.catchup import Catchup
 from tables.seeing.live import TableWatch
 from tables.seeing.reads import Reads
 from tables.seeing.verbs import Seeing
-
-__all__ = [
-    "BACKOFF",
-    "DELIVERY_GIVE_UP",
-    "DELIVERY_LEASE",
-    "FINISHED",
-    "IDLE_DEFAULT_MINUTES",
-    "BallotResult",
-    "Delivery",
-    "Due",
-    "HandoverResult",
-    "Loaded",
-    "LobbyResult",
-    "Logged",
-    "Picker",
-    "Step",
-    "TableService",
-    "TurnRefused",
-    "TurnResult",
-    "UndoResult",
-    "VoteOpened",
-    "backoff",
-    "delivery_nonce",
-    "limit_refused",
-    "log_entry",
-    "placings",
-]
-
-
-T = TypeVar("T")
-
-
-class KernelSetting(Generic[T]):
-    """An attribute of the facade that is the kernel's own (one value, read and set here)."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, obj: Any, owner: type | None = None) -> T:
-        return getattr(obj.kernel, self.name)
-
-    def __set__(self, obj: Any, value: T) -> None:
-        setattr(obj.kernel, self.name, value)
 
 
 class TableService:
@@ -497,3 +449,34 @@ class TableService:
 
     async def claim_delivery(self, owed: OutboxRow, now: float) -> Delivery | None:
         return await self.outbox.claim_delivery(owed, now)
+
+    # ------------------------------------------- people: standings, names, settings, the companion
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[standings.Ranked]:
+        return await self.community.leaderboard(guild_id, game, limit)
+
+    async def opening_game(self, guild_id: int) -> str:
+        return await self.community.opening_game(guild_id)
+
+    async def campaign_by_id(self, campaign_id: int) -> Campaign | None:
+        return await self.community.campaign_by_id(campaign_id)
+
+    async def server_campaigns(self, guild_id: int | None) -> list[Campaign]:
+        return await self.community.server_campaigns(guild_id)
+
+    async def campaign_standings(self, campaign: Campaign | int) -> list[tuple[int, int, int, int]]:
+        return await self.community.campaign_standings(campaign)
+
+    async def note_name(self, guild_id: int | None, user_id: int, name: str | None, *, create: bool = True) -> bool:
+        return await self.names.note_name(guild_id, user_id, name, create=create)
+
+    async def fill_names(self, guild_id: int | None, found: Mapping[int, str]) -> None:
+        await self.names.fill_names(guild_id, found)
+
+    async def server_settings(self, guild_id: int | None) -> dict[str, Any]:
+        return await self.settings.server_settings(guild_id)
+
+    async def link_token(self, user_id: int, game_id: int | None = None, seconds: float = LINK_SECONDS) -> str:
+        return await self.web_sessions.link_token(user_id, game_id, seconds)
+
+    def on_forget(self, hook: ForgetHook) -> None:
+        self.privacy.on_forget(hook)

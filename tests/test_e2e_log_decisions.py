@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 from engine import get_game
+from tables import log_entry
 from tables.rules.choices import choices
 from tables.rules.decisions import decisions, page
-from tables.service import log_entry
 
 GAME = get_game("thunder_road")
 

@@ -14,7 +14,7 @@ from conftest import Clock, make_store
 
 from store import CommitUnknown, InjectedCrash, Seat, landed
 from tables import TableService, TurnRefused
-from tables.service import BACKOFF, backoff, delivery_nonce
+from tables.play.delivery import BACKOFF, backoff, delivery_nonce
 
 HOST, BOB = 7, 8
 AI = lambda g, st, s, legal: g.ai_action(st, s)  # noqa: E731

@@ -152,8 +152,8 @@ async def test_campaigns_stats_and_leagues_come_through_tables(store):
         guild_id=1, game_id="thunder_road", name="Spring", points=[3, 1], created_by=HOST, story={}
     )
     community = service.community
-    assert [c.name for c in await community.campaigns(1)] == ["Spring"]
-    assert await community.campaigns(None) == []
+    assert [c.name for c in await community.server_campaigns(1)] == ["Spring"]
+    assert await community.server_campaigns(None) == []
     named = await community.campaign(1, "Spring")
     assert named is not None and named.id == camp.id
     assert await community.campaign(2, "Spring") is None  # another server's

@@ -28,6 +28,11 @@ OWNERS = {
     "people": "mine follow unfollow close_to_followers follow_updates follow_sent footprint forget",
     "outbox": "delivered delivery_failed posted owed_now still_owed due_deliveries claim_delivery"
     " message_done message_failed due_messages claim_message",
+    "community": "leaderboard opening_game campaign_by_id server_campaigns campaign_standings",
+    "names": "note_name fill_names",
+    "settings": "server_settings",
+    "web_sessions": "link_token",
+    "privacy": "on_forget",
 }
 
 

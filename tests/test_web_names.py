@@ -61,8 +61,8 @@ async def drawn(service: TableService, gid: int, names: dict[int, str] | None) -
 async def test_a_separate_companion_shows_the_names_the_bot_learnt_until_a_forget(two):
     bot, web = two
     gid = await open_two_player(bot, "automobile")
-    await bot.names.note(1, HOST, HOSTESS)  # what the bot's interactions carried
-    await bot.names.note(1, BOB, BOBBY)
+    await bot.names.note_name(1, HOST, HOSTESS)  # what the bot's interactions carried
+    await bot.names.note_name(1, BOB, BOBBY)
     c = await client_for(web, limits=Limits(rate=1000, burst=1000, row_seconds=0))
     try:
         page = await (await c.get(f"/t/{gid}")).text()
@@ -106,8 +106,8 @@ async def test_a_separate_companion_shows_the_names_the_bot_learnt_until_a_forge
 async def test_inside_the_bot_a_forget_clears_what_the_companion_cached(two):
     bot, _ = two
     gid = await open_two_player(bot, "automobile")
-    await bot.names.note(1, HOST, HOSTESS)
-    await bot.names.note(1, BOB, BOBBY)
+    await bot.names.note_name(1, HOST, HOSTESS)
+    await bot.names.note_name(1, BOB, BOBBY)
     await play_out(bot, gid)
     c = await client_for(bot, limits=Limits(rate=1000, burst=1000))  # rows trusted for 1 s, as deployed
     try:
@@ -127,14 +127,14 @@ async def test_a_click_refreshes_a_stored_name_and_stores_none_of_a_member_nothi
     reaches every process."""
     bot, web = two
     stranger = 4242
-    assert not await bot.names.note(1, stranger, "Eve", create=False)
-    assert not await bot.names.note(1, stranger, "Eve", create=False)
+    assert not await bot.names.note_name(1, stranger, "Eve", create=False)
+    assert not await bot.names.note_name(1, stranger, "Eve", create=False)
     assert await web.names.of(1, [stranger]) == {}
-    await bot.names.fill(1, {stranger: "Eve"})  # a board showed them
+    await bot.names.fill_names(1, {stranger: "Eve"})  # a board showed them
     assert await web.names.of(1, [stranger]) == {stranger: "Eve"}
-    assert await bot.names.note(1, stranger, "Evelyn", create=False)  # renamed, seen on a click
+    assert await bot.names.note_name(1, stranger, "Evelyn", create=False)  # renamed, seen on a click
     assert await web.names.of(1, [stranger]) == {stranger: "Evelyn"}
-    assert not await web.names.note(1, stranger, "Evelyn", create=False)  # the same name: no write
+    assert not await web.names.note_name(1, stranger, "Evelyn", create=False)  # the same name: no write
 
 
 async def test_a_name_is_written_once_and_a_rename_reaches_the_companion(two):
@@ -149,23 +149,23 @@ async def test_a_name_is_written_once_and_a_rename_reaches_the_companion(two):
 
     bot.store.set_member_name = counted  # type: ignore[method-assign]
     for _ in range(5):  # every click carries the name: one write
-        await bot.names.note(1, HOST, HOSTESS)
+        await bot.names.note_name(1, HOST, HOSTESS)
     assert len(calls) == 1
-    assert not await web.names.note(1, HOST, HOSTESS)  # another process: the same name changes no row
-    await bot.names.note(None, HOST, "Global Host")  # outside any server: a name of its own
+    assert not await web.names.note_name(1, HOST, HOSTESS)  # another process: the same name changes no row
+    await bot.names.note_name(None, HOST, "Global Host")  # outside any server: a name of its own
     assert await web.names.of(1, [HOST]) == {HOST: HOSTESS} and await web.names.of(None, [HOST]) == {
         HOST: "Global Host"
     }
     c = await client_for(web, limits=Limits(rate=1000, burst=1000, row_seconds=0))
     try:
         assert HOSTESS in await (await c.get(f"/t/{gid}")).text()
-        await bot.names.note(1, HOST, "Renamed")
+        await bot.names.note_name(1, HOST, "Renamed")
         page = await (await c.get(f"/t/{gid}")).text()
         assert "Renamed" in page and HOSTESS not in page
     finally:
         await c.close()
     # a name is stored as a line of text: control characters (a NUL PostgreSQL refuses) go
-    await bot.names.note(1, BOB, "Bo\x00b\n")
+    await bot.names.note_name(1, BOB, "Bo\x00b\n")
     assert await web.names.of(1, [BOB]) == {BOB: "Bob"}
     with pytest.raises(TurnRefused):  # seated at a running table: nothing is forgotten, names stay
         await bot.people.forget(BOB)
@@ -177,7 +177,7 @@ async def test_a_private_step_leaves_the_public_images_tag_as_it_was(two):
     secret order moves the table's version but not the public view, so browsers keep theirs."""
     bot, web = two
     gid = await open_two_player(bot, "armor_clash")
-    await bot.names.note(1, HOST, HOSTESS)
+    await bot.names.note_name(1, HOST, HOSTESS)
     c = await client_for(web, limits=Limits(rate=1000, burst=1000, row_seconds=0))
     try:
         first = await c.get(f"/t/{gid}/board.png")
@@ -188,7 +188,7 @@ async def test_a_private_step_leaves_the_public_images_tag_as_it_was(two):
         assert (await bot.row(gid)).version > loaded.row.version
         again = await c.get(f"/t/{gid}/board.png", headers={"If-None-Match": tag})
         assert again.status == 304 and again.headers["ETag"] == tag
-        await bot.names.note(1, HOST, "Renamed")  # a rename is a new image
+        await bot.names.note_name(1, HOST, "Renamed")  # a rename is a new image
         assert (await c.get(f"/t/{gid}/board.png", headers={"If-None-Match": tag})).status == 200
     finally:
         await c.close()
@@ -217,8 +217,8 @@ async def test_a_separate_companion_names_campaign_rows(two):
             row.id, row.version, status="finished", to_act=[], results=[ResultRow("p1", winner, 1, True)]
         )
         await store.commit(ChangeSet(game=change))
-    await bot.names.note(1, HOST, HOSTESS)
-    await bot.names.note(1, BOB, BOBBY)
+    await bot.names.note_name(1, HOST, HOSTESS)
+    await bot.names.note_name(1, BOB, BOBBY)
     c = await client_for(web, limits=Limits(rate=1000, burst=1000))
     try:
         page = await (await c.get(f"/c/{camp.id}")).text()
@@ -234,10 +234,10 @@ async def test_a_forget_in_another_process_is_written_again_by_the_next_interact
     from tables.people import names
 
     bot, other = two  # two bot processes: a member forgotten through one, then seen by the other
-    assert await bot.names.note(1, HOST, HOSTESS)
+    assert await bot.names.note_name(1, HOST, HOSTESS)
     await other.people.forget(HOST)
     assert await bot.names.of(1, [HOST]) == {}
-    assert not await bot.names.note(1, HOST, HOSTESS)  # trusted for a while: no write on every click
+    assert not await bot.names.note_name(1, HOST, HOSTESS)  # trusted for a while: no write on every click
     monkeypatch.setattr(names, "KNOWN_SECONDS", 0.0)  # that while has passed
-    assert await bot.names.note(1, HOST, HOSTESS)
+    assert await bot.names.note_name(1, HOST, HOSTESS)
     assert await other.names.of(1, [HOST]) == {HOST: HOSTESS}

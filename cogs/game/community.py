@@ -335,7 +335,7 @@ class Community(commands.Cog):
 
     @campaign_standings.autocomplete("name")
     async def _campaign_names(self, interaction: discord.Interaction, current: str):
-        camps = await self.community.campaigns(interaction.guild_id)
+        camps = await self.community.server_campaigns(interaction.guild_id)
         return [
             app_commands.Choice(name=plain(c.name, 100) or "?", value=c.name)
             for c in camps

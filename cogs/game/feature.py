@@ -85,7 +85,7 @@ class TableFeature(_Mixin):
                 row = None
         if row is not None:
             return await self.boards.public_locale_of(row)
-        settings = await self.services.settings.guild(interaction.guild_id)
+        settings = await self.services.settings.server_settings(interaction.guild_id)
         return settings.get("language") or self.loc(interaction)
 
     async def here(self, interaction: discord.Interaction, gid: int) -> bool:

@@ -143,7 +143,7 @@ class History(TableFeature):
         if row is not None:
             lines.append(t("web.link.public", locale, url=web_link(base, row.id)))
         # the member's own link: signed, single use, short-lived, given to them alone
-        token = await self.tables.web_sessions.link_token(
+        token = await self.tables.link_token(
             interaction.user.id, row.id if row is not None and row.seat_of(interaction.user.id) else None
         )
         url = f"{base.rstrip('/')}/signin/{token}"

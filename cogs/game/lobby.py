@@ -65,7 +65,7 @@ class Lobby(TableFeature):
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
-        settings = await self.services.settings.guild(interaction.guild_id)
+        settings = await self.services.settings.server_settings(interaction.guild_id)
         channel = interaction.channel
         allowed = settings.get("channels") or []
         parent = getattr(channel, "parent_id", None)
@@ -143,7 +143,7 @@ class Lobby(TableFeature):
     @new.autocomplete("campaign")
     async def new_campaign_autocomplete(self, interaction: discord.Interaction, current: str):
         game = getattr(interaction.namespace, "game", None)
-        camps = await self.tables.community.campaigns(interaction.guild_id)
+        camps = await self.tables.server_campaigns(interaction.guild_id)
         return [
             app_commands.Choice(name=plain(c.name, 100) or "?", value=c.name)
             for c in camps

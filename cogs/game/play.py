@@ -70,7 +70,7 @@ class Play(Lobby, Turns, Seats, History, Follows, commands.Cog):
             # and their display name there (a nick on the server, else their global name) refreshes
             # the one every process's pages show, once a board showed them (tables/people/names.py: written
             # only when it changed; a member nothing shows gets no row from a click)
-            await self.services.tables.names.note(
+            await self.services.tables.note_name(
                 interaction.guild_id, interaction.user.id, interaction.user.display_name, create=False
             )
         except Exception as exc:  # noqa: BLE001 -- a lost database is said elsewhere; this must never break a click

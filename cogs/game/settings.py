@@ -126,7 +126,7 @@ class Settings(commands.Cog):
     )
     async def settings_show(self, interaction: discord.Interaction) -> None:
         if await self._admin(interaction):
-            s = await self.services.settings.guild(interaction.guild_id)
+            s = await self.services.settings.server_settings(interaction.guild_id)
             await interaction.response.send_message(self._describe(s, self.loc(interaction)), ephemeral=True)
 
     @settings_group.command(
@@ -376,7 +376,7 @@ class Settings(commands.Cog):
         if given:
             await self._save(interaction, lambda s: {**s, "limits": {**(s.get("limits") or {}), **given}}, shown)
         else:
-            s = await self.services.settings.guild(interaction.guild_id)
+            s = await self.services.settings.server_settings(interaction.guild_id)
             await interaction.response.send_message(shown(s, locale), ephemeral=True)
 
     # --------------------------------------------------------- privacy

@@ -53,7 +53,7 @@ class DiscordNames:
         server's setting now, else the bot's default."""
         if row.locale:
             return row.locale
-        settings = await self.services.settings.guild(row.guild_id)
+        settings = await self.services.settings.server_settings(row.guild_id)
         return settings.get("language") or self.services.default_locale
 
     async def channel_of(self, row: GameRow):
@@ -100,7 +100,7 @@ class DiscordNames:
             if name:
                 names[uid] = name
         try:  # the names this board shows, for every process's pages (one write only when one changed)
-            await self.tables.names.fill(row.guild_id, names)
+            await self.tables.fill_names(row.guild_id, names)
         except Exception as exc:  # noqa: BLE001 -- a board is drawn even when the store cannot take a name
             log.warning("table %s: names not stored: %s", row.id, exc)
         return seat_labels(row, names, locale)

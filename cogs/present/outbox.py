@@ -2,7 +2,7 @@
 notices) is recorded with the change (store/base.py, "The outbox"); the process
 that made the change shows it at once, and whatever Discord did not confirm -- an
 outage, a lost reply, a process killed -- is delivered here, by whichever process
-claims it first, with a growing wait between tries (tables.service.BACKOFF).
+claims it first, with a growing wait between tries (tables.play.delivery.BACKOFF).
 
 Each board is posted with its own nonce (``enforce_nonce``), so a repeat gives
 back the first message: nobody is pinged twice.  Only a table's newest board is

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from engine import GameError
 from engine.base import BaseState, Event, Game
@@ -205,3 +205,19 @@ def placings(row: GameRow, game: Game, state: BaseState) -> list[ResultRow]:
         for s in row.seats
         if s.user_id is not None
     ]
+
+
+T = TypeVar("T")
+
+
+class KernelSetting(Generic[T]):
+    """An attribute of the facade that is the kernel's own (one value, read and set here)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> T:
+        return getattr(obj.kernel, self.name)
+
+    def __set__(self, obj: Any, value: T) -> None:
+        setattr(obj.kernel, self.name, value)

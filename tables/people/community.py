@@ -45,7 +45,7 @@ class Community:
     async def campaign_by_id(self, campaign_id: int) -> Campaign | None:
         return await self.store.campaign_by_id(campaign_id) if storable(campaign_id) else None
 
-    async def campaigns(self, guild_id: int | None) -> list[Campaign]:
+    async def server_campaigns(self, guild_id: int | None) -> list[Campaign]:
         """The server's campaigns (none outside a server)."""
         return await self.store.campaigns(guild_id) if guild_id is not None else []
 

@@ -33,7 +33,7 @@ class People:
             seat = row.seat_of(user_id)
             deadline = None
             if seat is not None and seat in row.to_act and row.status == "active":
-                settings = await self.k.settings.guild(row.guild_id)
+                settings = await self.k.settings.server_settings(row.guild_id)
                 away = away_periods(await self.k.settings.user(user_id))
                 clock = clocks.of(row.table)
                 timer = float(row.table.get("turn_timer", settings["turn_timer"]) or 0)

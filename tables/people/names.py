@@ -3,9 +3,9 @@ Discord-free.
 
 A member's name (their nick on that server, else their global name: what Discord
 itself shows there) is first stored when a board, a page's source, shows them (the bot's
-member cache, :meth:`MemberNames.fill`); every interaction of theirs afterwards refreshes
+member cache, :meth:`MemberNames.fill_names`); every interaction of theirs afterwards refreshes
 it (``create=False``: an interaction stores no name of a member nothing shows, so a
-stray or refused click writes no row).  :meth:`MemberNames.note` writes only when the
+stray or refused click writes no row).  :meth:`MemberNames.note_name` writes only when the
 name changed (an in-process cache in front, so a click whose name is unchanged costs no
 write).  Every page of the web companion, in the bot's process or in its own
 (``python -m web``), reads them with :meth:`MemberNames.of`: one query per page or
@@ -56,7 +56,7 @@ class MemberNames:
         self._refreshed: dict[tuple[int, int], tuple[str, float]] = {}
         self.writes = 0  # names written by this process (tests and benches count them)
 
-    async def note(self, guild_id: int | None, user_id: int, name: str | None, *, create: bool = True) -> bool:
+    async def note_name(self, guild_id: int | None, user_id: int, name: str | None, *, create: bool = True) -> bool:
         """Remember ``user_id``'s display name on server ``guild_id`` (None: outside any
         server); writes only when it differs from what this process last stored or read.
         ``create=False``: only refresh a name already stored.  Returns whether it wrote."""
@@ -94,10 +94,10 @@ class MemberNames:
         found = await self.store.member_names(guild_id or NO_GUILD, wanted)
         return found
 
-    async def fill(self, guild_id: int | None, found: Mapping[int, str]) -> None:
+    async def fill_names(self, guild_id: int | None, found: Mapping[int, str]) -> None:
         """Store names another source knew (the bot's member cache) that the store lacked."""
         for uid, name in found.items():
-            await self.note(guild_id, uid, name)
+            await self.note_name(guild_id, uid, name)
 
     async def forget(self, user_id: int, guild_id: int | None = None) -> None:
         """A forget committed (the store deleted the member's names): drop them here too,

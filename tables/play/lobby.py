@@ -196,7 +196,7 @@ class Lobby:
 
     async def limits(self, guild_id: int | None) -> dict[str, int]:
         """The server's limits (tables/rules/limits.py), over the defaults."""
-        return limits.limits_of(await self.k.settings.guild(guild_id))
+        return limits.limits_of(await self.k.settings.server_settings(guild_id))
 
     async def check_can_open(self, guild_id: int | None, user_id: int) -> None:
         """Refused (naming the limit) when the member or the server is at its cap of

@@ -35,7 +35,7 @@ class Schedule:
             humans = [(seat, uid) for seat in row.to_act if (uid := row.user_of(seat)) is not None]
             if not humans:
                 continue
-            settings = await self.k.settings.guild(row.guild_id)
+            settings = await self.k.settings.server_settings(row.guild_id)
             prefs = {uid: await self.k.settings.user(uid) for _, uid in humans}
             present = [(s, u) for s, u in humans if clocks.away_now(prefs[u], now) is None]
             timer = float(row.table.get("turn_timer", settings["turn_timer"]) or 0)

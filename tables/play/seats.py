@@ -157,7 +157,7 @@ class Seats:
                 if clocks.away_now(await self.k.settings.user(owner), now) is not None:
                     # never voted off while away
                     raise _seat_named(TurnRefused("owner_away", "asyncplay.owner_away"), row, seat)
-                settings = await self.k.settings.guild(row.guild_id)
+                settings = await self.k.settings.server_settings(row.guild_id)
                 idle = self.idle_minutes(row, settings)
                 waited = now - (row.turn_started_at or row.updated_at)
                 if seat not in row.to_act or waited < idle * 60:

@@ -39,7 +39,7 @@ class Settings:
         self.clock = clock
         self._cache: dict[int, tuple[float, dict[str, Any]]] = {}
 
-    async def guild(self, guild_id: int | None) -> dict[str, Any]:
+    async def server_settings(self, guild_id: int | None) -> dict[str, Any]:
         if guild_id is None:
             return dict(DEFAULT_SETTINGS)
         hit = self._cache.get(guild_id)
@@ -68,7 +68,7 @@ class Settings:
         """The language of a server's public posts that belong to no table (leaderboards,
         league and campaign standings): its /settings language, else ``default`` (the
         bot's); never the language of the member who asked (docs/rulings.md)."""
-        return (await self.guild(guild_id)).get("language") or default
+        return (await self.server_settings(guild_id)).get("language") or default
 
     async def user(self, user_id: int) -> dict[str, Any]:
         return await self.store.user_prefs(user_id)

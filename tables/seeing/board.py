@@ -467,7 +467,7 @@ async def public(reads: Reads, row: GameRow) -> bool:
     closed to followers, and its server has not turned the web companion off."""
     if row.status == "quarantined":
         return False
-    settings = await reads.kernel.settings.guild(row.guild_id)
+    settings = await reads.kernel.settings.server_settings(row.guild_id)
     if settings.get("web") is False:
         return False
     return not await reads.kernel.backend.followers_closed(row.id)

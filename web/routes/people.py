@@ -49,12 +49,12 @@ class PeoplePages(TablePages):
 
     async def campaign(self, request: web.Request) -> web.StreamResponse:
         cid = _int(request.match_info.get("id"))
-        camp = await self.tables.community.campaign_by_id(cid) if cid is not None else None
+        camp = await self.tables.campaign_by_id(cid) if cid is not None else None
         if camp is None:
             raise web.HTTPNotFound()
         await self._guild_on(camp.guild_id)
         locale = self.locale(request)
-        rows = await self.tables.community.campaign_standings(camp)
+        rows = await self.tables.campaign_standings(camp)
         names = await self._member_names(camp.guild_id, [r[0] for r in rows], locale)
         title = text("core.campaign.title", locale, name=camp.name, game=boards.game_name(camp.game, locale))
         headers = [text("core.board.rank", locale), text("core.board.player", locale)] + [
@@ -70,10 +70,10 @@ class PeoplePages(TablePages):
         assert guild is not None
         locale = self.locale(request)
         games = standings.games()
-        game = request.query.get("game") or await self.tables.community.opening_game(guild)
+        game = request.query.get("game") or await self.tables.opening_game(guild)
         if game not in games:
             raise web.HTTPNotFound()
-        ranked = await self.tables.community.leaderboard(guild, game)
+        ranked = await self.tables.leaderboard(guild, game)
         names = await self._member_names(guild, [r.stat.user_id for r in ranked], locale)
         record, lower = standings.record_column(game)
         headers = [

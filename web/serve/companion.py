@@ -100,7 +100,7 @@ class CompanionBase:
         self.watch = self.tables.watch
         self.watch.listeners.append(self.forget_row)
         self.people = PageNames(self.tables.names, self.names)
-        self.tables.privacy.on_forget(self.forgotten)
+        self.tables.on_forget(self.forgotten)
         lim = self.limits
         self.streams = guards.Streams(lim.streams_per_client, lim.streams_per_prefix, lim.streams)
 
@@ -203,7 +203,7 @@ class CompanionBase:
             return False
         if public:
             return True
-        settings = await self.tables.settings.guild(row.guild_id)
+        settings = await self.tables.server_settings(row.guild_id)
         return settings.get("web") is not False and member is not None and row.seat_of(member) is not None
 
     async def fresh_row(self, gid: int, *, fresh: bool = False):
@@ -267,7 +267,7 @@ class CompanionBase:
         return SESSION_SECONDS
 
     async def _guild_on(self, guild_id: int | None) -> None:
-        if guild_id is None or (await self.tables.settings.guild(guild_id)).get("web") is False:
+        if guild_id is None or (await self.tables.server_settings(guild_id)).get("web") is False:
             raise web.HTTPNotFound()
 
     async def _member_names(self, guild_id: int | None, members: Sequence[int], locale: str) -> dict[int, str]:

@@ -66,7 +66,7 @@ class PageNames:
             extra = await self.fallback(guild_id, missing)
         known = {m: name for m in missing if (name := clean(extra.get(m)))}
         with contextlib.suppress(Exception):
-            await self.names.fill(guild_id, known)
+            await self.names.fill_names(guild_id, known)
         return {**found, **known}
 
     def stale(self, game_id: int) -> None:
