@@ -5,13 +5,10 @@ and without it (or after it expires) the hand is refused."""
 
 from __future__ import annotations
 
-import asyncio
-import os
-import shutil
-import threading
 import time
 
 import pytest
+from browserkit import LoopServer, chromium, loaded_src, needs_chromium, wait
 from webtables import HOST, move, open_two_player
 
 from store import SqliteStore
@@ -19,43 +16,20 @@ from tables import TableService, due_times
 from tables.people.web_sessions import LINK_SECONDS, WebSessions
 from web import Limits, make_app
 
-CHROMIUM = os.environ.get("TG_CHROMIUM", "/usr/bin/chromium")
-DRIVER = os.environ.get("TG_CHROMEDRIVER", "/usr/bin/chromedriver")
-
-pytestmark = pytest.mark.skipif(
-    not (shutil.which(CHROMIUM) and shutil.which(DRIVER)),
-    reason=f"no headless Chromium ({CHROMIUM}, {DRIVER}): apt-get install chromium chromium-driver (.ci/run does)",
-)
+pytestmark = needs_chromium
 
 
-class Server:
+class Server(LoopServer):
     """The companion on a loopback port, in an event loop of its own (a thread)."""
 
     def __init__(self, path):
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
+        super().__init__()
         self.store = SqliteStore(path, due=due_times)
         self.service = TableService(self.store)
         self.run(self.store.open())
         self.gid = self.run(open_two_player(self.service, "automobile"))
         self.run(move(self.service, self.gid, 3))
-        app = make_app(self.service, limits=Limits(rate=500, burst=500))
-        from aiohttp import web
-
-        self.runner = web.AppRunner(app, shutdown_timeout=1)
-        self.run(self.runner.setup())
-        self.run(web.TCPSite(self.runner, "127.0.0.1", 0).start())
-        self.url = f"http://127.0.0.1:{self.runner.addresses[0][1]}"
-
-    def run(self, coro, timeout: float = 60):
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
-
-    def close(self):
-        self.run(self.runner.cleanup(), 15)
-        self.run(self.store.close(), 15)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
+        self.serve(make_app(self.service, limits=Limits(rate=500, burst=500)))
 
 
 @pytest.fixture(scope="module")
@@ -67,34 +41,7 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def driver():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=900,800"):
-        opts.add_argument(a)
-    d = webdriver.Chrome(service=Service(DRIVER), options=opts)
-    d.set_page_load_timeout(30)
-    yield d
-    d.quit()
-
-
-def wait(driver, cond, timeout: float = 10):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, timeout).until(cond)
-
-
-def loaded_src(driver, element_id: str) -> str:
-    """The image's address once the browser has drawn it (naturalWidth > 0)."""
-    return wait(
-        driver,
-        lambda d: d.execute_script(
-            "var i=document.getElementById(arguments[0]); return i && i.complete && i.naturalWidth>0 ? i.currentSrc : null",
-            element_id,
-        ),
-    )
+    yield from chromium("--window-size=900,800")
 
 
 @pytest.mark.parametrize("pace", ["together", "frame 1 shows between"])

@@ -8,14 +8,12 @@ each page."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
-import threading
 from pathlib import Path
 
 import pytest
-from test_web_browser import CHROMIUM, DRIVER, loaded_src, pytestmark, wait  # noqa: F401
+from browserkit import LoopServer, chromium, loaded_src, needs_chromium, wait
 from webtables import BOB, HOST, move, open_two_player
 
 from engine import available
@@ -29,6 +27,7 @@ from web import Limits, make_app
 PHONE_TEXT_PX = 12.0
 WIDTH, HEIGHT = 400, 800
 GAMES = sorted(available())
+pytestmark = needs_chromium
 NAMES = {HOST: "Bartholomew Featherstonehaugh", BOB: "小明同学的名字很长"}
 
 
@@ -36,24 +35,16 @@ async def names(guild_id, members):
     return {m: NAMES.get(m, f"Maximiliana {m}") for m in members}
 
 
-class Server:
+class Server(LoopServer):
     def __init__(self, path):
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
+        super().__init__()
         self.store = SqliteStore(path, due=due_times)
         self.service = TableService(self.store)
         self.run(self.store.open())
         self.tables = {g: self.run(self.setup(g)) for g in GAMES}
         self.campaign = self.run(self.results())
         self.run(self.league())
-        from aiohttp import web
-
-        app = make_app(self.service, names=names, limits=Limits(rate=500, burst=500))
-        self.runner = web.AppRunner(app, shutdown_timeout=1)
-        self.run(self.runner.setup())
-        self.run(web.TCPSite(self.runner, "127.0.0.1", 0).start())
-        self.url = f"http://127.0.0.1:{self.runner.addresses[0][1]}"
+        self.serve(make_app(self.service, names=names, limits=Limits(rate=500, burst=500)))
 
     async def setup(self, game: str) -> int:
         gid = await open_two_player(self.service, game)
@@ -103,15 +94,6 @@ class Server:
         await leagues.start(lg.id)
         await leagues.advance(lg.id)
 
-    def run(self, coro, timeout: float = 120):
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
-
-    def close(self):
-        self.run(self.runner.cleanup(), 15)
-        self.run(self.store.close(), 15)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
-
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
@@ -122,20 +104,8 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def phone():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--hide-scrollbars"):
-        opts.add_argument(a)
-    opts.add_experimental_option(
-        "mobileEmulation", {"deviceMetrics": {"width": WIDTH, "height": HEIGHT, "pixelRatio": 2.0, "touch": True}}
-    )
-    d = webdriver.Chrome(service=Service(DRIVER), options=opts)
-    d.set_page_load_timeout(30)
-    yield d
-    d.quit()
+    mobile = {"deviceMetrics": {"width": WIDTH, "height": HEIGHT, "pixelRatio": 2.0, "touch": True}}
+    yield from chromium("--hide-scrollbars", mobile=mobile)
 
 
 def shot(driver, name: str) -> None:
