@@ -71,7 +71,10 @@ async def test_a_locked_in_crews_panel_has_a_way_on_once_the_turn_resolves(table
     await _give_orders(table, bob, board, gid, seats[102])  # the last crew: the turn resolves
     assert table.state(gid).turn == turn + 1
     ex = await table.fd.click(alice, locked, button["custom_id"])
-    if seats[101] in _to_act(table, gid):  # her next orders
+    if table.row(gid)["status"] == "finished":  # the turn's fire ended the battle (the table's seed): she is told so
+        said = (await table.wait_ephemeral(ex)).content
+        assert said == t("play.refuse.finished", "en", id=gid), said
+    elif seats[101] in _to_act(table, gid):  # her next orders
         panel = await ex.wait(lambda e: next((m for m in e.messages if m.ephemeral and m.custom_ids), None), 20, "next")
         assert table.live_panel(panel, gid, table.row(gid)["version"]), panel.text
     else:  # the new turn starts with Bob's decision alone: she is told so, and whose it is
