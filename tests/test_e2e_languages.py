@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from test_e2e_help import _help
-from test_e2e_league import reply, until
+from test_e2e_league import reply, signup_post
 from test_e2e_live_panels import open_panel
 from test_e2e_outbox import _settled
 
@@ -38,7 +38,7 @@ async def test_league_standings_are_posted_in_the_servers_language_not_the_calle
     await table.start()
     ex = await fd.slash(fd.owner, "league new", {"game": "armor_clash", "name": "Cup", "format": "swiss"})
     await reply(fd, ex)
-    await until(lambda: any("tg:lg:1:join" in m.custom_ids for m in fd.messages()))
+    await signup_post(fd)
     ex = await fd.slash(wei, "league standings", {"name": "Cup"})
     answer = await ex.wait_message(lambda m: m.ephemeral)
     assert answer.content == t("core.done.posted", "zh"), "the caller's own answer: their language"

@@ -52,6 +52,13 @@ async def until(cond, timeout: float = 30.0) -> None:
         await asyncio.sleep(0.05)
 
 
+async def signup_post(fd, lid: int = 1):
+    """The league's sign-up post (its Join button), once the bot has posted it."""
+    join = f"tg:lg:{lid}:join"
+    await until(lambda: any(join in m.custom_ids for m in fd.messages()))
+    return next(m for m in fd.messages() if join in m.custom_ids)
+
+
 async def play_until_waiting_on(table: Table, gid: int, absent: int) -> None:
     """Every seat but ``absent``'s moves (the AI's choices, through the table service)
     until the table waits on ``absent`` alone."""
@@ -103,8 +110,7 @@ async def test_swiss_season_of_eight(table: Table, tmp_path: Path):
         },
     )
     await reply(fd, ex)
-    await until(lambda: any("tg:lg:1:join" in m.custom_ids for m in fd.messages()))
-    signup = next(m for m in fd.messages() if "tg:lg:1:join" in m.custom_ids)
+    signup = await signup_post(fd)
     assert "\\*\\*Cup\\*\\*" in signup.text and "@everyone" not in signup.text  # shown, never obeyed
     assert signup.pinged == []
     for p in players:
@@ -221,8 +227,7 @@ async def test_pods_season_of_twelve_with_a_forum_and_roles(table: Table, tmp_pa
         },
     )
     await reply(fd, ex)
-    await until(lambda: any("tg:lg:1:join" in m.custom_ids for m in fd.messages()))
-    signup = next(m for m in fd.messages() if "tg:lg:1:join" in m.custom_ids)
+    signup = await signup_post(fd)
     for p in players[:11]:
         ex = await fd.click(p, signup, "tg:lg:1:join")
         text = await reply(fd, ex)

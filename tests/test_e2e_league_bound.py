@@ -5,7 +5,7 @@ and channel (issue 28 item 9), and the post shows who has signed up (issue 29 it
 from __future__ import annotations
 
 from conftest import Table
-from test_e2e_league import league_state, reply, until
+from test_e2e_league import league_state, reply, signup_post, until
 
 from engine.i18n import t
 
@@ -27,8 +27,7 @@ async def test_signup_buttons_act_only_on_the_leagues_server_and_channel_and_the
     elsewhere = fd.add_channel("elsewhere")
     ex = await fd.slash(boss, "league new", {"game": "thunder_road", "name": "Cup", "format": "swiss"})
     await reply(fd, ex)
-    await until(lambda: any("tg:lg:1:join" in m.custom_ids for m in fd.messages()))
-    signup = next(m for m in fd.messages() if "tg:lg:1:join" in m.custom_ids)
+    signup = await signup_post(fd)
 
     def post():
         return next(m for m in fd.messages() if m.id == signup.id)

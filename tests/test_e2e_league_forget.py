@@ -6,25 +6,26 @@ Discord, as a mention or in ``allowed_mentions``; each table still gets one thre
 from __future__ import annotations
 
 from conftest import Table
-from test_e2e_league import current_tables, league_state, league_status, reply, tick, until
+from test_e2e_league import current_tables, league_state, league_status, reply, signup_post, tick, until
+
+
+async def four_signed_up(table: Table, first_id: int, stem: str, *, rounds: int, round_hours: int) -> list:
+    """Four members signed up to a Swiss Armor Clash duel league "Cup" the server owner made."""
+    fd = table.fd
+    players = [fd.add_user(first_id + i, f"{stem}{i}") for i in range(4)]
+    await table.start()
+    config = {"game": "armor_clash", "name": "Cup", "format": "swiss", "rounds": rounds, "round_hours": round_hours}
+    await reply(fd, await fd.slash(fd.owner, "league new", {**config, "options": "scenario=duel"}))
+    signup = await signup_post(fd)
+    for p in players:
+        assert "signed up" in await reply(fd, await fd.click(p, signup, "tg:lg:1:join"))
+    return players
 
 
 async def test_a_member_who_forgets_themselves_withdraws_and_is_never_mentioned(table: Table):
     fd = table.fd
     boss = fd.owner
-    players = [fd.add_user(7101 + i, f"racer{i}") for i in range(4)]
-    await table.start()
-    ex = await fd.slash(
-        boss,
-        "league new",
-        {"game": "armor_clash", "name": "Cup", "format": "swiss", "rounds": 3, "round_hours": 1,
-         "options": "scenario=duel"},
-    )  # fmt: skip
-    await reply(fd, ex)
-    await until(lambda: any("tg:lg:1:join" in m.custom_ids for m in fd.messages()))
-    signup = next(m for m in fd.messages() if "tg:lg:1:join" in m.custom_ids)
-    for p in players:
-        assert "signed up" in await reply(fd, await fd.click(p, signup, "tg:lg:1:join"))
+    players = await four_signed_up(table, 7101, "racer", rounds=3, round_hours=1)
     ex = await fd.slash(boss, "league start", {"name": "Cup"})
     await reply(fd, ex)
     await until(lambda: league_state(table)["round"] == 1 and all(tb["game_id"] for tb in current_tables(table)))
@@ -74,19 +75,7 @@ async def test_a_table_thread_whose_ping_discord_refuses_is_still_the_tables_onl
     thread empty and unrecorded, and every later pass opened another (13 in 2 hours)."""
     fd = table.fd
     boss = fd.owner
-    players = [fd.add_user(7201 + i, f"driver{i}") for i in range(4)]
-    await table.start()
-    ex = await fd.slash(
-        boss,
-        "league new",
-        {"game": "armor_clash", "name": "Cup", "format": "swiss", "rounds": 2, "round_hours": 2,
-         "options": "scenario=duel"},
-    )  # fmt: skip
-    await reply(fd, ex)
-    await until(lambda: any("tg:lg:1:join" in m.custom_ids for m in fd.messages()))
-    signup = next(m for m in fd.messages() if "tg:lg:1:join" in m.custom_ids)
-    for p in players:
-        assert "signed up" in await reply(fd, await fd.click(p, signup, "tg:lg:1:join"))
+    await four_signed_up(table, 7201, "driver", rounds=2, round_hours=2)
     # the first message posted in a thread (a table's ping) is refused as invalid
     fd.fail_requests("POST", rf"^/channels/(?!{fd.channel_id}/)\d+/messages$", 400, 50035, "Invalid Form Body")
     ex = await fd.slash(boss, "league start", {"name": "Cup"})

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from test_e2e_league import reply, until
+from test_e2e_league import reply, signup_post, until
 from test_e2e_live_panels import click_label, open_panel
 from test_e2e_outbox import _settled
 
@@ -149,8 +149,7 @@ async def test_a_league_table_opens_with_one_ping_per_player(table):
     await table.start()
     ex = await fd.slash(boss, "league new", {"game": "armor_clash", "name": "Cup", "format": "swiss", "rounds": 1})
     await reply(fd, ex)
-    await until(lambda: any("tg:lg:1:join" in m.custom_ids for m in fd.messages()))
-    signup = next(m for m in fd.messages() if "tg:lg:1:join" in m.custom_ids)
+    signup = await signup_post(fd)
     for p in players:
         await reply(fd, await fd.click(p, signup, "tg:lg:1:join"))
     mark = time.monotonic()
