@@ -20,7 +20,7 @@ from tables.leagues.rounds import standings as league_standings
 from tables.people import privacy, standings
 from tables.people.flood import FloodGate
 from tables.people.members import MemberLocales
-from tables.people.names import MemberNames, clean
+from tables.people.names import clean
 from tables.people.standings import rank, rank_by_rating, record_value
 from tables.people.web_sessions import LINK_SECONDS, SESSION_SECONDS, WebSessions
 from tables.play import refusals
@@ -40,7 +40,7 @@ from tables.rules.levels import (
 from tables.rules.preview import Preview, preview, step_ends_chain
 from tables.rules.settings import DEFAULT_SETTINGS, Settings, in_quiet_hours
 from tables.rules.text import escape, plain, quote
-from tables.seeing import board, logtext, secrecy
+from tables.seeing import board, secrecy
 from tables.seeing.board import (
     Board,
     Choice,
@@ -125,7 +125,6 @@ __all__ = [
     "FloodGate",
     "LINK_SECONDS",
     "MemberLocales",
-    "MemberNames",
     "SESSION_SECONDS",
     "Settings",
     "TableWatch",
@@ -155,7 +154,6 @@ __all__ = [
     "clocks",
     "limits",
     "locales",
-    "logtext",
     "privacy",
     "ratings",
     "refusals",

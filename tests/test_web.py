@@ -50,15 +50,15 @@ def test_a_link_is_signed_expires_and_names_its_member():
 async def test_a_link_works_once_then_the_session_until_forget(service):
     sessions = WebSessions(service.store, clock=service.clock, secret="s3cret")
     token = await sessions.link_token(HOST, 5)
-    sid, member, game = await sessions.redeem(token)
+    sid, member, game = await sessions.redeem_link(token)
     assert (member, game) == (HOST, 5)
-    assert await sessions.redeem(token) is None  # single use
-    assert await sessions.member(sid) == HOST
+    assert await sessions.redeem_link(token) is None  # single use
+    assert await sessions.session_member(sid) == HOST
     late = await sessions.link_token(HOST)
     service.clock.now += LINK_SECONDS + 1
-    assert await sessions.redeem(late) is None  # expired
+    assert await sessions.redeem_link(late) is None  # expired
     assert await end_sessions(service.store, HOST) >= 1
-    assert await sessions.member(sid) is None
+    assert await sessions.session_member(sid) is None
     # the generated key is shared through the database by every process
     a, b = WebSessions(service.store), WebSessions(service.store)
     a._secret = b._secret = None
@@ -68,7 +68,7 @@ async def test_a_link_works_once_then_the_session_until_forget(service):
 async def test_two_processes_redeeming_one_link_at_once_get_one_session(service):
     sessions = WebSessions(service.store, clock=service.clock, secret="s")
     token = await sessions.link_token(BOB)
-    results = await asyncio.gather(*(sessions.redeem(token) for _ in range(5)))
+    results = await asyncio.gather(*(sessions.redeem_link(token) for _ in range(5)))
     assert sum(r is not None for r in results) == 1
 
 
@@ -224,11 +224,11 @@ async def test_one_watcher_polls_once_for_every_viewer_and_wakes_them(service):
 
     service.store.table_versions = counted  # type: ignore[method-assign]
     watch = TableWatch(service.store, poll=0.02, fallback_poll=0.02)
-    await watch.start()
+    await watch.watch_tables()
     try:
         row, row2 = await service.row(gid), await service.row(other)
-        queues = [watch.subscribe(gid, row.version) for _ in range(50)]
-        idle = watch.subscribe(other, row2.version)
+        queues = [watch.watch_table(gid, row.version) for _ in range(50)]
+        idle = watch.watch_table(other, row2.version)
         calls.clear()
         await move(service, gid, 1)
         new = (await service.row(gid)).version
@@ -237,7 +237,7 @@ async def test_one_watcher_polls_once_for_every_viewer_and_wakes_them(service):
         assert idle.empty()
         assert all(ids == sorted({gid, other}) for ids in calls)  # one query for all, not one per viewer
     finally:
-        await watch.stop()
+        await watch.stop_watching()
 
 
 async def test_standings_pages_list_names_and_escape_them(service):

@@ -129,11 +129,11 @@ async def test_a_click_refreshes_a_stored_name_and_stores_none_of_a_member_nothi
     stranger = 4242
     assert not await bot.names.note_name(1, stranger, "Eve", create=False)
     assert not await bot.names.note_name(1, stranger, "Eve", create=False)
-    assert await web.names.of(1, [stranger]) == {}
+    assert await web.names.names_of(1, [stranger]) == {}
     await bot.names.fill_names(1, {stranger: "Eve"})  # a board showed them
-    assert await web.names.of(1, [stranger]) == {stranger: "Eve"}
+    assert await web.names.names_of(1, [stranger]) == {stranger: "Eve"}
     assert await bot.names.note_name(1, stranger, "Evelyn", create=False)  # renamed, seen on a click
-    assert await web.names.of(1, [stranger]) == {stranger: "Evelyn"}
+    assert await web.names.names_of(1, [stranger]) == {stranger: "Evelyn"}
     assert not await web.names.note_name(1, stranger, "Evelyn", create=False)  # the same name: no write
 
 
@@ -153,7 +153,7 @@ async def test_a_name_is_written_once_and_a_rename_reaches_the_companion(two):
     assert len(calls) == 1
     assert not await web.names.note_name(1, HOST, HOSTESS)  # another process: the same name changes no row
     await bot.names.note_name(None, HOST, "Global Host")  # outside any server: a name of its own
-    assert await web.names.of(1, [HOST]) == {HOST: HOSTESS} and await web.names.of(None, [HOST]) == {
+    assert await web.names.names_of(1, [HOST]) == {HOST: HOSTESS} and await web.names.names_of(None, [HOST]) == {
         HOST: "Global Host"
     }
     c = await client_for(web, limits=Limits(rate=1000, burst=1000, row_seconds=0))
@@ -166,10 +166,10 @@ async def test_a_name_is_written_once_and_a_rename_reaches_the_companion(two):
         await c.close()
     # a name is stored as a line of text: control characters (a NUL PostgreSQL refuses) go
     await bot.names.note_name(1, BOB, "Bo\x00b\n")
-    assert await web.names.of(1, [BOB]) == {BOB: "Bob"}
+    assert await web.names.names_of(1, [BOB]) == {BOB: "Bob"}
     with pytest.raises(TurnRefused):  # seated at a running table: nothing is forgotten, names stay
         await bot.people.forget(BOB)
-    assert await web.names.of(1, [BOB]) == {BOB: "Bob"}
+    assert await web.names.names_of(1, [BOB]) == {BOB: "Bob"}
 
 
 async def test_a_private_step_leaves_the_public_images_tag_as_it_was(two):
@@ -236,8 +236,8 @@ async def test_a_forget_in_another_process_is_written_again_by_the_next_interact
     bot, other = two  # two bot processes: a member forgotten through one, then seen by the other
     assert await bot.names.note_name(1, HOST, HOSTESS)
     await other.people.forget(HOST)
-    assert await bot.names.of(1, [HOST]) == {}
+    assert await bot.names.names_of(1, [HOST]) == {}
     assert not await bot.names.note_name(1, HOST, HOSTESS)  # trusted for a while: no write on every click
     monkeypatch.setattr(names, "KNOWN_SECONDS", 0.0)  # that while has passed
     assert await bot.names.note_name(1, HOST, HOSTESS)
-    assert await other.names.of(1, [HOST]) == {HOST: HOSTESS}
+    assert await other.names.names_of(1, [HOST]) == {HOST: HOSTESS}

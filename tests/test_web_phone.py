@@ -177,7 +177,9 @@ def test_every_page_fits_a_phone_and_boards_start_readable(server, phone):
 
 def test_a_signed_in_players_pages_fit_a_phone(server, phone):
     """The member's own pages: their tables, and each table with their hand and choices."""
-    sid, _, _ = server.run(server.service.web_sessions.redeem(server.run(server.service.web_sessions.link_token(HOST))))
+    sid, _, _ = server.run(
+        server.service.web_sessions.redeem_link(server.run(server.service.web_sessions.link_token(HOST)))
+    )
     phone.get(server.url + "/")
     phone.add_cookie({"name": "tg_session", "value": sid, "path": "/"})
     problems = []

@@ -63,7 +63,7 @@ async def trace(service: TableService, what: str) -> dict[str, list]:
     await c.start_server()
     try:
         sessions = service.web_sessions
-        sid, _, _ = await sessions.redeem(await sessions.link_token(BOB, gid))
+        sid, _, _ = await sessions.redeem_link(await sessions.link_token(BOB, gid))
         out: dict[str, list] = {"public": [], "rival": [], "pushes": [], "frames": []}
         pages = {"public": {}, "rival": {"tg_session": sid}}  # anyone; the other crew, signed in
         assert 'class="you"' in await (await c.get(f"/t/{gid}", cookies=pages["rival"])).text()
@@ -122,7 +122,7 @@ async def test_a_crew_sees_its_own_steps(service):
     await c.start_server()
     try:
         sessions = service.web_sessions
-        sid, _, _ = await sessions.redeem(await sessions.link_token(HOST, gid))
+        sid, _, _ = await sessions.redeem_link(await sessions.link_token(HOST, gid))
         jar = {"tg_session": sid}
         before = seen(await (await c.get(f"/t/{gid}", cookies=jar)).text())
         assert await step(service, gid, "p1", "move")

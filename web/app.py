@@ -123,7 +123,7 @@ def make_app(
     r.add_get("/static/{name}", comp.static)
 
     async def stop_watch(app: web.Application) -> None:
-        await comp.watch.stop()
+        await comp.tables.stop_watching()
 
     app.on_shutdown.append(stop_watch)
     return app

@@ -49,7 +49,7 @@ class Community(commands.Cog):
     def __init__(self, bot: commands.Bot, services: Services) -> None:
         self.bot = bot
         self.services = services
-        self.community = services.tables.community
+        self.tables = services.tables
 
     def loc(self, interaction: discord.Interaction) -> str:
         return locale_of(interaction, self.services.default_locale)
@@ -103,8 +103,8 @@ class Community(commands.Cog):
     async def _user_stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
-        rows = await self.community.stats(guild_id(interaction), user_id=user.id)
-        rated = {r.game: r for r in await self.community.ratings(guild_id(interaction), user_ids=[user.id])}
+        rows = await self.tables.stats(guild_id(interaction), user_id=user.id)
+        rated = {r.game: r for r in await self.tables.ratings(guild_id(interaction), user_ids=[user.id])}
         title = t("core.stats.title_user", locale, user=escape(user.display_name))
         desc = self._stat_lines(rows, locale)
         if rows:
@@ -153,7 +153,7 @@ class Community(commands.Cog):
     async def stats_server(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
-        rows = await self.community.stats(guild_id(interaction))
+        rows = await self.tables.stats(guild_id(interaction))
         lines, table = [], []
         for gid in available():
             mine = [r for r in rows if r.game == gid]
@@ -207,8 +207,8 @@ class Community(commands.Cog):
         locale = self.loc(interaction)
         game = check_game(game)
         g = get_game(game)
-        rated = {r.user_id: r for r in await self.community.ratings(guild_id(interaction), game)}
-        rows = rank_by_rating(await self.community.stats(guild_id(interaction), game=game), rated)[:10]
+        rated = {r.user_id: r for r in await self.tables.ratings(guild_id(interaction), game)}
+        rows = rank_by_rating(await self.tables.stats(guild_id(interaction), game=game), rated)[:10]
         if not rows:  # nothing to show: a short private reply, not an empty picture for everyone
             await interaction.response.send_message(t("discord.leaderboard.empty", locale), ephemeral=True)
             return
@@ -302,7 +302,7 @@ class Community(commands.Cog):
 
     async def standings(self, campaign_id: int) -> list[tuple[int, int, int, int]]:
         """(user, points, tables, wins), best first."""
-        return await self.community.campaign_standings(campaign_id)
+        return await self.tables.campaign_standings(campaign_id)
 
     @campaign_group.command(
         name=ls("standings", "discord.cmd.campaign.standings"),
@@ -312,7 +312,7 @@ class Community(commands.Cog):
     async def campaign_standings(self, interaction: discord.Interaction, name: str) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
-        camp = await self.community.campaign(guild_id(interaction), name)
+        camp = await self.tables.campaign(guild_id(interaction), name)
         if camp is None:
             return await interaction.followup.send(t("core.ui.no_campaign", locale, name=echo(name)), ephemeral=True)
         await interaction.followup.send(t("core.done.posted", locale), ephemeral=True)
@@ -335,7 +335,7 @@ class Community(commands.Cog):
 
     @campaign_standings.autocomplete("name")
     async def _campaign_names(self, interaction: discord.Interaction, current: str):
-        camps = await self.community.server_campaigns(interaction.guild_id)
+        camps = await self.tables.server_campaigns(interaction.guild_id)
         return [
             app_commands.Choice(name=plain(c.name, 100) or "?", value=c.name)
             for c in camps

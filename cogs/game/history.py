@@ -17,7 +17,7 @@ from cogs.present.catchupview import catchup_message
 from cogs.present.ui import clip, event_lines, game_name, seat_tag
 from engine.i18n import t
 from store import UndoRow
-from tables import LINK_SECONDS, Decision, clocks, decisions, escape, log_page, logtext, secrecy, web_link
+from tables import LINK_SECONDS, Decision, clocks, decisions, escape, log_page, secrecy, web_link
 
 
 class History(TableFeature):
@@ -82,7 +82,7 @@ class History(TableFeature):
             shown.append((d, [x for x in texts if x] + auto))
         # a decision whose events say nothing to this reader: what was chosen, or that orders were given
         quiet = {k: d.steps for k, (d, texts) in enumerate(shown) if not texts}
-        said = await logtext.fill(self.tables.reads, loaded.row, loaded.game, quiet, seat, locale, labels)
+        said = await self.tables.log_words(loaded.row, loaded.game, quiet, seat, locale, labels)
         lines: list[str] = []
         for k, (d, texts) in enumerate(shown):
             while len(lines) in undone:

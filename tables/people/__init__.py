@@ -1,3 +1,3 @@
-"""tables/people/mine/: members and servers: own tables, privacy, names, languages, sign-in, records.
+"""tables/people/: members and servers: own tables, privacy, names, languages, sign-in, records.
 
-Modules: community, flood, members, mine, names, privacy, standings, web_sessions.  What it may import: tests/test_architecture.py LAYERS."""
+Modules: community, facade (the people verbs of the facade), flood, members, mine, names, privacy, standings, web_sessions.  What it may import: tests/test_architecture.py LAYERS."""

@@ -85,7 +85,7 @@ class MemberNames:
             self.writes += 1
         return wrote
 
-    async def of(self, guild_id: int | None, members: Sequence[int]) -> dict[int, str]:
+    async def names_of(self, guild_id: int | None, members: Sequence[int]) -> dict[int, str]:
         """The stored names of ``members`` on server ``guild_id`` (those without one left
         out): read from the store every time, so every process shows the same names."""
         wanted = [int(m) for m in members if int(m) > 0]

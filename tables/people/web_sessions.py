@@ -101,7 +101,7 @@ class WebSessions:
         await self.store.web_token_put(_hash(nonce), "link", user_id, game_id, expires)
         return sign(await self.key(), user_id, game_id, expires, nonce)
 
-    async def redeem(self, token: str) -> tuple[str, int, int | None] | None:
+    async def redeem_link(self, token: str) -> tuple[str, int, int | None] | None:
         """Exchange a link for a new session: (session id for the cookie, member, table), or
         None for a forged, expired or already used link."""
         now = self.clock()
@@ -115,7 +115,7 @@ class WebSessions:
         await self.store.web_token_put(_hash(sid), "session", signed.user_id, None, now + SESSION_SECONDS)
         return sid, signed.user_id, signed.game_id
 
-    async def member(self, sid: str | None) -> int | None:
+    async def session_member(self, sid: str | None) -> int | None:
         """The member a session cookie belongs to (None: no session, or it ended)."""
         if not sid or len(sid) > MAX_TOKEN:
             return None

@@ -40,7 +40,8 @@ class TableWatch:
         #: called with (table, version) on every change seen (caches drop their copy)
         self.listeners: list[Callable[[int, int], None]] = []
 
-    async def start(self) -> None:
+    async def watch_tables(self) -> None:
+        """Start watching (idempotent): the push of the backend where it has one, and the poll."""
         if self._task is not None:
             return
         try:
@@ -51,7 +52,7 @@ class TableWatch:
         self.pushed = self._stop_listen is not None
         self._task = asyncio.create_task(self._run(), name="table-watch")
 
-    async def stop(self) -> None:
+    async def stop_watching(self) -> None:
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -62,17 +63,21 @@ class TableWatch:
             with contextlib.suppress(Exception):
                 await stop()
 
+    def on_table_change(self, listener: Callable[[int, int], None]) -> None:
+        """Call ``listener(table, version)`` on every change seen (a cache drops its copy)."""
+        self.listeners.append(listener)
+
     def watching(self) -> int:
         return sum(len(s) for s in self._subs.values())
 
-    def subscribe(self, game_id: int, version: int) -> asyncio.Queue[int]:
+    def watch_table(self, game_id: int, version: int) -> asyncio.Queue[int]:
         """A queue that receives the table's new version after each change (only the latest is kept)."""
         q: asyncio.Queue[int] = asyncio.Queue(maxsize=1)
         self._subs.setdefault(game_id, set()).add(q)
         self._known[game_id] = max(self._known.get(game_id, 0), version)
         return q
 
-    def unsubscribe(self, game_id: int, q: asyncio.Queue[int]) -> None:
+    def unwatch_table(self, game_id: int, q: asyncio.Queue[int]) -> None:
         subs = self._subs.get(game_id)
         if subs is None:
             return

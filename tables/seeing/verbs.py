@@ -4,11 +4,13 @@ table is shown to anyone, a member's catch-up, each built from the rooms it read
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.base import BaseState, Game
-from store import GameRow
+from engine.base import BaseState, Game, SeatLabel
+from store import ActionRow, GameRow
 from tables.seeing import board as boards
+from tables.seeing import logtext
 from tables.seeing.board import Board, Frame
 from tables.seeing.catchup import Catchup, catchup
 from tables.seeing.reads import Reads
@@ -33,3 +35,16 @@ class Seeing:
     async def catchup(self, row: GameRow, game: Game, state: BaseState, user_id: int) -> Catchup:
         """A member's "since your turn" (:func:`tables.seeing.catchup.catchup`)."""
         return await catchup(self.reads.history, row, game, state, user_id)
+
+    async def log_words(
+        self,
+        row: GameRow,
+        game: Game,
+        lines: Mapping[int, Sequence[ActionRow]],
+        viewer: str | None,
+        locale: str,
+        labels: Mapping[str, SeatLabel],
+    ) -> dict[int, str]:
+        """The words of each log line whose events say nothing to ``viewer``
+        (:func:`tables.seeing.logtext.fill`): what was chosen, or that it is hidden."""
+        return await logtext.fill(self.reads, row, game, lines, viewer, locale, labels)

@@ -157,7 +157,7 @@ class PeoplePages(TablePages):
                 status=403,
                 private=True,
             )
-        got = await self.sessions.redeem(token)
+        got = await self.tables.redeem_link(token)
         if got is None:
             return self.html(
                 pages.message(text("web.signin.title", locale), text("web.signin.bad", locale), locale),
@@ -183,7 +183,7 @@ class PeoplePages(TablePages):
     async def signout(self, request: web.Request) -> web.StreamResponse:
         sid = request.cookies.get(COOKIE)
         if sid:
-            await self.sessions.sign_out(sid)
+            await self.tables.sign_out(sid)
         resp = web.HTTPSeeOther("/")
         resp.del_cookie(COOKIE, path="/")
         raise resp

@@ -87,8 +87,8 @@ class TablePages(CompanionBase):
             return web.Response(
                 status=503, text=text("web.busy", locale), headers={"Retry-After": str(lim.retry_after)}
             )
-        await self.watch.start()
-        q = self.watch.subscribe(row.id, row.version)
+        await self.tables.watch_tables()
+        q = self.tables.watch_table(row.id, row.version)
         resp = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         )
@@ -127,7 +127,7 @@ class TablePages(CompanionBase):
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
-            self.watch.unsubscribe(row.id, q)
+            self.tables.unwatch_table(row.id, q)
             self.streams.give(client)
         return resp
 

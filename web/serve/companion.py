@@ -96,10 +96,8 @@ class CompanionBase:
 
     def __post_init__(self) -> None:
         self.base_url = self.base_url.rstrip("/")
-        self.sessions = self.tables.web_sessions
-        self.watch = self.tables.watch
-        self.watch.listeners.append(self.forget_row)
-        self.people = PageNames(self.tables.names, self.names)
+        self.tables.on_table_change(self.forget_row)
+        self.people = PageNames(self.tables, self.names)
         self.tables.on_forget(self.forgotten)
         lim = self.limits
         self.streams = guards.Streams(lim.streams_per_client, lim.streams_per_prefix, lim.streams)
@@ -185,7 +183,7 @@ class CompanionBase:
         return fallback if fallback in pages.LANGS else locales.DEFAULT
 
     async def member(self, request: web.Request) -> int | None:
-        return await self.sessions.member(request.cookies.get(COOKIE))
+        return await self.tables.session_member(request.cookies.get(COOKIE))
 
     async def row(self, request: web.Request, member: int | None):
         """The table of the URL when this visitor may see it (else 404): public tables to

@@ -19,8 +19,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Protocol
 
-from tables import MemberNames, clean
+from tables import clean
 
 #: display names: ``names(guild_id, members) -> {member: name}`` (the bot's name cache)
 Names = Callable[[int | None, Sequence[int]], Awaitable[Mapping[int, str]]]
@@ -35,8 +36,16 @@ def token(row, names: Mapping[int, str]) -> str:
     return hashlib.blake2s(repr((row.guild_id, seen)).encode(), digest_size=8).hexdigest()
 
 
+class NameSource(Protocol):
+    """Where the stored names are read and kept: the table service's verbs."""
+
+    async def names_of(self, guild_id: int | None, members: Sequence[int]) -> dict[int, str]: ...
+
+    async def fill_names(self, guild_id: int | None, found: Mapping[int, str]) -> None: ...
+
+
 class PageNames:
-    def __init__(self, names: MemberNames, fallback: Names | None = None) -> None:
+    def __init__(self, names: NameSource, fallback: Names | None = None) -> None:
         self.names = names
         self.fallback = fallback
         self._rows: dict[int, tuple[tuple, dict[int, str]]] = {}
@@ -57,7 +66,7 @@ class PageNames:
     async def members(self, guild_id: int | None, members: Sequence[int]) -> dict[int, str]:
         """Stored names of ``members`` on the server; those the store lacks from the
         fallback (and stored for every other process)."""
-        found = await self.names.of(guild_id, members)
+        found = await self.names.names_of(guild_id, members)
         missing = [m for m in members if m not in found and m > 0]
         if not missing or self.fallback is None:
             return found
