@@ -18,6 +18,13 @@ methods of the base class; a game never overrides them:
 * ``to_act(state) -> list[str]``, ``outcome(state) -> Outcome | None``
 * ``validate(state)`` -- raises ``GameError("bad_state")`` naming the first
   problem; ``load`` runs it, and migrates states of older ``schema_version``.
+* standing orders (engine/orders.py, issue 31): ``order_kinds(state, seat)``
+  -- the orders ``seat`` may arm now (also while another seat is to act);
+  ``arm(state, seat, kind, params=None) -> ArmedOrder`` (``GameError("bad_order")``
+  unless offered now; stamps the scope's marker); ``order_marker(state, scope)``;
+  ``order_step(state, seat, order) -> Fire | Hold | Lapse`` -- Lapse once the
+  game is over or the scope's marker changed, Hold while the seat is not to
+  act, else the game's answer, a Fire checked to be legal.  Pure: no RNG.
 
 **One hook convention**: each public method is the base class's; the game
 implements the protected hook of the same name (``_new``, ``_legal``,
@@ -25,7 +32,8 @@ implements the protected hook of the same name (``_new``, ``_legal``,
 stored data ``_migrate`` (states), ``_migrate_event``, ``_migrate_action``,
 ``_migrate_options``) and, grouped apart, the presentation hooks (``_action_label``,
 ``_action_group``, ``_event_text``, ``_prompt``, ``_summary``,
-``_private_summary``), the AI hook (``_ai_action``) and the platform hooks
+``_private_summary``), the AI hook (``_ai_action``), the standing-order hooks
+(``_order_kinds``, ``_order_marker``, ``_order_step``) and the platform hooks
 (``_record``, ``_hidden_revealed``, ``_campaign_*``).  What the base does once
 for every game -- seat checks, visibility of events, stripping secrets from
 views, seat labels, rig checks, schema versions -- no game repeats.
@@ -43,7 +51,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from types import FunctionType
-from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, cast, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, Literal, TypeVar, cast, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError
 
@@ -51,6 +59,9 @@ from .content import game_dir
 from .errors import GameError
 from .i18n import has, join, t
 from .rng import RigError, Rng
+
+if TYPE_CHECKING:
+    from .orders import ArmedOrder, OrderKind, OrderStep
 
 
 # ====================================================================== models
@@ -649,6 +660,31 @@ class Game(Generic[S]):
             )
         return level
 
+    # ======================================================= standing orders
+    def order_kinds(self, state: S, seat: str) -> list[OrderKind]:
+        """The standing orders ``seat`` may arm in ``state`` (engine/orders.py)."""
+        from . import orders
+
+        return orders.order_kinds(self, state, seat)
+
+    def arm(self, state: S, seat: str, kind: str, params: dict[str, Any] | None = None) -> ArmedOrder:
+        """``kind`` armed for ``seat``, if offered now (else ``GameError("bad_order")``)."""
+        from . import orders
+
+        return orders.arm(self, state, seat, kind, params)
+
+    def order_marker(self, state: S, scope: str) -> str:
+        """The marker of the current ``scope`` ("phase", "round", "game")."""
+        from . import orders
+
+        return orders.order_marker(self, state, scope)
+
+    def order_step(self, state: S, seat: str, order: ArmedOrder) -> OrderStep:
+        """What ``order`` does now: Fire (a legal action), Hold or Lapse (with a reason)."""
+        from . import orders
+
+        return orders.order_step(self, state, seat, order)
+
     # ========================================================= platform hooks
     def record(self, state: S, seat: str) -> float | None:
         """A finished game's record for ``seat`` for the leaderboards (or None)."""
@@ -818,6 +854,24 @@ class Game(Generic[S]):
 
     def _default_action(self, state: S, seat: str) -> Any:
         return self.ai_action(state, seat)
+
+    # ============================================= hooks: standing orders
+    def _order_kinds(self, state: S, seat: str) -> list[OrderKind]:
+        """The orders ``seat`` may arm now, labelled.  Default: none."""
+        return []
+
+    def _order_marker(self, state: S, scope: str) -> str:
+        """A text that changes exactly when ``scope`` ends (``f"r{round}p{phase}"``).
+        Default: "" for "game"; a game offering phase or round orders implements it."""
+        if scope == "game":
+            return ""
+        raise NotImplementedError(f"{type(self).__name__} offers {scope} orders: implement _order_marker")
+
+    def _order_step(self, state: S, seat: str, order: ArmedOrder, legal: list[Any]) -> OrderStep:
+        """What ``order`` does now that ``seat`` is to act in a running game within
+        the order's scope: ``Fire(action)`` (one of ``legal``), ``Hold()`` or
+        ``Lapse(reason)`` when something the game says matters happened."""
+        raise NotImplementedError(f"{type(self).__name__} offers orders: implement _order_step")
 
     # ==================================================== hooks: platform
     def _record(self, state: S, seat: str) -> float | None:
