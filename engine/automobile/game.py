@@ -12,6 +12,7 @@ from ..base import Game, GameCommand, Msg, Outcome, RigSpec, SeatLabels, bad_sta
 from ..i18n import t
 from ..rng import Rng
 from . import content as C
+from . import orders as O
 from . import rules as R
 from .models import (
     Action,
@@ -192,6 +193,16 @@ class Automobile(Game[AutoState]):
 
     def _record(self, state: AutoState, seat: str) -> float | None:
         return float(state.scores[seat]) if state.finished and seat in state.scores else None
+
+    # ====================================================== standing orders
+    def _order_kinds(self, state: AutoState, seat: str) -> list[Any]:
+        return O.order_kinds(state, seat)
+
+    def _order_marker(self, state: AutoState, scope: str) -> str:
+        return O.order_marker(state, scope)
+
+    def _order_step(self, state: AutoState, seat: str, order: Any, legal: list[Any]) -> Any:
+        return O.order_step(state, seat, order, legal)
 
     # ================================================================== AI
     def _ai_action(self, state: AutoState, seat: str, level: str, legal: list[Any]) -> Any:
