@@ -25,14 +25,22 @@ def renderer_module(game_id: str) -> str:
 
 def board_colours(game_id: str) -> dict[str, str]:
     """The colours with a meaning on ``game_id``'s board (its renderer's
-    ``MEANINGFUL``: a boss, the price rows), which no seat colour comes close to."""
+    ``MEANINGFUL``: a boss, the price rows, the ground pieces stand on), which no seat
+    colour comes close to (:data:`render.common.MIN_MEANING_DELTA`)."""
     module = importlib.import_module(renderer_module(game_id))
     return dict(getattr(module, "MEANINGFUL", {}))
 
 
+def seat_palette(game_id: str) -> tuple[tuple[str, str], ...]:
+    """``game_id``'s seat colours and text squares in seat order (its renderer's ``SEATS``,
+    else :data:`render.common.SEAT_PALETTE`)."""
+    module = importlib.import_module(renderer_module(game_id))
+    return tuple(getattr(module, "SEATS", common.SEAT_PALETTE))
+
+
 def seat_colours(game_id: str, n: int) -> list[tuple[str, str]]:
     """The colours (and text squares) of a table's ``n`` seats, in seat order."""
-    return common.seat_colours(board_colours(game_id).values(), n)
+    return common.seat_colours(seat_palette(game_id), n)
 
 
 def render(game_id: str, view: Any, locale: str = DEFAULT) -> bytes:

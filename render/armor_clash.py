@@ -30,7 +30,7 @@ from PIL import Image, ImageDraw
 
 from engine.i18n import t
 from engine.locales import DEFAULT
-from render.common import canvas, fit, length, seat_colours, text, to_png
+from render.common import canvas, fit, length, text, to_png
 
 if TYPE_CHECKING:
     from engine.armor_clash.models import AcView, UnitView
@@ -69,10 +69,22 @@ MISS = "#fff3b0"
 TEXT = "#f2f2f2"
 MUTED = "#b9bcc4"
 CHIP_BG = "#3a3e47"
-#: colours with a meaning on the board: no seat colour comes close (render.common.seat_colours)
-MEANINGFUL = {"boss": BOSS, "enemy": ENEMY, "hit": HIT}
+#: colours with a meaning on the board: no seat colour comes close (render.common.MIN_MEANING_DELTA)
+MEANINGFUL = {
+    "boss": BOSS,
+    "enemy": ENEMY,
+    "hit": HIT,
+    "field": "#{:02x}{:02x}{:02x}".format(*FIELD),
+    "enemy_hull": ENEMY_HULL,
+    "orders_in": LOCKED,
+    "choosing": CHOOSING,
+    "miss": MISS,
+}
+#: the seats' colours in seat order (and their squares in texts): any first 2..4 of them
+#: keep render.common.MIN_SEAT_DELTA apart in normal and colour-blind vision (docs/rulings.md)
+SEATS = (("#a5fff0", "⬜"), ("#4b8796", "🟩"), ("#961eff", "🟦"), ("#d2a5ff", "🟪"))
 #: seat colours when the caller gives none
-SEAT_COLOURS = [c for c, _ in seat_colours(MEANINGFUL.values(), 4)]
+SEAT_COLOURS = [c for c, _ in SEATS]
 
 _STEPS = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]
 CREW = ("driver", "gunner", "loader")

@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 from engine.automobile.models import PublicView, SeatView, SpaceView
 from engine.i18n import normalise, t
 from engine.locales import DEFAULT
-from render.common import fit, glyph_mask, length, note_text, seat_colours, to_png
+from render.common import fit, glyph_mask, length, note_text, to_png
 
 W, H = 1100, 800
 BG = "#1d1f24"
@@ -27,7 +27,7 @@ CLASSES = ("high", "mid", "low")
 CHARS = ("ford", "kettering", "sloan", "howard", "durant", "chrysler")
 # teal and pink: far from every seat colour (a green or orange marker read as a seat's)
 BONUS, DISCOUNT = "#14b8a6", "#f472b6"
-#: colours with a meaning on the board: no seat colour comes close (render.common.seat_colours)
+#: colours with a meaning on the board: no seat colour comes close (render.common.MIN_MEANING_DELTA)
 MEANINGFUL = {
     "high": CLS_COLORS["high"],
     "mid": CLS_COLORS["mid"],
@@ -35,8 +35,11 @@ MEANINGFUL = {
     "bonus": BONUS,
     "discount": DISCOUNT,
 }
+#: the seats' colours in seat order (and their squares in texts): any first 3..5 of them
+#: keep render.common.MIN_SEAT_DELTA apart in normal and colour-blind vision (docs/rulings.md)
+SEATS = (("#b4a5ff", "🟪"), ("#f0ff2d", "🟨"), ("#c32d69", "🟥"), ("#872dff", "🟦"), ("#00ffd2", "🟩"))
 #: seat colours when the caller gives none
-SEAT_COLORS = [c for c, _ in seat_colours(MEANINGFUL.values(), 5)]
+SEAT_COLORS = [c for c, _ in SEATS]
 S = 16  # the smallest text: 8 CSS px once Discord halves the image
 M = 12  # margin
 

@@ -68,8 +68,10 @@ OFF = "#6b707a"
 SLOT_C = "#9a9aa5"
 STREET_C = "#e6e1d3"
 HIT_C = "#c0392b"
-#: colours with a meaning on the board: no seat colour comes close (render.common.seat_colours)
+#: colours with a meaning on the board: no seat colour comes close (render.common.MIN_MEANING_DELTA)
 MEANINGFUL = {"enemy": ENEMY_C, "boss": BOSS_C, "hit": HIT_C}
+#: the one seat's colour (the hero's, as the board draws it) and its square in texts
+SEATS = ((HERO_C, "🟦"),)
 WIN_C, LOSS_C = "#1e7e34", "#8b1e1e"
 
 

@@ -26,7 +26,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from fontTools.ttLib import TTFont
-from PIL import Image, ImageCms, ImageColor, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 
 def _candidates() -> list[Path]:
@@ -367,51 +367,28 @@ def canvas(w: int, h: int, bg: str = "#1d1f24") -> tuple[Image.Image, ImageDraw.
 
 
 # ---------------------------------------------------------------- seat colours
-#: the colours a table hands its seats, in order, each with the square shown
-#: beside a name in texts (Discord has squares of these colours only)
+#: the seat colours of a game whose renderer names none (its ``SEATS``), each with the
+#: square shown beside a name in texts (Discord has squares of a few colours only)
 SEAT_PALETTE: tuple[tuple[str, str], ...] = (
-    ("#E74C3C", "🟥"),
-    ("#3498DB", "🟦"),
-    ("#2ECC71", "🟩"),
-    ("#F1C40F", "🟨"),
-    ("#9B59B6", "🟪"),
-    ("#E67E22", "🟧"),
-    ("#ECF0F1", "⬜"),
-    ("#A0522D", "🟫"),
+    ("#5a5ad2", "🟦"),
+    ("#b4ffff", "⬜"),
+    ("#f0ffb4", "🟨"),
+    ("#c3b4a5", "🟫"),
+    ("#9696ff", "🟪"),
 )
-#: two colours closer than this (CIE76 ΔE, CIELAB D50 through Pillow's ImageCms)
-#: read as one at a glance: a seat's colour keeps at least this far from every
-#: colour with a meaning on its game's board (the renderer's ``MEANINGFUL``)
-MIN_DELTA_E = 25.0
+#: the least CAM02-UCS colour difference (ΔE) between two seats of a table, in normal vision
+#: and under simulated protanopia, deuteranopia and tritanopia (docs/rulings.md; checked
+#: with colorspacious by tests/test_seat_colours.py)
+MIN_SEAT_DELTA = 20.0
+#: the least CAM02-UCS ΔE between a seat's colour and a colour with a meaning on its
+#: game's board (the renderer's ``MEANINGFUL``: highlights, enemies, the ground), in
+#: the same four kinds of vision
+MIN_MEANING_DELTA = 12.0
 
 
-@lru_cache(maxsize=1)
-def _to_lab() -> ImageCms.ImageCmsTransform:
-    return ImageCms.buildTransform(ImageCms.createProfile("sRGB"), ImageCms.createProfile("LAB"), "RGB", "LAB")
-
-
-@lru_cache(maxsize=1024)
-def lab(colour: str) -> tuple[float, float, float]:
-    """``colour`` (#rrggbb) in CIELAB (L 0-100, a, b)."""
-    px = ImageCms.applyTransform(Image.new("RGB", (1, 1), colour), _to_lab())
-    assert px is not None
-    L, a, b = px.getpixel((0, 0))  # type: ignore[misc]
-    return L * 100 / 255, a - 128, b - 128
-
-
-def delta_e(a: str, b: str) -> float:
-    """CIE76 colour difference of two #rrggbb colours."""
-    return float(sum((x - y) ** 2 for x, y in zip(lab(a), lab(b))) ** 0.5)
-
-
-def seat_colours(meaningful: Iterable[str], n: int) -> list[tuple[str, str]]:
-    """The first ``n`` colours (and squares) of :data:`SEAT_PALETTE` that keep
-    :data:`MIN_DELTA_E` from every ``meaningful`` colour; when too few do, the
-    rest by how far they keep (never a colour twice)."""
-    avoid = list(meaningful)
-    far = [c for c in SEAT_PALETTE if all(delta_e(c[0], m) >= MIN_DELTA_E for m in avoid)]
-    rest = sorted(
-        (c for c in SEAT_PALETTE if c not in far), key=lambda c: -min((delta_e(c[0], m) for m in avoid), default=0)
-    )
-    ordered = far + rest
+def seat_colours(palette: Iterable[tuple[str, str]], n: int) -> list[tuple[str, str]]:
+    """The colours (and squares) of seats 1..``n``: the first ``n`` of ``palette``
+    (chosen so that every first few keep the minimum differences above; past its
+    end, from its start again)."""
+    ordered = list(palette) or list(SEAT_PALETTE)
     return [ordered[i % len(ordered)] for i in range(n)]

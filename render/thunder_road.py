@@ -85,14 +85,23 @@ DRAWN = (
     "#f3f4f6", "#999999", "#94a3b8", "#888888", "#7dd3fc", "#30333a", "#2d3038", "#2a2d35", "#1f2937",
     "#111827", "#0b0b0b",
 )  # fmt: skip
-#: colours with a meaning on the board: no seat colour comes close (render.common.seat_colours)
+#: colours with a meaning on the board, the ground a car stands on included: no seat
+#: colour comes close (render.common.MIN_MEANING_DELTA, tests/test_seat_colours.py)
 MEANINGFUL = {
     "moving": HILITE,
     "next": NEXT,
     "eliminate": MARK_COLOUR["eliminate"],
     "hazard": MARK_COLOUR["hazard"],
     "drift": MARK_COLOUR["drift"],
+    "road": TERRAIN["R"],
+    "off_road": TERRAIN["O"],
+    "mud": TERRAIN["M"],
+    "hazard_space": TERRAIN["H"],
+    "fire": HAZARD_UP["fire"],
 }
+#: the seats' colours in seat order (and their squares in texts): any first 2..5 of them
+#: keep render.common.MIN_SEAT_DELTA apart in normal and colour-blind vision (docs/rulings.md)
+SEATS = (("#5a5ad2", "🟦"), ("#b4ffff", "⬜"), ("#f0ffb4", "🟨"), ("#c3b4a5", "🟫"), ("#9696ff", "🟪"))
 
 
 def _center(c: int, y: int) -> tuple[float, float]:

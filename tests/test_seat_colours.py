@@ -1,54 +1,74 @@
-"""A seat's colour is never close to another colour with a meaning on the same board
-(issue 20 item 4): the CIE76 colour difference between every seat colour a table
-hands out and every meaningful colour of its game's board is at least
-render.common.MIN_DELTA_E (25), and the table's texts and images use the same colours."""
+"""Seat colours a colour-blind player tells apart (issue 33 item 2; issue 20 item 4 for
+normal vision): for every game and every seat count it seats (2..its most, Thunder Road's
+fifth crew included), any two seats' colours differ by at least
+render.common.MIN_SEAT_DELTA (CAM02-UCS ΔE, 20), and every seat's colour differs from every
+colour with a meaning on the game's board by at least MIN_MEANING_DELTA (12), in normal
+vision and under simulated protanopia, deuteranopia and tritanopia (colorspacious, through
+tests/vision.py).  The table's labels, texts and images use those colours."""
 
 from __future__ import annotations
 
 import pytest
+from vision import VISIONS, closest, delta
 
 from cogs.present.ui import seat_labels, seat_tag
 from engine import available, get_game
-from render import board_colours
-from render.common import MIN_DELTA_E, SEAT_PALETTE, delta_e
+from render import board_colours, seat_palette
+from render.common import MIN_MEANING_DELTA, MIN_SEAT_DELTA
 from store import GameRow, Seat
 from tables.seeing.colours import seat_colours
 
 
-def test_delta_e_measures_what_the_eye_sees():
-    assert delta_e("#ffffff", "#ffffff") == pytest.approx(0, abs=0.5)
-    assert delta_e("#E74C3C", "#ff4f3a") < MIN_DELTA_E  # Armor Clash's red seat and its boss: one colour
-    assert delta_e("#F1C40F", "#d4b040") < MIN_DELTA_E  # Automobile's yellow seat and its High row
-    assert delta_e("#000000", "#ffffff") > 90
+def most_seats(game_id: str) -> int:
+    game = get_game(game_id)
+    return max(game.max_seats, game.seat_range({"big_rig": True})[1] if game_id == "thunder_road" else 0)
+
+
+def test_the_measure_sees_what_colour_blind_players_see():
+    """Red and green of the old palette: far apart in normal vision, close under deuteranopia."""
+    assert delta("#ffffff", "#ffffff") == pytest.approx(0, abs=1e-6)
+    assert delta("#E74C3C", "#2ECC71") > 30
+    assert delta("#E74C3C", "#2ECC71", "deuteranomaly") < delta("#E74C3C", "#2ECC71") / 2
+    assert delta("#000000", "#ffffff", "tritanomaly") > 90
+
+
+def test_the_old_palette_fails_the_stated_minimum():
+    """The palette before issue 33 (8.8 under deuteranopia): the check would have caught it."""
+    old = ["#3498DB", "#2ECC71", "#9B59B6", "#ECF0F1", "#A0522D"]  # Thunder Road's five seats then
+    found = closest(old)
+    assert found is not None and found[0] < MIN_SEAT_DELTA and found[1] == "deuteranomaly", found
+
+
+@pytest.mark.parametrize("game_id", available())
+def test_every_seat_count_keeps_its_seats_apart_in_every_vision(game_id):
+    game = get_game(game_id)
+    for n in range(max(2, game.min_seats), most_seats(game_id) + 1):
+        colours = [c for c, _ in seat_colours(game_id, n)]
+        assert len(set(colours)) == n, (game_id, n, "every seat its own colour")
+        found = closest(colours)
+        assert found is not None and found[0] >= MIN_SEAT_DELTA, (game_id, n, found)
 
 
 @pytest.mark.parametrize("game_id", available())
 def test_no_seat_colour_is_close_to_a_colour_with_a_meaning_on_the_board(game_id):
-    game = get_game(game_id)
     meaningful = board_colours(game_id)
     assert meaningful, f"{game_id}'s renderer names the colours with a meaning on its board"
-    most = max(game.max_seats, game.seat_range({"big_rig": True})[1] if game_id == "thunder_road" else 0)
-    colours = [c for c, _ in seat_colours(game_id, most)]
-    assert len(set(colours)) == len(colours), "every seat its own colour"
-    for seat, colour in enumerate(colours, start=1):
+    colours = [c for c, _ in seat_colours(game_id, most_seats(game_id))]
+    for colour in colours:
         for what, other in meaningful.items():
-            assert delta_e(colour, other) >= MIN_DELTA_E, (game_id, seat, colour, what, other, delta_e(colour, other))
+            worst = min((delta(colour, other, v), v) for v in VISIONS)
+            assert worst[0] >= MIN_MEANING_DELTA, (game_id, colour, what, other, worst)
 
 
-def test_the_named_clashes_are_gone():
-    assert seat_colours("armor_clash", 1)[0][0] != "#E74C3C", "player 1 is not the boss's red"
-    assert "#F1C40F" not in [c for c, _ in seat_colours("automobile", 5)], "no seat wears the High row's yellow"
-
-
-@pytest.mark.parametrize("game_id", ["armor_clash", "automobile"])
+@pytest.mark.parametrize("game_id", ["armor_clash", "automobile", "thunder_road"])
 def test_a_tables_labels_and_text_squares_use_those_colours(game_id):
-    n = get_game(game_id).max_seats
+    n = most_seats(game_id)
     row = GameRow(
         1, 1, 1, game_id, "active", 101, [Seat(f"p{i + 1}", 100 + i) for i in range(n)], {}, 1, None, 1, 0.0, 0.0
     )
     labels = seat_labels(row, {100 + i: f"N{i}" for i in range(n)}, "en")
     expected = seat_colours(game_id, n)
-    squares = dict(SEAT_PALETTE)
+    squares = dict(seat_palette(game_id))
     for i in range(n):
         colour = labels[f"p{i + 1}"].colour
         assert colour == expected[i][0]
