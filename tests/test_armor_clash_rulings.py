@@ -316,3 +316,19 @@ def test_r17_hard_crews_share_wittmanns_fire():
     o = AI.order_for(s, a, "hard")
     assert o.what == "move" and o.reverse  # a backs away along its hull, out of being the nearest
     assert AI.order_for(s, a, "easy").what == "reload"  # the easy AI never drives
+
+
+def test_r21_standing_orders_run_the_loader_gunner_routine_in_secret():
+    """R21: an empty gun is loaded with the armed ammunition, a loading one keeps loading, and
+    both orders hide their timing (the commit is public); the full tests are test_orders_armor_clash."""
+    s = GAME.new(["a", "b"], {"scenario": "duel"}, 1)
+    a = unit(s, "a")
+    a.loaded = None
+    kinds = {k.kind: k for k in GAME.order_kinds(s, "a")}
+    assert set(kinds) == {"keep_firing", "carry_on"} and all(k.hide_timing for k in kinds.values())
+    order = GAME.arm(s, "a", "keep_firing", kinds["keep_firing"].params)
+    step = GAME.order_step(s, "a", order)
+    assert step.kind == "fire" and step.action.kind == "choose" and step.action.what == "reload"
+    s2 = GAME.apply(s, "a", step.action)[0]
+    ammo = GAME.order_step(s2, "a", order)
+    assert ammo.kind == "fire" and ammo.action.ammo == kinds["keep_firing"].params["ammo"]

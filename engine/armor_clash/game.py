@@ -12,6 +12,7 @@ from . import ai as AI
 from . import content
 from . import geometry as G
 from . import models as M
+from . import orders as standing
 from . import rules as R
 from .models import (
     AMMO,
@@ -474,6 +475,16 @@ class ArmorClash(Game[M.State]):
             "orders": dict(state.orders),  # the base keeps only the viewer's own
             "pending": dict(state.pending),
         }
+
+    # ------------------------------------------------------------ standing orders
+    def _order_kinds(self, state: M.State, seat: str) -> list[Any]:
+        return standing.order_kinds(state, seat)
+
+    def _order_marker(self, state: M.State, scope: str) -> str:
+        return standing.order_marker(state, scope)
+
+    def _order_step(self, state: M.State, seat: str, order: Any, legal: list[Any]) -> Any:
+        return standing.order_step(self, state, seat, order, legal)
 
     def _default_action(self, state: M.State, seat: str) -> Any:
         """Rules' default for an absent player: a pass (the turn timer)."""

@@ -1,0 +1,206 @@
+"""Armor Clash's standing orders (issue 31, engine side): engine/armor_clash/orders.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.armor_clash import orders as O
+from engine.armor_clash import rules as R
+from engine.armor_clash.models import Choose, MoveDir
+from engine.i18n import has
+from engine.registry import get_game
+from tests import orderplay
+
+G = get_game("armor_clash")
+DUEL = {"scenario": "duel"}
+SKIRMISH = {"scenario": "skirmish"}
+THREE = ["p1", "p2", "p3"]
+
+
+def armed(state: Any, seat: str, kind: str, target: str | None = None) -> Any:
+    for k in G.order_kinds(state, seat):
+        if k.kind == kind and (target is None or k.params.get("target") == target):
+            return G.arm(state, seat, k.kind, k.params)
+    raise AssertionError(f"{kind} not offered")
+
+
+def run_order(state: Any, seat: str, order: Any, limit: int = 8) -> tuple[Any, list[Any]]:
+    """Let ``order`` answer ``seat``'s steps until it stops firing; the state and its actions."""
+    taken = []
+    for _ in range(limit):
+        step = G.order_step(state, seat, order)
+        if step.kind != "fire":
+            break
+        assert step.action in G.legal_actions(state, seat)
+        taken.append(step.action)
+        state = G.apply(state, seat, step.action)[0]
+    return state, taken
+
+
+def test_every_order_has_its_words_in_every_language_and_hides_its_timing() -> None:
+    st = G.new(["p1", "p2"], DUEL, seed=1)
+    kinds = G.order_kinds(st, "p1")
+    assert {k.kind for k in kinds} == {O.FIRE, O.CARRY}
+    assert [k.params["target"] for k in kinds if k.kind == O.FIRE] == ["p2"]
+    for k in kinds:
+        assert k.hide_timing and k.scope == "game"
+        for lang in ("en", "zh"):
+            assert has(k.label.key, lang)
+            assert k.label.text(lang)
+    for reason in ("hit", "target_out", "no_aim", "in_sights", "rival_scored"):
+        assert has(f"armor_clash.standing.lapse.{reason}", "zh")
+    assert {k.kind for k in O.typical_orders(st, "p1")} == {O.FIRE, O.CARRY}
+
+
+def test_keep_firing_gives_the_whole_turn_order_by_itself() -> None:
+    st = G.new(["p1", "p2"], DUEL, seed=2)
+    order = armed(st, "p1", O.FIRE, "p2")
+    after, taken = run_order(st, "p1", order)
+    assert "p1" not in G.to_act(after) or after.turn > st.turn  # committed (the turn may have resolved)
+    assert taken and taken[0].kind == "choose"
+    what = taken[0].what
+    assert what in ("shoot", "rotate", "hull")
+    if what == "shoot":
+        assert taken[-1].kind == "target" and taken[-1].target == "p2"
+
+
+def test_an_empty_gun_is_loaded_with_the_armed_ammunition_then_kept_loading() -> None:
+    for seed in range(30):
+        st = G.new(["p1", "p2"], DUEL, seed=seed)
+        for _ in range(200):
+            if G.outcome(st) is not None:
+                break
+            u = R.unit_of_seat(st, "p1")
+            if "p1" in G.to_act(st) and u is not None and u.loaded is None and "p1" not in st.pending:
+                order = armed(st, "p1", O.FIRE, "p2")
+                _, taken = run_order(st, "p1", order)
+                if u.loading is None:
+                    assert taken[0] == Choose(what="reload") and taken[1].ammo == order.params["ammo"]
+                else:
+                    assert taken == [Choose(what="continue_reload")]
+                return
+            st = G.ai_step(st)[0]
+    raise AssertionError("no gun ran empty")
+
+
+def test_orders_hold_when_the_seat_is_not_to_act_or_began_a_move_by_hand() -> None:
+    st = G.new(["p1", "p2"], DUEL, seed=3)
+    order = armed(st, "p1", O.FIRE, "p2")
+    carry = armed(st, "p1", O.CARRY)
+    committed = G.apply(st, "p1", Choose(what="pass"))[0]
+    assert "p1" not in G.to_act(committed)
+    assert G.order_step(committed, "p1", order).kind == "hold"
+    if Choose(what="move") in G.legal_actions(st, "p1"):
+        driving = G.apply(st, "p1", Choose(what="move"))[0]
+        assert any(isinstance(a, MoveDir) for a in G.legal_actions(driving, "p1"))
+        assert G.order_step(driving, "p1", order).kind == "hold"
+        assert G.order_step(driving, "p1", carry).kind == "hold"
+    assert G.order_step(st, "p1", carry).kind == "hold"  # nothing under way at the start
+
+
+def test_an_order_does_not_depend_on_the_other_seats_secret_order() -> None:
+    st = G.new(["p1", "p2"], DUEL, seed=4)
+    other = G.apply(st, "p2", G.ai_action(st, "p2"))[0]
+    while "p2" in G.to_act(other):
+        other = G.apply(other, "p2", G.ai_action(other, "p2"))[0]
+    assert "p2" in other.orders and other.turn == st.turn
+    for order in (armed(st, "p1", O.FIRE, "p2"), armed(st, "p1", O.CARRY)):
+        assert G.order_step(st, "p1", order) == G.order_step(other, "p1", order)
+
+
+def _watch(seed: int, options: dict[str, Any], seats: list[str], arm: Any, fires: Any, again: bool = False) -> Any:
+    """AI play with the orders ``arm(state)`` armed for p1 at the start (``again``: anew at each
+    of p1's decisions); the first state where ``fires(state)`` holds and p1 is to act, with the orders."""
+    st = G.new(seats, options, seed=seed)
+    orders = arm(st)
+    for _ in range(900):
+        if G.outcome(st) is not None:
+            return None
+        if "p1" in G.to_act(st) and "p1" not in st.pending:
+            if fires(st):
+                return st, orders
+            if again:
+                orders = arm(st)
+        st = G.ai_step(st)[0]
+    return None
+
+
+def test_the_orders_lapse_when_the_vehicle_is_hit() -> None:
+    for seed in range(30):
+        found = _watch(
+            seed,
+            DUEL,
+            ["p1", "p2"],
+            lambda s: [armed(s, "p1", O.FIRE, "p2"), armed(s, "p1", O.CARRY)],
+            lambda s: O.wounds(R.unit_of_seat(s, "p1")) > 0,
+        )
+        if found:
+            st, orders = found
+            for order in orders:
+                step = G.order_step(st, "p1", order)
+                assert step.kind == "lapse" and step.reason.key == "armor_clash.standing.lapse.hit"
+            return
+    raise AssertionError("p1 was never hit")
+
+
+def test_keep_firing_lapses_when_its_target_is_out() -> None:
+    def targets(s: Any) -> list[Any]:
+        return [armed(s, "p1", O.FIRE, o.id) for o in R.foes(s, R.unit_of_seat(s, "p1"))]
+
+    for seed in range(10):
+        found = _watch(seed, DUEL, THREE, targets, lambda s: any(not u.active for u in s.units), again=True)
+        if found:
+            st, orders = found
+            gone = {u.id for u in st.units if not u.active}
+            assert gone & {o.params["target"] for o in orders}
+            for order in orders:
+                step = G.order_step(st, "p1", order)
+                if order.params["target"] in gone:
+                    assert step.kind == "lapse" and step.reason.key == "armor_clash.standing.lapse.target_out"
+            return
+    raise AssertionError("no enemy was knocked out")
+
+
+def test_every_order_lapses_when_the_battle_is_over() -> None:
+    st = G.new(["p1", "p2"], DUEL, seed=5)
+    orders = [armed(st, "p1", O.FIRE, "p2"), armed(st, "p1", O.CARRY)]
+    while G.outcome(st) is None:
+        st = G.ai_step(st)[0]
+    for order in orders:
+        step = G.order_step(st, "p1", order)
+        assert step.kind == "lapse" and step.reason.key == "core.order.scope_ended"
+
+
+@pytest.mark.parametrize(("seed", "options", "seats"), [(0, DUEL, 2), (1, SKIRMISH, 2), (2, {}, 3), (3, DUEL, 2)])
+def test_whole_battles_with_orders_replay_equal_and_show_others_what_a_click_shows(
+    seed: int, options: dict[str, Any], seats: int
+) -> None:
+    names = [f"p{i + 1}" for i in range(seats)]
+    played = orderplay.play(G, names, seed, options, keep=30)
+    assert G.outcome(played.state) is not None
+    assert played.fired.get(O.FIRE, 0) > 0
+    assert orderplay.replays_equal(G, names, seed, options, played)
+    for state, seat, action, _ in played.steps:
+        orderplay.same_as_clicked(G, state, seat, action)
+        orderplay.no_order_in_views(
+            G, state, seat, [G.arm(state, seat, k.kind, k.params) for k in G.order_kinds(state, seat)]
+        )
+
+
+def test_the_orders_lapse_when_a_rival_scores_at_the_crossroads() -> None:
+    """In AI duels a point is rare and comes late, so the point is given here: the same board
+    with p2 holding one more point of the crossroads than when p1 armed."""
+    st = G.new(["p1", "p2"], DUEL, seed=6)
+    while st.turn < 3 or "p1" not in G.to_act(st) or "p1" in st.pending:
+        st = G.ai_step(st)[0]
+    orders = [armed(st, "p1", O.FIRE, "p2"), armed(st, "p1", O.CARRY)]
+    scored = st.model_copy(update={"points": {**st.points, "p2": st.points.get("p2", 0) + 1}})
+    mine = st.model_copy(update={"points": {**st.points, "p1": st.points.get("p1", 0) + 1}})
+    G.validate(scored)
+    for order in orders:
+        assert G.order_step(st, "p1", order).kind != "lapse"
+        assert G.order_step(mine, "p1", order) == G.order_step(st, "p1", order)  # its own point is no news
+        step = G.order_step(scored, "p1", order)
+        assert step.kind == "lapse" and step.reason.key == "armor_clash.standing.lapse.rival_scored"
