@@ -144,11 +144,17 @@ class NoOptions(Model):
     pass
 
 
+#: a seat's symbol by seat order, drawn on its pieces and beside its name in legends and
+#: pages, so that a seat's colour is never the only way to tell it (docs/rulings.md)
+SEAT_SYMBOLS = ("●", "▲", "■", "◆", "★", "✚", "⬢", "✖")
+
+
 class SeatLabel(Model):
-    """How the caller names a seat (a Discord display name and colour)."""
+    """How the caller names a seat (a Discord display name, colour and symbol)."""
 
     name: str = Field(min_length=1, max_length=100)
     colour: str | None = Field(default=None, pattern=r"^#[0-9a-fA-F]{6}$")  # "#rrggbb"
+    symbol: str | None = Field(default=None, min_length=1, max_length=1)  # one of SEAT_SYMBOLS
 
 
 SeatLabels = Mapping[str, SeatLabel]
@@ -188,6 +194,13 @@ class View(Model):
         """The colour the caller's label gives ``seat``, else ``default``."""
         lab = self.labels.get(seat) if seat is not None else None
         return lab.colour if lab is not None and lab.colour else default
+
+    def symbol(self, seat: str | None) -> str:
+        """The symbol the caller's label gives ``seat``, else its seat order's (:data:`SEAT_SYMBOLS`)."""
+        lab = self.labels.get(seat) if seat is not None else None
+        if lab is not None and lab.symbol:
+            return lab.symbol
+        return SEAT_SYMBOLS[self.seats.index(seat) % len(SEAT_SYMBOLS)] if seat in self.seats else ""
 
 
 class RigSpec(Model):
@@ -997,6 +1010,7 @@ __all__ = [
     "RigSpec",
     "SeatId",
     "SeatLabel",
+    "SEAT_SYMBOLS",
     "SeatLabels",
     "View",
     "bad_state",

@@ -30,7 +30,7 @@ from PIL import Image, ImageDraw
 
 from engine.i18n import t
 from engine.locales import DEFAULT
-from render.common import canvas, fit, length, text, to_png
+from render.common import canvas, draw_symbol, fit, length, text, to_png
 
 if TYPE_CHECKING:
     from engine.armor_clash.models import AcView, UnitView
@@ -507,11 +507,14 @@ def _draw_labels(b: _Board) -> None:
         # a name may overhang its cell unless a neighbour's name would meet it
         crowded = (u.x - 1, u.y) in taken or (u.x + 1, u.y) in taken
         name = fit(_name(u, b.view, b.locale, short=True), 16, CELL * (0.95 if crowded else 1.7))
-        tw = _len(16, name)
+        mark = 16 if u.seat is not None else 0  # a crew's seat symbol before its name
+        tw = _len(16, name) + mark
         ty = cy + CELL * 0.5 - 2
         top = min(ty - 9, b.grid_box[3] - 20)
         b.d.rounded_rectangle((cx - tw / 2 - 4, top, cx + tw / 2 + 4, top + 20), 4, fill="#15171b", outline=col)
-        text(b.d, (cx, top + 10), name, 16, TEXT if u.status == "active" else MUTED, "mm")
+        if mark:
+            draw_symbol(b.d, b.view.symbol(u.seat), cx - tw / 2 + 6, top + 10, 6, col)
+        text(b.d, (cx + mark / 2, top + 10), name, 16, TEXT if u.status == "active" else MUTED, "mm")
         state = _order_state(u, b.view)
         if state:
             _badge(b.d, cx + CELL * 0.36, cy - CELL * 0.36, state)
@@ -784,8 +787,11 @@ def _crew_card(d: ImageDraw.ImageDraw | None, at: _Slot, u: UnitView, view: AcVi
     d.rounded_rectangle((x, y, right, y + h), 8, fill="#2a2d33", outline=col, width=3)
     state = _order_state(u, view)
     you = f" ({_r('you', locale)})" if u.seat == view.viewer and u.seat is not None else ""
-    name_w = right - x - 24 - (34 if state else 0) - _len(FS_NAME, you)
-    text(d, (x + 12, y + 21), fit(_name(u, view, locale), FS_NAME, name_w) + you, FS_NAME, col, "lm")
+    mark = 20 if u.seat is not None else 0  # a crew's seat symbol before its name, as on its tank
+    if mark:
+        draw_symbol(d, view.symbol(u.seat), x + 20, y + 21, 8, col)
+    name_w = right - x - 24 - mark - (34 if state else 0) - _len(FS_NAME, you)
+    text(d, (x + 12 + mark, y + 21), fit(_name(u, view, locale), FS_NAME, name_w) + you, FS_NAME, col, "lm")
     if state:
         _badge(d, right - 22, y + 21, state, 12)
     row = y + 40

@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 from engine.automobile.models import PublicView, SeatView, SpaceView
 from engine.i18n import normalise, t
 from engine.locales import DEFAULT
-from render.common import fit, glyph_mask, length, note_text, to_png
+from render.common import draw_symbol, fit, glyph_mask, length, note_text, to_png
 
 W, H = 1100, 800
 BG = "#1d1f24"
@@ -98,8 +98,8 @@ def _ink(fill: str) -> str:
     return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
 
 
-def _factory(d: ImageDraw.ImageDraw, x: int, y: int, fill: str) -> None:
-    """A sawtooth-roofed factory, 18x20, top-left at (x, y)."""
+def _factory(d: ImageDraw.ImageDraw, x: int, y: int, fill: str, symbol: str = "") -> None:
+    """A sawtooth-roofed factory, 18x20, top-left at (x, y), its owner's seat ``symbol`` on it."""
     d.polygon(
         [
             (x, y + 20),
@@ -114,6 +114,8 @@ def _factory(d: ImageDraw.ImageDraw, x: int, y: int, fill: str) -> None:
         fill=fill,
         outline="#000000",
     )
+    if symbol:
+        draw_symbol(d, symbol, x + 8.5, y + 13.5, 4.5, _ink(fill))
 
 
 def _disc(
@@ -277,7 +279,7 @@ def _track(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
             col_ = _color(view, owner)
             d.rectangle((x, y, x + CW - 4, y + CH), outline=col_, width=4)
             for k in range(sp.factories):
-                _factory(d, x + 4 + k * 18, y + 48, col_)
+                _factory(d, x + 4 + k * 18, y + 48, col_, view.symbol(owner))
             if sp.parts:
                 mark = t("automobile.ui.parts_mark", loc)
                 _disc(d, x + 59, y + 47, "#dddddd", mark, outline=col_, size=21)
@@ -371,7 +373,7 @@ def _players(d: ImageDraw.ImageDraw, view: PublicView, loc: str) -> None:
         if seat in view.to_act:
             d.rectangle((M, y, W - M, y + ROW - 2), fill="#343a46")
             d.rectangle((M, y, M + 4, y + ROW - 2), fill="#e8c547")
-        d.rectangle((16, y + 7, 30, y + 21), fill=colour)
+        draw_symbol(d, view.symbol(seat), 23, y + 14, 8, colour, "#000000")
         text(d, (36, y + 14), fit(view.label(seat), 18, 200), 18, colour, anchor="lm")
         vals = [
             (250, f"${p.money}"),

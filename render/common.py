@@ -17,6 +17,7 @@ replaced by "?" (an invisible one is dropped): a board never shows an empty box.
 from __future__ import annotations
 
 import io
+import math
 import os
 import threading
 import unicodedata
@@ -237,6 +238,18 @@ def recorded_text() -> Iterator[list[tuple[int, str]]]:
         _recording.runs = outer
 
 
+@contextmanager
+def recorded_symbols() -> Iterator[list[tuple[str, str]]]:
+    """Collect (symbol, fill colour) of every seat symbol drawn in this thread (tests)."""
+    drawn: list[tuple[str, str]] = []
+    outer = getattr(_recording, "symbols", None)
+    _recording.symbols = drawn
+    try:
+        yield drawn
+    finally:
+        _recording.symbols = outer
+
+
 def has_cjk_font() -> bool:
     path = font_path() or ""
     return any(tag in path.lower() for tag in ("wqy", "cjk", "noto", "han"))
@@ -392,3 +405,61 @@ def seat_colours(palette: Iterable[tuple[str, str]], n: int) -> list[tuple[str, 
     end, from its start again)."""
     ordered = list(palette) or list(SEAT_PALETTE)
     return [ordered[i % len(ordered)] for i in range(n)]
+
+
+# ---------------------------------------------------------------- seat symbols
+def _star(points: int, inner: float) -> tuple[tuple[float, float], ...]:
+    return tuple(
+        (
+            (1.0 if k % 2 == 0 else inner) * math.sin(math.pi * k / points),
+            -(1.0 if k % 2 == 0 else inner) * math.cos(math.pi * k / points),
+        )
+        for k in range(2 * points)
+    )
+
+
+def _plus(w: float, turn: float = 0.0) -> tuple[tuple[float, float], ...]:
+    arm = ((-w, -1), (w, -1), (w, -w), (1, -w), (1, w), (w, w), (w, 1), (-w, 1), (-w, w), (-1, w), (-1, -w), (-w, -w))
+    c, s = math.cos(turn), math.sin(turn)
+    return tuple((x * c - y * s, x * s + y * c) for x, y in arm)
+
+
+#: each seat symbol (engine.base.SEAT_SYMBOLS) as a polygon in a circle of radius 1 round
+#: (0, 0), y down: boards draw it on a seat's pieces, pages as an SVG beside a name
+SYMBOL_SHAPES: dict[str, tuple[tuple[float, float], ...]] = {
+    "●": tuple((math.sin(math.pi * k / 12), -math.cos(math.pi * k / 12)) for k in range(24)),
+    "▲": ((0.0, -1.0), (0.95, 0.75), (-0.95, 0.75)),
+    "■": ((-0.78, -0.78), (0.78, -0.78), (0.78, 0.78), (-0.78, 0.78)),
+    "◆": ((0.0, -1.0), (0.85, 0.0), (0.0, 1.0), (-0.85, 0.0)),
+    "★": _star(5, 0.45),
+    "✚": _plus(0.34),
+    "⬢": tuple((math.sin(math.pi * k / 3), -math.cos(math.pi * k / 3)) for k in range(6)),
+    "✖": _plus(0.3, math.pi / 4),
+}
+
+
+def symbol_points(symbol: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    """The polygon of a seat ``symbol`` of radius ``r`` round (cx, cy) (a circle: none known)."""
+    shape = SYMBOL_SHAPES.get(symbol, SYMBOL_SHAPES["●"])
+    return [(cx + x * r, cy + y * r) for x, y in shape]
+
+
+def draw_symbol(
+    d: ImageDraw.ImageDraw, symbol: str, cx: float, cy: float, r: float, fill: str, outline: str | None = None
+) -> None:
+    """A seat's symbol on a board: its shape in ``fill`` (ringed in ``outline``); noted for
+    :func:`recorded_symbols`."""
+    drawn = getattr(_recording, "symbols", None)
+    if drawn is not None:
+        drawn.append((symbol, fill))
+    d.polygon(symbol_points(symbol, cx, cy, r), fill=fill, outline=outline)
+
+
+def ink_on(colour: str) -> str:
+    """Near-black or white, whichever reads better on ``colour`` (a symbol on a piece)."""
+    r, g, b = (v / 255 for v in rgb(colour))
+    lum = sum(
+        k * (v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4)
+        for k, v in zip((0.2126, 0.7152, 0.0722), (r, g, b))
+    )
+    return "#111111" if lum > 0.18 else "#ffffff"

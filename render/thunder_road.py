@@ -22,7 +22,7 @@ from engine.i18n import t
 from engine.locales import DEFAULT
 from engine.thunder_road.models import BoardView, CrewView, TRView, VehicleView
 
-from .common import fit, length, note_text, recorded_text, rgb, shades, text, to_png
+from .common import draw_symbol, fit, ink_on, length, note_text, recorded_text, rgb, shades, text, to_png
 
 S = 24  # hex radius (px)
 XU = math.sqrt(3) * S / 2  # px per doubled row (forward)
@@ -312,6 +312,13 @@ def _car(d: ImageDraw.ImageDraw, cx: float, cy: float, v: VehicleView, colour: s
         d.ellipse((px - 3, cy - 3, px + 3, cy + 3), fill="#dc2626", outline="#ffffff")
 
 
+def _seat_badge(d: ImageDraw.ImageDraw, cx: float, cy: float, symbol: str, colour: str) -> None:
+    """A car's seat symbol under it: the symbol in the seat's colour on a dark disc (colour is
+    never the only way to tell whose car it is; the dashboards show the same symbol)."""
+    d.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), fill="#111111", outline="#9ca3af")
+    draw_symbol(d, symbol, cx, cy, 5, colour)
+
+
 def _wreck(d: ImageDraw.ImageDraw, cx: float, cy: float, scale: float = 1.0) -> None:
     w, h = 17 * scale, 11 * scale
     d.polygon(
@@ -418,6 +425,7 @@ def draw(view: TRView | dict[str, Any], locale: str = DEFAULT) -> bytes:
     elif v.current:
         who = t("thunder_road.render.to_drive", locale, name=fit(v.label(v.current), 24, 380))
         d.rounded_rectangle((board_w - 40, 8, board_w - 14, 30), radius=4, fill=col_of.get(v.current, "#888"))
+        draw_symbol(d, v.symbol(v.current), board_w - 27, 19, 7, ink_on(col_of.get(v.current, "#888")))
         text(d, (board_w - 50, 18), who, 24, "#ffffff", "rm", ground=BG)
     # finish line
     if v.final:
@@ -466,6 +474,8 @@ def draw(view: TRView | dict[str, Any], locale: str = DEFAULT) -> bytes:
         if w.id == moving:
             d.rounded_rectangle((cx - ln / 2 - 5, cy - 16, cx + ln / 2 + 5, cy + 16), radius=6, outline=HILITE, width=4)
         _car(d, cx, cy, w, col_of.get(seat, "#111"), scale)
+        if w.kind != "wreck" and seat:
+            _seat_badge(d, cx, cy + 14, v.symbol(seat), col_of.get(seat, "#111"))
         start_x[seat] = x + ln + 8
     for w in v.vehicles:
         if w.where == "road" and w.pos is not None:
@@ -473,6 +483,8 @@ def draw(view: TRView | dict[str, Any], locale: str = DEFAULT) -> bytes:
             if w.id == moving:
                 d.polygon(_hex(cx, cy, S - 1), outline=HILITE, width=5)
             _car(d, cx, cy, w, col_of.get(w.owner or "", "#111"))
+            if w.kind != "wreck" and w.owner:
+                _seat_badge(d, cx, cy + 17, v.symbol(w.owner), col_of.get(w.owner, "#111"))
     # where the car may go: the offered destinations numbered as their buttons (view.marks),
     # else (an image without the platform's marks) rings on the spaces it may enter next
     if v.marks:
@@ -516,7 +528,9 @@ def _dashboard(
             (4, y0 + 1, board_w - 4, y0 + DASH_ROW - 3), radius=8, fill="#2a2d35", outline=HILITE, width=2
         )
         d.polygon([(12, mid - 9), (12, mid + 9), (26, mid)], fill=HILITE)
-    d.rounded_rectangle((32, mid - 13, 58, mid + 13), radius=5, fill=colour if not crew.out else _dim(colour))
+    square = colour if not crew.out else _dim(colour)
+    d.rounded_rectangle((32, mid - 13, 58, mid + 13), radius=5, fill=square)
+    draw_symbol(d, v.symbol(crew.seat), 45, mid, 8, ink_on(square))
     name = v.label(crew.seat)
     if crew.crew in ("big_rig", "final_five"):
         name += " · " + t(f"thunder_road.crew.{crew.crew}", locale)

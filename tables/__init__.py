@@ -55,7 +55,7 @@ from tables.seeing.board import (
 )
 from tables.seeing.board import text as board_text
 from tables.seeing.catchup import Catchup
-from tables.seeing.colours import seat_colours
+from tables.seeing.colours import seat_colours, symbol_svg_points
 from tables.seeing.live import TableWatch, open_database
 from tables.seeing.pings import board_pings
 from tables.seeing.secrecy import public_position
@@ -111,6 +111,7 @@ __all__ = [
     "log_page",
     "public_position",
     "seat_colours",
+    "symbol_svg_points",
     "seat_labels",
     "web_link",
     "Preview",

@@ -7,7 +7,7 @@ import time
 from collections.abc import Iterable, Sequence
 from urllib.parse import quote
 
-from tables import Board, Choice, Frame, locales
+from tables import Board, Choice, Frame, locales, symbol_svg_points
 from tables import board_text as t
 
 LANGS = locales.CODES
@@ -90,6 +90,16 @@ def duration(seconds: float, locale: str) -> str:
     return t("web.time.m", locale, m=max(1, m))
 
 
+def seat_mark(symbol: str, colour: str) -> str:
+    """A seat's symbol in its colour, as its pieces carry it on the board (an SVG: the
+    colour is an attribute, which the page's style policy allows; hidden from screen
+    readers, the name beside it says who it is)."""
+    return (
+        f'<svg class="dot" viewBox="-1 -1 12 12" aria-hidden="true" focusable="false" data-symbol="{e(symbol)}">'
+        f'<polygon points="{symbol_svg_points(symbol)}" fill="{e(colour)}" stroke="currentColor" stroke-width=".8"/></svg>'
+    )
+
+
 def players(b: Board) -> str:
     items = []
     for p in b.players:
@@ -102,7 +112,7 @@ def players(b: Board) -> str:
         cls = ' class="turn"' if p.waiting else ""
         arrow = "▶ " if p.waiting else ""
         items.append(
-            f'<li{cls} data-seat="{e(p.seat)}"><span class="dot" data-colour="{e(p.colour)}"></span>'
+            f'<li{cls} data-seat="{e(p.seat)}">{seat_mark(p.symbol, p.colour)}'
             f"<div>{arrow}{e(p.name)}{flags}{prompt}</div></li>"
         )
     return f'<ul class="players">{"".join(items)}</ul>'

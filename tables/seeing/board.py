@@ -30,7 +30,7 @@ from tables.rules.levels import level_name, seat_level
 from tables.rules.text import escape as _escape
 from tables.rules.text import plain
 from tables.seeing import logtext
-from tables.seeing.colours import seat_colours
+from tables.seeing.colours import seat_colours, seat_symbol
 from tables.seeing.secrecy import log_window, public_position, view_key
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def seat_labels(row: GameRow, names: Mapping[int, str], locale: str) -> dict[str
                 name += f" ({level_name(game.id, seat_level(row, game, s.seat), locale)})"
         else:
             name = names.get(s.user_id) or t("discord.seat.player", locale, n=i + 1)
-        out[s.seat] = SeatLabel(name=plain(name) or "?", colour=palette[i][0])
+        out[s.seat] = SeatLabel(name=plain(name) or "?", colour=palette[i][0], symbol=seat_symbol(i))
     return out
 
 
@@ -155,6 +155,7 @@ class Player:
     prompt: str | None = None  # what it is asked (public wording), when waiting
     you: bool = False  # the viewer's own seat
     square: str = ""  # its colour as a text square (beside its name in a message)
+    symbol: str = ""  # its symbol (drawn on its pieces and beside its name)
 
 
 @dataclass
@@ -253,6 +254,7 @@ def _players(row: GameRow, labels: Mapping[str, SeatLabel], to_act: list[str], v
             waiting=s.seat in to_act,
             you=s.seat == viewer_seat,
             square=palette[i][1],
+            symbol=labels[s.seat].symbol or seat_symbol(i) if s.seat in labels else seat_symbol(i),
         )
         for i, s in enumerate(row.seats)
     ]
