@@ -11,6 +11,7 @@ from engine import GameError
 from engine.armor_clash import GAME
 from engine.armor_clash.models import NOTE_EVENTS
 from engine.base import SeatLabel
+from engine.locales import CODES
 from render.armor_clash import draw
 
 
@@ -120,7 +121,7 @@ def test_every_event_kind_is_typed_and_reads_in_both_languages_with_labels():
                 for e in events:
                     assert e.kind not in ("note", "order")  # the schema-1 shapes are only read
                     seen.add(e.kind)
-                    for locale in ("en", "zh"):
+                    for locale in CODES:
                         text = GAME.event_text(e, locale, labels)
                         assert "{" not in text and "armor_clash." not in text and "@" not in text, (e, text)
                     named = {getattr(e, f, None) for f in ("unit", "target")}

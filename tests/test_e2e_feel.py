@@ -11,6 +11,7 @@ import asyncio
 
 from engine import get_game
 from engine.i18n import t
+from engine.locales import language
 from tables.rules.choices import choices
 
 V2 = 1 << 15
@@ -71,7 +72,7 @@ async def test_public_language_is_fixed_when_the_table_opens(table):
     assert 102 in seen, "the zh player clicked too"
     ex = await table.fd.slash(bob, "game status")
     note = await table.wait_ephemeral(ex)
-    assert t("discord.table.language", "zh", lang=t("discord.lang.en", "zh")) in note.content, note.content
+    assert t("discord.table.language", "zh", lang=language("en").name) in note.content, note.content
 
 
 async def test_automobile_cards_dealt_reach_each_owner_privately_at_once(table):

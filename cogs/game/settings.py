@@ -152,6 +152,10 @@ class Settings(commands.Cog):
         description=ls("Whether new tables of a game open a thread", "discord.cmd.settings.threads.desc"),
     )
     @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.describe(
+        game=ls("Which game", "discord.arg.game"),
+        enabled=ls("Open a thread for each new table", "discord.arg.threads_enabled"),
+    )
     async def settings_threads(self, interaction: discord.Interaction, game: str, enabled: bool) -> None:
         game = check_game(game)
         if await self._admin(interaction):
@@ -167,6 +171,7 @@ class Settings(commands.Cog):
             app_commands.Choice(name=ls("Each player's own", "discord.choice.per_user"), value="user"),
         ]
     )
+    @app_commands.describe(language=ls("The language of public messages", "discord.arg.language"))
     async def settings_language(self, interaction: discord.Interaction, language: str) -> None:
         language = check_choice(language, LANGUAGES)
         if await self._admin(interaction):
@@ -209,7 +214,10 @@ class Settings(commands.Cog):
         description=ls("Default house-rule options of a game", "discord.cmd.settings.options.desc"),
     )
     @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.describe(options=ls("Options as key=value, e.g. hero=brawler", "discord.arg.options"))
+    @app_commands.describe(
+        game=ls("Which game", "discord.arg.game"),
+        options=ls("Options as key=value, e.g. hero=brawler", "discord.arg.options"),
+    )
     async def settings_options(self, interaction: discord.Interaction, game: str, options: str | None = None) -> None:
         if not await self._admin(interaction):
             return

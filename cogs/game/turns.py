@@ -24,6 +24,7 @@ from cogs.present.lobby_view import lobby_components, lobby_embed
 from cogs.present.ui import clip, event_lines, game_name, relabel
 from engine import get_game
 from engine.i18n import t
+from engine.locales import language
 from store import GameRow
 from tables import TurnRefused, TurnResult, preview, refusals
 
@@ -311,9 +312,7 @@ class Turns(TableFeature):
         loaded = await self.tables.load(row.id)
         plocale = await self.boards.public_locale_of(loaded.row)
         await interaction.followup.send(
-            t("core.ui.reposted", locale)
-            + "\n"
-            + t("discord.table.language", locale, lang=t(f"discord.lang.{plocale}", locale)),
+            t("core.ui.reposted", locale) + "\n" + t("discord.table.language", locale, lang=language(plocale).name),
             ephemeral=True,
         )
         await self.show_again(interaction, TurnResult(loaded.row, loaded.game, loaded.state, []), plocale)

@@ -42,13 +42,20 @@ def is_unavailable(error: BaseException | None) -> bool:
     return failure_key(error) == "core.ui.store_unavailable"
 
 
+#: where an option's localised name lives: one message per option name, for every command that takes it
+OPTION_KEY = "discord.opt.{}"
+
+
 class CatalogTranslator(app_commands.Translator):
-    """Translates ``locale_str(..., key="discord.…")`` from data/locales/<lang>/discord.json."""
+    """Translates ``locale_str(..., key="discord.…")`` from data/locales/<lang>/discord.json;
+    an option's name (which discord.py hands over without a key) is ``discord.opt.<name>``."""
 
     async def translate(
         self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
     ) -> str | None:
         key = string.extras.get("key")
+        if not key and context.location is app_commands.TranslationContextLocation.parameter_name:
+            key = OPTION_KEY.format(string.message)
         lang = of_discord(locale.value)  # engine/locales.py: the Discord locales each language serves
         if not key or lang is None or not has(key, lang):
             return None

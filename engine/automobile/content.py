@@ -10,7 +10,7 @@ from pydantic import ConfigDict, Field, with_config
 from typing_extensions import TypedDict
 
 from ..content import load_json
-from ..locales import normalise
+from ..i18n import t
 
 CLASSES = ("low", "mid", "high")
 #: every file's shape: checked key by key (no unknown keys) when it is first read
@@ -25,7 +25,6 @@ class Space(TypedDict):
     id: int
     year: int
     name: str
-    name_zh: str
     cls: Cls
     era: int
     cost: int
@@ -157,8 +156,7 @@ def car_cost(cls: str, parts: bool) -> int:
 
 
 def space_name(space: int, locale: str | None = None) -> str:
-    s = board()[space]
-    # a translated name is printed as name_<language> (data/automobile/board.json); else the English one
-    printed: dict[str, Any] = dict(s)
-    name = printed.get(f"name_{normalise(locale)}") or s["name"]
-    return f"{s['year']} {name}"
+    """A model space's year and name in ``locale``: the catalog's ``automobile.space.<id>``
+    (a language's folder translates it like any message; board.json prints the English)."""
+    board()[space]  # an unknown space is an error, not a missing message
+    return t(f"automobile.space.{space}", locale)

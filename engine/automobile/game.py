@@ -348,7 +348,6 @@ def view_fields(s: AutoState, seat: str | None) -> dict[str, Any]:
             id=i,
             year=b["year"],
             name=b["name"],
-            name_zh=b["name_zh"],
             cls=b["cls"],
             era=b["era"],
             cost=b["cost"],

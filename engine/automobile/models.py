@@ -498,7 +498,6 @@ class SpaceView(Model):
     id: int
     year: int
     name: str
-    name_zh: str
     cls: Cls
     era: int
     cost: int
