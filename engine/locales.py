@@ -43,6 +43,7 @@ class Language:
 LANGUAGES: tuple[Language, ...] = (
     Language("en", "English", "en", ("en-US", "en-GB")),
     Language("zh", "简体中文", "zh-Hans", ("zh-CN", "zh-TW")),
+    Language("de", "Deutsch", "de", ("de",)),
 )
 
 #: the fallback of every lookup, and the language app commands are written in

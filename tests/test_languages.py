@@ -3,7 +3,8 @@
 No module outside engine/locales.py and data/ spells a language code, a language's
 HTML tag, a Discord locale name or a catalog file of a language; and adding a
 language is one folder of catalogs plus one line in the list: a copy of the
-project with German added that way speaks German in every layer.
+project with French added that way speaks French in every layer (German, the third
+language, was added the same way: issue 33 item 4).
 """
 
 from __future__ import annotations
@@ -122,8 +123,8 @@ def test_accept_language_takes_the_first_choice():
     assert locales.of_discord("fr") is None
 
 
-#: run in a copy of the project with German added as a folder and a line
-GERMAN = textwrap.dedent(
+#: run in a copy of the project with French added as a folder and a line
+FRENCH = textwrap.dedent(
     """
     import asyncio, json
     from pathlib import Path
@@ -148,15 +149,15 @@ GERMAN = textwrap.dedent(
         key = "core.error.not_your_turn"
         return {
             "codes": list(i18n.LOCALES),
-            "normalise": [i18n.normalise(x) for x in ("de", "de-AT", "DE_ch")],
-            "catalog": i18n.t(key, "de") == zh("core")[key],
-            "duration": i18n.duration(3700, "de"),
+            "normalise": [i18n.normalise(x) for x in ("fr", "fr-CA", "FR_ch")],
+            "catalog": i18n.t(key, "fr") == zh("core")[key],
+            "duration": i18n.duration(3700, "fr"),
         }
 
     def translator():
         from cogs.kit.locale import CatalogTranslator
         key = "discord.cmd.settings.language"
-        said = CatalogTranslator().translate(app_commands.locale_str("language", key=key), discord.Locale.german, None)
+        said = CatalogTranslator().translate(app_commands.locale_str("language", key=key), discord.Locale.french, None)
         return asyncio.run(said) == zh("discord")[key]
 
     def settings():
@@ -168,24 +169,24 @@ GERMAN = textwrap.dedent(
     def rules():
         from cogs.game.rules import rules_topics
         from engine import available
-        return all(rules_topics(gid, "de") == rules_topics(gid, "zh") for gid in available())
+        return all(rules_topics(gid, "fr") == rules_topics(gid, "zh") for gid in available())
 
     def members():
         from tables.people.members import MemberLocales
         class Prefs:
             store = None
             async def user(self, uid):
-                return {"locale": "de"}
+                return {"locale": "fr"}
         return asyncio.run(MemberLocales(Prefs()).of(7))
 
     def site():
         from web import pages
         from web.app import Companion
-        req = make_mocked_request("GET", "/me", headers={"Accept-Language": "de-AT,de;q=0.9,en;q=0.5"})
-        asked = make_mocked_request("GET", "/me?lang=de")
+        req = make_mocked_request("GET", "/me", headers={"Accept-Language": "fr-CA,fr;q=0.9,en;q=0.5"})
+        asked = make_mocked_request("GET", "/me?lang=fr")
         return {
             "langs": list(pages.LANGS),
-            "html_lang": 'lang="de"' in pages.head("x", "de"),
+            "html_lang": 'lang="fr"' in pages.head("x", "fr"),
             "switch": pages.top("x", "en", "/me"),
             "accept": Companion.locale(None, req),
             "query": Companion.locale(None, asked),
@@ -193,7 +194,15 @@ GERMAN = textwrap.dedent(
 
     def driver_locale():
         import driver
-        return driver._locale({"locale": "de-CH"})
+        return driver._locale({"locale": "fr-CH"})
+
+    def automobile():  # a model's printed name: the folder's catalog, no name_<code> field in board.json
+        from engine import get_game
+        from engine.automobile.content import space_name
+        get_game("automobile")
+        cars = json.loads((here / "data/automobile/locales/zh.json").read_text(encoding="utf-8"))
+        return all(space_name(i, "fr") == cars[f"automobile.space.{i}"] for i in range(36))
+
 
     for name, fn in list(locals().items()):
         if callable(fn) and fn.__module__ == "__main__" and name not in ("probe", "zh"):
@@ -215,40 +224,63 @@ def test_adding_a_language_is_a_folder_and_one_line(tmp_path):
     # the folder: the Simplified Chinese catalogs under the new code (so a German
     # message is told apart from the English fallback)
     data = copy / "data"
-    shutil.copytree(data / "locales" / "zh", data / "locales" / "de")
+    shutil.copytree(data / "locales" / "zh", data / "locales" / "fr")
     for gid in available():
         folder = data / gid
-        shutil.copy2(folder / "locales" / "zh.json", folder / "locales" / "de.json")
-        shutil.copy2(folder / "rules" / "zh.md", folder / "rules" / "de.md")
+        shutil.copy2(folder / "locales" / "zh.json", folder / "locales" / "fr.json")
+        shutil.copy2(folder / "rules" / "zh.md", folder / "rules" / "fr.md")
     # the line
     the_list = copy / "engine" / "locales.py"
     lines = the_list.read_text(encoding="utf-8").splitlines(keepends=True)
-    at = next(i for i, line in enumerate(lines) if line.lstrip().startswith('Language("zh"'))
-    lines.insert(at + 1, '    Language("de", "Deutsch", "de", ("de",)),\n')
+    at = max(i for i, line in enumerate(lines) if line.lstrip().startswith("Language("))
+    lines.insert(at + 1, '    Language("fr", "Français", "fr", ("fr",)),\n')
     the_list.write_text("".join(lines), encoding="utf-8")
 
     run = subprocess.run(
-        [sys.executable, "-c", GERMAN], cwd=copy, capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-c", FRENCH], cwd=copy, capture_output=True, text=True, timeout=120, check=False
     )
     assert run.returncode == 0, run.stderr[-3000:]
     out = json.loads(run.stdout.strip().splitlines()[-1])
     assert out["engine_layer"] == {
-        "codes": ["en", "zh", "de"],
-        "normalise": ["de", "de", "de"],
+        "codes": ["en", "zh", "de", "fr"],
+        "normalise": ["fr", "fr", "fr"],
         "catalog": True,  # the folder's messages
-        "duration": "1 Std., 1 Min.",  # Babel's CLDR German, with nothing written for it
+        "duration": "1\u202fh et 1\xa0min",  # Babel's CLDR French, with nothing written for it
     }
     assert out["translator"] is True, out["translator"]
     assert out["settings"] == {
-        "values": ["en", "zh", "de", "user"],
-        "choices": [["English", "en"], ["简体中文", "zh"], ["Deutsch", "de"], ["Each player's own", "user"]],
+        "values": ["en", "zh", "de", "fr", "user"],
+        "choices": [
+            ["English", "en"],
+            ["简体中文", "zh"],
+            ["Deutsch", "de"],
+            ["Français", "fr"],
+            ["Each player's own", "user"],
+        ],
     }
     assert out["rules"] is True, out["rules"]
-    assert out["members"] == "de"
+    assert out["members"] == "fr"
     site = out["site"]
     assert isinstance(site, dict), site
-    assert site["langs"] == ["en", "zh", "de"] and site["html_lang"]
-    assert "lang=zh" in site["switch"] and "lang=de" in site["switch"] and "Deutsch" in site["switch"]
+    assert site["langs"] == ["en", "zh", "de", "fr"] and site["html_lang"]
+    assert "lang=zh" in site["switch"] and "lang=fr" in site["switch"] and "Français" in site["switch"]
     assert "lang=en" not in site["switch"]  # the page is already English
-    assert site["accept"] == "de" and site["query"] == "de"
-    assert out["driver_locale"] == "de-CH"
+    assert site["accept"] == "fr" and site["query"] == "fr"
+    assert out["driver_locale"] == "fr-CH"
+    assert out["automobile"] is True, out["automobile"]
+
+
+def test_every_language_has_every_rules_topic_in_the_same_order():
+    """/rules finds a topic by its number or its English title in any language, so every
+    language's rules have the English topics' count, each with a summary line."""
+    from cogs.game.rules import rules_topics
+
+    for gid in available():
+        english = rules_topics(gid, locales.DEFAULT)
+        assert len(english) >= 5, gid
+        for code in locales.CODES:
+            topics = rules_topics(gid, code)
+            assert len(topics) == len(english), (gid, code, [t[0] for t in topics])
+            assert all(title and summary for title, summary, _ in topics), (gid, code)
+            if code != locales.DEFAULT:  # its own words, not a copy of the English
+                assert [t[2] for t in topics] != [t[2] for t in english], (gid, code)

@@ -1,5 +1,5 @@
-"""Every message exists in English and Simplified Chinese with the same placeholders,
-and renders with them filled (issue 13 item 5)."""
+"""Every message exists in every language of engine/locales.py (English, Simplified Chinese,
+German) with the same placeholders, and renders with them filled (issue 13 item 5, issue 33 item 4)."""
 
 import json
 import re
@@ -8,6 +8,7 @@ import pytest
 
 from engine import available, get_game
 from engine.i18n import LOCALES, catalog_path, namespaces, normalise, placeholders, t
+from engine.locales import DEFAULT
 
 NAMESPACES = namespaces()
 
@@ -29,22 +30,31 @@ def test_the_catalogs_are_found_where_they_live():
     assert catalog_path("zh", "core").parts[-3:] == ("locales", "zh", "core.json")
 
 
+#: every language but the default, each checked against it
+OTHERS = [lang for lang in LOCALES if lang != DEFAULT]
+
+
+@pytest.mark.parametrize("lang", OTHERS)
 @pytest.mark.parametrize("ns", NAMESPACES)
-def test_en_and_zh_have_the_same_keys_and_placeholders(ns):
-    en = load("en", ns)
-    assert catalog_path("zh", ns).exists(), f"zh catalog of {ns} is missing"
-    zh = load("zh", ns)
-    if ns == "discord":  # English command names are the code defaults; only zh needs the catalog
-        assert set(en) <= set(zh)
-        return
-    assert set(en) == set(zh), {"only_en": sorted(set(en) - set(zh))[:10], "only_zh": sorted(set(zh) - set(en))[:10]}
-    for key in en:
+def test_every_language_has_the_same_keys_and_placeholders(ns, lang):
+    en = load(DEFAULT, ns)
+    assert catalog_path(lang, ns).exists(), f"{lang} catalog of {ns} is missing"
+    theirs = load(lang, ns)
+    if ns == "discord":  # English command names are the code defaults; only the others need the catalog
+        assert set(en) <= set(theirs), sorted(set(en) - set(theirs))[:10]
+        for other in OTHERS:  # and every other language localises the same commands
+            assert set(load(other, ns)) == set(theirs), (other, lang, sorted(set(load(other, ns)) ^ set(theirs)))
+    else:
+        only = {"only_en": sorted(set(en) - set(theirs))[:10], "only_" + lang: sorted(set(theirs) - set(en))[:10]}
+        assert set(en) == set(theirs), only
+    for key in theirs:
         assert key.startswith(ns + "."), key
-        assert fields(en[key]) == fields(zh[key]), key
+    for key in en:
+        assert fields(en[key]) == fields(theirs[key]), (lang, key)
 
 
 @pytest.mark.parametrize("ns", NAMESPACES)
-def test_every_key_renders_with_its_parameters_filled_in_both_languages(ns):
+def test_every_key_renders_with_its_parameters_filled_in_every_language(ns):
     for key, text in load("en", ns).items():
         params = {f.split(".")[0].split("[")[0]: 7 for f in fields(text)}
         for lang in LOCALES:
