@@ -31,7 +31,8 @@ def typical(game: Game[Any]) -> Any:
 
 
 def play(game: Game[Any], seats: list[str], seed: int, options: Any = None, limit: int = 5000, keep: int = 0) -> Played:
-    """One whole game (at most ``limit`` steps); ``keep`` order steps are kept with their state."""
+    """One whole game (at most ``limit`` steps); the first ``keep`` steps of each order kind are
+    kept with their state."""
     state = game.new(seats, options, seed=seed)
     armed: dict[str, dict[str, ArmedOrder]] = {s: {} for s in seats}
     out = Played(state)
@@ -56,7 +57,7 @@ def play(game: Game[Any], seats: list[str], seed: int, options: Any = None, limi
             action = game.ai_action(state, seat)
         else:
             out.fired[by or ""] = out.fired.get(by or "", 0) + 1
-            if len(out.steps) < keep:
+            if sum(1 for x in out.steps if x[3] == by) < keep:
                 out.steps.append((state, seat, action, by or ""))
         out.log.append((seat, action.model_dump(mode="json")))
         state, _ = game.apply(state, seat, action)

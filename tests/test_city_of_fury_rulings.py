@@ -183,3 +183,11 @@ def test_the_rigging_note_says_the_set_up_can_be_rigged():
     assert "force the set-up" in model and "test_new_can_rig_the_set_up_shuffle" in model
     assert "test_a_rig_on_a_running_game_is_checked_but_never_drawn" in model
     assert "cannot rig" not in section()
+
+
+def test_city_of_fury_offers_no_standing_orders():
+    """docs/rulings.md, City of Fury, Standing orders: none (solo; issue 31)."""
+    st = GAME.new(["p1"], seed=3)
+    assert GAME.order_kinds(st, "p1") == []
+    with pytest.raises(GameError):
+        GAME.arm(st, "p1", "keep_passing")

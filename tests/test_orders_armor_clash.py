@@ -178,7 +178,7 @@ def test_whole_battles_with_orders_replay_equal_and_show_others_what_a_click_sho
     seed: int, options: dict[str, Any], seats: int
 ) -> None:
     names = [f"p{i + 1}" for i in range(seats)]
-    played = orderplay.play(G, names, seed, options, keep=30)
+    played = orderplay.play(G, names, seed, options, keep=15)
     assert G.outcome(played.state) is not None
     assert played.fired.get(O.FIRE, 0) > 0
     assert orderplay.replays_equal(G, names, seed, options, played)

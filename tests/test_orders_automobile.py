@@ -115,7 +115,7 @@ def test_the_pass_lapses_when_closing_a_factory_pays() -> None:
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_whole_games_with_orders_replay_equal_and_show_others_what_a_click_shows(seed: int) -> None:
-    played = orderplay.play(G, SEATS, seed, keep=40)
+    played = orderplay.play(G, SEATS, seed, keep=20)
     assert G.outcome(played.state) is not None
     assert played.fired.get(O.SELL, 0) > 0 and played.fired.get(O.PASS, 0) > 0
     assert orderplay.replays_equal(G, SEATS, seed, None, played)

@@ -10,6 +10,7 @@ from ..base import Game, Msg, Outcome, RigSpec, SeatLabels, bad_state
 from ..errors import GameError
 from ..i18n import t
 from ..rng import Rng
+from . import orders as standing
 from . import rules as R
 from .content import (
     TH,
@@ -896,6 +897,16 @@ class ThunderRoad(Game[TRState]):
                 "tiles": state.tiles_placed,
             },
         )
+
+    # ------------------------------------------------------------ standing orders
+    def _order_kinds(self, state: TRState, seat: str) -> list[Any]:
+        return standing.order_kinds(state, seat)
+
+    def _order_marker(self, state: TRState, scope: str) -> str:
+        return standing.order_marker(state, scope)
+
+    def _order_step(self, state: TRState, seat: str, order: Any, legal: list[Any]) -> Any:
+        return standing.order_step(state, seat, order, legal)
 
     def _ai_action(self, state: TRState, seat: str, level: str, legal: list[Any]) -> Any:
         from .ai import choose
