@@ -9,95 +9,24 @@ each page."""
 from __future__ import annotations
 
 import os
-import random
 from pathlib import Path
 
 import pytest
-from browserkit import LoopServer, chromium, loaded_src, needs_chromium, wait
-from webtables import BOB, HOST, move, open_two_player
+from browserkit import chromium, loaded_src, needs_chromium, wait
+from sitekit import Site, pages
+from webtables import HOST
 
-from engine import available
 from render.common import MIN_TEXT_PX
-from store import ChangeSet, GameChange, RatingChange, ResultRow, Seat, SqliteStore
-from tables import TableService, due_times
-from tables.leagues.rounds import LeagueService
-from web import Limits, make_app
 
 #: the smallest text a phone reader reads without zooming, in CSS pixels
 PHONE_TEXT_PX = 12.0
 WIDTH, HEIGHT = 400, 800
-GAMES = sorted(available())
 pytestmark = needs_chromium
-NAMES = {HOST: "Bartholomew Featherstonehaugh", BOB: "小明同学的名字很长"}
-
-
-async def names(guild_id, members):
-    return {m: NAMES.get(m, f"Maximiliana {m}") for m in members}
-
-
-class Server(LoopServer):
-    def __init__(self, path):
-        super().__init__()
-        self.store = SqliteStore(path, due=due_times)
-        self.service = TableService(self.store)
-        self.run(self.store.open())
-        self.tables = {g: self.run(self.setup(g)) for g in GAMES}
-        self.campaign = self.run(self.results())
-        self.run(self.league())
-        self.serve(make_app(self.service, names=names, limits=Limits(rate=500, burst=500)))
-
-    async def setup(self, game: str) -> int:
-        gid = await open_two_player(self.service, game)
-        await move(self.service, gid, 4)
-        return gid
-
-    async def results(self) -> int:
-        """Finished tables of every game (one in a campaign): leaderboards with every column."""
-        store = self.store
-        camp = await store.create_campaign(guild_id=1, game=GAMES[0], name="Autumn", points=[3, 1], created_by=HOST)
-        for i, game in enumerate(GAMES):
-            for n, winner in enumerate([HOST, BOB, 4001, 4002]):
-                row = await store.create_game(
-                    guild_id=1,
-                    channel_id=random.randrange(1, 1 << 40),
-                    game=game,
-                    host_id=winner,
-                    options={},
-                    seed=1,
-                    seats=[Seat("p1", winner)],
-                    status="active",
-                    state_json="{}",
-                    campaign_id=camp.id if game == GAMES[0] else None,
-                )
-                await store.commit(
-                    ChangeSet(
-                        game=GameChange(
-                            row.id,
-                            row.version,
-                            status="finished",
-                            to_act=[],
-                            results=[ResultRow("p1", winner, 1, True, score=12345.5, record=100 + i + n)],
-                        ),
-                        ratings=[RatingChange(1, game, winner, 0, -12.345 - n, 8.333, 1)],
-                    )
-                )
-        return camp.id
-
-    async def league(self) -> None:
-        leagues = LeagueService(self.service)
-        lg = await leagues.create(
-            guild_id=1, channel_id=5, game="armor_clash", name="A rather long league name", format="pods",
-            created_by=HOST, rounds=2, seats=2, options={"scenario": "duel"},
-        )  # fmt: skip
-        for uid in (HOST, BOB, 4001, 4002):
-            await leagues.signup(lg.id, uid)
-        await leagues.start(lg.id)
-        await leagues.advance(lg.id)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = Server(tmp_path_factory.mktemp("phone") / "phone.db")
+    s = Site(tmp_path_factory.mktemp("phone") / "phone.db")
     yield s
     s.close()
 
@@ -135,17 +64,6 @@ return [shown / img.naturalWidth, s.left, s.right, s.height, document.documentEl
 
 def readable(driver, image: str) -> bool:
     return driver.execute_script(READABLE, image)[0] * MIN_TEXT_PX >= PHONE_TEXT_PX
-
-
-def pages(server) -> list[tuple[str, str, str | None]]:
-    """(name, path, the board image's id or None) of every page there is."""
-    out: list[tuple[str, str, str | None]] = [("home", "/", None), ("me", "/me", None)]
-    for game, gid in server.tables.items():
-        out += [(f"table-{game}", f"/t/{gid}", "board"), (f"history-{game}", f"/t/{gid}/history?at=2", "frame")]
-        out.append((f"leaderboard-{game}", f"/g/1/leaderboard?game={game}", None))
-    out += [("leagues", "/g/1/leagues", None), ("campaign", f"/c/{server.campaign}", None)]
-    out += [("signin", "/signin/abc", None), ("zh-table", f"/t/{server.tables[GAMES[0]]}?lang=zh", "board")]
-    return out
 
 
 def test_every_page_fits_a_phone_and_boards_start_readable(server, phone):
