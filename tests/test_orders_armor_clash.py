@@ -8,8 +8,9 @@ import pytest
 
 from engine.armor_clash import orders as O
 from engine.armor_clash import rules as R
-from engine.armor_clash.models import Choose, MoveDir
+from engine.armor_clash.models import Choose, MoveDir, Pending
 from engine.i18n import has
+from engine.orders import Fire
 from engine.registry import get_game
 from tests import orderplay
 
@@ -204,3 +205,79 @@ def test_the_orders_lapse_when_a_rival_scores_at_the_crossroads() -> None:
         assert G.order_step(mine, "p1", order) == G.order_step(st, "p1", order)  # its own point is no news
         step = G.order_step(scored, "p1", order)
         assert step.kind == "lapse" and step.reason.key == "armor_clash.standing.lapse.rival_scored"
+
+
+def test_keep_firing_lapses_when_a_turn_by_hand_left_the_gun_off_its_target() -> None:
+    """The player turned the turret for free (8.2) away from the target, then left the order to
+    finish the turn: the gun cannot bear this turn, so the order hands the turn back."""
+    for seed in range(20):
+        st = G.new(["p1", "p2"], DUEL, seed=seed)
+        order = armed(st, "p1", O.FIRE, "p2")
+        rotating = G.apply(st, "p1", Choose(what="rotate"))[0]
+        for turn in G.legal_actions(rotating, "p1"):
+            if turn.kind != "turret" or turn.turns != 0:
+                continue
+            after = G.apply(rotating, "p1", turn)[0]
+            u = R.unit_of_seat(after, "p1")
+            if after.pending["p1"].pre_rot is None or any(
+                o.id == "p2" for o in G._targets(after, u, after.pending["p1"])
+            ):
+                continue
+            step = G.order_step(after, "p1", order)
+            assert step.kind == "lapse" and step.reason.key == "armor_clash.standing.lapse.no_aim"
+            return
+    raise AssertionError("no free turn away from the target")
+
+
+def test_carry_on_continues_a_slow_traverse_or_move_and_keeps_loading() -> None:
+    """A traverse or a move that takes more than one turn (chosen by hand), then the order: it
+    continues it, or lapses when a foe is in the loaded gun's reach meanwhile."""
+    seen: dict[str, int] = {}
+    for seed in range(10):
+        for what, kind in (("rotate", "turret"), ("move", "move_dist")):
+            st = G.new(["p1", "p2"], DUEL, seed=seed)
+            if Choose(what=what) not in G.legal_actions(st, "p1"):
+                continue
+            st = G.apply(st, "p1", Choose(what=what))[0]
+            if what == "move":
+                st = G.apply(st, "p1", G.legal_actions(st, "p1")[0])[0]  # a direction
+            slow = [a for a in G.legal_actions(st, "p1") if a.kind == kind and (a.turns or 0) >= 2]
+            if not slow:
+                continue
+            st = G.apply(st, "p1", slow[-1])[0]
+            while "p1" in st.pending:  # a move that may fire on the way: hold fire
+                st = G.apply(st, "p1", G.legal_actions(st, "p1")[-2])[0]
+            st = G.apply(st, "p2", Choose(what="pass"))[0]
+            u = R.unit_of_seat(st, "p1")
+            if G.outcome(st) is not None or "p1" not in G.to_act(st) or not (u.move_plan or u.rot_plan):
+                continue
+            step = G.order_step(st, "p1", armed(st, "p1", O.CARRY))
+            if G._targets(st, u, Pending()) and u.loaded is not None:
+                assert step.kind == "lapse" and step.reason.key == "armor_clash.standing.lapse.in_sights"
+                seen["in_sights"] = seen.get("in_sights", 0) + 1
+                empty = G.copy_state(st)  # the same, with the gun just fired (nothing to shoot with)
+                R.unit_of_seat(empty, "p1").loaded = None
+                G.validate(empty)
+                step = G.order_step(empty, "p1", armed(empty, "p1", O.CARRY))
+            assert step.kind == "fire" and step.action.what == f"continue_{what}"
+            seen[what] = seen.get(what, 0) + 1
+    assert seen.get("in_sights") and (seen.get("rotate") or seen.get("move")), seen
+
+
+def test_carry_on_keeps_loading() -> None:
+    loading = 0
+    for seed in range(6):
+        st = G.new(["p1", "p2"], DUEL, seed=seed)
+        for _ in range(300):
+            if G.outcome(st) is not None:
+                break
+            u = R.unit_of_seat(st, "p1")
+            if "p1" in G.to_act(st) and "p1" not in st.pending and u is not None:
+                step = G.order_step(st, "p1", armed(st, "p1", O.CARRY))
+                if u.loading is not None:
+                    assert step == Fire(action=Choose(what="continue_reload"))
+                    loading += 1
+                elif not (u.move_plan or u.rot_plan):
+                    assert step.kind == "hold"
+            st = G.ai_step(st)[0]
+    assert loading

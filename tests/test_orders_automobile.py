@@ -118,6 +118,10 @@ def test_whole_games_with_orders_replay_equal_and_show_others_what_a_click_shows
     played = orderplay.play(G, SEATS, seed, keep=20)
     assert G.outcome(played.state) is not None
     assert played.fired.get(O.SELL, 0) > 0 and played.fired.get(O.PASS, 0) > 0
+    start = G.new(SEATS, seed=seed)
+    for k in G.order_kinds(start, start.seats[0]):  # every order ends with the game
+        step = G.order_step(played.state, start.seats[0], G.arm(start, start.seats[0], k.kind, k.params))
+        assert step.kind == "lapse" and step.reason.key == "core.order.scope_ended"
     assert orderplay.replays_equal(G, SEATS, seed, None, played)
     for state, seat, action, _ in played.steps:
         orderplay.same_as_clicked(G, state, seat, action)
