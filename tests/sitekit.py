@@ -1,5 +1,5 @@
 """Every page of the web companion, served for the browser tests (tests/test_web_phone.py,
-tests/test_web_access.py, bench/access.py): a table of each game two moves in, finished
+tests/test_web_access.py, bench/access.py), and the accessibility engine run on a page: a table of each game two moves in, finished
 tables of each game (one in a campaign) for the leaderboards, a league with a round played,
 long and CJK member names; :func:`pages` lists each page's address."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from browserkit import LoopServer
+from browserkit import LoopServer, loaded_src
 from webtables import BOB, HOST, move, open_two_player
 
 from engine import available
@@ -92,4 +92,56 @@ def pages(server) -> list[tuple[str, str, str | None]]:
         out.append((f"leaderboard-{game}", f"/g/1/leaderboard?game={game}", None))
     out += [("leagues", "/g/1/leagues", None), ("campaign", f"/c/{server.campaign}", None)]
     out += [("signin", "/signin/abc", None), ("zh-table", f"/t/{server.tables[GAMES[0]]}?lang=zh", "board")]
+    out += [("de-table", f"/t/{server.tables[GAMES[-1]]}?lang=de", "board")]
     return out
+
+
+#: the impacts that fail a page (axe's four: minor, moderate, serious, critical)
+FAILING = ("serious", "critical")
+
+
+def axe_violations(driver) -> list[str]:
+    """The serious and critical violations axe-core finds on the page now, one line each."""
+    from axe_selenium_python import Axe
+
+    axe = Axe(driver)
+    axe.inject()
+    result = axe.run()
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:4]}"
+        for v in result["violations"]
+        if v.get("impact") in FAILING
+    ]
+
+
+def signed_in(server, driver) -> None:
+    sid, _, _ = server.run(
+        server.service.web_sessions.redeem_link(server.run(server.service.web_sessions.link_token(HOST)))
+    )
+    driver.get(server.url + "/")
+    driver.add_cookie({"name": "tg_session", "value": sid, "path": "/"})
+
+
+def every_page(server) -> list[tuple[str, str, str | None, bool]]:
+    """(name, path, image id, signed in) of every page, a signed-in member's own included."""
+    out = [(name, path, image, False) for name, path, image in pages(server)]
+    out.append(("me-signed-in", "/me", None, True))
+    out += [(f"mine-{g}", f"/t/{gid}", "board", True) for g, gid in server.tables.items()]
+    return out
+
+
+def page_violations(server, driver) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for name, path, image, member in every_page(server):
+        if member and not driver.get_cookie("tg_session"):
+            signed_in(server, driver)
+        elif not member and driver.get_cookie("tg_session"):
+            driver.delete_all_cookies()
+        driver.get(server.url + path)
+        if image is not None:
+            loaded_src(driver, image)
+        bad = axe_violations(driver)
+        if bad:
+            found[name] = bad
+    driver.delete_all_cookies()
+    return found

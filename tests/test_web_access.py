@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import pytest
 from browserkit import chromium, loaded_src, needs_chromium, wait
-from sitekit import Site, pages
-from webtables import HOST
+from sitekit import Site, axe_violations, every_page, page_violations, signed_in
 
 pytestmark = needs_chromium
 
-#: the impacts that fail a page (axe's four: minor, moderate, serious, critical)
-FAILING = ("serious", "critical")
 SIZES = {
     "phone": {"mobile": {"deviceMetrics": {"width": 400, "height": 800, "pixelRatio": 2.0, "touch": True}}},
     "desktop": {"args": ("--window-size=1280,900",)},
@@ -48,53 +45,6 @@ def desktop():
     yield from chromium(*SIZES["desktop"]["args"])
 
 
-def axe_violations(driver) -> list[str]:
-    """The serious and critical violations axe-core finds on the page now, one line each."""
-    from axe_selenium_python import Axe
-
-    axe = Axe(driver)
-    axe.inject()
-    result = axe.run()
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:4]}"
-        for v in result["violations"]
-        if v.get("impact") in FAILING
-    ]
-
-
-def signed_in(server, driver) -> None:
-    sid, _, _ = server.run(
-        server.service.web_sessions.redeem_link(server.run(server.service.web_sessions.link_token(HOST)))
-    )
-    driver.get(server.url + "/")
-    driver.add_cookie({"name": "tg_session", "value": sid, "path": "/"})
-
-
-def every_page(server) -> list[tuple[str, str, str | None, bool]]:
-    """(name, path, image id, signed in) of every page, a signed-in member's own included."""
-    out = [(name, path, image, False) for name, path, image in pages(server)]
-    out.append(("me-signed-in", "/me", None, True))
-    out += [(f"mine-{g}", f"/t/{gid}", "board", True) for g, gid in server.tables.items()]
-    return out
-
-
-def page_violations(server, driver) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
-    for name, path, image, member in every_page(server):
-        if member and not driver.get_cookie("tg_session"):
-            signed_in(server, driver)
-        elif not member and driver.get_cookie("tg_session"):
-            driver.delete_all_cookies()
-        driver.get(server.url + path)
-        if image is not None:
-            loaded_src(driver, image)
-        bad = axe_violations(driver)
-        if bad:
-            found[name] = bad
-    driver.delete_all_cookies()
-    return found
-
-
 def test_every_page_has_no_serious_accessibility_violation(server, browser):
     found = page_violations(server, browser)
     assert not found, "\n".join(f"{page}: {v}" for page, bad in found.items() for v in bad)
@@ -106,9 +56,9 @@ def test_the_styles_no_page_here_shows_keep_their_contrast_too(server, browser):
     browser.get(server.url + "/me")
     browser.execute_script(
         "var m = document.querySelector('main');"
-        "m.insertAdjacentHTML('beforeend', '<p><span class=\"pill urgent\">3 h left</span> <span class=\"pill\">AI</span>"
-        " <button type=\"button\" class=\"primary\">Sign in</button> <span class=\"you\">you</span>"
-        " <span class=\"muted\">muted words</span></p>');"
+        'm.insertAdjacentHTML(\'beforeend\', \'<p><span class="pill urgent">3 h left</span> <span class="pill">AI</span>'
+        ' <button type="button" class="primary">Sign in</button> <span class="you">you</span>'
+        ' <span class="muted">muted words</span></p>\');'
     )
     assert axe_violations(browser) == []
 
