@@ -15,6 +15,7 @@ from fakediscord import FakeDiscord, FakeMessage
 from bot import Config, create_bot
 from engine import get_game
 from engine.i18n import t
+from engine.locales import CODES
 from store import SqliteStore, Store
 from store.postgres import PostgresStore
 from tables import due_times
@@ -282,11 +283,11 @@ class Table:
                 if seen:
                     seen(user.id, ex)
             ex = await self.choose(user, target, gid, idx, version)
-            committed = t("core.ui.committed", "en")
+            committed = [t("core.ui.committed", code) for code in CODES]  # in the clicking member's language
 
             def replied(e, target=target, committed=committed, version=version):
                 if self.new_board(e) or any(
-                    m.ephemeral and (committed in m.content or m.custom_ids) for m in e.followups
+                    m.ephemeral and (any(c in m.content for c in committed) or m.custom_ids) for m in e.followups
                 ):
                     return True
                 v = self.row(gid)["version"]
