@@ -11,7 +11,7 @@ whose turn passes to the other member (a new board, and its ping).
 Every Python call made meanwhile is recorded (sys.setprofile, also in the render
 threads); a call from a function in one project file to a function in another is a
 hop. Prints the project files crossed (by package), the distinct cross-file hops, the
-calls into the facade (tables/service.py: in all, and from the board builder, which
+calls into the facade (tables/service.py and tables/<layer>/facade.py: in all, and from the board builder, which
 reads down: tables/seeing/reads.py) and the reads of the table's row from the store
 (``get_game``/``active_game``); ``--edges`` lists the hops. The tests' stand-in and the
 libraries are not counted.
@@ -35,8 +35,15 @@ from conftest import Table  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 
 OWN = ("bot.py", "cogs/", "tables/", "engine/", "render/", "store/", "web/")
-#: the facade, and the board builder with the modules it reads through
-FACADE = "tables/service.py"
+#: the facade (tables/service.py and the layers' verb classes it is made of), and the board
+#: builder with the modules it reads through
+FACADE = (
+    "tables/service.py",
+    "tables/core/facade.py",
+    "tables/play/facade.py",
+    "tables/seeing/facade.py",
+    "tables/people/facade.py",
+)
 BUILDER = ("tables/seeing/board.py", "tables/seeing/logtext.py", "tables/seeing/secrecy.py", "tables/seeing/catchup.py")
 #: the store's reads of one table's row
 ROW_READS = ("get_game", "active_game")
@@ -108,7 +115,7 @@ class Recorder:
         found = {
             callee: n
             for (caller, callee), n in self.calls.items()
-            if callee.startswith(FACADE + ":") and (only is None or caller in only)
+            if callee.split(":")[0] in FACADE and caller not in FACADE and (only is None or caller in only)
         }
         return sum(found.values()), len(found)
 
