@@ -78,11 +78,15 @@ def _pattern() -> re.Pattern[str]:
 
 @cache
 def _shared_names() -> tuple[str, ...]:
-    """German messages' phrases that hold an English function word (a name kept in
-    English, "City of Fury"): taken out before the function words are looked for."""
+    """Names German keeps as English writes them that hold an English function word
+    ("City of Fury": a message the same in both catalogs): taken out before the
+    function words are looked for."""
     names = set()
     for ns in namespaces():
-        for text in _catalog(GERMAN, ns).values():
+        english = _catalog(DEFAULT, ns)
+        for key, text in _catalog(GERMAN, ns).items():
+            if english.get(key) != text:
+                continue
             for piece in _pieces(text):
                 for phrase in _PHRASE.findall(piece):
                     if " " in phrase and _WORDS.search(phrase):
@@ -113,3 +117,26 @@ def sample_english() -> list[str]:
         t("thunder_road.event.slam_roll", DEFAULT, slam="x", dir="y"),
         t("automobile.prompt.action", DEFAULT, n=2, money=300),
     ]
+
+
+#: messages German writes as English does: names (of games, models, characters, tanks,
+#: crews), words German shares ("normal", "Status", "Start") and bare layouts of parameters
+SAME_IN_GERMAN = re.compile(
+    r"(\w+\.name|automobile\.(char|space|short)\.\w+|automobile\.cmd\.\w+|armor_clash\.render\.vehicle(_short)?\.\w+"
+    r"|armor_clash\.(campaign\.c4_wittmann|render\.boss_short|render\.boss|card\.ok|turret\.normal|dir\.\w+)"
+    r"|thunder_road\.(crew\.big_rig|crew\.final_five|vehicle\.rig|command\.nitro|token\.on_fire|token\.mine"
+    r"|render\.start_area)|core\.ui\.(status|ok)|core\.campaign\.story|league\.(cmd\.status|col\.buchholz|division)"
+    r"|asyncplay\.cmd\.settings\.limits|web\.(live|cmd\.\w+\.web))"
+)
+
+
+def left_in_english() -> list[str]:
+    """German messages still word for word the English one (and not one of :data:`SAME_IN_GERMAN`)."""
+    out = []
+    for ns in namespaces():
+        english = _catalog(DEFAULT, ns)
+        for key, text in _catalog(GERMAN, ns).items():
+            words = re.search(r"[A-Za-z]{2}", _PLACEHOLDER.sub(" ", text))
+            if text == english.get(key) and words and not SAME_IN_GERMAN.fullmatch(key):
+                out.append(key)
+    return out

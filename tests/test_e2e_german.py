@@ -9,7 +9,7 @@ function words)."""
 from __future__ import annotations
 
 import pytest
-from germankit import english_in, sample_english
+from germankit import english_in, left_in_english, sample_english
 from test_e2e_no_seat_ids import TEXT_KEYS
 
 from engine.i18n import t
@@ -46,6 +46,13 @@ def test_the_check_finds_english_and_passes_german():
     option = {"label": t("core.ai_level.easy", "de"), "value": "easy"}
     assert texts({"components": [{"options": [option]}]}) == [option["label"]], "a select's value is not shown"
     assert texts({"embeds": [{"fields": [{"name": "a", "value": "b"}]}]}) == ["a", "b"]
+
+
+def test_no_german_message_is_left_in_english():
+    """The check learns what German shares with English from the German catalogs, so a
+    German message copied from the English one is refused here (names and shared words
+    are listed in germankit.SAME_IN_GERMAN)."""
+    assert left_in_english() == []
 
 
 @pytest.mark.parametrize(("game", "members"), GAMES)
