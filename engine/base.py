@@ -51,26 +51,20 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from types import FunctionType
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, Literal, TypeVar, cast, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, cast, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError
+from pydantic import BaseModel, Field, PrivateAttr, TypeAdapter, ValidationError
 
+from . import orders
 from .content import game_dir
 from .errors import GameError
 from .i18n import has, join, t
+from .model import Model, Msg
+from .orders import ArmedOrder, OrderKind, OrderStep
 from .rng import RigError, Rng
-
-if TYPE_CHECKING:
-    from .orders import ArmedOrder, OrderKind, OrderStep
 
 
 # ====================================================================== models
-class Model(BaseModel):
-    """Base of all states, actions, events and views: strict about unknown fields."""
-
-    model_config = ConfigDict(extra="forbid")
-
-
 class _SeatRef:
     """Marks a field holding a seat id: texts show the seat's label there."""
 
@@ -91,16 +85,6 @@ PER_SEAT = _PerSeat()
 SeatId = Annotated[str, SEAT_REF]
 #: an optional seat
 OptSeatId = Annotated[str | None, SEAT_REF]
-
-
-class Msg(Model):
-    """A message key with its parameters, translated at the edge."""
-
-    key: str
-    params: dict[str, Any] = Field(default_factory=dict)
-
-    def text(self, locale: str | None = None) -> str:
-        return t(self.key, locale, **self.params)
 
 
 class Event(Model):
@@ -676,26 +660,18 @@ class Game(Generic[S]):
     # ======================================================= standing orders
     def order_kinds(self, state: S, seat: str) -> list[OrderKind]:
         """The standing orders ``seat`` may arm in ``state`` (engine/orders.py)."""
-        from . import orders
-
         return orders.order_kinds(self, state, seat)
 
     def arm(self, state: S, seat: str, kind: str, params: dict[str, Any] | None = None) -> ArmedOrder:
         """``kind`` armed for ``seat``, if offered now (else ``GameError("bad_order")``)."""
-        from . import orders
-
         return orders.arm(self, state, seat, kind, params)
 
     def order_marker(self, state: S, scope: str) -> str:
         """The marker of the current ``scope`` ("phase", "round", "game")."""
-        from . import orders
-
         return orders.order_marker(self, state, scope)
 
     def order_step(self, state: S, seat: str, order: ArmedOrder) -> OrderStep:
         """What ``order`` does now: Fire (a legal action), Hold or Lapse (with a reason)."""
-        from . import orders
-
         return orders.order_step(self, state, seat, order)
 
     # ========================================================= platform hooks

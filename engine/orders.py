@@ -24,15 +24,37 @@ RNG or changes the state, so a replay from seed + log is unchanged by orders
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import Field
 
-from .base import Model, Msg
 from .errors import GameError
+from .model import Model, Msg
 
-if TYPE_CHECKING:
-    from .base import BaseState, Game
+
+class BaseState(Protocol):
+    """What these functions read of a state (engine.base.BaseState; base.py imports this module)."""
+
+    seats: list[str]
+
+
+class Game(Protocol):
+    """What these functions use of a game (engine.base.Game: this module may not import it back)."""
+
+    def outcome(self, state: Any) -> Any: ...
+
+    def to_act(self, state: Any) -> list[str]: ...
+
+    def legal_actions(self, state: Any, seat: str) -> list[Any]: ...
+
+    def parse_action(self, action: Any) -> Any: ...
+
+    def _order_kinds(self, state: Any, seat: str) -> list[OrderKind]: ...
+
+    def _order_marker(self, state: Any, scope: str) -> str: ...
+
+    def _order_step(self, state: Any, seat: str, order: ArmedOrder, legal: list[Any]) -> OrderStep: ...
+
 
 #: when an order ends by itself: the phase or round it was armed in ends, or the game does
 Scope = Literal["phase", "round", "game"]
@@ -111,7 +133,7 @@ def _seat_check(state: BaseState, seat: Any) -> None:
         raise GameError("unknown_seat", "core.error.unknown_seat", seat=str(seat)[:64])
 
 
-def order_kinds(game: Game[Any], state: BaseState, seat: str) -> list[OrderKind]:
+def order_kinds(game: Game, state: BaseState, seat: str) -> list[OrderKind]:
     """The orders ``seat`` may arm in ``state`` (none once the game is over)."""
     _seat_check(state, seat)
     if game.outcome(state) is not None:
@@ -119,14 +141,14 @@ def order_kinds(game: Game[Any], state: BaseState, seat: str) -> list[OrderKind]
     return list(game._order_kinds(state, seat))
 
 
-def order_marker(game: Game[Any], state: BaseState, scope: str) -> str:
+def order_marker(game: Game, state: BaseState, scope: str) -> str:
     """The game's marker of the current ``scope`` (an order lapses when it changes)."""
     if scope not in SCOPES:
         raise _bad_order()
     return game._order_marker(state, scope)
 
 
-def arm(game: Game[Any], state: BaseState, seat: str, kind: Any, params: Any = None) -> ArmedOrder:
+def arm(game: Game, state: BaseState, seat: str, kind: Any, params: Any = None) -> ArmedOrder:
     """The order ``kind`` armed for ``seat``: it (with ``params``; ``None``: the
     parameters it is offered with, the first offer of that kind) must be one
     ``order_kinds`` offers now, else ``GameError("bad_order")``."""
@@ -146,7 +168,7 @@ def arm(game: Game[Any], state: BaseState, seat: str, kind: Any, params: Any = N
     raise _bad_order()
 
 
-def order_step(game: Game[Any], state: BaseState, seat: str, order: ArmedOrder) -> OrderStep:
+def order_step(game: Game, state: BaseState, seat: str, order: ArmedOrder) -> OrderStep:
     """What ``order`` (armed by ``seat``) does in ``state``: Lapse when the game is
     over or its scope has ended, Hold while the seat is not to act, else the
     game's answer -- a Fire whose action is not legal now lapses instead."""
@@ -167,7 +189,7 @@ def order_step(game: Game[Any], state: BaseState, seat: str, order: ArmedOrder) 
     return step
 
 
-def _legal_one(game: Game[Any], action: Any, legal: list[Any]) -> Any:
+def _legal_one(game: Game, action: Any, legal: list[Any]) -> Any:
     """The object of ``legal`` that ``action`` (an object or its JSON) is, else None."""
     for one in legal:
         if one is action:
