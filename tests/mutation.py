@@ -28,6 +28,7 @@ from functools import cache
 from typing import Any
 
 from engine import GameError, available, get_game
+from engine.locales import CODES
 
 #: (seats, options) per game: the set-ups base states come from (unknown games: min and max seats)
 CONFIGS: dict[str, list[tuple[int, dict[str, Any]]]] = {
@@ -403,7 +404,7 @@ _PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 def _message_ok(exc: GameError) -> bool:
     if exc.code == "bad_state" and not str(exc.params.get("detail", "")).strip():
         return False  # a refusal names the problem
-    for locale in ("en", "zh"):
+    for locale in CODES:
         text = exc.message(locale)
         if not text or _PLACEHOLDER.search(text) or exc.key in text:
             return False

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from engine import canonical
 from engine.armor_clash import GAME
 from engine.armor_clash import rules as R
+from engine.locales import CODES
 
 SCENARIOS = ["boss", "skirmish", "duel", "c1_recon", "c3_village"]
 
@@ -39,7 +40,7 @@ def test_random_legal_play(seed, mode, scenario, n, picks, opts):
         legal = GAME.legal_actions(s, seat)
         assert 1 <= len(legal) <= 25
         action = legal[(p // 7) % len(legal)]
-        for loc in ("en", "zh"):
+        for loc in CODES:
             assert "armor_clash." not in GAME.action_label(s, action, loc)
             assert "armor_clash." not in GAME.prompt(s, seat).text(loc)
         assert "armor_clash." not in GAME.summary(s).text("zh")
@@ -48,7 +49,7 @@ def test_random_legal_play(seed, mode, scenario, n, picks, opts):
         for e in events:
             if e.kind == "order":
                 assert e.to == [seat]
-            for loc in ("en", "zh"):
+            for loc in CODES:
                 assert "armor_clash." not in GAME.event_text(e, loc), e
         cells = [(u.x, u.y) for u in s.units]
         assert len(cells) == len(set(cells))

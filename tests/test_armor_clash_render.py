@@ -20,7 +20,7 @@ def _played(options, seed=2, steps=60):
 def test_draws_png_in_both_locales_and_modes():
     for mode in ("normal", "simple"):
         s = _played({"mode": mode})
-        for locale in ("en", "zh"):
+        for locale in CODES:
             png = draw(GAME.view(s, None), locale)
             assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
 
@@ -58,6 +58,7 @@ import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from engine.base import SeatLabel  # noqa: E402
+from engine.locales import CODES  # noqa: E402
 from render import armor_clash as AR  # noqa: E402
 from render.common import recorded_text  # noqa: E402
 
@@ -180,7 +181,7 @@ def test_the_status_cards_fit_beside_the_board_with_every_vehicle():
         u.injuries = {"driver": 1, "gunner": 2, "loader": 0}
     view = GAME.view(s, None, _labels(4))
     assert len(view.units) == 9
-    for locale in ("en", "zh"):
+    for locale in CODES:
         cards = AR.card_layout(view, locale)
         assert len(cards) == 9
         boxes = [(at.x, at.y, at.x + at.w, at.y + h) for _, _, at, h in cards]
@@ -198,7 +199,7 @@ def test_the_status_cards_fit_beside_the_board_with_every_vehicle():
 def test_the_legend_fits_under_the_board(mode):
     # the longest legend: with the stunned badge explained
     view = GAME.view(GAME.new(["p1", "p2"], {"mode": mode}, 2), None, _labels(2))
-    for locale in ("en", "zh"):
+    for locale in CODES:
         img = Image.new("RGB", (AR.WIDTH, AR.HEIGHT))
         from PIL import ImageDraw
 

@@ -8,6 +8,7 @@ from hypothesis import strategies as st_
 from engine import GameError, canonical
 from engine.automobile import GAME
 from engine.automobile.models import MONEY_KINDS
+from engine.locales import CODES
 from render.automobile import draw
 
 SEATS = ["ann", "bo", "cy", "di", "ed"]
@@ -151,7 +152,7 @@ def test_render_public_and_private_views_in_both_languages():
     dumped = public.model_dump()
     assert "hand" not in dumped and "bag" not in dumped and "rng" not in dumped and "seed" not in dumped
     for view in (public, GAME.view(st, "ann")):
-        for loc in ("en", "zh"):
+        for loc in CODES:
             png = draw(view, loc)
             assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
     # the renderer works from the view alone: an end-of-game view draws too
@@ -167,7 +168,7 @@ def test_every_label_prompt_and_log_line_is_translated():
     while GAME.outcome(st) is None:
         seat = GAME.to_act(st)[0]
         legal = GAME.legal_actions(st, seat)
-        for loc in ("en", "zh"):
+        for loc in CODES:
             for a in legal:
                 label = GAME.action_label(st, a, loc)
                 assert label and "automobile." not in label and "{" not in label, label
@@ -177,7 +178,7 @@ def test_every_label_prompt_and_log_line_is_translated():
         action = rnd.choice(legal) if rnd.random() < 0.5 else GAME.ai_action(st, seat)
         st, events = GAME.apply(st, seat, action)
         for e in events:
-            for loc in ("en", "zh"):
+            for loc in CODES:
                 line = GAME.event_text(e, loc)
                 assert "automobile." not in line and "{" not in line, line
     assert "automobile." not in GAME.outcome(st).reason.text("zh")

@@ -13,6 +13,7 @@ from PIL import Image
 from engine import get_game
 from engine.base import SeatLabel
 from engine.i18n import t
+from engine.locales import CODES
 from render import render
 from render.common import recorded_text
 
@@ -74,7 +75,7 @@ def test_every_text_on_the_board_is_in_the_tables_language_with_real_names(seats
 def test_model_names_are_the_short_names_of_the_tables_language():
     _, states, labels = _positions(3)
     view = GAME.view(states[-1], None, labels)
-    for locale in ("en", "zh"):
+    for locale in CODES:
         runs = set(_runs(view, locale))
         for sp in view.spaces:
             short = t(f"automobile.short.{sp.id}", locale)
@@ -86,7 +87,7 @@ def test_loss_points_and_icons_are_explained_not_coded():
     _, states, labels = _positions(3)
     mid = next(st for st in states if st.round >= 2 and any(p.losses for p in st.players.values()))
     view = GAME.view(mid, None, labels)
-    for locale in ("en", "zh"):
+    for locale in CODES:
         runs = _runs(view, locale)
         assert not [s for s in runs if "●" in s or "■" in s], "no unexplained loss tokens"
         assert t("automobile.ui.loss_points", locale) in runs
@@ -96,7 +97,7 @@ def test_loss_points_and_icons_are_explained_not_coded():
             assert t(f"automobile.ui.legend.{key}", locale) in runs, key
 
 
-@pytest.mark.parametrize("locale", ["en", "zh"])
+@pytest.mark.parametrize("locale", list(CODES))
 def test_last_rounds_demand_is_said_to_be_last_rounds(locale):
     """Issue 29 item 11: from phase 1 of a round until its cards are turned up in phase 7,
     the board shows the previous round's demand and cards: it says which round they are

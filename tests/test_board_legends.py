@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engine import get_game
 from engine.i18n import t
+from engine.locales import CODES
 from render import render
 from render.common import recorded_text
 
@@ -19,7 +20,7 @@ def _boss_board(seat: str | None):
 
 
 def test_armor_clash_legend_explains_the_dashed_arc_edges():
-    for locale in ("en", "zh"):
+    for locale in CODES:
         with recorded_text() as runs:
             render("armor_clash", _boss_board(None), locale)
         drawn = {s for _, s in runs}

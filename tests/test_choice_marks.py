@@ -11,6 +11,7 @@ import re
 
 import render.thunder_road as tr_render
 from engine import get_game
+from engine.locales import CODES
 from engine.thunder_road.content import add, hex_of, key, on_board, space_name, unkey
 from tables.rules.choices import choices, describe, destinations, numbering
 from tables.rules.preview import step_ends_chain
@@ -75,7 +76,7 @@ def test_labels_start_with_the_number_of_their_place_and_name_that_space():
     for state, seat, offered in _move_states():
         places = destinations(GAME, state, seat, offered)
         numbers, marks = numbering(places)
-        for locale in ("en", "zh"):
+        for locale in CODES:
             described = describe(GAME, state, seat, offered, locale, None, numbers)
             for (label, _), place, n in zip(described, places, numbers):
                 m = NUMBERED.match(label)

@@ -14,6 +14,7 @@ from engine import Event, Game, GameError, SeatLabel
 from engine.city_of_fury import GAME
 from engine.city_of_fury import models as m
 from engine.city_of_fury.content import content
+from engine.locales import CODES
 
 SEAT = "solo"
 PUBLIC = sorted(
@@ -58,7 +59,7 @@ def test_every_event_text_fills_its_placeholders_in_both_languages():
         _, events = _play(seed)
         for e in events:
             seen.add(e.kind)
-            for loc in ("en", "zh"):
+            for loc in CODES:
                 text = GAME.event_text(e, loc, {SEAT: SeatLabel(name="Ada")})
                 assert text and "city_of_fury." not in text
                 assert not [f for _, f, _, _ in string.Formatter().parse(text) if f], text

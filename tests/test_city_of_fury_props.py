@@ -12,6 +12,7 @@ from engine import SeatLabel, canonical, get_game
 from engine.city_of_fury import GAME
 from engine.city_of_fury import models as m
 from engine.city_of_fury.content import MAX_LEVEL, MIN_LEVEL, SLOTS, content, enemies, heroes
+from engine.locales import CODES
 
 SEAT = "player-1"
 ALL_CARDS = sorted([e.id for e in content().minions] + [content().boss.id])
@@ -86,7 +87,7 @@ def test_mixed_ai_and_random_play_reaches_deep_states_and_keeps_invariants(seed,
         s = s2
         check_invariants(s)
         for e in events:
-            for loc in ("en", "zh"):
+            for loc in CODES:
                 line = GAME.event_text(e, loc)
                 assert line and "city_of_fury." not in line and "{" not in line
 
@@ -185,7 +186,7 @@ def test_labels_prompts_and_summaries_exist_in_both_languages():
     for _ in range(200):
         if GAME.outcome(s) is not None:
             break
-        for loc in ("en", "zh"):
+        for loc in CODES:
             assert "city_of_fury." not in GAME.prompt(s, SEAT).text(loc)
             assert "city_of_fury." not in GAME.summary(s).text(loc)
             for a in GAME.legal_actions(s, SEAT):
@@ -245,11 +246,11 @@ def test_every_event_kind_and_variant_has_text_in_both_languages():
     assert kinds == {a.model_fields["kind"].default for a in m.AnyEvent.__origin__.__args__}
     texts = set()
     for e in samples:
-        for loc in ("en", "zh"):
+        for loc in CODES:
             line = GAME.event_text(e, loc)
             assert line and "city_of_fury." not in line and "{" not in line, (e, loc, line)
             texts.add(line)
-    assert len(texts) == 2 * len(samples)  # every variant reads differently
+    assert len(texts) == len(CODES) * len(samples)  # every variant reads differently
 
 
 def test_ai_does_not_loop_a_round_back_to_where_it_started():

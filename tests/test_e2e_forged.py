@@ -31,9 +31,10 @@ from cogs.kit.components import routes_of
 from cogs.kit.inputs import parse_chain
 from engine import available, get_game
 from engine.i18n import t
+from engine.locales import CODES
 from tables.rules import clocks
 
-INTERNAL = [t("core.ui.internal", lang) for lang in ("en", "zh")]
+INTERNAL = [t("core.ui.internal", lang) for lang in CODES]
 CJK = re.compile(r"[\u4e00-\u9fff]")
 CATALOG_KEY = re.compile(r"\b(?:core|discord)\.[a-z_]+\.[a-z_.]+")
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
@@ -636,7 +637,7 @@ def test_option_parsing_is_bounded_and_never_recurses():
         with pytest.raises(GameError) as err:
             parse_options(text)
         assert err.value.key == key, text[:40]
-        for lang in ("en", "zh"):
+        for lang in CODES:
             assert not PLACEHOLDER.search(_outside_backticks(err.value.message(lang)))
     assert "`hero` = `vigilante` | `brawler`" in options_help(get_game("city_of_fury"), "en")
     assert "`boss_speed_pct` = `150`…`200`" in options_help(get_game("armor_clash"), "en")

@@ -10,9 +10,10 @@ import sqlite3
 
 from engine import get_game
 from engine.i18n import t
+from engine.locales import CODES
 
 TR = get_game("thunder_road")
-UNAVAILABLE = {lang: t("core.ui.store_unavailable", lang) for lang in ("en", "zh")}
+UNAVAILABLE = {lang: t("core.ui.store_unavailable", lang) for lang in CODES}
 
 
 async def test_a_move_after_the_database_file_was_deleted_is_refused_and_not_taken(table, caplog):

@@ -13,6 +13,7 @@ from typing_extensions import TypedDict
 
 from engine import available, get_game
 from engine.content import DATA, ContentError, declare, game_dir, load_json
+from engine.locales import CODES
 
 BUILT_IN = [g for g in available() if importlib.util.find_spec(f"engine.{g}") and (DATA / g).is_dir()]
 
@@ -22,7 +23,7 @@ def test_every_built_in_game_keeps_its_data_catalogs_and_rules_in_its_own_dir():
     for gid in BUILT_IN:
         game = get_game(gid)
         assert game.data_path() == DATA / gid == game_dir(gid)
-        for lang in ("en", "zh"):
+        for lang in CODES:
             assert game.data_path("locales", f"{lang}.json").is_file(), gid
             assert game.data_path("rules", f"{lang}.md").is_file(), gid
     assert not (DATA / "rules").exists()

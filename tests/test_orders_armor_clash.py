@@ -10,6 +10,7 @@ from engine.armor_clash import orders as O
 from engine.armor_clash import rules as R
 from engine.armor_clash.models import Choose, MoveDir, Pending
 from engine.i18n import has
+from engine.locales import CODES
 from engine.orders import Fire
 from engine.registry import get_game
 from tests import orderplay
@@ -47,7 +48,7 @@ def test_every_order_has_its_words_in_every_language_and_hides_its_timing() -> N
     assert [k.params["target"] for k in kinds if k.kind == O.FIRE] == ["p2"]
     for k in kinds:
         assert k.hide_timing and k.scope == "game"
-        for lang in ("en", "zh"):
+        for lang in CODES:
             assert has(k.label.key, lang)
             assert k.label.text(lang)
     for reason in ("hit", "target_out", "no_aim", "in_sights", "rival_scored"):

@@ -11,6 +11,7 @@ from engine.automobile import orders as O
 from engine.automobile import rules as R
 from engine.automobile.models import DistMove, DistSell, Exec
 from engine.i18n import has
+from engine.locales import CODES
 from engine.registry import get_game
 from tests import orderplay
 
@@ -45,7 +46,7 @@ def test_every_order_has_its_words_in_every_language() -> None:
     kinds = G.order_kinds(st, "p1")
     assert {k.kind for k in kinds} == {O.SELL, O.PASS}
     for k in kinds:
-        for lang in ("en", "zh"):
+        for lang in CODES:
             assert has(k.label.key, lang)
     assert has("automobile.order.lapse.close_pays", "zh")
     assert [k.kind for k in O.typical_orders(st, "p2")] == [k.kind for k in kinds]

@@ -20,6 +20,7 @@ from PIL import Image
 
 from engine import available, get_game
 from engine.base import SeatLabel
+from engine.locales import CODES
 from render import render
 from render.common import MIN_DISPLAY_PX, MIN_LONG_SIDE, MIN_TEXT_PX, display_scale, recorded_text
 
@@ -58,7 +59,7 @@ def test_board_images_read_at_discord_display_size(game_id):
         for state in picks:
             for seat in [None, *names]:
                 view = game.view(state, seat, labels)
-                for locale in ("en", "zh"):
+                for locale in CODES:
                     with recorded_text() as runs:
                         png = render(game_id, view, locale)
                     w, h = Image.open(io.BytesIO(png)).size

@@ -12,6 +12,7 @@ import pytest
 from engine import get_game
 from engine.base import SeatLabel
 from engine.i18n import t
+from engine.locales import CODES
 from tables.people.standings import record_value
 from tables.seeing.board import msg_text, outcome_text
 
@@ -26,7 +27,7 @@ def _played_out(options: dict, seed: int):
     return game, state
 
 
-@pytest.mark.parametrize("locale", ["en", "zh"])
+@pytest.mark.parametrize("locale", list(CODES))
 @pytest.mark.parametrize("options", [{}, {"scenario": "duel"}])
 def test_a_victory_says_whose_and_what_and_a_finished_battle_waits_for_nobody(options, locale):
     game, state = _played_out(options, 1)
@@ -44,7 +45,7 @@ def test_a_victory_says_whose_and_what_and_a_finished_battle_waits_for_nobody(op
     )
 
 
-@pytest.mark.parametrize("locale", ["en", "zh"])
+@pytest.mark.parametrize("locale", list(CODES))
 def test_a_record_cell_says_its_unit(locale):
     for game_id, value in (("thunder_road", 6.0), ("city_of_fury", 4), ("automobile", 2130.0)):
         cell = record_value(game_id, value, locale)

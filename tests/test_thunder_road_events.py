@@ -9,6 +9,7 @@ import typing
 import pytest
 from pydantic import TypeAdapter
 
+from engine.locales import CODES
 from engine.thunder_road import GAME
 from engine.thunder_road import models as M
 
@@ -553,7 +554,7 @@ def test_events_of_play_are_typed_round_trip_and_translate():
             for e in ev:
                 kinds.add(e.kind)
                 assert isinstance(e, M.TREventBase) and adapter.validate_python(e.model_dump(mode="json")) == e
-                for loc in ("en", "zh"):
+                for loc in CODES:
                     txt = GAME.event_text(e, loc)
                     assert "@" not in txt and "{" not in txt and "thunder_road." not in txt, txt
     assert len(kinds) > 30

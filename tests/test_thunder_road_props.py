@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from engine import canonical
+from engine.locales import CODES
 from engine.thunder_road import GAME
 from engine.thunder_road import rules as R
 from engine.thunder_road.models import Hazard
@@ -155,14 +156,14 @@ def test_labels_prompts_and_events_translate_in_both_languages():
             break
         s = GAME.to_act(st)[0]
         legal = GAME.legal_actions(st, s)
-        for loc in ("en", "zh"):
+        for loc in CODES:
             assert "thunder_road." not in GAME.prompt(st, s).text(loc)
             for a in legal:
                 lab = GAME.action_label(st, a, loc)
                 assert lab and "thunder_road." not in lab and "{" not in lab
         st, ev = GAME.apply(st, s, GAME.ai_action(st, s) if rnd.random() < 0.7 else rnd.choice(legal))
         for e in ev:
-            for loc in ("en", "zh"):
+            for loc in CODES:
                 txt = GAME.event_text(e, loc)
                 assert "thunder_road." not in txt and "{" not in txt, (e, txt)
     assert GAME.summary(st).text("zh")
@@ -178,7 +179,7 @@ def test_render_smoke_png_in_both_languages():
         s = GAME.to_act(st)[0]
         st, _ = GAME.apply(st, s, GAME.ai_action(st, s))
     st.final = True
-    for loc in ("en", "zh"):
+    for loc in CODES:
         png = draw(GAME.view(st, None), loc)
         assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 2000
 
@@ -195,7 +196,7 @@ def test_rules_text_topics_have_a_one_line_summary_in_both_languages():
 
     root = Path(__file__).resolve().parent.parent / "data" / "thunder_road" / "rules"
     counts = []
-    for loc in ("en", "zh"):
+    for loc in CODES:
         lines = (root / f"{loc}.md").read_text(encoding="utf-8").splitlines()
         heads = [i for i, line in enumerate(lines) if line.startswith("## ")]
         assert len(heads) >= 15

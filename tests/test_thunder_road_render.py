@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 import render.thunder_road as R
 from engine import get_game
 from engine.base import SeatLabel
+from engine.locales import CODES
 from engine.thunder_road.content import faces
 from render.common import recorded_text
 from tables.rules.choices import choices, describe, destinations, numbering
@@ -164,7 +165,7 @@ def test_the_legend_explains_an_empty_hazard_space_only_while_one_is_on_the_boar
         loc: json.loads((ROOT / f"data/thunder_road/locales/{loc}.json").read_text(encoding="utf-8"))[
             "thunder_road.render.legend.empty_hazard"
         ]
-        for loc in ("en", "zh")
+        for loc in CODES
     }
     seen = {True: 0, False: 0}
     for st in states[:: max(1, len(states) // 12)]:
@@ -175,7 +176,7 @@ def test_the_legend_explains_an_empty_hazard_space_only_while_one_is_on_the_boar
             for r, row in enumerate(view.board.terrain)
             for c in range(len(row))
         )
-        for loc in ("en", "zh"):
+        for loc in CODES:
             _, runs = _drawn(view, loc)
             assert (words[loc] in runs) == empty
         seen[empty] += 1
