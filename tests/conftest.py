@@ -3,6 +3,7 @@ and the one store factory the store and table-service tests use."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from pathlib import Path
@@ -137,6 +138,17 @@ class Table:
     def state(self, gid: int):
         r = self.row(gid)
         return get_game(r["game"]).load(r["state_json"])
+
+    async def moved_and_shown(self, gid: int, version: int, timeout: float = 30.0) -> None:
+        """Wait until the table has moved past ``version`` and what that change owes its
+        channel is delivered (its outbox row is gone): the real condition a test means by
+        "the turn is done", where a stretch of quiet is only a guess on busy cores."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self.row(gid)["version"] == version or self.sql("SELECT 1 FROM outbox WHERE game_id=?", gid):
+            if loop.time() > end:
+                raise AssertionError(f"table {gid} did not move past version {version} and show it within {timeout}s")
+            await asyncio.sleep(0.02)
 
     def seat_user(self, gid: int) -> dict[str, int | None]:
         return dict(self.sql("SELECT seat, user_id FROM seats WHERE game_id=?", gid))
@@ -305,7 +317,9 @@ class Table:
 
             await ex.wait(replied, 30, "the turn's reply")
             if target.ephemeral:
-                await ex.wait_idle(quiet=0.1, timeout=30)  # a resolved turn's new board follows the panel's edit
+                if self.row(gid)["version"] != version:  # a resolved turn's new board follows the panel's edit
+                    await self.moved_and_shown(gid, version)
+                await ex.wait_idle(quiet=0.1, timeout=30)
             if seen:
                 seen(user.id, ex)
             board = self.new_board(ex) or board

@@ -126,10 +126,13 @@ async def test_a_move_from_a_panel_an_old_button_opened_does_not_ping_the_mover(
         # last order from the panel opened before
         panel = await open_panel(table, host, board, gid)
         if bob.id in [users[s] for s in game.to_act(state)]:
+            before = table.row(gid)["version"]
             await click_label(table, bob, await open_panel(table, bob, board, gid), "Pass / observe")
-            await _settled(table)
+            await table.moved_and_shown(gid, before)
         mark = time.monotonic()
+        version = table.row(gid)["version"]
         ex = await click_label(table, host, panel, "Pass / observe")  # the turn resolves
+        await table.moved_and_shown(gid, version)  # committed and its board shown, not only quiet
         await _quiet(table, ex)
         next_turn = [users[s] for s in game.to_act(table.state(gid))]
         pinged = pings_since(table, mark)
@@ -183,14 +186,15 @@ async def test_a_board_the_outbox_posts_after_an_outage_does_not_ping_the_member
             break
         panel = await open_panel(table, host, board, gid)
         if bob.id in [users[s] for s in game.to_act(state)]:
+            before = table.row(gid)["version"]
             await click_label(table, bob, await open_panel(table, bob, board, gid), "Pass / observe")
-            await _settled(table)
+            await table.moved_and_shown(gid, before)
         end = table.fd.outage(60)  # every channel post fails for 60 s
         mark = time.monotonic()
         version = table.row(gid)["version"]
         ex = await click_label(table, host, panel, "Pass / observe")  # resolves the turn: its board fails
+        await until(lambda v=version: table.row(gid)["version"] > v)  # committed (its board still owed)
         await ex.wait_idle(quiet=0.1, timeout=30)
-        assert table.row(gid)["version"] > version
         for _ in range(40):  # the scheduler's passes until the outbox has posted it
             table.clock.now += 5
             await table.deliver()
