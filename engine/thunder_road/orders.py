@@ -2,15 +2,20 @@
 
 ``typical_orders(state, seat) -> list[OrderKind]`` is what a typical player arms
 whenever they look in (the benchmark ``bench/async_days.py`` arms exactly these):
-the reply to slams, shooting whenever a rival is in front and the bonus moves.
+the reply to slams and the bonus moves.  The shot stays the player's in the typical
+set: which car to shoot is a choice players make differently (and it comes in their
+own turn, so arming it saves a click, never a wait).
 
-* ``slam_reply`` -- a conditional reply (params ``{"if": "my_vehicle_hurt", "then":
-  "demand", "else": "accept"}``, scope: the game): when a rival's move slams one of
-  my vehicles and the larger is mine (rules 9: 拥有较大尺寸载具的玩家可以要求...重新投掷1次),
-  demand the reroll if the push would hurt my own vehicle (off the road, into a
-  chopper, another slam or a face-down hazard), else accept the roll.  It is asked
-  between another player's steps, so it is the decision that most often keeps a
-  table waiting on a second person.
+* ``slam_reply`` -- a conditional reply (params ``{"if": <condition>, "then":
+  "demand", "else": "accept"}``, scope: the game): when a move slams one of my
+  vehicles and the larger is mine (rules 9: 拥有较大尺寸载具的玩家可以要求...重新投掷1次),
+  demand the reroll if the condition holds, else accept the roll.  Conditions:
+  ``my_vehicle_hurt_or_rival_spared`` (the push would hurt my own vehicle -- off the
+  road, into a chopper, another slam or a face-down hazard -- or would leave a
+  rival's vehicle unhurt: the seat filler's rule, and the typical one) and
+  ``my_vehicle_hurt`` (only to save my own vehicle).  It is asked between another
+  player's steps, so it is the decision that keeps a table waiting on a second
+  person (and then on the mover again).
 * ``decline_rerolls`` (scope: the game) -- never demand the reroll; it lapses when
   the push would take my own vehicle off the road.
 * Both slam orders lapse when the push would carry a car over the finish line:
@@ -21,7 +26,9 @@ the reply to slams, shooting whenever a rival is in front and the bonus moves.
   so no event makes it the wrong answer; it ends with the game or the owner.
 * ``take_bonus`` (scope: the game) -- take the road die's bonus move (the seat
   filler takes it in 98 of 100 offers); it lapses when every first step of the
-  bonus would hurt the car (off the road, a slam, a chopper or a face-down hazard).
+  bonus would hurt the car (off the road, a slam, a chopper or a face-down hazard),
+  or when the seat filler's look-ahead over the public board finds no way of it
+  worth taking (then the player decides; the seat filler would decline).
 * ``no_commands`` (scope: the round) -- make no command (keep every die for moves).
   It lapses when one of my vehicles is damaged and a repair command is on offer.
 
@@ -38,6 +45,7 @@ from typing import Any
 from ..base import Msg
 from ..orders import ArmedOrder, Fire, Hold, Lapse, OrderKind, OrderStep
 from . import rules as R
+from .ai import _best_path as best_path
 from .ai import _hit_chance as hit_chance
 from .content import add
 from .models import Bonus, Command, Reroll, Shoot, TRState
@@ -49,7 +57,14 @@ NO_COMMANDS = "no_commands"
 BONUS = "take_bonus"
 #: where a push sends a vehicle that hurts it (``rules.push_mark``)
 HURT = frozenset({"eliminate", "chopper", "slam", "hazard"})
-REPLY_PARAMS = {"if": "my_vehicle_hurt", "then": "demand", "else": "accept"}
+#: the conditional replies to a slam offered: "if <condition>, demand a reroll, else accept"
+MINE_HURT = "my_vehicle_hurt"
+HURT_OR_SPARED = "my_vehicle_hurt_or_rival_spared"
+REPLIES = (HURT_OR_SPARED, MINE_HURT)
+
+
+def reply_params(condition: str) -> dict[str, Any]:
+    return {"if": condition, "then": "demand", "else": "accept"}
 
 
 def _kind(kind: str, scope: Any, params: dict[str, Any] | None = None) -> OrderKind:
@@ -59,8 +74,17 @@ def _kind(kind: str, scope: Any, params: dict[str, Any] | None = None) -> OrderK
 def order_kinds(state: TRState, seat: str) -> list[OrderKind]:
     if state.winners is not None or R.crew_of(state, seat).out:
         return []
+    replies = [
+        OrderKind(
+            kind=REPLY,
+            label=Msg(key=f"thunder_road.order.slam_reply.{cond}"),
+            scope="game",
+            params=reply_params(cond),
+        )
+        for cond in REPLIES
+    ]
     return [
-        _kind(REPLY, "game", dict(REPLY_PARAMS)),
+        *replies,
         _kind(DECLINE, "game"),
         _kind(SHOOT, "game"),
         _kind(BONUS, "game"),
@@ -69,8 +93,11 @@ def order_kinds(state: TRState, seat: str) -> list[OrderKind]:
 
 
 def typical_orders(state: TRState, seat: str) -> list[OrderKind]:
-    """The slam reply, shooting rivals and the bonus moves (commands stay the player's)."""
-    return [k for k in order_kinds(state, seat) if k.kind in (REPLY, SHOOT, BONUS)]
+    """The reply to slams (the seat filler's rule: demand a reroll when it hurts my vehicle or
+    spares a rival's) and the bonus moves; shots and commands stay the player's."""
+    return [
+        k for k in order_kinds(state, seat) if (k.kind == REPLY and k.params["if"] == HURT_OR_SPARED) or k.kind == BONUS
+    ]
 
 
 def order_marker(state: TRState, scope: str) -> str:
@@ -106,7 +133,9 @@ def _slam(state: TRState, seat: str, order: ArmedOrder, legal: list[Any]) -> Ord
             return _lapse("own_vehicle_out")
         return Fire(action=Reroll(demand=False))
     hurt = mine and result in HURT
-    answer = order.params.get("then") if hurt else order.params.get("else")
+    spared = q.info.get("pushed_owner") not in ("", seat) and result not in HURT
+    met = hurt or (order.params.get("if") == HURT_OR_SPARED and spared)
+    answer = order.params.get("then") if met else order.params.get("else")
     return Fire(action=Reroll(demand=answer == "demand"))
 
 
@@ -142,6 +171,14 @@ def _bonus(state: TRState, seat: str) -> OrderStep:
     v = R.veh(state, p.car)
     moving = p.model_copy(update={"moves": state.road_die, "in_bonus": True})
     marks = [R.step_mark(state, v, moving, add(v.pos or [0, 0], d)) for d in R.dirs_for(state, v)]
-    if all(m in HURT for m in marks):
+    if all(m in HURT for m in marks) or bonus_value(state, v.id, v.pos) <= 0:
         return _lapse("bonus_hurts")
     return Fire(action=Bonus(take=True))
+
+
+def bonus_value(state: TRState, vid: str, pos: list[int] | None) -> float:
+    """What the bonus is worth by the seat filler's look-ahead over the public board (its
+    best path of the road die's steps, 3 deep; below 0: every way hurts)."""
+    if pos is None:
+        return -1.0
+    return best_path(state, vid, pos, state.road_die, 3) * 0.5 + 0.1
