@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from engine.automobile import ai
 from engine.automobile import content as C
 from engine.automobile import orders as O
 from engine.automobile import rules as R
@@ -83,8 +84,18 @@ def test_orders_hold_when_the_decision_is_not_theirs() -> None:
     assert G.order_step(st3, seat, G.arm(st3, seat, O.SELL)).kind == "hold"
 
 
+def passing(s: Any) -> bool:
+    """Phase 6, the seat to act would pass (the seat filler's reading) and no close plainly pays."""
+    return (
+        s.phase == R.PHASE_EXEC
+        and s.pending is None
+        and not O.close_pays(s, s.current)
+        and ai.choose(s, s.current) == Exec(choice="pass")
+    )
+
+
 def test_the_pass_fires_a_pass_and_lapses_when_the_round_ends() -> None:
-    st = find(lambda s: s.phase == R.PHASE_EXEC and s.pending is None and not O.close_pays(s, s.current))
+    st = find(passing)
     seat = G.to_act(st)[0]
     order = G.arm(st, seat, O.PASS)
     step = G.order_step(st, seat, order)
@@ -132,13 +143,48 @@ def test_whole_games_with_orders_replay_equal_and_show_others_what_a_click_shows
 def test_the_hidden_timing_is_the_pass_s_and_the_orders_never_read_another_hand() -> None:
     """The pass hides its timing (markers follow the private demand cards); the sales are the
     same for every hand.  Whatever the other seats hold, an order's step is the same."""
-    st = find(lambda s: s.phase == R.PHASE_EXEC and s.pending is None and not O.close_pays(s, s.current))
-    kinds = {k.kind: k for k in G.order_kinds(st, "p1")}
+    kinds = {k.kind: k for k in G.order_kinds(G.new(SEATS, seed=0), "p1")}
     assert kinds[O.PASS].hide_timing and not kinds[O.SELL].hide_timing
+    checked = 0
+    for seed in range(3):
+        st = G.new(SEATS, seed=seed)
+        while G.outcome(st) is None:
+            if st.phase in (R.PHASE_DIST, R.PHASE_EXEC):
+                seat = G.to_act(st)[0]
+                swapped = G.copy_state(st)
+                for other in SEATS:
+                    if other != seat:
+                        swapped.players[other].hand = [5] * len(swapped.players[other].hand)
+                for kind in (O.SELL, O.PASS):
+                    order = G.arm(st, seat, kind)
+                    assert G.order_step(st, seat, order) == G.order_step(swapped, seat, order)
+                    checked += 1
+            st = G.ai_step(st)[0]
+    assert checked > 100
+
+
+def test_the_pass_lapses_when_a_marker_looks_worth_it() -> None:
+    def marker(s: Any) -> bool:
+        return (
+            s.phase == R.PHASE_EXEC
+            and s.pending is None
+            and not O.close_pays(s, s.current)
+            and ai.choose(s, s.current).choice in ("bonus", "discount2", "discount1")
+        )
+
+    st = find(marker)
     seat = G.to_act(st)[0]
-    swapped = G.copy_state(st)
-    for other in SEATS:
-        if other != seat:
-            swapped.players[other].hand = [5] * len(swapped.players[other].hand)
-    order = G.arm(st, seat, O.PASS)
-    assert G.order_step(st, seat, order) == G.order_step(swapped, seat, order)
+    step = G.order_step(st, seat, G.arm(st, seat, O.PASS))
+    assert step.kind == "lapse" and step.reason.key == "automobile.order.lapse.marker_pays"
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_the_typical_orders_answer_as_the_seat_filler_does(seed: int) -> None:
+    """A game where every seat plays the AI ends the same with the typical orders armed (they
+    take the seat filler's answers, or hand the decision back): orders change who waits only."""
+    played = orderplay.play(G, SEATS, seed)
+    plain = G.new(SEATS, seed=seed)
+    while G.outcome(plain) is None:
+        plain = G.ai_step(plain)[0]
+    assert played.fired.get(O.SELL, 0) and played.fired.get(O.PASS, 0)
+    assert G.dump(played.state) == G.dump(plain)

@@ -15,9 +15,12 @@ every game with orders has the same function in its ``orders`` module.
   when closing a factory plainly pays: in the last round (a factory is worth
   nothing after it) or when one of the seat's factories has two newer models of
   its class beside it (loss points every round from now on), and the close is
-  still free to take.  Its timing is hidden (``hide_timing``): whether a player
-  buys markers depends on the demand cards only they hold, so an instant pass
-  would tell the table the order exists and hint at a weak hand.
+  still free to take; and when the seat filler's reading of the seat's own cars
+  and demand (its hand included: the owner's knowledge) would take a marker or a
+  close instead of passing.  So it passes exactly where the seat filler would, or
+  hands the decision back.  Its timing is hidden (``hide_timing``): whether a
+  player buys markers depends on the demand cards only they hold, so an instant
+  pass would tell the table the order exists and hint at a weak hand.
 
 Nothing here draws randomness or reads another seat's hand: an order decides from
 the public board and its own seat's state, the same way every time.
@@ -29,6 +32,7 @@ from typing import Any
 
 from ..base import Msg
 from ..orders import ArmedOrder, Fire, Hold, Lapse, OrderKind, OrderStep
+from . import ai
 from . import content as C
 from . import rules as R
 from .models import AutoState, DistMove, DistSell, Exec
@@ -89,6 +93,8 @@ def _pass(state: AutoState, seat: str, legal: list[Any]) -> OrderStep:
         return Hold()
     if Exec(choice="close") in legal and close_pays(state, seat):
         return Lapse(reason=Msg(key="automobile.order.lapse.close_pays"))
+    if ai.choose(state, seat) != Exec(choice="pass"):
+        return Lapse(reason=Msg(key="automobile.order.lapse.marker_pays"))
     return Fire(action=next(a for a in legal if a == Exec(choice="pass")))
 
 
