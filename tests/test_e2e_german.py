@@ -92,3 +92,14 @@ async def test_a_german_member_sees_no_english_in_a_whole_game(table, game, memb
     english = {x: english_in(x) for x in texts if english_in(x)}
     assert not english, list(english.items())[:8]
     assert not fd.violations
+
+
+def test_the_armor_clash_prompt_names_the_loaded_round_in_the_readers_language():
+    """The order prompt said "(loaded: AP, at F10)" in every language: the round's
+    code, not its name (a German player read "geladen: AP")."""
+    from engine.armor_clash import GAME
+
+    prompt = GAME.prompt(GAME.new(["p1", "p2"], {}, 2), "p1")
+    for lang in ("de", "zh", "en"):
+        assert t("armor_clash.ammo.AP", lang) in prompt.text(lang), (lang, prompt.text(lang))
+    assert "(geladen: PzGr," in prompt.text("de")

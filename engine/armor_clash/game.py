@@ -605,7 +605,7 @@ class ArmorClash(Game[M.State]):
             m = R.veh(u)["max_move"]
             params.update(
                 reload=u.reload_left,
-                ammo=u.loaded or "-",
+                ammo=f"@armor_clash.ammo.{u.loaded}" if u.loaded else "-",  # its name in the reader's language
                 cell=G.cell_name(u.x, u.y),
                 max=m,
                 short=m // 3,
