@@ -12,7 +12,8 @@ import pytest
 from engine import get_game
 from engine.i18n import DEFAULT, LOCALES, catalog_path, duration, namespaces, placeholders, t
 
-HAND_PLURAL = re.compile(r"[A-Za-z]\((s|es|ies)\)")
+#: "car(s)", and German's "Spieler(n)", "Runde(n)", "Sieg(e)"
+HAND_PLURAL = re.compile(r"[A-Za-zäöüß]\((s|es|ies|n|en|e|er|nen)\)")
 
 
 def _catalog(lang: str, ns: str) -> dict[str, str]:
@@ -105,3 +106,14 @@ def test_event_texts_of_a_finished_game_use_real_plurals():
         assert not any(re.search(r"\b1 (cars|factories|cells|turns|spaces|loans|loss points)\b", x) for x in lines)
         over = [x for x in lines if x.startswith("Game over")]
         assert over and not re.search(r"Game over: \w+ win \(", over[-1]), over[-1]
+
+
+def test_german_says_one_and_many_by_cldr():
+    """German (one/other in CLDR, through Babel): the cases a German player meets."""
+    assert t("core.ui.need_players", "de", lo=1) == "Zum Start wird mindestens 1 Spieler gebraucht."
+    assert t("core.ui.need_players", "de", lo=3) == "Zum Start werden mindestens 3 Spieler gebraucht."
+    assert t("discord.forged.page", "de", pages=1).startswith("Dieses Protokoll hat 1 Seite:")
+    assert t("discord.forged.page", "de", pages=4).startswith("Dieses Protokoll hat 4 Seiten:")
+    assert t("core.record.best_fortune.cell", "de", value=12345) == "12.345 $"  # German groups with a dot
+    assert duration(2 * 86400 + 3 * 3600, "de") == "2 Tg., 3 Std."
+    assert HAND_PLURAL.search("3 Spieler(n)") and HAND_PLURAL.search("2 car(s)") and not HAND_PLURAL.search("Feld (2)")
