@@ -57,6 +57,7 @@ EXTENSIONS = (
     "cogs.present.follower_posts",
     "cogs.league.commands",
     "cogs.game.help",
+    "cogs.game.notify",
 )
 ROOT = Path(__file__).resolve().parent
 

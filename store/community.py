@@ -438,6 +438,18 @@ class SqlStore(SqlCore):
     async def web_tokens_purge(self, now: float) -> int:
         return await self._run("DELETE FROM web_tokens WHERE expires_at<=?", [fl(now)])
 
+    # ---------------------------------------------------------- members' calendar feeds
+    async def calendar_feed_put(self, user_id: int, token_hash: str, now: float, *, replace: bool) -> bool:
+        keep = (
+            "DO UPDATE SET token_hash=excluded.token_hash, created_at=excluded.created_at" if replace else "DO NOTHING"
+        )
+        sql = f"INSERT INTO calendar_feeds(user_id, token_hash, created_at) VALUES (?,?,?) ON CONFLICT (user_id) {keep}"
+        return await self._run(sql, [user_id, token_hash, fl(now)]) > 0
+
+    async def calendar_feed_member(self, token_hash: str) -> int | None:
+        r = await self._first("SELECT user_id FROM calendar_feeds WHERE token_hash=?", [token_hash])
+        return int(r[0]) if r is not None else None
+
     # ---------------------------------------------------------- members' display names
     async def member_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
         out: dict[int, str] = {}

@@ -95,6 +95,7 @@ PERSONAL_DATA: list[PersonalData] = [
     PersonalData("prefs", "user_prefs", "user_id", "delete", None),
     PersonalData("web_sessions", "web_tokens", "user_id", "delete", None),  # the web companion's sign-ins
     PersonalData("names", "member_names", "user_id", "delete", "guild_id"),  # display names (tables/people/names.py)
+    PersonalData("calendar", "calendar_feeds", "user_id", "delete", None),  # the calendar feed's secret
 ]
 
 

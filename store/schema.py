@@ -423,4 +423,16 @@ MIGRATIONS: list[tuple[int, str]] = [
     CREATE INDEX outbox_messages_due ON outbox_messages(due_at)
     """,
     ),
+    (  # a member's calendar feed (issue 32 item 4): the secret of its URL, hashed (SHA-256:
+        # a copy of the database opens no feed), one per member (a new one replaces it, the
+        # old URL then answers 404); deleted by /privacy forget
+        17,
+        """
+    CREATE TABLE calendar_feeds (
+        user_id BIGINT PRIMARY KEY,
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at DOUBLE PRECISION NOT NULL
+    )
+    """,
+    ),
 ]

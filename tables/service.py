@@ -32,6 +32,7 @@ from store import Store
 from tables.core.common import KernelSetting
 from tables.core.facade import KernelVerbs
 from tables.core.kernel import Kernel
+from tables.people.calendar import Calendar
 from tables.people.community import Community
 from tables.people.facade import PeopleVerbs
 from tables.people.mine import People
@@ -88,6 +89,8 @@ class TableService(KernelVerbs, PlayVerbs, SeeingVerbs, PeopleVerbs):
         #: members' display names, stored where every process reads them (tables/people/names.py)
         self.names = MemberNames(kernel.backend, kernel.clock)
         self.people.privacy.on_forget(self.names.forget)
+        #: each member's calendar feed (tables/people/calendar.py)
+        self.calendar = Calendar(kernel, self.people)
         #: the rooms a board reads (tables/seeing/reads.py): the builder never calls back up through here
         self.reads = Reads(kernel, self.views, self.history)
         self.seeing = Seeing(self.reads)

@@ -67,7 +67,8 @@ spec violations and errors the bot logged (e.g. the traceback text of a failing 
   commands and sent messages persist, like on Discord. Bots still running at exit are
   stopped for you.
 * ``await fd.slash(user, "game new", {"game": "x"}, locale=None, channel=None,
-  unchecked=False, origin=None) -> Exchange`` (``origin``: ``"dm"`` or another guild's id, a
+  unchecked=False, origin=None, install=None) -> Exchange`` (``install``: "guild" or "user", who installed
+  the command, checked against its synced integration_types and contexts; ``origin``: ``"dm"`` or another guild's id, a
   forged or misrouted command; ``click``/``select`` take ``origin`` and ``channel`` too). The command is looked up in what the bot *synced* (guild
   commands of ``fd.guild_id`` first, then global); names may be given in any synced
   localisation ("游戏 new"). Discord's own checks raise before anything is sent: unknown or
@@ -1915,16 +1916,45 @@ class FakeDiscord:
         channel: int | None = None,
         unchecked: bool = False,
         origin: str | int | None = None,
+        install: str | None = None,
     ) -> Exchange:
         """Run ``/command sub ...`` as ``user``; returns the Exchange (not yet awaited).
         ``origin``: ``"dm"`` or another guild's id, for a forged or misrouted command
-        (Discord itself would not deliver a guild-only command from a DM)."""
+        (Discord itself would not deliver a guild-only command from a DM).
+        ``install``: ``"guild"`` (the bot installed to the server) or ``"user"`` (installed to
+        ``user``'s own account: with ``origin`` another guild's id, a server the bot is not
+        in); then Discord's own checks apply: the synced command must list that
+        installation in ``integration_types`` and the place in ``contexts`` (else
+        ``PermissionError``), and ``authorizing_integration_owners`` says who installed it."""
         user = self.user(user)
         data = self._command_data(command, options, unchecked=unchecked, focused=None, user=user)
         payload = self.interaction_payload(type=2, user=user, data=data, channel_id=channel, locale=locale)
         if origin is not None:
             self._relocate(payload, user, origin, keep_channel=channel is not None)
+        if install is not None:
+            self._installed(payload, user, command, install, unchecked=unchecked)
         return await self._send_interaction("command", user, payload)
+
+    def _installed(self, payload: dict, user: FakeUser, command: str, install: str, *, unchecked: bool) -> None:
+        """Who installed the command being used, as Discord says it (``authorizing_integration_owners``:
+        0 GUILD_INSTALL -> the guild's id, "0" in the bot's DM; 1 USER_INSTALL -> the user's id),
+        after Discord's checks of the synced command's ``integration_types`` and ``contexts``."""
+        kind = {"guild": 0, "user": 1}[install]
+        context = payload["context"]
+        cmd, _scope = self._find_command(command.strip().lstrip("/").split()[0])
+        types = cmd.get("integration_types") or [0]
+        contexts = cmd.get("contexts")
+        if not unchecked and (kind not in types or (contexts is not None and context not in contexts)):
+            raise PermissionError(
+                f"Discord does not offer /{cmd['name']} here: integration_types {types}, contexts {contexts}; "
+                f"asked for installation {kind} in context {context}"
+            )
+        if kind == 0:
+            payload["authorizing_integration_owners"] = {"0": payload.get("guild_id", "0")}
+        else:
+            payload["authorizing_integration_owners"] = {"1": str(user.id)}
+            if "guild_id" in payload and int(payload["guild_id"]) != self.guild_id:
+                payload["app_permissions"] = str(EVERYONE_PERMS)  # what a user-installed app may do there
 
     async def autocomplete(
         self,

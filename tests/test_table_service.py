@@ -33,6 +33,7 @@ OWNERS = {
     "names": "note_name fill_names names_of",
     "settings": "server_settings",
     "web_sessions": "link_token redeem_link session_member sign_out",
+    "calendar": "calendar_secret calendar_member calendar_deadlines",
     "privacy": "on_forget",
 }
 

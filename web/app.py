@@ -13,6 +13,7 @@ Routes (all GET unless said):
     /g/{guild}/leagues      a server's leagues (when the bot runs leagues)
     /signin/{token}         a private sign-in link (GET shows a button; POST /signin redeems it once)
     POST /signout           end this browser's session
+    /cal/{secret}.ics       a member's deadlines as a calendar feed (the secret URL /notify calendar gives)
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from aiohttp import web
 from tables import TableService, TurnRefused
 from tables import board_text as text
 from web import pages
-from web.routes.people import PeoplePages
+from web.routes.calendar import CalendarFeed
 from web.serve import guard as guards
 from web.serve.companion import Limits
 from web.serve.names import Names
@@ -37,7 +38,7 @@ STATIC = __import__("pathlib").Path(__file__).parent / "static"
 
 
 @dataclass
-class Companion(PeoplePages):
+class Companion(CalendarFeed):
     async def static(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
         if name not in ("app.js", "app.css"):
@@ -120,6 +121,7 @@ def make_app(
     r.add_get("/signin/{token}", comp.signin_form)
     r.add_post("/signin", comp.signin)
     r.add_post("/signout", comp.signout)
+    r.add_get("/cal/{secret}.ics", comp.calendar)
     r.add_get("/static/{name}", comp.static)
 
     async def stop_watch(app: web.Application) -> None:

@@ -21,6 +21,7 @@ from cogs.kit.bound import at_table
 from cogs.kit.components import ClickHook, VoteButton
 from cogs.kit.inputs import check_id
 from cogs.kit.locale import locale_of, ls, say
+from cogs.kit.reach import ANYWHERE, EVERY_INSTALL
 from cogs.kit.services import Services
 from cogs.present.board_posts import Boards
 from engine.i18n import t
@@ -30,10 +31,14 @@ from tables import TurnRefused, TurnResult
 log = logging.getLogger("tabletop.play")
 
 #: the /game group: every feature's subcommands are its children (cogs/game/play.py holds it)
+#: open to every place and install (for ``/game catchup``, cogs/kit/reach.py), but every other
+#: subcommand still needs a server channel where the bot is (``server``: cogs/kit/bound.py refuses it)
 game = app_commands.Group(
     name=ls("game", "discord.cmd.game"),
     description=ls("Play a table game", "discord.cmd.game.desc"),
-    guild_only=True,
+    allowed_contexts=ANYWHERE,
+    allowed_installs=EVERY_INSTALL,
+    extras={"server": True},
 )
 
 

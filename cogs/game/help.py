@@ -24,12 +24,12 @@ from engine.locales import DEFAULT
 #: (intent, the commands serving it): a name is a command's qualified name, or a
 #: group's (every command under it not named elsewhere)
 INTENTS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("start", ("game new", "game mine", "rules", "help")),
+    ("start", ("game new", "game mine", "mygames", "rules", "help")),
     ("turn", ("play", "game status", "game view", "game undo")),
     ("catch_up", ("game catchup", "game log", "game replay", "game export", "game web")),
     ("seat", ("game resign", "game handover", "game abandon")),
     ("watch", ("game follow", "game unfollow", "game followers")),
-    ("time", ("remind",)),
+    ("time", ("remind", "notify")),
     ("compete", ("stats", "leaderboard", "campaign standings", "league standings", "league status")),
     ("privacy", ("privacy",)),
     ("organise", ("campaign", "league")),

@@ -13,6 +13,7 @@ from discord import app_commands
 from cogs.game.feature import TableFeature, channel_id, game
 from cogs.kit.bound import at_table
 from cogs.kit.locale import ls
+from cogs.kit.reach import anywhere, bot_in_server
 from cogs.present.catchupview import catchup_message
 from cogs.present.ui import clip, event_lines, game_name, seat_tag
 from engine.i18n import t
@@ -21,26 +22,42 @@ from tables import LINK_SECONDS, Decision, clocks, decisions, escape, log_page, 
 
 
 class History(TableFeature):
+    @anywhere
     @game.command(
         name=ls("catchup", "play.cmd.game.catchup"),
         description=ls("What happened since your last decision, privately", "play.cmd.game.catchup.desc"),
     )
-    async def catchup(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(
+        table=ls("The table's number (default: this channel's, else your most urgent)", "reach.arg.table")
+    )
+    async def catchup(
+        self, interaction: discord.Interaction, table: app_commands.Range[int, 1, 2**53 - 1] | None = None
+    ) -> None:
+        """From anywhere (a DM, a server where only the member installed the bot): the table
+        named, else this channel's where the bot is, else the member's most urgent table."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self._catchup(interaction, None)
+        if table is None and not bot_in_server(interaction):
+            found = [row for row, seat, _ in await self.tables.mine(interaction.user.id, None) if seat is not None]
+            running = [row for row in found if row.status == "active"]
+            if not running:
+                return await interaction.followup.send(t("reach.catchup.none", self.loc(interaction)), ephemeral=True)
+            table = running[0].id
+        await self._catchup(interaction, table, bound=False)
 
     async def on_catchup(self, interaction: discord.Interaction, gid: int) -> None:
         """The board's "Since your turn" button: the clicker's own catch-up, privately."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self._catchup(interaction, gid)
 
-    async def _catchup(self, interaction: discord.Interaction, gid: int | None) -> None:
+    async def _catchup(self, interaction: discord.Interaction, gid: int | None, *, bound: bool = True) -> None:
+        """``bound``: a click on a table's button, which acts only in that table's channel; a
+        command may name any table the member sits at (what they see is their own seat's)."""
         locale = self.loc(interaction)
         if gid is None:
             loaded = await self.tables.load(channel_id=channel_id(interaction))
         else:
             loaded = await self.tables.load(gid)
-        if gid is not None and not await at_table(interaction, loaded.row):
+        if gid is not None and bound and not await at_table(interaction, loaded.row):
             return
         if loaded.row.seat_of(interaction.user.id) is None:
             return await interaction.followup.send(t("play.catchup.not_seated", locale), ephemeral=True)
@@ -108,11 +125,25 @@ class History(TableFeature):
         description=ls("Tables in this server waiting for you", "discord.cmd.game.mine.desc"),
     )
     async def mine(self, interaction: discord.Interaction) -> None:
+        await self._mine(interaction, interaction.guild_id)
+
+    @app_commands.command(
+        name=ls("mygames", "reach.cmd.mygames"),
+        description=ls("Your tables in every server, privately, from anywhere", "reach.cmd.mygames.desc"),
+    )
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def mygames(self, interaction: discord.Interaction) -> None:
+        await self._mine(interaction, None)
+
+    async def _mine(self, interaction: discord.Interaction, guild_id: int | None) -> None:
+        """The member's tables (in ``guild_id``, or in every server: then each names its
+        server where the bot knows it), most urgent first, privately."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = self.loc(interaction)
         lines = []
         # most urgent first: the tables waiting on the member, soonest time bank / timer first
-        for row, seat, deadline in await self.tables.mine(interaction.user.id, interaction.guild_id):
+        for row, seat, deadline in await self.tables.mine(interaction.user.id, guild_id):
             link = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
             if row.status == "lobby":
                 state = t("core.ui.mine_lobby", locale)
@@ -122,7 +153,9 @@ class History(TableFeature):
                     state += " — " + t("asyncplay.mine_deadline", locale, when=clocks.discord_time(deadline))
             else:
                 state = t("core.ui.mine_others", locale)
-            lines.append(f"**{game_name(row.game, locale)}** #{row.id} — {state} — {link}")
+            server = self.bot.get_guild(row.guild_id) if guild_id is None and row.guild_id else None
+            where = f" — {escape(server.name, 100)}" if server is not None else ""
+            lines.append(f"**{game_name(row.game, locale)}** #{row.id}{where} — {state} — {link}")
         text = "\n".join(lines) or t("core.ui.mine_none", locale)
         await interaction.followup.send(clip(text, 2000), ephemeral=True)
 

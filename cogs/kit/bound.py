@@ -17,6 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.kit import reach
 from cogs.kit.locale import locale_of, say
 from engine.i18n import t
 from engine.locales import DEFAULT
@@ -56,9 +57,13 @@ async def at_table(interaction: discord.Interaction, row: GameRow | None) -> boo
 
 
 def guild_only(command: Any) -> bool:
-    """Whether a (sub)command belongs to a guild-only command or group."""
+    """Whether a (sub)command needs a server channel where the bot is: it belongs to a
+    guild-only command or group, or to a group that works from anywhere only for the
+    subcommands marked so (cogs/kit/reach.py ``anywhere``; ``/game catchup``)."""
+    if command is None or reach.works_anywhere(command):
+        return False
     root = getattr(command, "root_parent", None) or command
-    return bool(getattr(root, "guild_only", False))
+    return bool(getattr(root, "guild_only", False) or reach.needs_server(root))
 
 
 def bind_to_guilds(command: Any) -> None:
@@ -79,6 +84,11 @@ async def in_place(interaction: discord.Interaction) -> bool:
             await tell(interaction, "discord.forged.not_in_guild")
             return False
         return True
+    if not interaction.is_guild_integration():  # installed by the member, in a server the bot is not in
+        if guild_only(interaction.command):
+            await tell(interaction, "reach.bot_not_here")
+            return False
+        return True  # nothing of this channel is ours: the command answers privately
     channel = interaction.client.get_channel(interaction.channel_id) if interaction.channel_id else None
     guild = getattr(channel, "guild", None)
     if guild is not None and guild.id != interaction.guild_id:

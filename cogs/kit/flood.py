@@ -21,6 +21,7 @@ from cogs.kit.bound import bind_to_guilds, in_place
 from cogs.kit.components import NotLoaded, routes_of
 from cogs.kit.inputs import unreadable_text
 from cogs.kit.locale import locale_of, say
+from cogs.kit.reach import server_install_by_default
 from engine.i18n import t
 from engine.locales import DEFAULT
 
@@ -72,13 +73,15 @@ class GuardedTree(app_commands.CommandTree):
     check that it comes from where it may be used (cogs/kit/bound.py), then the
     check that its text is text at all; a refused command has been answered
     privately and never runs.  Guild-only commands are registered for server
-    channels only."""
+    channels only, and every command is installed with the server only unless it says
+    otherwise (cogs/kit/reach.py: those that work from anywhere)."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         return await admit(interaction) and await in_place(interaction) and await readable(interaction)
 
     def add_command(self, command: Any, /, *args: Any, **kwargs: Any) -> None:
         bind_to_guilds(command)
+        server_install_by_default(command)
         super().add_command(command, *args, **kwargs)
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:

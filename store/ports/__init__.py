@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from .community import (
+    CalendarStore,
     CampaignStore,
     LeagueStepStore,
     LeagueStore,
@@ -98,6 +99,7 @@ class Store(
     DeliveryStore,
     WebSessionStore,
     NameStore,
+    CalendarStore,
     LiveStore,
     AdminStore,
     SupportStore,
@@ -118,6 +120,7 @@ __all__ = [
     "DuePolicy",
     "TEST_SUPPORT",
     "AdminStore",
+    "CalendarStore",
     "CampaignStore",
     "DeliveryStore",
     "HistoryStore",

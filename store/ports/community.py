@@ -204,6 +204,18 @@ class WebSessionStore(SessionsEnd, Protocol):
 
 
 @runtime_checkable
+class CalendarStore(Protocol):
+    """tables/people/calendar.py: each member's calendar feed, found by its secret's hash."""
+
+    async def calendar_feed_put(self, user_id: int, token_hash: str, now: float, *, replace: bool) -> bool:
+        """Store the member's feed secret (its hash); with ``replace`` over the one they had
+        (which then opens nothing), else only when they had none.  Whether it was stored."""
+
+    async def calendar_feed_member(self, token_hash: str) -> int | None:
+        """The member whose feed secret has this hash (None: no such feed)."""
+
+
+@runtime_checkable
 class NameStore(Protocol):
     """tables/people/names.py: members' display names per server (guild id 0: outside any server), read by every
     process (the web companion's pages)."""

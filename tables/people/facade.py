@@ -10,6 +10,7 @@ from typing import Any
 from store import Campaign, GameRow, RatingRow, StatRow
 from tables.core.kernel import Kernel
 from tables.people import standings
+from tables.people.calendar import Calendar, Deadline
 from tables.people.community import Community
 from tables.people.mine import People
 from tables.people.names import MemberNames
@@ -25,6 +26,7 @@ class PeopleVerbs:
     community: Community
     names: MemberNames
     web_sessions: WebSessions
+    calendar: Calendar
 
     # ---------------------------------------------------------- people
     async def mine(self, user_id: int, guild_id: int | None) -> list[tuple[GameRow, str | None, float | None]]:
@@ -104,3 +106,13 @@ class PeopleVerbs:
 
     async def sign_out(self, sid: str) -> None:
         await self.web_sessions.sign_out(sid)
+
+    # ------------------------------------------- people: the calendar feed
+    async def calendar_secret(self, user_id: int, *, replace: bool = False) -> str | None:
+        return await self.calendar.calendar_secret(user_id, replace=replace)
+
+    async def calendar_member(self, secret: str) -> int | None:
+        return await self.calendar.calendar_member(secret)
+
+    async def calendar_deadlines(self, user_id: int) -> list[Deadline]:
+        return await self.calendar.calendar_deadlines(user_id)
