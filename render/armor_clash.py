@@ -30,6 +30,7 @@ from PIL import Image, ImageDraw
 
 from engine.i18n import t
 from engine.locales import DEFAULT
+from render.armor_clash_words import describe as describe  # the image in words: its description's hook
 from render.common import canvas, draw_symbol, fit, length, text, to_png
 
 if TYPE_CHECKING:

@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw
 from engine.automobile.models import PublicView, SeatView, SpaceView
 from engine.i18n import normalise, t
 from engine.locales import DEFAULT
+from render.automobile_words import describe as describe  # the image in words: its description's hook
 from render.common import draw_symbol, fit, glyph_mask, length, note_text, to_png
 
 W, H = 1100, 800

@@ -26,6 +26,7 @@ from PIL import Image, ImageDraw
 
 from engine.i18n import normalise, t
 from engine.locales import DEFAULT
+from render.city_of_fury_words import describe as describe  # the image in words: its description's hook
 
 from .common import bar, canvas, fit, length, text, to_png
 

@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 from engine.i18n import t
 from engine.locales import DEFAULT
 from engine.thunder_road.models import BoardView, CrewView, TRView, VehicleView
+from render.thunder_road_words import describe as describe  # the image in words: its description's hook
 
 from .common import draw_symbol, fit, ink_on, length, note_text, recorded_text, rgb, shades, text, to_png
 

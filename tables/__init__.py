@@ -56,6 +56,7 @@ from tables.seeing.board import (
 from tables.seeing.board import text as board_text
 from tables.seeing.catchup import Catchup
 from tables.seeing.colours import seat_colours, symbol_svg_points
+from tables.seeing.describe import DESCRIPTION_LIMIT, describe_table, describe_view, is_described
 from tables.seeing.live import TableWatch, open_database
 from tables.seeing.pings import board_pings
 from tables.seeing.secrecy import public_position
@@ -114,6 +115,10 @@ __all__ = [
     "symbol_svg_points",
     "seat_labels",
     "web_link",
+    "DESCRIPTION_LIMIT",
+    "describe_table",
+    "describe_view",
+    "is_described",
     "Preview",
     "preview",
     "step_ends_chain",

@@ -2162,6 +2162,30 @@ class FakeDiscord:
         ``Request.allowed_mentions``), in order."""
         return [r for r in self.requests if r.message_body is not None]
 
+    @property
+    def posted_images(self) -> list[dict]:
+        """Every image the bot uploaded in a message (created or edited), in order, as its
+        attachment's metadata in the payload: ``filename``, ``description`` (None: none sent),
+        ``path`` (the request's).  What a screen reader gets of each image (issue 33)."""
+        out = []
+        for r in self.message_requests:
+            body = r.message_body or {}
+            meta = {str(a.get("id")): a for a in body.get("attachments") or [] if isinstance(a, dict)}
+            for f in r.files:
+                kind = _content_type(f.filename, f.content_type) or ""
+                if not kind.startswith("image/"):
+                    continue
+                a = meta.get(f.field.removeprefix("files[").removesuffix("]"), {})
+                out.append(
+                    {"filename": a.get("filename") or f.filename, "description": a.get("description"), "path": r.path}
+                )
+        return out
+
+    def images_described(self) -> tuple[int, int]:
+        """(images posted, images posted with a description): a benchmark's count."""
+        images = self.posted_images
+        return len(images), sum(1 for a in images if isinstance(a["description"], str) and a["description"].strip())
+
     async def wait_message(
         self,
         channel_id: int | None = None,

@@ -191,6 +191,13 @@ async def test_swiss_season_of_eight(table: Table, tmp_path: Path):
     await until(lambda: any(m.attachments for m in ex.messages))
     board = next(m for m in ex.messages if m.attachments)
     (tmp_path / "standings.png").write_bytes(board.png())
+    # every image of the season said in words (issue 33): the standings row by row
+    said = board.attachments[0].get("description") or ""
+    first = said.split("\n")[1]
+    assert first.startswith(f"{t('league.col.rank', 'en')} 1, {t('league.col.player', 'en')} "), said
+    assert len(said) <= 1024 and t("league.col.points", "en") in first
+    posted, described = fd.images_described()
+    assert posted == described and posted >= 2, fd.posted_images
     assert "Buchholz" not in board.text and board.pinged == []
     lines = [line for line in board.text.splitlines() if line[:2].rstrip(".").isdigit()]
     assert len(lines) == 9

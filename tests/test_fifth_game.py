@@ -89,6 +89,9 @@ async def test_nim_through_discord_new_buttons_board_finish_and_stats(nim, table
     assert img.size == (420, 210)  # drawn by nimgame.board: three heaps
     assert any(c.startswith(f"tg:a:{gid}:") for c in board.custom_ids), "the legal moves are buttons"
     assert "Heaps: 3, 4, 5" in board.text
+    # described in words from its view's fields, with no platform edit (issue 33)
+    said = board.attachments[0]["description"]
+    assert said.startswith("Nim — table #") and "heaps: 3, 4, 5." in said, said
 
     # the game's declared command, registered by cogs/game/game_commands.py
     ex = await table.fd.slash(bob, "nim heaps")

@@ -74,6 +74,7 @@ def test_every_dynamic_item_uses_the_codec_template_and_writes_what_it_reads():
         DYNAMIC_ITEMS[6](3),
         DYNAMIC_ITEMS[7](77, "no"),
         DYNAMIC_ITEMS[8](1, "join"),
+        DYNAMIC_ITEMS[9](3),  # "Text board" (issue 33)
     ]
     for item in samples:
         cid = item.item.custom_id

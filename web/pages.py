@@ -184,10 +184,23 @@ def dynamic(b: Board) -> str:
             f'<div class="card"><h2>{e(t("web.log", loc))}</h2><ol class="log" id="log">{items}</ol>'
             f'<p><a href="/t/{b.id}/history?at={max(0, b.positions - 1)}">{e(t("web.history_link", loc))}</a></p></div>'
         )
+    parts.append(text_board(b))
     # a secret-orders game shows no version: it counts every crew's private steps (tables/seeing/secrecy.py)
     shown = "" if b.secret_orders else f" · v{b.version}"
     parts.append(f'<p class="muted" id="version">#{b.id}{shown}</p>')
     return "".join(parts)
+
+
+def text_board(b: Board) -> str:
+    """The board in words (the same builder as the image's description, in full: its latest
+    moves and choices too), one line each: what a screen reader reads instead of the image."""
+    if b.describe is None or b.status == "lobby":
+        return ""
+    lines = "".join(f"<li>{e(x)}</li>" for x in b.describe(full=True, limit=None).split("\n") if x.strip())
+    return (
+        f'<div class="card" id="textboard"><h2>{e(t("describe.text_board", b.locale))}</h2>'
+        f'<ul class="textboard">{lines}</ul></div>'
+    )
 
 
 def stage(img_id: str, src: str | None, alt: str, locale: str, text_px: int) -> str:
@@ -227,22 +240,24 @@ def table_page(
     if og_image:
         og["og:image"] = og_image
         og["og:image:alt"] = b.title
+    alt = b.describe() if b.describe is not None else b.title  # the image in words, as Discord's description
+    text_link = f' · <a href="#textboard">{e(t("describe.text_board", loc))}</a>' if image else ""
     body = (
         '<div class="layout"><section>'
-        + stage("board", image, b.title, loc, b.text_px)
+        + stage("board", image, alt, loc, b.text_px)
         + f'<p class="muted"><span id="live" class="live">{e(t("web.live", loc))}</span> · '
-        f'<a href="/t/{b.id}/history">{e(t("web.history_link", loc))}</a></p>'
+        f'<a href="/t/{b.id}/history">{e(t("web.history_link", loc))}</a>{text_link}</p>'
         + f'</section><aside id="dynamic">{dynamic(b) if part is None else part}</aside></div>'
     )
     return page(b.title, loc, here, body, og=og, live=live, version=b.seen, signed_in=signed_in, robots="noindex")
 
 
-def history_page(b: Board, f: Frame, frame_src: str, caption: str, here: str) -> str:
+def history_page(b: Board, f: Frame, frame_src: str, caption: str, here: str, alt: str | None = None) -> str:
     loc = b.locale
     title = t("web.history_title", loc, title=b.title)
     body = (
         f'<p><a href="/t/{b.id}">{e(t("web.back_to_table", loc))}</a></p>'
-        + stage("frame", frame_src, title, loc, b.text_px)
+        + stage("frame", frame_src, alt or title, loc, b.text_px)
         + '<div class="slider">'
         f'<button type="button" id="prev" aria-label="{e(t("web.prev", loc))}">◀</button>'
         f'<input type="range" id="slider" min="0" max="{f.total}" value="{f.position}" step="1" '

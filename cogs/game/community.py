@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 
 import discord
@@ -16,12 +15,12 @@ from cogs.kit.inputs import check_game, echo, game_choices, parse_options, parse
 from cogs.kit.locale import locale_of, ls
 from cogs.kit.services import Services, services_of
 from cogs.present.clockview import rating_text
-from cogs.present.ui import clip, game_name
+from cogs.present.ui import clip, game_name, image_file
 from engine import available, get_game
 from engine.i18n import t
 from render.leaderboard import draw as draw_leaderboard
 from store import RatingRow, StatRow
-from tables import escape, plain, rank, rank_by_rating, ratings, record_value
+from tables import describe_table, escape, plain, rank, rank_by_rating, ratings, record_value
 
 log = logging.getLogger("tabletop.community")
 GAME_CHOICES = game_choices()  # at load time: see game_choices()
@@ -138,9 +137,9 @@ class Community(commands.Cog):
             )
         png = await self._draw(title, headers, table, [230, 90, 80, 90, 90, 110])
         embed.set_image(url="attachment://stats.png")
-        await interaction.followup.send(
-            embed=embed, file=discord.File(io.BytesIO(png), filename="stats.png"), ephemeral=True
-        )
+        said = t("core.stats.title_user", locale, user=plain(user.display_name) or "?")  # read aloud: no markdown
+        alt = describe_table(said, headers, table, locale)
+        await interaction.followup.send(embed=embed, file=image_file(png, "stats.png", alt), ephemeral=True)
 
     async def _draw(self, title: str, headers: list[str], rows: list[list[str]], widths: list[int]) -> bytes:
         loop = asyncio.get_running_loop()
@@ -192,9 +191,8 @@ class Community(commands.Cog):
         ]
         png = await self._draw(title, headers, table, [260, 110, 110, 220])
         embed.set_image(url="attachment://stats.png")
-        await interaction.followup.send(
-            embed=embed, file=discord.File(io.BytesIO(png), filename="stats.png"), ephemeral=True
-        )
+        alt = describe_table(title, headers, table, locale)
+        await interaction.followup.send(embed=embed, file=image_file(png, "stats.png", alt), ephemeral=True)
 
     @app_commands.command(
         name=ls("leaderboard", "discord.cmd.leaderboard"),
@@ -247,7 +245,8 @@ class Community(commands.Cog):
             colour=0xF1C40F,
         )
         embed.set_image(url="attachment://leaderboard.png")
-        await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), filename="leaderboard.png"))
+        alt = describe_table(title, headers, table, locale)
+        await interaction.followup.send(embed=embed, file=image_file(png, "leaderboard.png", alt))
 
     # --------------------------------------------------------- campaigns
     @campaign_group.command(

@@ -10,7 +10,6 @@ event loop and sends the hook's answer privately: a ``Msg`` as text, a
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -21,12 +20,14 @@ from discord.ext import commands
 
 from cogs.kit.locale import locale_of, ls
 from cogs.kit.services import Services
+from cogs.present.ui import image_file
 from engine import Msg, SeatLabel, View, available, get_game
 from engine.base import Game
 from engine.i18n import t
 from engine.locales import DEFAULT
 from render import render
 from store import GameRow
+from tables import describe_view
 
 log = logging.getLogger("tabletop.game_commands")
 
@@ -112,7 +113,9 @@ class GameCommands(commands.Cog):
             await interaction.followup.send(answer.text(locale)[:2000], ephemeral=True)
         elif isinstance(answer, View):
             png = await self.tables.off_loop(render, game.id, answer, locale)
-            await interaction.followup.send(file=discord.File(io.BytesIO(png), filename="view.png"), ephemeral=True)
+            title = t("core.ui.board_title", locale, game=t(f"{game.id}.name", locale), id=loaded.row.id)
+            alt = describe_view(game.id, answer, locale, title)  # the same view, in words
+            await interaction.followup.send(file=image_file(png, "view.png", alt), ephemeral=True)
         else:
             raise TypeError(f"{game.id}.{name} returned {type(answer).__name__}, not a Msg or a View")
 

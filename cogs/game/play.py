@@ -21,6 +21,7 @@ from cogs.game.follow import Follows
 from cogs.game.history import History
 from cogs.game.lobby import Lobby
 from cogs.game.seats import Seats
+from cogs.game.textboard import TextBoards
 from cogs.game.turns import Turns
 from cogs.kit.components import TableClicks, routes_of
 from cogs.kit.inputs import game_choices, known_component
@@ -37,7 +38,7 @@ PREFS_COMMANDS = ("remind", "privacy")
 app_commands.choices(game=game_choices(), ai_level=level_choices())(Lobby.new)
 
 
-class Play(Lobby, Turns, Seats, History, Follows, commands.Cog):
+class Play(Lobby, Turns, Seats, History, Follows, TextBoards, commands.Cog):
     game = game
 
     async def cog_load(self) -> None:

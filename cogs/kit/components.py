@@ -33,6 +33,7 @@ class TableClicks(Protocol):
     async def on_panel(self, interaction: discord.Interaction, gid: int) -> None: ...
     async def on_private_view(self, interaction: discord.Interaction, gid: int) -> None: ...
     async def on_catchup(self, interaction: discord.Interaction, gid: int) -> None: ...
+    async def on_text_board(self, interaction: discord.Interaction, gid: int) -> None: ...
     async def on_vote(self, interaction: discord.Interaction, vid: int, yes: bool) -> None: ...
 
 
@@ -272,6 +273,24 @@ class CatchupButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.Catc
         await route(interaction, lambda r: r.table_clicks().on_catchup(interaction, gid))
 
 
+class TextBoardButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.TextBoard.TEMPLATE):
+    """ "Text board": the board in words for the clicker, privately (their own view when seated)."""
+
+    def __init__(self, gid: int, *, label: str = "?") -> None:
+        self.key = ids.TextBoard(gid)
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=4, custom_id=self.key.encode())
+        )
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(ids.TextBoard.read(match).gid)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        gid = self.key.gid
+        await route(interaction, lambda r: r.table_clicks().on_text_board(interaction, gid))
+
+
 class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.Vote.TEMPLATE):
     """Agree / refuse in a table vote (undo consent, seat hand-over)."""
 
@@ -324,4 +343,5 @@ DYNAMIC_ITEMS = (
     CatchupButton,
     VoteButton,
     LeagueButton,
+    TextBoardButton,
 )

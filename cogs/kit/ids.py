@@ -146,6 +146,21 @@ class Catchup:
 
 
 @dataclass(frozen=True)
+class TextBoard:
+    """ "Text board": the board in words, privately (a screen reader's board)."""
+
+    TEMPLATE: ClassVar[str] = r"tg:t:(?P<gid>\d+)"
+    gid: int
+
+    def encode(self) -> str:
+        return f"tg:t:{self.gid}"
+
+    @classmethod
+    def read(cls, m: re.Match[str]) -> TextBoard:
+        return cls(int(m["gid"]))
+
+
+@dataclass(frozen=True)
 class Vote:
     """Agree / refuse in table vote ``vid``."""
 
@@ -178,7 +193,9 @@ class LeagueSignup:
         return cls(int(m["lid"]), op)
 
 
-ComponentId: TypeAlias = Action | ActionMenu | Lobby | LobbyAI | Panel | PrivateView | Catchup | Vote | LeagueSignup
+ComponentId: TypeAlias = (
+    Action | ActionMenu | Lobby | LobbyAI | Panel | PrivateView | Catchup | TextBoard | Vote | LeagueSignup
+)
 KINDS: tuple[type[ComponentId], ...] = (
     Action,
     ActionMenu,
@@ -189,6 +206,7 @@ KINDS: tuple[type[ComponentId], ...] = (
     Catchup,
     Vote,
     LeagueSignup,
+    TextBoard,
 )
 _COMPILED = [(re.compile(kind.TEMPLATE), kind) for kind in KINDS]
 

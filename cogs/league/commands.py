@@ -9,7 +9,6 @@ before they are shown.
 
 from __future__ import annotations
 
-import io
 import logging
 from typing import Any, cast
 
@@ -25,7 +24,7 @@ from cogs.kit.services import Services
 from cogs.league.rounds import NO_PINGS, Rounds, safe, stamp
 from cogs.present.board_posts import Boards
 from cogs.present.periodic import Periodic
-from cogs.present.ui import clip
+from cogs.present.ui import clip, image_file
 from engine.i18n import t
 from store import LeagueRow
 from tables import LeagueService, TurnRefused, clocks, escape
@@ -295,11 +294,11 @@ class League(Periodic, commands.Cog):
         row = await self._league(interaction, name)
         table = await self.leagues.standings(row.id)
         # a public post: in the server's language, not the caller's (docs/rulings.md, "Public language")
-        text, png = await self.rounds.standings_post(table, await self.public_locale(interaction.guild_id))
+        text, png, alt = await self.rounds.standings_post(table, await self.public_locale(interaction.guild_id))
         await interaction.followup.send(t("core.done.posted", locale), ephemeral=True)
         await interaction.followup.send(
             clip(text, 2000),
-            file=discord.File(io.BytesIO(png), filename="standings.png"),
+            file=image_file(png, "standings.png", alt),
             allowed_mentions=NO_PINGS,
         )
 

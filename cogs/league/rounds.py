@@ -10,7 +10,6 @@ and the bot may manage roles).
 
 from __future__ import annotations
 
-import io
 import logging
 import secrets
 from typing import Any
@@ -21,12 +20,12 @@ from discord.ext import commands
 from cogs.kit.components import LeagueButton
 from cogs.kit.services import Services
 from cogs.present.board_posts import Boards
-from cogs.present.ui import clip, game_name
+from cogs.present.ui import clip, game_name, image_file
 from engine.i18n import t
 from render.league import Row as ImageRow
 from render.league import draw as draw_standings
 from store import LeagueRow
-from tables import LeagueService, RoundEvent, Standings, TurnRefused, escape, plain
+from tables import LeagueService, RoundEvent, Standings, TurnRefused, describe_table, escape, plain
 
 log = logging.getLogger("tabletop.league")
 TAGS = ("waiting", "active", "finished")
@@ -117,7 +116,9 @@ class Rounds:
             log.info("league %s: sign-up post not updated", row.id)
 
     # ------------------------------------------------------------ standings
-    async def standings_post(self, table: Standings, locale: str) -> tuple[str, bytes]:
+    async def standings_post(self, table: Standings, locale: str) -> tuple[str, bytes, str]:
+        """The standings as a post: its text, the image and the image's description (the same
+        rows, in words)."""
         row = table.league
         names = {}
         for r in table.rows:
@@ -155,6 +156,22 @@ class Rounds:
             format=t(f"league.format.{row.format}", locale),
         )
         png = await self.services.tables.off_loop(draw_standings, title, sub, heads, blocks, t("league.more", locale))
+        cells = [
+            [
+                r.rank,
+                r.name,
+                f"{r.points:g}",
+                *(f"{x:g}" for x in r.ties),
+                r.played,
+                r.wins,
+                r.absent,
+                f"{r.rating:.0f}",
+                f"{r.change:+.0f}",
+            ]
+            for _, rows in blocks
+            for r in rows
+        ]
+        alt = describe_table(f"{title}. {sub}", heads, cells, locale)
         lines = [t("league.standings_head", locale, name=safe(row.name), round=table.round, rounds=table.rounds or "?")]
         for d in table.divisions:
             if len(table.divisions) > 1:
@@ -171,7 +188,7 @@ class Rounds:
                         n=r.absent,
                     )
                 )
-        return "\n".join(lines), png
+        return "\n".join(lines), png, alt
 
     # ------------------------------------------------------------ the pass
     async def tick(self, now: float) -> dict[str, int]:
@@ -378,12 +395,12 @@ class Rounds:
         note = await self.rank_roles(row, table, locale) if row.config.get("roles") else None
         if note:
             lines.append(note)
-        text, png = await self.standings_post(table, locale)
+        text, png, alt = await self.standings_post(table, locale)
         if channel is not None:
             winners = [u for us in podium.values() for u in us[:3]]
             await channel.send(
                 clip("\n".join(lines), 2000),
-                file=discord.File(io.BytesIO(png), filename="standings.png"),
+                file=image_file(png, "standings.png", alt),
                 allowed_mentions=pings(winners),
             )
 

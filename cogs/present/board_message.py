@@ -4,7 +4,6 @@ of a posted board in place."""
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -19,6 +18,7 @@ from cogs.present.ui import (
     board_file,
     board_view,
     clip,
+    image_file,
     offered,
     relabel,
 )
@@ -28,6 +28,8 @@ from store import GameRow
 from tables import Board, TurnResult, board_pings, escape, web_link
 
 log = logging.getLogger("tabletop.boards")
+#: the text board's length (a message's content holds 2,000)
+TEXT_BOARD_CHARS = 1900
 
 
 class BoardMessages(Surgery):
@@ -77,7 +79,8 @@ class BoardMessages(Surgery):
         view = board_view(row, b, note=note, live=live, extra=self.bank_text(row, b), panel_label=panel)
         self.add_web_link(view, row, locale)
         pings = board_pings(result, b.to_act, live=live)  # tables/seeing/pings.py: the one place pings are decided
-        return {"view": view, "file": board_file(png), "allowed_mentions": allowed_mentions(pings)}
+        alt = b.describe() if b.describe is not None else None
+        return {"view": view, "file": board_file(png, alt), "allowed_mentions": allowed_mentions(pings)}
 
     async def panel_label(self, row: GameRow, b: Board, locale: str) -> str | None:
         """When a member to act reads another language than the table's (their last
@@ -113,7 +116,17 @@ class BoardMessages(Surgery):
         text = t("core.ui.your_view", locale, seat=escape(b.label(seat)) if b.player(seat) else seat)
         if b.private is not None:
             text += "\n" + b.private
-        return {"content": clip(text, 2000), "file": discord.File(io.BytesIO(png), filename="view.png")}
+        alt = b.describe() if b.describe is not None else None  # this seat's own view, in words
+        return {"content": clip(text, 2000), "file": image_file(png, "view.png", alt)}
+
+    async def text_board(self, row: GameRow, game: Game, state: BaseState, user_id: int, locale: str) -> str:
+        """The board in words (the "Text board" button), for the member who asked: their own
+        view when seated, else the public one; its latest moves and choices included."""
+        viewer = user_id if row.seat_of(user_id) is not None else None
+        labels = await self.labels(row, locale)
+        b = await self.tables.board(row, viewer, locale, labels=labels, state=(game, state), escape=True, log_entries=8)
+        assert b.describe is not None
+        return b.describe(full=True, limit=TEXT_BOARD_CHARS, markdown=True)
 
     async def replay_message(self, row: GameRow, game: Game, state: BaseState, turn: int, turns: int, locale: str):
         """A finished table's board after ``turn`` of ``turns`` actions (``/game replay``), privately."""
@@ -127,7 +140,8 @@ class BoardMessages(Surgery):
         )
         embed.set_image(url="attachment://board.png")
         assert b.image is not None
-        return {"embed": embed, "file": board_file(await b.image())}
+        alt = b.describe() if b.describe is not None else None
+        return {"embed": embed, "file": board_file(await b.image(), alt)}
 
     def add_web_link(self, view: discord.ui.LayoutView, row: GameRow, locale: str) -> None:
         """A link button to the table's page on the web companion (when it has a public URL)."""

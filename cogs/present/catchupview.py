@@ -63,5 +63,6 @@ async def catchup_message(
                 c.row, viewer, locale, labels=labels, state=(c.game, state), live=False, log_entries=0
             )
             assert b.image is not None
-            files.append(discord.File(io.BytesIO(await b.image()), filename=name))
+            alt = b.describe() if b.describe is not None else None  # the member's own view, in words
+            files.append(discord.File(io.BytesIO(await b.image()), filename=name, description=alt))
     return {"content": catchup_text(c, locale, labels), "files": files, "ephemeral": True}

@@ -76,7 +76,7 @@ class Following(Periodic, commands.Cog):
         user = self.bot.get_user(follow.user_id) or await self.bot.fetch_user(follow.user_id)
         await user.send(
             clip("\n".join([head, *lines]), 2000),
-            file=board_file(png),
+            file=board_file(png, b.describe() if b.describe is not None else None),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 

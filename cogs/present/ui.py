@@ -207,7 +207,8 @@ def board_view(
         accent = int(first.colour[1:], 16)
     box: discord.ui.Container = discord.ui.Container(accent_colour=accent)
     box.add_item(discord.ui.TextDisplay(f"### {b.title}"))
-    box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem("attachment://board.png")))
+    alt = b.describe() if b.describe is not None else None  # the image in words, for a screen reader
+    box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem("attachment://board.png", description=alt)))
     lines = happened_lines(b.happened, lambda s: tag(b, s), locale)
     if lines:
         box.add_item(discord.ui.TextDisplay(_fit(lines, LOG_CHARS)))
@@ -259,8 +260,15 @@ def board_view(
     return view
 
 
-def board_file(png: bytes) -> discord.File:
-    return discord.File(io.BytesIO(png), filename="board.png")
+def board_file(png: bytes, description: str | None = None) -> discord.File:
+    """The board image as an attachment, with its description (what a screen reader reads:
+    tables/seeing/describe.py, from the view the image draws)."""
+    return discord.File(io.BytesIO(png), filename="board.png", description=description or None)
+
+
+def image_file(png: bytes, filename: str, description: str | None) -> discord.File:
+    """Any image the bot posts, with its description (never an image without words)."""
+    return discord.File(io.BytesIO(png), filename=filename, description=description or None)
 
 
 # ------------------------------------------------------------ components
@@ -362,7 +370,7 @@ def board_rows(row: GameRow, b: Board, panel_label: str | None = None) -> list[d
     private panel (with open choices too when ``panel_label`` is given: the member
     to act reads another language, and decides privately in theirs); "My view" for
     games with hidden hands."""
-    from cogs.kit.components import CatchupButton, PanelButton, PrivateViewButton
+    from cogs.kit.components import CatchupButton, PanelButton, PrivateViewButton, TextBoardButton
 
     locale = b.locale
     out: list[discord.ui.ActionRow] = []
@@ -378,6 +386,8 @@ def board_rows(row: GameRow, b: Board, panel_label: str | None = None) -> list[d
         last.append(PanelButton(row.id, ver, label=clip(panel_label or t("core.ui.take_turn", locale), 80)))
     if b.private_view:
         last.append(PrivateViewButton(row.id, label=t("core.ui.my_view", locale)))
+    if last or len(out) < 5:  # the board in words, for a screen reader: one click away
+        last.append(TextBoardButton(row.id, label=t("describe.text_board", locale)))
     if len([s for s in row.seats if s.user_id is not None]) > 1 and (last or len(out) < 5):
         # several players: the one whose turn came back can see what happened since, privately
         last.append(CatchupButton(row.id, label=t("play.catchup.button", locale)))
@@ -399,6 +409,7 @@ def allowed_mentions(users: Iterable[int | None] = ()) -> discord.AllowedMention
 __all__ = [
     "action_view",
     "board_file",
+    "image_file",
     "board_seat",
     "board_view",
     "seat_labels",

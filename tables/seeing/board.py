@@ -31,6 +31,7 @@ from tables.rules.text import escape as _escape
 from tables.rules.text import plain
 from tables.seeing import logtext
 from tables.seeing.colours import seat_colours, seat_symbol
+from tables.seeing.describe import describer, frame_describer
 from tables.seeing.secrecy import log_window, public_position, view_key
 
 if TYPE_CHECKING:
@@ -235,6 +236,9 @@ class Board:
     #: the board image (PNG) as this viewer sees it; drawn when first awaited;
     #: ``image(marked=False)``: without the numbered marks of the offered choices
     image: Callable[..., Awaitable[bytes]] | None = field(default=None, repr=False, compare=False)
+    #: the image in words, from the view it draws (tables/seeing/describe.py): ``describe()`` the
+    #: description (≤ 1,024 characters), ``describe(full=True, limit=None)`` the text board
+    describe: Callable[..., str] | None = field(default=None, repr=False, compare=False)
 
     def label(self, seat: str) -> str:
         return next((p.name for p in self.players if p.seat == seat), seat)
@@ -382,6 +386,7 @@ async def board(
         return await reads.views.render(game, st, image_seat, locale, image_labels, marks if marked else None)
 
     out.image = image
+    out.describe = describer(out, lambda: game.view(st, image_seat, image_labels))
     return out
 
 
@@ -439,6 +444,7 @@ class Frame:
     anchor: int  # id of the last action it includes (a frame is the same while its anchor is)
     image: Callable[[], Awaitable[bytes]] = field(repr=False, compare=False)
     key: str = ""  # the anchor as a page may show it (of a secret-orders game: a digest of the frame)
+    describe: Callable[[], str] | None = field(default=None, repr=False, compare=False)  # the image in words
 
 
 async def frame(reads: Reads, row: GameRow, position: int, locale: str, *, names: NameSource | None = None) -> Frame:
@@ -460,7 +466,9 @@ async def frame(reads: Reads, row: GameRow, position: int, locale: str, *, names
     async def image() -> bytes:
         return await reads.views.render(game, state, None, locale, labels)
 
-    return Frame(n, total, msg_text(game.summary(state), locale, labels), line, anchor, image, key)
+    f = Frame(n, total, msg_text(game.summary(state), locale, labels), line, anchor, image, key)
+    f.describe = frame_describer(row, f, lambda: game.view(state, None, labels), locale)
+    return f
 
 
 # ------------------------------------------------------------ who may look
@@ -481,6 +489,7 @@ def export(b: Board) -> dict[str, Any]:
 
     data = asdict(b)
     data.pop("image", None)
+    data.pop("describe", None)
     return data
 
 

@@ -139,7 +139,8 @@ class TablePages(CompanionBase):
         if sent[0] == (b.seen, html_part, image):
             return
         sent[0] = (b.seen, html_part, image)
-        data = json.dumps({"version": b.seen, "html": html_part, "image": image}, ensure_ascii=False)
+        alt = b.describe() if b.describe is not None else ""  # the image in words (its alt)
+        data = json.dumps({"version": b.seen, "html": html_part, "image": image, "alt": alt}, ensure_ascii=False)
         await resp.write(f"event: board\ndata: {data}\n\n".encode())
 
     async def history(self, request: web.Request) -> web.StreamResponse:
@@ -151,7 +152,9 @@ class TablePages(CompanionBase):
         b = await self.board(row, None, locale)
         f = await self.frame(row, b.positions if at is None else at, locale)
         return self.html(
-            pages.history_page(b, f["frame"], f["image"], f["caption"], f"/t/{row.id}/history?at={f['position']}"),
+            pages.history_page(
+                b, f["frame"], f["image"], f["caption"], f"/t/{row.id}/history?at={f['position']}", alt=f["alt"]
+            ),
             request,
         )
 
@@ -168,6 +171,7 @@ class TablePages(CompanionBase):
                 "position": f.position,
                 "total": f.total,
                 "caption": pages.frame_caption(f, locale),
+                "alt": f.describe() if f.describe is not None else pages.frame_caption(f, locale),
                 "image": f"/t/{row.id}/frames/{f.position}.png?a={f.key}&lang={locale}",
                 "png": None,
             }
@@ -181,7 +185,7 @@ class TablePages(CompanionBase):
         if n is None or row.status == "lobby":
             raise web.HTTPNotFound()
         f = await self.frame(row, n, self.locale(request, row.locale))
-        body = {k: f[k] for k in ("position", "total", "caption", "image")}
+        body = {k: f[k] for k in ("position", "total", "caption", "image", "alt")}
         return web.json_response(body, headers={"Cache-Control": "no-cache"})
 
     async def frame_png(self, request: web.Request) -> web.StreamResponse:

@@ -93,6 +93,7 @@
       if (dyn && typeof d.html === "string") dyn.innerHTML = d.html;
       var img = document.getElementById("board");
       if (img && d.image) img.src = d.image;
+      if (img && typeof d.alt === "string") img.alt = d.alt;  // the new board in words
       body.setAttribute("data-version", String(d.version));
     });
   }
@@ -108,6 +109,7 @@
       fetch(base + n, { credentials: "same-origin" }).then(function (r) { return r.ok ? r.json() : null; }).then(function (d) {
         if (!d || d.position !== want) return;
         frame.src = d.image;
+        if (typeof d.alt === "string") frame.alt = d.alt;
         caption.textContent = d.caption;
         history.replaceState(null, "", "?at=" + d.position);
       });
