@@ -99,7 +99,9 @@ async def test_catchup_from_anywhere_and_server_commands_refused_where_the_bot_i
         msg = await ex.wait(lambda e: next((m for m in e.messages if m.ephemeral and not m.loading), None), 30, "it")
         assert msg.ephemeral and (msg.attachments or msg.content), msg
         assert "no running table" not in msg.content
-    # by its number
+    # by its number, which autocomplete offers from every server
+    choices = await table.fd.autocomplete(alice, "game catchup", {"table": ""}, focused="table")
+    assert [c["value"] for c in choices] == [gid] and f"#{gid}" in choices[0]["name"]
     ex = await table.fd.slash(alice, "game catchup", {"table": gid}, origin="dm", install="user")
     msg = await ex.wait(lambda e: next((m for m in e.messages if m.ephemeral and not m.loading), None), 30, "it")
     assert msg.ephemeral

@@ -18,7 +18,7 @@ from cogs.present.catchupview import catchup_message
 from cogs.present.ui import clip, event_lines, game_name, seat_tag
 from engine.i18n import t
 from store import UndoRow
-from tables import LINK_SECONDS, Decision, clocks, decisions, escape, log_page, secrecy, web_link
+from tables import LINK_SECONDS, Decision, clocks, decisions, escape, log_page, plain, secrecy, web_link
 
 
 class History(TableFeature):
@@ -43,6 +43,17 @@ class History(TableFeature):
                 return await interaction.followup.send(t("reach.catchup.none", self.loc(interaction)), ephemeral=True)
             table = running[0].id
         await self._catchup(interaction, table, bound=False)
+
+    @catchup.autocomplete("table")
+    async def catchup_table_autocomplete(self, interaction: discord.Interaction, current: str):
+        """The member's running tables in every server, most urgent first ("Thunder Road #12")."""
+        locale = self.loc(interaction)
+        found = await self.tables.mine(interaction.user.id, None)
+        return [
+            app_commands.Choice(name=plain(f"{game_name(row.game, locale)} #{row.id}", 100), value=row.id)
+            for row, seat, _ in found
+            if seat is not None and row.status == "active" and current.strip().lstrip("#") in str(row.id)
+        ][:25]
 
     async def on_catchup(self, interaction: discord.Interaction, gid: int) -> None:
         """The board's "Since your turn" button: the clicker's own catch-up, privately."""
