@@ -126,6 +126,7 @@ from .rows import (
     LeagueRow,
     NewSnapshot,
     NewVote,
+    OrdersChange,
     OutboxRow,
     Owed,
     OwedMessage,
@@ -151,7 +152,7 @@ from .rows import (
 __all__ = [  # the rows, errors and the interface, importable from here as before
     "ACTIVE_STATUSES", "GAME_COLUMNS", "LANDED", "MESSAGE_COLUMNS", "OUTBOX_COLUMNS", "OUTBOX_NOTES", "ActionRow",
     "Campaign", "CampaignChange", "Caps", "ChangeSet", "ChannelBusy", "Committed", "CommitUnknown", "CorruptRow", "FollowRow", "GameChange", "GameRow", "InjectedCrash", "LeagueRow",
-    "LimitReached", "NewSnapshot", "NewVote", "OutboxRow", "Owed", "OwedMessage", "RatingChange",
+    "LimitReached", "NewSnapshot", "NewVote", "OrdersChange", "OutboxRow", "Owed", "OwedMessage", "RatingChange",
     "RatingRow", "ReplaySource", "ResultRow", "Seat", "SnapshotRow", "StatRow", "StillSeated", "Store",
     "StoreBase", "StoreError", "StoreInUse", "StoreUnavailable", "UndoRow", "VersionConflict", "Vote", "VoteChange", "VoteTaken",
     "dumps", "json_dict", "json_list", "landed", "merge_owed", "message_row", "outbox_row", "qualified", "redact",

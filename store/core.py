@@ -19,12 +19,14 @@ import json
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
+from store.orders import SAME_ORDERS, SqlOrders
 from store.outbox_sql import SqlOutbox
 
 from .base import (
     ACTIVE_STATUSES,
     GAME_COLUMNS,
     LANDED,
+    ActionRow,
     Caps,
     ChangeSet,
     ChannelBusy,
@@ -46,6 +48,8 @@ T = TypeVar("T")
 
 
 #: what a cap counts: (table, the member's column, which rows are open)
+#: the names ``actions.taken_by`` allows (migration 12); newer sources go in ``source`` only
+TAKEN_BY = ("", "player", "ai", "auto")
 CAPPED = {
     "lobbies": ("games", "host_id", "status='lobby'"),
     "campaigns": ("campaigns", "created_by", "status='open'"),
@@ -65,7 +69,7 @@ def game_row(r: Sequence[Any]) -> GameRow:
             raise ValueError("options/table/to_act have the wrong shape")
     except (ValueError, TypeError) as exc:
         raise CorruptRow(gid, f"unreadable options/outcome: {exc}") from None
-    seats = [Seat(seat=s, user_id=u, ai_level=lv) for _, s, u, lv in sorted(json.loads(r[20] or "[]"))]
+    seats = [Seat(seat=s, user_id=u, ai_level=lv) for _, s, u, lv in sorted(json.loads(r[21] or "[]"))]
     return GameRow(
         id=gid,
         guild_id=r[1],
@@ -88,10 +92,19 @@ def game_row(r: Sequence[Any]) -> GameRow:
         campaign_id=r[17],
         finished_at=r[18],
         table=table,
+        orders_json=r[20],
     )
 
 
-class SqlCore(SqlOutbox):
+def by(a: ActionRow) -> tuple[str, str]:
+    """(taken_by, source) of a logged step: taken_by one of its four names (a newer source is
+    read there as a step of the member, else of the AI), source the full one."""
+    if a.by in TAKEN_BY:
+        return a.by, a.by
+    return ("ai" if a.user_id is None else "player"), a.by
+
+
+class SqlCore(SqlOrders, SqlOutbox):
     """Tables in SQL: rows, the one commit, the outbox and due times (the log is
     store/history.py's, the features around tables store/community.py's)."""
 
@@ -371,9 +384,14 @@ class SqlCore(SqlOutbox):
         for col, value in (("table_json", c.table), ("options_json", c.options), ("outcome_json", c.outcome)):
             if value is not None:
                 put(col, dumps(value))
+        where, wargs = "", []
+        if c.orders is not None:  # the armed orders as read, else someone (dis)armed one meanwhile
+            put("orders_json", c.orders.orders)
+            put("orders_due", fl(c.orders.due))
+            where, wargs = f" AND {SAME_ORDERS}", [c.orders.expected]
         found = await db.one(
-            f"UPDATE games SET {', '.join(sets)} WHERE id=? AND version=? RETURNING guild_id, game",
-            [*args, c.game_id, c.expected_version],
+            f"UPDATE games SET {', '.join(sets)} WHERE id=? AND version=?{where} RETURNING guild_id, game",
+            [*args, c.game_id, c.expected_version, *wargs],
         )
         if found is None:
             raise VersionConflict(str(c.game_id))
@@ -392,10 +410,10 @@ class SqlCore(SqlOutbox):
         if c.actions:
             await self._step("actions")
             await db.executemany(
-                "INSERT INTO actions(game_id, seat, user_id, action_json, events_json, version, created_at, taken_by)"
-                " VALUES (?,?,?,?,?,?,?,?)",
+                "INSERT INTO actions(game_id, seat, user_id, action_json, events_json, version, created_at, taken_by,"
+                " source) VALUES (?,?,?,?,?,?,?,?,?)",
                 [
-                    (c.game_id, a.seat, a.user_id, dumps(a.action), dumps(a.events), new_version, fl(now), a.by)
+                    (c.game_id, a.seat, a.user_id, dumps(a.action), dumps(a.events), new_version, fl(now), *by(a))
                     for a in c.actions
                 ],
             )
@@ -445,6 +463,7 @@ class SqlCore(SqlOutbox):
     async def due_tables(self, now: float) -> list[GameRow]:
         return await self._game_rows(
             f"{self._game} WHERE g.id IN (SELECT game_id FROM turn_clocks WHERE remind_at <= ?"
-            " UNION SELECT game_id FROM turn_clocks WHERE expire_at <= ?) AND g.status='active' ORDER BY g.id",
-            [fl(now), fl(now)],
+            " UNION SELECT game_id FROM turn_clocks WHERE expire_at <= ?"
+            " UNION SELECT id FROM games WHERE orders_due <= ?) AND g.status='active' ORDER BY g.id",
+            [fl(now), fl(now), fl(now)],
         )

@@ -13,13 +13,14 @@ from .sql import Conn, SqlBase, fl
 
 #: the effective log of table ``?`` (taken-back actions left out), as ``a``
 EFFECTIVE = "FROM actions a WHERE a.game_id=? AND NOT EXISTS (SELECT 1 FROM reverts r WHERE r.action_id=a.id)"
-_ACTION = "SELECT a.id, a.seat, a.user_id, a.action_json, a.events_json, a.version, a.created_at, a.taken_by "
+_ACTION = "SELECT a.id, a.seat, a.user_id, a.action_json, a.events_json, a.version, a.created_at, a.taken_by, a.source "
 _SNAPSHOT = "SELECT action_id, position, key, state_json FROM snapshots"
 
 
 def action_rows(game_id: int, rows: Sequence[Any]) -> list[ActionRow]:
     out = []
-    for i, seat, uid, aj, ej, ver, at, by in rows:
+    for i, seat, uid, aj, ej, ver, at, taken, source in rows:
+        by = source or taken  # the full source since migration 17, else one of the first four names
         try:
             action, events = json.loads(aj), json.loads(ej or "[]")
         except ValueError as exc:

@@ -96,6 +96,8 @@ PERSONAL_DATA: list[PersonalData] = [
     PersonalData("web_sessions", "web_tokens", "user_id", "delete", None),  # the web companion's sign-ins
     PersonalData("names", "member_names", "user_id", "delete", "guild_id"),  # display names (tables/people/names.py)
     PersonalData("calendar", "calendar_feeds", "user_id", "delete", None),  # the calendar feed's secret
+    # members' armed standing orders and their notices (store/orders.py): a forget drops them
+    PersonalData("records", "games", "orders_json", scope="guild_id", json=True, pk="id"),
 ]
 
 

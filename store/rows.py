@@ -14,7 +14,7 @@ ACTIVE_STATUSES = ("lobby", "active")
 GAME_COLUMNS = (
     "id, guild_id, channel_id, game, status, host_id, options_json, seed, state_json, version, "
     "created_at, updated_at, locale, outcome_json, turn_started_at, to_act_json, last_reminder_at, "
-    "campaign_id, finished_at, table_json"
+    "campaign_id, finished_at, table_json, orders_json"
 )
 
 
@@ -82,6 +82,8 @@ class GameRow:
     campaign_id: int | None = None
     finished_at: float | None = None
     table: dict[str, Any] = field(default_factory=dict)  # platform settings of this table (timers)
+    #: the members' armed standing orders as stored (JSON text, tables/core/standing.py; private to each owner)
+    orders_json: str | None = None
 
     def seat_of(self, user_id: int) -> str | None:
         for s in self.seats:
@@ -116,9 +118,7 @@ class ActionRow:
     created_at: float = 0.0
     id: int = 0
     events: list[dict[str, Any]] = field(default_factory=list)
-    #: who took the step: "player", "ai" (a seat of the AI) or "auto" (the platform, a
-    #: forced single choice); "" in rows stored before it was recorded
-    by: str = ""
+    by: str = ""  # who took the step ("player", "ai", "auto", "timer", "order:...", "league"; "" before 2026)
 
 
 @dataclass
@@ -270,6 +270,18 @@ class GameChange:
     snapshot: NewSnapshot | None = None
     #: the table moves to another channel (a lobby into its own thread)
     channel_id: int | None = None
+    #: the armed standing orders replaced, only while still as read (store/orders.py)
+    orders: OrdersChange | None = None
+
+
+@dataclass
+class OrdersChange:
+    """A table's armed standing orders (store/orders.py) replaced by ``orders`` (JSON text; None:
+    none) while still ``expected`` (the text read); ``due``: when a delayed step of one falls due."""
+
+    expected: str | None
+    orders: str | None
+    due: float | None = None
 
 
 @dataclass
@@ -451,17 +463,8 @@ MESSAGE_COLUMNS = "key, game_id, kind, ref, attempts, due_at, lease_until, lease
 
 
 def message_row(r: Sequence[Any]) -> OwedMessage:
-    return OwedMessage(
-        str(r[0]),
-        int(r[1]),
-        str(r[2]),
-        int(r[3]),
-        int(r[4]),
-        float(r[5]),
-        None if r[6] is None else float(r[6]),
-        r[7],
-        float(r[8]),
-    )
+    until = None if r[6] is None else float(r[6])
+    return OwedMessage(str(r[0]), int(r[1]), str(r[2]), int(r[3]), int(r[4]), float(r[5]), until, r[7], float(r[8]))
 
 
 @dataclass

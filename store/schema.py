@@ -435,4 +435,34 @@ MIGRATIONS: list[tuple[int, str]] = [
     )
     """,
     ),
+    (  # members' armed standing orders (issue 31; store/orders.py): one JSON text per table,
+        # written in the table's compare-and-swap commit, and when a delayed step of one falls due;
+        # and who took each logged step in full (``source``: "timer", "league", "order:<its kind and
+        # label>", ...; taken_by keeps its four names for older readers), append-only like the rest
+        18,
+        """
+    ALTER TABLE games ADD COLUMN orders_json TEXT
+    --;
+    ALTER TABLE games ADD COLUMN orders_due DOUBLE PRECISION
+    --;
+    CREATE INDEX games_orders_due ON games(orders_due)
+    --;
+    ALTER TABLE actions ADD COLUMN source TEXT NOT NULL DEFAULT ''
+    --;
+    -- sqlite:
+    DROP TRIGGER actions_append_only_update
+    --;
+    -- sqlite:
+    CREATE TRIGGER actions_append_only_update BEFORE UPDATE OF game_id, seat, action_json, events_json, version,
+        created_at, taken_by, source ON actions
+        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END
+    --;
+    -- postgresql:
+    DROP TRIGGER actions_append_only_update ON actions
+    --;
+    -- postgresql:
+    CREATE TRIGGER actions_append_only_update BEFORE UPDATE OF game_id, seat, action_json, events_json, version,
+        created_at, taken_by, source ON actions FOR EACH ROW EXECUTE FUNCTION actions_append_only()
+    """,
+    ),
 ]

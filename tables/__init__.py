@@ -15,6 +15,7 @@ and what each may import are in docs/architecture.md (tests/test_architecture.py
 """
 
 from engine import locales  # the one language list, for web/ (which reads the engine through tables/)
+from tables.core.standing import notice_lines as order_notices
 from tables.leagues.rounds import LeagueService, RoundEvent, Standings
 from tables.leagues.rounds import standings as league_standings
 from tables.people import privacy, standings
@@ -26,7 +27,7 @@ from tables.people.web_sessions import LINK_SECONDS, SESSION_SECONDS, WebSession
 from tables.play import refusals
 from tables.rules import clocks, limits, ratings
 from tables.rules.clocks import WallClock, due_times, steady_clock
-from tables.rules.decisions import Decision, decisions
+from tables.rules.decisions import Decision, decisions, said_by
 from tables.rules.decisions import page as log_page
 from tables.rules.levels import (
     PLATFORM_LEVELS,
@@ -78,6 +79,8 @@ from .play.delivery import Delivery, delivery_nonce
 from .service import TableService
 
 __all__ = [
+    "said_by",
+    "order_notices",
     # the facade and what its calls return
     "TableService",
     "LeagueService",

@@ -12,6 +12,7 @@ verb goes in its layer's class, named as the room's method it calls.  The rooms:
 * tables/play/turns.py -- a seat's action, a turn timer or time bank running out;
 * tables/play/seats.py -- undo, hand-over, resign; tables/play/votes.py -- ballots;
 * tables/play/schedule.py -- due timeouts and reminders, vacations;
+* tables/play/orders.py -- a member's standing orders (arm, disarm, a delayed step due);
 * tables/play/history.py -- the log's table, export, replay;
 * tables/people/mine.py -- ``/mine``, follows, privacy; tables/play/campaigns.py -- campaigns;
 * tables/play/views.py -- what a seat is offered, the board image, the time banks;
@@ -44,6 +45,7 @@ from tables.play.delivery import Outbox
 from tables.play.facade import PlayVerbs
 from tables.play.history import History
 from tables.play.lobby import Lobby
+from tables.play.orders import Orders
 from tables.play.schedule import Schedule
 from tables.play.seats import Seats
 from tables.play.turns import Turns
@@ -81,6 +83,7 @@ class TableService(KernelVerbs, PlayVerbs, SeeingVerbs, PeopleVerbs):
         self.history = History(kernel)
         self.people = People(kernel)
         self.outbox = Outbox(kernel)
+        self.orders = Orders(kernel)
         self.community = Community(kernel)
         #: the web companion's sign-in links and sessions (tables/people/web_sessions.py)
         self.web_sessions = WebSessions(kernel.backend, clock=kernel.clock)

@@ -18,6 +18,7 @@ from store import GameRow
 from tables import TableService
 from tables.core import autopilot
 from tables.leagues.rounds import LeagueService
+from tables.rules.decisions import taken_by
 
 
 class FirstLegal:
@@ -84,6 +85,10 @@ async def test_one_function_takes_a_standing_orders_steps_on_a_click_a_timer_and
         fresh = await store.get_game(row.id)
         result, seats = await service.timeout(row.id, fresh.version)
         assert seats == [("p1", HOST)]
+        # the log says who took each step and why: the timer took HOST's (no member: not his decision)
+        mine = [a for a in await store.actions(row.id, limit=100_000) if a.version == result.row.version]
+        assert [(a.seat, a.user_id, taken_by(a)) for a in mine][0] == ("p1", None, "timer")
+        assert {taken_by(a) for a in mine if a.seat == "p2"} <= {"order"}
         return result.row.version
 
     order.trigger = "click"
@@ -110,6 +115,10 @@ async def test_one_function_takes_a_standing_orders_steps_on_a_click_a_timer_and
     assert ended.status == "finished"
     played_by_order = await _steps_of(store, gid, ended.version, seat22)
     assert played_by_order and played_by_order == _taken(league_order, "league", gid, seat22)
+    sources = {(a.seat, taken_by(a)) for a in await store.actions(gid, limit=100_000) if a.version == ended.version}
+    assert {by for s, by in sources if s == seat22} == {"order"} and {by for s, by in sources if s != seat22} == {
+        "league"
+    }
 
     # every time, the one function of the autopilot asked the order
     assert order.callers == league_order.callers == {autopilot._next.__code__}

@@ -88,32 +88,35 @@ async def test_the_migration_keeps_the_rows_it_finds(store_backend, tmp_path, mo
     mine = next(v for v, script in migrations.MIGRATIONS if "taken_by" in script)
     monkeypatch.setattr(migrations, "MIGRATIONS", [m for m in migrations.MIGRATIONS if m[0] < mine])
     before = await make_store(spec, tmp_path)
-    row = await before.create_game(
-        guild_id=1, channel_id=5, game=GAME.id, host_id=7, options={}, seed=3, seats=[Seat("p1", 7), Seat("p2", 8)]
-    )
     await before.close()
-    sql = (
+    # the rows as that schema held them (this code reads columns that came later)
+    sqls = [
+        "INSERT INTO games(id, guild_id, channel_id, game, status, host_id, seed, created_at, updated_at)"
+        f" VALUES (1, 1, 5, '{GAME.id}', 'lobby', 7, 3, 1.0, 1.0)",
+        "INSERT INTO seats(game_id, position, seat, user_id) VALUES (1, 0, 'p1', 7), (1, 1, 'p2', 8)",
         "INSERT INTO actions(game_id, seat, user_id, action_json, events_json, version, created_at)"
-        f" VALUES ({row.id},'p1',7,'{{\"kind\": \"x\"}}','[]',2,1.5)"
-    )
+        " VALUES (1,'p1',7,'{\"kind\": \"x\"}','[]',2,1.5)",
+    ]
     if backend == "sqlite":
         import sqlite3
 
         con = sqlite3.connect(url)
-        con.execute(sql)
+        for sql in sqls:
+            con.execute(sql)
         con.commit()
         con.close()
     else:
         import asyncpg
 
         conn = await asyncpg.connect(url)
-        await conn.execute(sql)
+        for sql in sqls:
+            await conn.execute(sql)
         await conn.close()
     monkeypatch.undo()
     after = await make_store(spec, tmp_path)
     try:
         assert await after.schema_version() == migrations.MIGRATIONS[-1][0] >= mine
-        (a,) = await after.actions(row.id)
+        (a,) = await after.actions(1)
         assert (a.seat, a.user_id, a.action, a.events, a.version, a.by) == ("p1", 7, {"kind": "x"}, [], 2, "")
         assert taken_by(a) == "player"
     finally:

@@ -411,6 +411,9 @@ async def test_opening_an_older_database_fills_in_the_due_times(store, database_
         await store.sql(f"DROP INDEX {index}")
     await store.sql("ALTER TABLE votes DROP COLUMN decision")
     await store.sql("ALTER TABLE games DROP COLUMN lobby_message_id")
+    await store.sql("DROP INDEX games_orders_due")
+    await store.sql("ALTER TABLE games DROP COLUMN orders_due")
+    await store.sql("ALTER TABLE games DROP COLUMN orders_json")
     if str(database_url).startswith("postgres"):  # schema 3's append-only trigger (no column list)
         await store.sql("DROP TRIGGER actions_append_only_update ON actions")
         await store.sql(
@@ -423,6 +426,7 @@ async def test_opening_an_older_database_fills_in_the_due_times(store, database_
             "CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions"
             " BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END"
         )
+    await store.sql("ALTER TABLE actions DROP COLUMN source")
     await store.sql("ALTER TABLE actions DROP COLUMN taken_by")
     await store.sql("DELETE FROM schema_migrations WHERE version >= 4")
     await store.close()

@@ -35,6 +35,7 @@ OWNERS = {
     "web_sessions": "link_token redeem_link session_member sign_out",
     "calendar": "calendar_secret calendar_member calendar_deadlines",
     "privacy": "on_forget",
+    "orders": "order_choices arm_order disarm_order my_orders orders_due",
 }
 
 

@@ -18,7 +18,7 @@ from cogs.present.catchupview import catchup_message
 from cogs.present.ui import clip, event_lines, game_name, seat_tag
 from engine.i18n import t
 from store import UndoRow
-from tables import LINK_SECONDS, Decision, clocks, decisions, escape, log_page, plain, secrecy, web_link
+from tables import LINK_SECONDS, Decision, clocks, decisions, escape, log_page, plain, said_by, secrecy, web_link
 
 
 class History(TableFeature):
@@ -91,7 +91,7 @@ class History(TableFeature):
         log = await self.tables.actions(loaded.row.id, limit=total) if total else []
         # the steps this member may know of (no other crew's private steps: tables/seeing/secrecy.py),
         # and each undo where it happened: after the steps before the first it took back
-        groups: list[Decision | UndoRow] = list(decisions(secrecy.visible(loaded.game, log, seat)))
+        groups: list[Decision | UndoRow] = list(decisions(secrecy.visible(loaded.game, log, seat), seat))
         groups += await self.tables.undos(loaded.row.id)
         groups.sort(key=lambda g: g.first_action - 0.5 if isinstance(g, UndoRow) else g.steps[0].id)
         pages = max(1, -(-len(groups) // per))
@@ -105,7 +105,10 @@ class History(TableFeature):
                 undone[len(shown) + len(undone)] = self._undo_line(loaded.row, d, labels, locale)
                 continue
             evs = [e for a in d.steps for e in loaded.game.load_events(a.events)]
-            auto = [t("discord.log.auto", locale)] if d.by == "auto" else []
+            # who took it, when not a person's click: the only choice, a timer, a league's deadline,
+            # the reader's own standing order (another seat's reads as that member's decision)
+            how = said_by(d.steps[0].by if d.by == "order" else d.by, locale)
+            auto = [how] if how else []
             texts = event_lines(loaded.game, loaded.game.visible_events(evs, seat), locale, labels)
             shown.append((d, [x for x in texts if x] + auto))
         # a decision whose events say nothing to this reader: what was chosen, or that orders were given

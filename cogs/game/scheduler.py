@@ -47,6 +47,8 @@ class Scheduler(Periodic, commands.Cog):
             try:
                 if due.kind == "timeout":
                     counts["timeouts"] += await self.expire(due)
+                elif due.kind == "order":
+                    await self.order_due(due)
                 else:
                     counts["reminders"] += await self.remind(due, now)
             except Exception:  # one broken table (deleted channel, lost permission) must not stop the others
@@ -108,6 +110,14 @@ class Scheduler(Periodic, commands.Cog):
         await self.boards.deliver(result, retire=True)  # the older boards lose their buttons
         await self.boards.push_private(result)
         return len(seats)
+
+    async def order_due(self, due: Due) -> None:
+        """A standing order's delayed step fell due (tables/play/orders.py): the autopilot
+        takes it; its board goes out like any turn's."""
+        result = await self.tables.orders_due(due.row.id)
+        if result is not None:
+            await self.boards.deliver(result, retire=True)
+            await self.boards.push_private(result)
 
     async def expiry_vote(self, due: Due) -> int:
         """Policy "vote": the other players are asked, once, whether the seat goes to the AI now."""

@@ -22,7 +22,7 @@ from cogs.present.ui import board_link, clip, event_lines, msg_text, where
 from engine.base import BaseState, Event, Game
 from engine.i18n import t
 from store import GameRow, OwedMessage
-from tables import TurnRefused, TurnResult
+from tables import TurnRefused, TurnResult, escape, order_notices
 
 log = logging.getLogger("tabletop.boards")
 
@@ -37,12 +37,22 @@ def dm_nonce(key: str) -> str:
 
 
 async def dm_text(
-    boards: Any, row: GameRow, game: Game, state: BaseState, uid: int, own: list[Event], hand: Any, fallback: str
+    boards: Any,
+    row: GameRow,
+    game: Game,
+    state: BaseState,
+    uid: int,
+    own: list[Event],
+    hand: Any,
+    fallback: str,
+    version: int | None = None,
 ) -> str:
     locale = await boards.language_of(uid) or fallback
     labels = await boards.labels(row, locale)
     head = t("discord.private.head", locale, where=where(row, game, state, locale, labels))
     lines = event_lines(game, own, locale, labels)
+    # the member's standing orders that switched themselves off with this change, and why
+    lines += [escape(x, 500) for x in order_notices(row, uid, row.version if version is None else version, locale)]
     if hand is not None:  # the game starts: what each seat holds (dealt before any event)
         lines.append(msg_text(hand, locale, labels))
     body = "\n".join(dict.fromkeys(lines))
@@ -83,7 +93,8 @@ async def push_private(boards: Any, result: TurnResult, *, skip: int | None = No
         key = dm_key(row.id, row.version, uid)
         own = [e for e in result.events if e.to is not None and seat.seat in e.to]
         hand = game.private_summary(result.state, seat.seat) if start and game.private_view else None
-        if uid == skip or (not own and hand is None):
+        told = not order_notices(row, uid, row.version, None)  # an order's notice is never in the reply
+        if (uid == skip and told) or (not own and hand is None and told):
             if uid == skip:  # told in the interaction itself
                 await done(boards, key)
             continue
@@ -111,9 +122,10 @@ async def deliver_dm(boards: Any, owed: OwedMessage) -> None:
     events = [e for a in recent if a.version == int(version) for e in game.load_events(a.events)]
     own = [e for e in events if e.to is not None and seat in e.to]
     hand = game.private_summary(state, seat) if owed.kind == "hand" and game.private_view else None
-    if not own and hand is None:
+    if not own and hand is None and not order_notices(row, int(uid), int(version), None):
         await done(boards, owed.key)
         return
-    text = await dm_text(boards, row, game, state, int(uid), own, hand, await boards.public_locale_of(row))
+    fallback = await boards.public_locale_of(row)
+    text = await dm_text(boards, row, game, state, int(uid), own, hand, fallback, int(version))
     if not await send_dm(boards, owed.key, int(uid), text):
         raise RuntimeError("Discord did not take the DM")

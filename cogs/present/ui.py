@@ -19,7 +19,19 @@ from engine import get_game
 from engine.base import BaseState, Event, Game, SeatLabel
 from engine.i18n import has, t
 from store import GameRow
-from tables import Board, Choice, Happened, board_seat, clip, escape, game_name, happenings, seat_colours, seat_labels
+from tables import (
+    Board,
+    Choice,
+    Happened,
+    board_seat,
+    clip,
+    escape,
+    game_name,
+    happenings,
+    said_by,
+    seat_colours,
+    seat_labels,
+)
 from tables import board as _board
 
 MAX_BUTTONS = 20  # 4 rows of 5; the last row is kept for panel buttons
@@ -132,13 +144,14 @@ def happened_lines(steps: Sequence[Happened], tag: Callable[[str], str], locale:
     repeated within a line is shown once with its count ("... ×3"); a step the
     platform took (a forced single choice) says so.  ``tag``: a seat as a message names it."""
     merged: list[tuple[str | None, dict[str | None, list[str]]]] = []
-    auto = t("discord.log.auto", locale)
     for step in steps:
         parts: dict[str | None, list[str]] = {}
         for actor, text in step.lines:
             parts.setdefault(actor, []).append(text)
-        if step.by == "auto":
-            parts[None] = [f"{x} {auto}" for x in parts.get(None, [])] or [auto]
+        # the only choice, or the reader's own standing order (tables/rules/decisions.py)
+        said = said_by(step.by, locale, ("auto", "order"))
+        if said:
+            parts[None] = [f"{x} {said}" for x in parts.get(None, [])] or [said]
         if not parts:
             continue
         if merged and merged[-1][0] == step.seat:

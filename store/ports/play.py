@@ -13,6 +13,7 @@ from ..rows import (
     Committed,
     GameRow,
     NewSnapshot,
+    OrdersChange,
     OutboxRow,
     OwedMessage,
     SnapshotRow,
@@ -61,6 +62,15 @@ class KernelStore(TableById, Replay, RatingReads, CampaignById, Health, Protocol
     async def quarantine(self, game_id: int, reason: str) -> None:
         """Take a table out of play (status ``quarantined``; the channel is
         free again) and keep its raw row for a developer."""
+
+
+@runtime_checkable
+class OrderStore(Locking, Protocol):
+    """tables/play/orders.py: a member arms or disarms a standing order (store/orders.py)."""
+
+    async def set_orders(self, game_id: int, expected_version: int, change: OrdersChange) -> bool:
+        """Replace a running table's armed standing orders while it is at ``expected_version``
+        and they are still as read (``change.expected``); its version stays.  False: not written."""
 
 
 @runtime_checkable

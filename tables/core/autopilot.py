@@ -10,7 +10,8 @@ names itself (``source``: who took the step).  The platform's policies:
   out: the game's default action (or the AI's choice), once per seat;
 * ``league`` (:class:`LeaguePlayOut`): a league table at its deadline is played out
   by the AI from where it stands, every seat;
-* later ``order``: a member's standing orders (the kernel's ``standing_orders``).
+* ``order`` (:class:`~tables.core.standing.OrderPolicy`): the members' standing
+  orders (the kernel's ``standing_orders``; tables/core/standing.py).
 
 :func:`run` is the loop: after a change, while the game goes on, it asks the policies
 in priority order, each for the seats to act in the game's order, applies the first
@@ -22,9 +23,10 @@ standing orders, then the trigger's own.  It is pure and synchronous: the kernel
 runs it off the event loop between loading a table and its one compare-and-swap
 commit, so every step it takes is saved with the change that caused it, or none is.
 
-Who took a step is stored with it (``ActionRow.by``); the stored names are still
-"ai" and "auto" (:data:`STORED`), so a step of the timer or the league reads, in the
-log and the export, as before.  Only this module and the kernel's apply of a
+Who took a step is stored with it (``ActionRow.by``): the policy's source ("ai",
+"auto", "timer", "league"; a standing order's step "order:" with the order's kind and
+label, tables/core/standing.py), and whether the seat's member is recorded as the
+one who decided (:data:`RECORDED`).  Only this module and the kernel's apply of a
 member's own click apply actions to a table (tests/test_architecture.py).
 """
 
@@ -36,17 +38,13 @@ from typing import Any, Protocol, runtime_checkable
 from engine.base import BaseState, Event, Game
 from store import ActionRow, GameRow
 from tables.core.common import log_entry
+from tables.core.standing import OrderPolicy
 from tables.rules.levels import ai_move, timer_move
 
-#: how each source's steps are stored: (the seat's member recorded, ``ActionRow.by``);
-#: a source not listed (a standing order) is stored as a step the platform took for
-#: the member ("auto") until the log stores sources of its own
-STORED: dict[str, tuple[bool, str]] = {
-    "ai": (False, "ai"),
-    "auto": (True, "auto"),
-    "timer": (False, "ai"),
-    "league": (False, "ai"),
-}
+#: whether a source's steps record the seat's member as the one who decided: a forced
+#: single choice and the member's standing order do (their decision: undo treats it so);
+#: the AI, a timer that ran out and a league's deadline do not
+RECORDED: dict[str, bool] = {"ai": False, "auto": True, "timer": False, "league": False, "order": True}
 
 
 @runtime_checkable
@@ -113,9 +111,9 @@ class LeaguePlayOut:
 def step(game: Game, row: GameRow, state: BaseState, seat: str, policy: Policy, action: Any):
     """Apply one step ``policy`` took: the new state, its log row, its events."""
     state, events = game.apply(state, seat, action)
-    recorded, by = STORED.get(policy.source, (True, "auto"))
-    user = row.user_of(seat) if recorded else None
-    entry = log_entry(game, seat, user, action, events, auto=by == "auto")
+    user = row.user_of(seat) if RECORDED.get(policy.source, True) else None
+    by = policy.by() if isinstance(policy, OrderPolicy) else policy.source
+    entry = log_entry(game, seat, user, action, events, by=by)
     return state, entry, events
 
 

@@ -13,6 +13,7 @@ from engine.base import BaseState, Event, Game
 from engine.i18n import t
 from store import ActionRow, GameRow, LimitReached, ResultRow, Vote
 from tables.rules import limits
+from tables.rules.decisions import taken_by
 
 Picker = Callable[[Game, BaseState, str, list[Any]], Any]
 FINISHED = ("finished", "abandoned")
@@ -53,7 +54,7 @@ class Step:
 
     seat: str
     events: list[Event]
-    by: str  # "player", "ai" (a seat of the AI) or "auto" (a forced single choice)
+    by: str  # who took it, as its reader may know (tables/rules/decisions.py ``taken_by``)
 
 
 @dataclass
@@ -86,8 +87,7 @@ class TurnResult:
         out = []
         for e in self.entries:
             evs = e.evs if isinstance(e, Logged) else self.game.load_events(e.events)
-            by = "auto" if isinstance(e, Logged) and e.auto else "ai" if e.user_id is None else "player"
-            out.append(Step(e.seat, list(evs), by))
+            out.append(Step(e.seat, list(evs), taken_by(e, None)))
         return out
 
 
@@ -140,7 +140,7 @@ class Due:
     """Scheduler work for one table: a turn timer ran out, or a reminder is due."""
 
     row: GameRow
-    kind: str  # "timeout" or "remind"
+    kind: str  # "timeout", "remind" or "order" (a standing order's delayed step)
     seats: list[tuple[str, int]]  # (seat, member) waiting (timeouts: those whose time ran out)
     users: list[int] = field(default_factory=list)  # reminders: the members awake now
     policy: str = "default"  # timeouts: "ai", "default" or "vote" (tables/rules/clocks.py POLICIES)
@@ -163,17 +163,26 @@ def storable(row_id: int) -> bool:
 
 
 def log_entry(
-    game: Game, seat: str, user_id: int | None, action: Any, events: Sequence[Event], *, auto: bool = False
+    game: Game,
+    seat: str,
+    user_id: int | None,
+    action: Any,
+    events: Sequence[Event],
+    *,
+    auto: bool = False,
+    by: str | None = None,
 ) -> ActionRow:
-    """One row of the action log: who acted, the action and what it caused (all JSON)."""
+    """One row of the action log: who acted (``by``: the source, tables/rules/decisions.py),
+    the action and what it caused (all JSON)."""
+    by = by or ("auto" if auto else "ai" if user_id is None else "player")
     return Logged(
         seat=seat,
         user_id=user_id,
         action=game.parse_action(action).model_dump(mode="json"),
         events=game.dump_events(events),
         evs=list(events),
-        auto=auto,
-        by="auto" if auto else "ai" if user_id is None else "player",
+        auto=by == "auto",
+        by=by,
     )
 
 
@@ -221,3 +230,19 @@ class KernelSetting(Generic[T]):
 
     def __set__(self, obj: Any, value: T) -> None:
         setattr(obj.kernel, self.name, value)
+
+
+def validate(game: Game, state: BaseState) -> str | None:
+    """The game's own check of what a state means, when the engine offers one
+    (``validate(state)``: raises, or returns the first problem)."""
+    check = getattr(game, "validate", None)
+    if check is None:
+        return None
+    problem = check(state)
+    if problem is None or problem is True:
+        return None
+    if problem is False:
+        return "validation failed"
+    if isinstance(problem, (list, tuple)):
+        return str(problem[0]) if problem else None
+    return str(problem)

@@ -44,8 +44,9 @@ from store import (
     VersionConflict,
 )
 from store.ports import KernelStore
+from tables.core import standing
 from tables.core.autopilot import ForcedChoice, Policy, SeatFiller, run
-from tables.core.common import Loaded, Picker, TurnRefused, log_entry, placings, storable
+from tables.core.common import Loaded, Picker, TurnRefused, log_entry, placings, storable, validate
 from tables.core.snapshots import SNAPSHOT_EVERY, snapshot_due, snapshot_key
 from tables.core.snapshots import rebuild as rebuild_state
 from tables.rules import clocks, ratings
@@ -83,8 +84,10 @@ class Kernel:
         self.timings: dict[str, list[float]] | None = None
         #: take a human seat's decision that has exactly one legal choice (said in the log)
         self.auto_forced = True
-        #: policies consulted after the AI seats and forced choices (:meth:`standing_orders`)
+        #: policies consulted after the AI seats and forced choices (:meth:`standing_orders`), and
+        #: the delay of a standing order's step whose timing is hidden (tables/core/standing.py)
         self.standing: Sequence[Policy] = ()
+        self.order_delay: Callable[[], float] = standing.random_delay
         #: cache the state every this many log positions (tables/core/snapshots.py); 0: never
         self.snapshot_every = SNAPSHOT_EVERY
         #: this service's name in the outbox leases (one per process)
@@ -263,6 +266,7 @@ class Kernel:
             seats=seats,
             options=options,
             table=table,
+            orders=standing.pending(row, [] if outcome else game.to_act(state)),
             snapshot=NewSnapshot(snapshot_key(game), state_json)
             if snapshot_due(game, state, entries, self.snapshot_every)
             else None,
@@ -372,11 +376,11 @@ class Kernel:
         return version
 
     # ========================================================= autopilot
-    async def standing_orders(self, row: GameRow) -> Sequence[Policy]:
-        """The policies the members of ``row`` left to act for them (standing orders),
-        consulted after the AI seats and forced choices on every change
-        (tables/core/autopilot.py); none yet but what :attr:`standing` holds."""
-        return self.standing
+    async def standing_orders(self, row: GameRow, at_once: Any = ()) -> Sequence[Policy]:
+        """The policies the members of ``row`` left to act for them: their standing orders
+        (tables/core/standing.py; ``at_once``: seats whose hidden-timing orders fire now, True:
+        all), consulted after the AI seats and forced choices on every change."""
+        return [*self.standing, *standing.policies(row, self.clock, self.order_delay, at_once)]
 
     def policies(
         self, *, forced: bool = True, orders: Sequence[Policy] = (), then: Sequence[Policy] = ()
@@ -455,28 +459,13 @@ class Kernel:
         return state, entries, events
 
 
-def validate(game: Game, state: BaseState) -> str | None:
-    """The game's own check of what a state means, when the engine offers one
-    (``validate(state)``: raises, or returns the first problem)."""
-    check = getattr(game, "validate", None)
-    if check is None:
-        return None
-    problem = check(state)
-    if problem is None or problem is True:
-        return None
-    if problem is False:
-        return "validation failed"
-    if isinstance(problem, (list, tuple)):
-        return str(problem[0]) if problem else None
-    return str(problem)
-
-
 def written(row: GameRow, change: GameChange) -> None:
     """Keep ``row`` in step with what ``change`` wrote (who waits now, the settled time banks)."""
     if change.to_act is not None:
         row.to_act = list(change.to_act)
     if change.table is not None:
         row.table = change.table
+    standing.written(row, change.orders)
 
 
 def private_dms(
@@ -493,4 +482,5 @@ def private_dms(
         hand = start and bool(game.private_view) and game.private_summary(state, seat.seat) is not None
         if hand or any(e.to is not None and seat.seat in e.to for e in events):
             out.append((seat.user_id, "hand" if hand else "dm"))
-    return out
+    told = {u for u, _ in out}  # an order that switched itself off: its owner is told privately
+    return out + [(u, "dm") for u in standing.notified(row, row.version + 1) if u not in told]

@@ -154,7 +154,7 @@ class LeagueDeadline(LeagueSetup):
             # the autopilot plays the table out: standing orders first, then the AI every seat
             kept = replace(row, seats=[replace(s, user_id=None) if s.user_id in absent else s for s in row.seats])
             kernel = t.kernel
-            policies = [*await kernel.standing_orders(row), LeaguePlayOut()]
+            policies = [*await kernel.standing_orders(kept, at_once=True), LeaguePlayOut()]
             state, entries, events = await t.off_loop(kernel.autopilot, kept, game, state, policies)
             if game.outcome(state) is None:
                 raise TurnRefused("action_failed", "discord.table.action_failed", id=game_id)

@@ -22,9 +22,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from store.ports import PrivacyStore
+from store.privacy import on_forget_json
+from tables.core import standing
 from tables.leagues import rules as league_rules  # noqa: F401 -- a forget withdraws the member from every league (its forget step)
 
 log = logging.getLogger("tabletop.privacy")
+#: a forget drops the member's standing orders and their notices (tables/core/standing.py)
+on_forget_json("games", "orders_json", standing.forgotten)
 
 #: called with (member id, server id or None: every server) after a forget committed
 ForgetHook = Callable[[int, int | None], Awaitable[None]]

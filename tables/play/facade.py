@@ -24,6 +24,7 @@ from tables.play.campaigns import Campaigns
 from tables.play.delivery import Delivery, Outbox
 from tables.play.history import History
 from tables.play.lobby import Lobby
+from tables.play.orders import ArmedShown, ArmResult, OrderChoice, Orders
 from tables.play.schedule import Schedule
 from tables.play.seats import Seats
 from tables.play.turns import Turns
@@ -44,6 +45,7 @@ class PlayVerbs:
     schedule: Schedule
     views: Views
     outbox: Outbox
+    orders: Orders
 
     # ---------------------------------------------------------- history
     async def log_table(self, channel_id: int) -> Loaded:
@@ -291,3 +293,19 @@ class PlayVerbs:
 
     async def claim_delivery(self, owed: OutboxRow, now: float) -> Delivery | None:
         return await self.outbox.claim_delivery(owed, now)
+
+    # ---------------------------------------------------------- standing orders
+    async def order_choices(self, table_id: int, user_id: int, locale: str | None) -> list[OrderChoice]:
+        return await self.orders.order_choices(table_id, user_id, locale)
+
+    async def arm_order(self, table_id: int, user_id: int, kind: Any, params: Any = None) -> ArmResult:
+        return await self.orders.arm_order(table_id, user_id, kind, params)
+
+    async def disarm_order(self, table_id: int, user_id: int, kind: Any) -> list[ArmedShown]:
+        return await self.orders.disarm_order(table_id, user_id, kind)
+
+    async def my_orders(self, table_id: int, user_id: int) -> list[ArmedShown]:
+        return await self.orders.my_orders(table_id, user_id)
+
+    async def orders_due(self, table_id: int) -> TurnResult | None:
+        return await self.orders.orders_due(table_id)

@@ -9,6 +9,7 @@ from typing import Any
 
 from store import GameRow
 from store.ports import ScheduleStore
+from tables.core import standing
 from tables.core.common import Due, TurnRefused, VoteOpened
 from tables.core.kernel import Kernel
 from tables.play.seats import Seats
@@ -26,12 +27,15 @@ class Schedule:
         self.seats = seats
 
     async def due(self, now: float) -> list[Due]:
-        """Work for one scheduler pass: every running table whose turn timer ran
-        out (that beats a reminder) or whose waiting members are due a reminder
+        """Work for one scheduler pass: every running table with a standing order's
+        delayed step due, whose turn timer ran out (that beats a reminder) or whose waiting members are due a reminder
         (members in their quiet hours are left for a later pass).  The store reads
         only the tables with a seat due at ``now`` (indexed due times)."""
         out: list[Due] = []
         for row in await self.store.due_tables(now):
+            when = standing.due(standing.book(row))
+            if when is not None and when <= now:  # a standing order's delayed step (tables/play/orders.py)
+                out.append(Due(row, "order", []))
             humans = [(seat, uid) for seat in row.to_act if (uid := row.user_of(seat)) is not None]
             if not humans:
                 continue

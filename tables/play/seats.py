@@ -11,6 +11,7 @@ from engine import GameError
 from engine.base import BaseState, Game
 from store import ChangeSet, GameChange, GameRow, NewVote, ResultRow, VersionConflict, Vote, VoteTaken
 from store.ports import SeatStore
+from tables.core import standing
 from tables.core.common import HandoverResult, Loaded, Raced, TurnRefused, TurnResult, UndoResult, VoteOpened
 from tables.core.kernel import Kernel
 from tables.core.snapshots import SnapshotUnusable, snapshot_key
@@ -57,6 +58,7 @@ class Seats:
             if src.snapshot is None:
                 raise TurnRefused("undo_impossible", "core.ui.undo_impossible")
             await self.k.bad_snapshot(row, src, "it does not lead to the stored state")
+        standing.taken_back(row, user_id, tail)  # written only if the undo is
         others = any(e.user_id not in (None, user_id) and e.by != "auto" for e in tail)
         free = not others and before.rng == state.rng and not game.hidden_revealed(before, state)
         return before, [e.id for e in tail], free, undo_rule.removed_players(tail, user_id)

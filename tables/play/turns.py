@@ -119,7 +119,8 @@ class Turns:
                 raise TurnRefused("not_your_turn", "core.error.not_your_turn")
             waiting_before = game.to_act(state)
             timer = TimerDefault([s for s, _ in waiting], "ai" if policy == "ai" else "default")
-            policies = self.k.policies(orders=await self.k.standing_orders(row), then=[timer])
+            orders = await self.k.standing_orders(row, at_once=[s for s, _ in waiting])
+            policies = self.k.policies(orders=orders, then=[timer])
             try:
                 state, entries, events = await self.k.off_loop(self.k.autopilot, row, game, state, policies)
             except Exception as exc:  # noqa: BLE001

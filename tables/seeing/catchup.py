@@ -66,17 +66,18 @@ async def catchup(history: History, row: GameRow, game: Game, state: BaseState, 
     total = await store.count_actions(row.id)
     offset = max(0, total - LOOK_BACK)
     rows = await store.actions(row.id, limit=LOOK_BACK, offset=offset)
-    mine = [i for i, a in enumerate(rows) if a.user_id == user_id]
+    # the member's last own decision (a step their standing order took is shown, not skipped)
+    mine = [i for i, a in enumerate(rows) if a.user_id == user_id and taken_by(a) != "order"]
     start = mine[-1] + 1 if mine else 0
     # the member's own forced steps right after their decision are still theirs
-    while start < len(rows) and rows[start].user_id == user_id:
+    while start < len(rows) and rows[start].user_id == user_id and taken_by(rows[start]) != "order":
         start += 1
     since = visible(game, rows[start:], seat)  # no other crew's private steps (tables/seeing/secrecy.py)
     out = Catchup(row, game, seat, after=state, turns=len(since), earlier=0 if mine else offset)
     for a in since:
         events = game.visible_events(game.load_events(a.events), seat)
-        by = taken_by(a)
-        step = Step(a.seat, events, by)
+        by = taken_by(a, seat)
+        step = Step(a.seat, events, a.by if by == "order" else by)  # their own order: with its label
         out.steps.append(step)
         if out.first_hit is None and a.seat != seat:
             hit = next((e for e in events if touches(e, seat)), None)
