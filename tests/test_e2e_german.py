@@ -103,3 +103,35 @@ def test_the_armor_clash_prompt_names_the_loaded_round_in_the_readers_language()
     for lang in ("de", "zh", "en"):
         assert t("armor_clash.ammo.AP", lang) in prompt.text(lang), (lang, prompt.text(lang))
     assert "(geladen: PzGr," in prompt.text("de")
+
+
+@pytest.mark.parametrize("game_id", [g for g, _ in GAMES])
+def test_every_word_drawn_on_a_german_board_image_is_german(game_id):
+    """The images themselves: every text run the renderer draws (render.common's record)
+    on the public image and each seat's own, at spread positions of seeded AI games at the
+    fewest and the most seats, has no English."""
+    from test_render_legibility import NAMES as PLAYERS
+    from test_render_legibility import positions, seat_counts
+
+    from render import render
+    from render.common import recorded_text
+
+    english: dict[str, list[str]] = {}
+    drawn = 0
+    for seats in seat_counts(game_id):
+        game, names, picks, labels = positions(game_id, seats, seed=11)
+        for state in picks:
+            for seat in [None, *names]:
+                with recorded_text() as runs:
+                    render(game_id, game.view(state, seat, labels), "de")
+                for _, run in runs:
+                    drawn += 1
+                    for player in PLAYERS:
+                        run = run.replace(player, " ")
+                    if english_in(run):
+                        english[run] = english_in(run)
+    assert drawn > 100, drawn
+    assert not english, list(english.items())[:10]
+    with recorded_text() as runs:  # the same board in English: the check sees its words
+        render(game_id, game.view(picks[-1], None, labels), "en")
+    assert any(english_in(run) for _, run in runs)
