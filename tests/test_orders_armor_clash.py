@@ -51,7 +51,7 @@ def test_every_order_has_its_words_in_every_language_and_hides_its_timing() -> N
         for lang in CODES:
             assert has(k.label.key, lang)
             assert k.label.text(lang)
-    for reason in ("hit", "target_out", "no_aim", "in_sights", "rival_scored"):
+    for reason in ("hit", "hit_by_other", "target_out", "no_aim", "in_sights", "rival_scored"):
         assert has(f"armor_clash.standing.lapse.{reason}", "zh")
     assert {k.kind for k in O.typical_orders(st, "p1")} == {O.FIRE, O.CARRY}
 
@@ -129,22 +129,32 @@ def _watch(seed: int, options: dict[str, Any], seats: list[str], arm: Any, fires
     return None
 
 
-def test_the_orders_lapse_when_the_vehicle_is_hit() -> None:
-    for seed in range(30):
-        found = _watch(
-            seed,
-            DUEL,
-            ["p1", "p2"],
-            lambda s: [armed(s, "p1", O.FIRE, "p2"), armed(s, "p1", O.CARRY)],
-            lambda s: O.wounds(R.unit_of_seat(s, "p1")) > 0,
-        )
-        if found:
-            st, orders = found
-            for order in orders:
-                step = G.order_step(st, "p1", order)
-                assert step.kind == "lapse" and step.reason.key == "armor_clash.standing.lapse.hit"
-            return
-    raise AssertionError("p1 was never hit")
+def test_keep_firing_holds_on_through_its_targets_hits_and_lapses_on_another_foes() -> None:
+    """The exchange of fire with the target is what the order is for; a hit from another foe is a
+    new threat (3-seat duel: every crew for itself)."""
+    by_target = by_other = 0
+    for seed in range(12):
+        st = G.new(THREE, DUEL, seed=seed)
+        orders: list[Any] = []
+        for _ in range(900):
+            if G.outcome(st) is not None or not R.unit_of_seat(st, "p1").active:
+                break
+            if "p1" in G.to_act(st) and "p1" not in st.pending:
+                hits = {s.shooter for s in st.last_shots if s.target == "p1" and s.hit}
+                for order in orders:
+                    step = G.order_step(st, "p1", order)
+                    target = order.params["target"]
+                    if not R.unit_by_id(st, target).active:
+                        continue
+                    if hits - {target}:
+                        assert step.kind == "lapse" and step.reason.key == "armor_clash.standing.lapse.hit_by_other"
+                        by_other += 1
+                    elif hits:
+                        assert step.kind != "lapse"
+                        by_target += 1
+                orders = [armed(st, "p1", O.FIRE, o.id) for o in R.foes(st, R.unit_of_seat(st, "p1"))]
+            st = G.ai_step(st)[0]
+    assert by_target and by_other
 
 
 def test_keep_firing_lapses_when_its_target_is_out() -> None:
@@ -253,6 +263,11 @@ def test_carry_on_continues_a_slow_traverse_or_move_and_keeps_loading() -> None:
             if G.outcome(st) is not None or "p1" not in G.to_act(st) or not (u.move_plan or u.rot_plan):
                 continue
             step = G.order_step(st, "p1", armed(st, "p1", O.CARRY))
+            hurt = G.copy_state(st)  # the same, with the crew's driver wounded meanwhile
+            R.unit_of_seat(hurt, "p1").injuries["driver"] += 1
+            carry = armed(st, "p1", O.CARRY)
+            step_hurt = G.order_step(hurt, "p1", carry)
+            assert step_hurt.kind == "lapse" and step_hurt.reason.key == "armor_clash.standing.lapse.hit"
             if G._targets(st, u, Pending()) and u.loaded is not None:
                 assert step.kind == "lapse" and step.reason.key == "armor_clash.standing.lapse.in_sights"
                 seen["in_sights"] = seen.get("in_sights", 0) + 1

@@ -4,20 +4,22 @@
 whenever they look in (the benchmark ``bench/async_days.py`` arms exactly these):
 keep firing at the foe the seat filler would pick, and carry on what is under way.
 
-* ``keep_firing`` (params: ``target``, ``ammo``, ``wounds``, ``rival_points``; scope: the game) -- the
-  loader-gunner routine of rules 2.2 and 7 against one foe: shoot it whenever it is
-  in the gun's reach, else load ``ammo`` (or keep loading), else turn the gun
-  towards it (the free 1-2 cell turn of 8.2 first, a slow traverse or a hull turn,
-  8.4, as the seat filler's easy level does).  It lapses when the target is out of
-  the battle, when the seat's own vehicle took a wound since it was armed
-  (``wounds`` counts crew injuries, power hits and track knock-outs: the crew must
-  rethink), when a rival scored at the duel's crossroads since (R14: the duel is
-  won there, not by firing), or when the gun cannot be brought to bear.
+* ``keep_firing`` (params: ``target``, ``ammo``, ``turn``, ``rival_points``; scope:
+  the game) -- the loader-gunner routine of rules 2.2 and 7 against one foe: shoot
+  it whenever it is in the gun's reach, else load ``ammo`` (or keep loading), else
+  turn the gun towards it (the free 1-2 cell turn of 8.2 first, a slow traverse or
+  a hull turn, 8.4, as the seat filler's easy level does).  It lapses when the
+  target is out of the battle, when another foe than the target hit the seat's
+  vehicle in a turn since it was armed (a new threat: whom to fire at is the
+  question again; hits from the target itself are the exchange the order is for),
+  when a rival scored at the duel's crossroads since (R14: the duel is won there,
+  not by firing), or when the gun cannot be brought to bear.
 * ``carry_on`` (params: ``wounds``, ``rival_points``; scope: the game) -- continue a
   move, a reload or a turret traverse that is under way (the rules' multi-turn
-  actions).  It lapses when the seat's vehicle is wounded, a rival scored at the
-  crossroads, or when a foe is in the loaded gun's reach
-  while the vehicle is still driving or traversing (then firing may be better).
+  actions).  It lapses when the vehicle was wounded while still driving or
+  traversing (``wounds``: crew injuries, power hits, track knock-outs), when a foe
+  is in the loaded gun's reach while still driving or traversing (then firing may
+  be better), or when a rival scored at the crossroads.
 
 Every order is given in secret and at once by every seat (2.3, 11), so there are no
 conditional replies on another seat's order: nobody sees it before the turn
@@ -49,6 +51,14 @@ def wounds(u: Unit) -> int:
     return sum(u.injuries.values()) + u.power + u.heavy_power + u.track_knockouts + int(u.tracks != "ok")
 
 
+def hit_by_other(state: State, u: Unit, target: str, armed_turn: int) -> bool:
+    """Whether a foe other than ``target`` hit ``u`` in a turn resolved since the order was
+    armed in turn ``armed_turn`` (``last_shots`` are the shots of the turn before this one)."""
+    if state.turn - 1 < armed_turn:
+        return False
+    return any(s.target == u.id and s.hit and s.shooter != target for s in state.last_shots)
+
+
 def rival_points(state: State, seat: str) -> int:
     """The crossroads points of every other seat (duels of rules revision 3, R14)."""
     return sum(n for s, n in state.points.items() if s != seat)
@@ -62,8 +72,7 @@ def order_kinds(state: State, seat: str) -> list[OrderKind]:
     u = R.unit_of_seat(state, seat)
     if u is None or not u.active or state.result is not None:
         return []
-    hurt = wounds(u)
-    seen = {"wounds": hurt, "rival_points": rival_points(state, seat)}
+    points = rival_points(state, seat)
     ammo = u.loading or u.loaded or AI._best_ammo(state)
     out = [
         OrderKind(
@@ -72,7 +81,7 @@ def order_kinds(state: State, seat: str) -> list[OrderKind]:
                 key="armor_clash.standing.keep_firing", params={"target": o.label, "ammo": f"@armor_clash.ammo.{ammo}"}
             ),
             scope="game",
-            params={"target": o.id, "ammo": ammo, **seen},
+            params={"target": o.id, "ammo": ammo, "turn": state.turn, "rival_points": points},
             hide_timing=True,
         )
         for o in R.foes(state, u)[:MAX_TARGETS]
@@ -82,7 +91,7 @@ def order_kinds(state: State, seat: str) -> list[OrderKind]:
             kind=CARRY,
             label=Msg(key="armor_clash.standing.carry_on"),
             scope="game",
-            params=dict(seen),
+            params={"wounds": wounds(u), "rival_points": points},
             hide_timing=True,
         )
     )
@@ -108,15 +117,13 @@ def order_step(game: Any, state: State, seat: str, order: ArmedOrder, legal: lis
     u = R.unit_of_seat(state, seat)
     if u is None:
         return Hold()
-    if wounds(u) > int(order.params.get("wounds", 0)):
-        return _lapse("hit")
     if rival_points(state, seat) > int(order.params.get("rival_points", 0)):
         return _lapse("rival_scored")
     p = state.pending.get(seat, Pending())
     if order.kind == FIRE:
         return _keep_firing(game, state, u, p, order, legal)
     if order.kind == CARRY:
-        return _carry_on(game, state, u, p, legal)
+        return _carry_on(game, state, u, p, order, legal)
     return Hold()
 
 
@@ -135,6 +142,8 @@ def _keep_firing(game: Any, state: State, u: Unit, p: Pending, order: ArmedOrder
     tgt = R.unit_by_id(state, str(order.params.get("target", "")))
     if tgt is None or not tgt.active:
         return _lapse("target_out")
+    if hit_by_other(state, u, tgt.id, int(order.params.get("turn", 0))):
+        return _lapse("hit_by_other")
     in_reach = any(o.id == tgt.id for o in game._targets(state, u, p))
     if p.step == "target":
         return _take(Target(target=tgt.id), legal) or Hold()
@@ -162,11 +171,13 @@ def _keep_firing(game: Any, state: State, u: Unit, p: Pending, order: ArmedOrder
     return _take(Choose(what=want.what), legal) or _lapse("no_aim")
 
 
-def _carry_on(game: Any, state: State, u: Unit, p: Pending, legal: list[Any]) -> OrderStep:
+def _carry_on(game: Any, state: State, u: Unit, p: Pending, order: ArmedOrder, legal: list[Any]) -> OrderStep:
     if p.step != "top" or p.pre_rot is not None:
         return Hold()
     if u.loading is not None:
         return _take(Choose(what="continue_reload"), legal) or Hold()
+    if (u.move_plan or u.rot_plan) and wounds(u) > int(order.params.get("wounds", 0)):
+        return _lapse("hit")  # still driving or traversing, and hit meanwhile
     under_way = [w for w, plan in (("continue_move", u.move_plan), ("continue_rotate", u.rot_plan)) if plan]
     for what in under_way:
         step = _take(Choose(what=what), legal)
