@@ -86,9 +86,9 @@ async def test_a_one_use_order_is_removed_once_used_and_a_lapse_tells_its_owner_
     version = result.row.version
     row = await store.get_game(gid)
     assert order_notices(row, CAROL, version, "en") == [
-        "Your standing order “keep passing” switched off: someone bid after you armed it."
+        "Your standing order “keep passing” switched off. Someone bid after you armed it."
     ]
-    assert order_notices(row, CAROL, version, "zh")[0].startswith("你的常备指令“一直不出价”已关闭")
+    assert order_notices(row, CAROL, version, "zh")[0].startswith("你的常备指令“一直不出价”已关闭。")
     assert order_notices(row, BOB, version, "en") == [] and order_notices(row, HOST, version, "en") == []
     # her private message is owed in the same commit (the outbox), nobody else's
     owed = [m.key for m in await store.due_messages(service.clock() + 3600)]
@@ -310,3 +310,56 @@ async def test_privacy_forget_removes_the_members_armed_orders(store):
     row = await store.get_game(gid)
     assert str(CAROL) not in (row.orders_json or "")
     assert [o.user for o in standing.parse(row.orders_json).armed] == [BOB]
+
+
+# ------------------------------------------------------------------ a real game
+async def test_automobile_with_the_typical_orders_plays_to_the_end_through_the_table_service(store):
+    """Automobile's own orders (engine/automobile/orders.py), armed by every member as a typical
+    player does (the pass again each round), through the table service: they take steps on
+    clicks and, the pass's timing hidden, through the scheduler's due step; the game ends,
+    every armed order with it, and the export replays to the stored state."""
+    clock = Clock()
+    service = TableService(store, clock=clock)
+    service.kernel.order_delay = lambda: 120.0
+    row = await new_table(store, game="automobile", seats=SEATS)
+    await service.lobby(row.id, HOST, "start")
+    gid = row.id
+    due_steps = 0
+    for _ in range(2000):
+        row = await store.get_game(gid)
+        if row.status != "active":
+            break
+        when = standing.due(standing.parse(row.orders_json))
+        if when is not None and await to_act(service, gid) == [s for s in row.to_act]:
+            clock.now = max(clock.now, when)
+            if [d for d in await service.due(clock()) if d.row.id == gid and d.kind == "order"]:
+                due_steps += (await service.orders_due(gid)) is not None
+                continue
+        for _, user in SEATS:
+            armed = {o.kind for o in await service.my_orders(gid, user)}
+            for kind in {"sell_distributors", "exec_pass"} - armed:
+                offered = {c.kind for c in await service.order_choices(gid, user, "en")}
+                if kind in offered:
+                    await service.arm_order(gid, user, kind)
+        row = await store.get_game(gid)
+        if row.status != "active":
+            break
+        loaded = await service.load(gid)
+        waiting = loaded.game.to_act(loaded.state)
+        if not waiting or standing.due(standing.parse(loaded.row.orders_json)) is not None:
+            continue
+        seat = waiting[0]
+        await service.act(gid, loaded.row.user_of(seat), lambda g, st, s, legal: g.ai_action(st, s), seat=seat)
+    row = await store.get_game(gid)
+    assert row.status == "finished"
+    log = await store.actions(gid, limit=100_000)
+    kinds = {order_label(a.by).key for a in log if taken_by(a) == "order"}
+    assert kinds == {"automobile.order.sell_distributors", "automobile.order.exec_pass"}
+    assert due_steps > 0  # the hidden pass went through the scheduler
+    assert standing.parse(row.orders_json).armed == []
+    data = await service.export_data(row)
+    game = get_game("automobile")
+    replayed = game.replay(
+        data["seats"], data["options"], data["seed"], [(e["seat"], e["action"]) for e in data["log"]]
+    )
+    assert canonical(game.dump(replayed)) == canonical(game.dump(game.load(row.state_json)))

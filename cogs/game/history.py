@@ -108,9 +108,10 @@ class History(TableFeature):
             # who took it, when not a person's click: the only choice, a timer, a league's deadline,
             # the reader's own standing order (another seat's reads as that member's decision)
             how = said_by(d.steps[0].by if d.by == "order" else d.by, locale)
-            auto = [how] if how else []
             texts = event_lines(loaded.game, loaded.game.visible_events(evs, seat), locale, labels)
-            shown.append((d, [x for x in texts if x] + auto))
+            texts = [x for x in texts if x]
+            # the only choice is said after its step; a timer, a deadline or an order first (a long line is clipped)
+            shown.append((d, texts + [how] if d.by == "auto" else [how, *texts] if how else texts))
         # a decision whose events say nothing to this reader: what was chosen, or that orders were given
         quiet = {k: d.steps for k, (d, texts) in enumerate(shown) if not texts}
         said = await self.tables.log_words(loaded.row, loaded.game, quiet, seat, locale, labels)

@@ -79,11 +79,16 @@ class Orders:
         return loaded.row, loaded.game, loaded.state, seat
 
     async def order_choices(self, table_id: int, user_id: int, locale: str | None) -> list[OrderChoice]:
-        """The orders the member may arm now at ``table_id``, labelled in ``locale``."""
+        """The orders the member may arm now at ``table_id``, labelled in ``locale`` (none that
+        would switch itself off at once: the game says its decision matters now)."""
         row, game, state, seat = await self._seated(table_id, user_id)
         armed = standing.mine(row, user_id)
         out = []
         for k in game.order_kinds(state, seat):
+            trial = standing.Standing(kind=k.kind, seat=seat, scope=k.scope, marker=game.order_marker(state, k.scope),
+                                      uses=k.uses, params=k.params, user=user_id, label=k.label)  # fmt: skip
+            if isinstance(game.order_step(state, seat, trial), Lapse):
+                continue  # it would switch itself off at once (arming it is refused alike)
             on = any(o.kind == k.kind and same_params(o.params, k.params) for o in armed)
             out.append(OrderChoice(k.kind, k.label.text(locale), k.scope, k.uses, dict(k.params), on))
         return out
