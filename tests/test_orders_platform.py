@@ -363,3 +363,59 @@ async def test_automobile_with_the_typical_orders_plays_to_the_end_through_the_t
         data["seats"], data["options"], data["seed"], [(e["seat"], e["action"]) for e in data["log"]]
     )
     assert canonical(game.dump(replayed)) == canonical(game.dump(game.load(row.state_json)))
+
+
+async def test_a_league_deadline_plays_a_members_order_out_at_once_in_its_commit(store):
+    """Armor Clash in a league (its orders hide their timing): at the deadline the play-out takes
+    the member's standing order first, at once (the deadline's moment tells nothing)."""
+    from test_league_deadline import _season, moved_by_both
+
+    from tables.leagues.rounds import LeagueService
+
+    clock = Clock()
+    tables = TableService(store, clock=clock)
+    leagues = LeagueService(tables)
+    lid, (tb,) = await _season(leagues, [21, 22], name="Orders")
+    gid = tb["game_id"]
+    await moved_by_both(tables, gid, tb["seats"])
+    offered = {c.kind: c for c in await tables.order_choices(gid, 22, "en")}
+    assert offered, "Armor Clash offers orders"
+    for kind, choice in offered.items():
+        await tables.arm_order(gid, 22, kind, choice.params)
+    seat = (await tables.load(gid)).row.seat_of(22)
+    clock.advance(3601)
+    assert "deadline" in [e.kind for e in await leagues.advance(lid)]
+    ended = await store.get_game(gid)
+    assert ended.status == "finished"
+    steps = [a for a in await store.actions(gid, limit=100_000) if a.version == ended.version]
+    by_order = [a for a in steps if taken_by(a) == "order"]
+    assert by_order and {a.seat for a in by_order} == {seat} and all(a.user_id == 22 for a in by_order)
+    assert {taken_by(a) for a in steps} <= {"order", "league", "auto"}
+    assert standing.parse(ended.orders_json).armed == []
+
+
+def test_only_the_owners_verbs_and_the_autopilot_read_armed_orders():
+    """No board, page, view, log or export is built from the stored orders: the modules that read
+    them are the kernel's (autopilot, commit, scheduler, undo, forget) and the owner's verbs; the
+    edges get only the owner's own notices (``order_notices``)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    readers = set()
+    for folder in ("cogs", "web", "tables"):
+        for path in (root / folder).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            if "orders_json" in text or re.search(r"import standing\b|core\.standing import", text):
+                readers.add(path.relative_to(root).as_posix())
+    assert readers == {
+        "tables/__init__.py",  # order_notices only
+        "tables/core/autopilot.py",
+        "tables/core/kernel.py",
+        "tables/core/standing.py",
+        "tables/people/privacy.py",
+        "tables/play/orders.py",
+        "tables/play/schedule.py",
+        "tables/play/seats.py",
+    }
+    assert "from tables.core.standing import notice_lines as order_notices" in (root / "tables/__init__.py").read_text()
