@@ -76,9 +76,13 @@ from .core.common import (
     placings,
 )
 from .play.delivery import Delivery, delivery_nonce
+from .play.orders import ArmedShown, ArmResult, OrderChoice
 from .service import TableService
 
 __all__ = [
+    "ArmResult",
+    "ArmedShown",
+    "OrderChoice",
     "said_by",
     "order_notices",
     # the facade and what its calls return

@@ -419,3 +419,34 @@ def test_only_the_owners_verbs_and_the_autopilot_read_armed_orders():
         "tables/play/seats.py",
     }
     assert "from tables.core.standing import notice_lines as order_notices" in (root / "tables/__init__.py").read_text()
+
+
+async def test_two_processes_taking_one_delayed_step_take_it_once(store_backend, tmp_path):
+    clock = Clock()
+    a = await make_store(store_backend, tmp_path, clock=clock)
+    b = await make_store(store_backend, tmp_path, clock=clock)  # a second bot process
+    try:
+        one, two = TableService(a, clock=clock), TableService(b, clock=clock)
+        for s in (one, two):
+            s.kernel.order_delay = lambda: 300.0
+        gid = await started(a, one)
+        await one.arm_order(gid, CAROL, "decline_reroll")
+        await _at_carols_dice(one, gid)
+        clock.advance(6)
+        plain = two.kernel.off_loop
+        raced = []
+
+        async def racing(fn, *args):
+            """While this process decides the due step, the other one takes it first."""
+            if not raced:
+                raced.append(await one.orders_due(gid))
+            return await plain(fn, *args)
+
+        two.kernel.off_loop = racing  # type: ignore[method-assign]
+        assert await two.orders_due(gid) is None  # lost the compare-and-swap: nothing twice, no error
+        assert raced[0] is not None and [s.seat for s in raced[0].steps] == ["p3"]
+        log = await b.actions(gid, limit=100)
+        assert [(x.seat, x.action["kind"], taken_by(x)) for x in log].count(("p3", "keep", "order")) == 1
+    finally:
+        await a.close()
+        await b.close()

@@ -162,9 +162,14 @@ class Orders:
                 return None
             waiting = game.to_act(state)
             after, entries, events = await self.k.advance_ai(row, game, state)
-            if entries:
-                row.version = await self.k.save_turn(row, game, after, entries)
-                return TurnResult(row, game, after, events, [e.seat for e in entries], waiting, entries)
+            try:
+                if entries:
+                    row.version = await self.k.save_turn(row, game, after, entries)
+                    return TurnResult(row, game, after, events, [e.seat for e in entries], waiting, entries)
+            except TurnRefused as exc:
+                if exc.code != "stale":
+                    raise
+                return None  # another process took it (or the table moved on): its pass shows it
             await self._write(row, waiting)
             return None
 
