@@ -450,3 +450,24 @@ async def test_two_processes_taking_one_delayed_step_take_it_once(store_backend,
     finally:
         await a.close()
         await b.close()
+
+
+async def test_the_catch_up_shows_what_the_members_order_did_since_their_own_decision(store):
+    service = TableService(store)
+    gid = await started(store, service)
+    await click(service, gid, HOST, "pass")
+    await click(service, gid, BOB, "pass")
+    await click(service, gid, CAROL, "pass")  # her own last decision
+    await service.arm_order(gid, CAROL, "decline_reroll")
+    service.kernel.order_delay = lambda: 0.0
+    await click(service, gid, HOST, "keep")
+    await click(service, gid, BOB, "keep")
+    assert (await service.orders_due(gid)) is not None  # her order keeps for her
+    await click(service, gid, HOST, "bid")
+    loaded = await service.load(gid)
+    mine = await service.catchup(loaded.row, loaded.game, loaded.state, CAROL)
+    said = [(s.seat, s.by.split(":", 1)[0]) for s in mine.steps]
+    assert said == [("p1", "player"), ("p2", "player"), ("p3", "order"), ("p1", "player")]
+    assert order_label(mine.steps[2].by).key == "bids.order.decline_reroll"
+    theirs = await service.catchup(loaded.row, loaded.game, loaded.state, BOB)
+    assert [(s.seat, s.by) for s in theirs.steps] == [("p3", "player"), ("p1", "player")]  # her decision, to him
