@@ -97,7 +97,14 @@ async def play(game: str, clicks: int, folder: Path) -> tuple[int, int]:
         except AssertionError as e:
             if "still running" not in str(e):
                 raise
-        await table.deliver()  # what the outbox still holds is posted
+        # what the outbox still holds is posted before the count (and before the bot stops)
+        for _ in range(600):
+            pending = table.sql("SELECT COUNT(*) FROM outbox WHERE game_id=?", gid)[0][0]
+            pending += table.sql("SELECT COUNT(*) FROM outbox_messages WHERE game_id=?", gid)[0][0]
+            if not pending:
+                break
+            await table.deliver()
+            await asyncio.sleep(0.05)
         found = count_images(fd)
         await fd.stop(table.bot)
         return found
