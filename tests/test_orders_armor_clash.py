@@ -297,3 +297,17 @@ def test_carry_on_keeps_loading() -> None:
                     assert step.kind == "hold"
             st = G.ai_step(st)[0]
     assert loading
+
+
+@pytest.mark.parametrize(
+    ("options", "seats", "hidden"),
+    [(DUEL, 2, True), (DUEL, 3, True), ({}, 2, False), (SKIRMISH, 3, False), ({"scenario": "c1_recon"}, 1, False)],
+)
+def test_the_timing_is_hidden_where_a_rival_could_read_it(options: dict[str, Any], seats: int, hidden: bool) -> None:
+    """A duel's commits are hidden in time (an instant one would show the rival the routine order);
+    against the boss or AI tanks the other seats are teammates and the enemy reads no clock."""
+    st = G.new([f"p{i + 1}" for i in range(seats)], options, seed=1)
+    kinds = G.order_kinds(st, "p1")
+    assert kinds and all(k.hide_timing is hidden for k in kinds)
+    for k in kinds:
+        assert G.arm(st, "p1", k.kind, k.params).hide_timing is hidden

@@ -23,10 +23,14 @@ keep firing at the foe the seat filler would pick, and carry on what is under wa
 
 Every order is given in secret and at once by every seat (2.3, 11), so there are no
 conditional replies on another seat's order: nobody sees it before the turn
-resolves.  Both orders hide their timing (``hide_timing``): a commit is public
-(``Committed``), and an instant one would tell the table that the seat's secret
-order is the routine one.  An order reads the public battlefield and its own seat
-only and draws no dice.
+resolves.  In a duel (another seat on another side) both orders hide their timing
+(``hide_timing``): a commit is public (``Committed``), and an instant one would tell
+the rival that the seat's secret order is the routine one -- with one target, which
+order exactly, since the routine is a function of the public board.  Against AI
+tanks or the boss the other seats are teammates (who may talk plans over openly)
+and the enemy is the rules' automaton, which reads the board and never the clock:
+the timing tells no adversary anything, so the step is taken at once.  An order
+reads the public battlefield and its own seat only and draws no dice.
 """
 
 from __future__ import annotations
@@ -59,6 +63,13 @@ def hit_by_other(state: State, u: Unit, target: str, armed_turn: int) -> bool:
     return any(s.target == u.id and s.hit and s.shooter != target for s in state.last_shots)
 
 
+def has_rival(state: State, u: Unit) -> bool:
+    """Whether another seat fights on another side than ``u`` (a duel): a person who could read
+    the timing of ``u``'s commit.  In a battle of the players' side against AI tanks or the boss
+    every other seat is a teammate, and the enemy's automaton reads the board, never the clock."""
+    return any(x.seat is not None and x.seat != u.seat and x.side != u.side for x in state.units)
+
+
 def rival_points(state: State, seat: str) -> int:
     """The crossroads points of every other seat (duels of rules revision 3, R14)."""
     return sum(n for s, n in state.points.items() if s != seat)
@@ -73,6 +84,7 @@ def order_kinds(state: State, seat: str) -> list[OrderKind]:
     if u is None or not u.active or state.result is not None:
         return []
     points = rival_points(state, seat)
+    hide = has_rival(state, u)
     ammo = u.loading or u.loaded or AI._best_ammo(state)
     out = [
         OrderKind(
@@ -82,7 +94,7 @@ def order_kinds(state: State, seat: str) -> list[OrderKind]:
             ),
             scope="game",
             params={"target": o.id, "ammo": ammo, "turn": state.turn, "rival_points": points},
-            hide_timing=True,
+            hide_timing=hide,
         )
         for o in R.foes(state, u)[:MAX_TARGETS]
     ]
@@ -92,7 +104,7 @@ def order_kinds(state: State, seat: str) -> list[OrderKind]:
             label=Msg(key="armor_clash.standing.carry_on"),
             scope="game",
             params={"wounds": wounds(u), "rival_points": points},
-            hide_timing=True,
+            hide_timing=hide,
         )
     )
     return out
