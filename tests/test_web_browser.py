@@ -64,6 +64,10 @@ def test_the_replay_slider_moves_through_past_positions(server, driver, pace):
     wait(driver, lambda d: "/frames/2.png" in loaded_src(d, "frame"))
     assert loaded_src(driver, "frame") != first
     wait(driver, lambda d: d.current_url.endswith("?at=2"))
+    # the frame's alt follows it: the frame in words (issue 33)
+    row = server.run(server.service.row(server.gid))
+    said = server.run(server.service.frame(row, 2, "en")).describe()
+    wait(driver, lambda d: d.find_element(By.ID, "frame").get_attribute("alt") == said)
     assert driver.find_element(By.ID, "caption").text != caption
     assert driver.find_element(By.ID, "pos").text == "2"
     driver.find_element(By.ID, "prev").click()  # a tap on the button: one back
@@ -76,6 +80,7 @@ def test_an_open_table_page_shows_a_move_made_through_the_table_service(server, 
     driver.get(f"{server.url}/t/{server.gid}")
     loaded_src(driver, "board")
     before = driver.find_element(By.TAG_NAME, "body").get_attribute("data-version")
+    alt = driver.find_element(By.ID, "board").get_attribute("alt")
     wait(driver, lambda d: "on" in d.find_element(By.ID, "live").get_attribute("class"))  # the stream is open
     server.run(move(server.service, server.gid, 1))
     version = str(server.run(server.service.row(server.gid)).version)
@@ -83,6 +88,10 @@ def test_an_open_table_page_shows_a_move_made_through_the_table_service(server, 
     wait(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-version") == version)
     assert f"v{version}" in driver.find_element(By.ID, "version").text
     wait(driver, lambda d: f"v={version}" in loaded_src(d, "board"))
+    # the image's alt is the new board in words, swapped in with it (issue 33)
+    said = server.run(server.service.board(server.gid, None, "en")).describe()
+    assert said != alt
+    wait(driver, lambda d: d.find_element(By.ID, "board").get_attribute("alt") == said)
 
 
 def test_a_private_link_shows_the_hand_once_and_nothing_shows_it_without_one(server, driver):
