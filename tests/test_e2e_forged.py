@@ -334,6 +334,11 @@ COMPONENTS = st.one_of(
         st.text(max_size=100).filter(lambda c: c and not any(p.fullmatch(c) for p in TEMPLATES)),
     ),
     st.tuples(st.just("absent"), st.sampled_from(["host", "bob"]), st.sampled_from(["action", "panel", "vote"])),
+    st.tuples(
+        st.just("orders"),
+        st.sampled_from(["host", "bob"]),
+        st.tuples(TARGETS, st.sampled_from(["open", "arm", "off"]), st.lists(NASTY, min_size=1, max_size=3)),
+    ),
 )
 
 
@@ -430,6 +435,15 @@ async def _forge_component(world: World, kind: str, user, arg):
         vid, answer = arg
         cid = f"tg:vote:{vid}:{answer}"
         return await fd.click(user, _message_with(world, _button(cid)), cid, force=True)
+    if kind == "orders":  # standing orders (cogs/game/orders.py): the button, or a select's forged values
+        which, op, values = arg
+        gid = _target(world, which)
+        if op == "open":
+            cid = f"tg:o:{gid}"
+            return await fd.click(user, _message_with(world, _button(cid)), cid, force=True)
+        cid = f"tg:o{'a' if op == 'arm' else 'd'}:{gid}"
+        select = {"type": 3, "custom_id": cid, "options": [{"label": "x", "value": "0"}], "max_values": 3}
+        return await fd.select(user, _message_with(world, select), cid, values, force=True)
     if kind == "custom":
         return await fd.click(user, _message_with(world, _button(arg)), arg, force=True)
     # a real custom_id that is not on the clicked message

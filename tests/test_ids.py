@@ -75,10 +75,19 @@ def test_every_dynamic_item_uses_the_codec_template_and_writes_what_it_reads():
         DYNAMIC_ITEMS[7](77, "no"),
         DYNAMIC_ITEMS[8](1, "join"),
         DYNAMIC_ITEMS[9](3),  # "Text board" (issue 33)
+        DYNAMIC_ITEMS[10](3),
+        DYNAMIC_ITEMS[11](3, "arm"),
+        DYNAMIC_ITEMS[11](3, "off"),
     ]
     for item in samples:
         cid = item.item.custom_id
         assert ids.decode(cid) == item.key and re.fullmatch(item.__discord_ui_compiled_template__, cid)
+
+
+def test_standing_orders_ids_name_their_table():
+    assert ids.decode("tg:o:12") == ids.Orders(12) and ids.table_of("tg:o:12") == 12
+    assert ids.decode("tg:oa:12") == ids.OrderMenu(12, "arm") and ids.decode("tg:od:12") == ids.OrderMenu(12, "off")
+    assert ids.decode("tg:ox:12") is None and ids.decode("tg:o:12:3") is None
 
 
 def test_table_of_and_panel_board():

@@ -25,7 +25,7 @@ from engine.locales import DEFAULT
 #: group's (every command under it not named elsewhere)
 INTENTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("start", ("game new", "game mine", "mygames", "rules", "help")),
-    ("turn", ("play", "game status", "game view", "game undo")),
+    ("turn", ("play", "game status", "game view", "game orders", "game undo")),
     ("catch_up", ("game catchup", "game log", "game replay", "game export", "game web")),
     ("seat", ("game resign", "game handover", "game abandon")),
     ("watch", ("game follow", "game unfollow", "game followers")),

@@ -20,6 +20,7 @@ from cogs.game.feature import game
 from cogs.game.follow import Follows
 from cogs.game.history import History
 from cogs.game.lobby import Lobby
+from cogs.game.orders import Orders
 from cogs.game.seats import Seats
 from cogs.game.textboard import TextBoards
 from cogs.game.turns import Turns
@@ -38,7 +39,7 @@ PREFS_COMMANDS = ("remind", "privacy")
 app_commands.choices(game=game_choices(), ai_level=level_choices())(Lobby.new)
 
 
-class Play(Lobby, Turns, Seats, History, Follows, TextBoards, commands.Cog):
+class Play(Lobby, Turns, Seats, History, Follows, TextBoards, Orders, commands.Cog):
     game = game
 
     async def cog_load(self) -> None:

@@ -20,6 +20,7 @@ from cogs.kit.bound import at_table
 from cogs.kit.inputs import chain_value, parse_chain
 from cogs.kit.locale import ls
 from cogs.kit.names import remember
+from cogs.present.board_message import orders_button
 from cogs.present.lobby_view import lobby_components, lobby_embed
 from cogs.present.ui import clip, event_lines, game_name, relabel
 from engine import get_game
@@ -196,6 +197,9 @@ class Turns(TableFeature):
         text = clip("\n".join([*lead, t("core.ui.committed", locale), hint]), 2000)
         view = discord.ui.View(timeout=None)
         view.add_item(PanelButton(result.row.id, 0, label=button))
+        seat = result.row.seat_of(interaction.user.id)
+        for item in orders_button(result.row, result.game, result.state, seat, locale):
+            view.add_item(item)  # arm orders while the others choose
         if on_panel:
             await interaction.edit_original_response(content=text, view=view)
         else:

@@ -35,6 +35,8 @@ class TableClicks(Protocol):
     async def on_catchup(self, interaction: discord.Interaction, gid: int) -> None: ...
     async def on_text_board(self, interaction: discord.Interaction, gid: int) -> None: ...
     async def on_vote(self, interaction: discord.Interaction, vid: int, yes: bool) -> None: ...
+    async def on_orders(self, interaction: discord.Interaction, gid: int) -> None: ...
+    async def on_order(self, interaction: discord.Interaction, gid: int, op: str, value: str | None) -> None: ...
 
 
 class LeagueClicks(Protocol):
@@ -333,6 +335,56 @@ class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.Leagu
         await route(interaction, lambda r: r.league_clicks().on_signup(interaction, i.lid, i.op))
 
 
+class OrdersButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.Orders.TEMPLATE):
+    """Opens the clicker's standing orders at a table, privately (cogs/game/orders.py)."""
+
+    def __init__(self, gid: int, *, label: str = "?", row: int | None = 4) -> None:
+        self.key = ids.Orders(gid)
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=row, custom_id=self.key.encode())
+        )
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(ids.Orders.read(match).gid)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        gid = self.key.gid
+        await route(interaction, lambda r: r.table_clicks().on_orders(interaction, gid))
+
+
+class OrderSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.OrderMenu.TEMPLATE):
+    """The standing-orders panel's selects: arm an offered order, or switch off an armed one."""
+
+    def __init__(
+        self,
+        gid: int,
+        op: str,
+        *,
+        placeholder: str | None = None,
+        options: list[discord.SelectOption] | None = None,
+        row: int | None = None,
+    ) -> None:
+        self.key = ids.OrderMenu(gid, "arm" if op == "arm" else "off")
+        super().__init__(
+            discord.ui.Select(
+                custom_id=self.key.encode(),
+                placeholder=placeholder,
+                options=options or [discord.SelectOption(label="-", value="-")],
+                row=row,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        i = ids.OrderMenu.read(match)
+        return cls(i.gid, i.op)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        i, value = self.key, _selected(interaction)
+        await route(interaction, lambda r: r.table_clicks().on_order(interaction, i.gid, i.op, value))
+
+
 DYNAMIC_ITEMS = (
     ActionButton,
     ActionSelect,
@@ -344,4 +396,6 @@ DYNAMIC_ITEMS = (
     VoteButton,
     LeagueButton,
     TextBoardButton,
+    OrdersButton,
+    OrderSelect,
 )

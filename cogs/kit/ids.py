@@ -193,8 +193,51 @@ class LeagueSignup:
         return cls(int(m["lid"]), op)
 
 
+@dataclass(frozen=True)
+class Orders:
+    """Opens the clicker's standing orders at table ``gid`` (what is armed, what may be)."""
+
+    TEMPLATE: ClassVar[str] = r"tg:o:(?P<gid>\d+)"
+    gid: int
+
+    def encode(self) -> str:
+        return f"tg:o:{self.gid}"
+
+    @classmethod
+    def read(cls, m: re.Match[str]) -> Orders:
+        return cls(int(m["gid"]))
+
+
+@dataclass(frozen=True)
+class OrderMenu:
+    """The standing-orders panel's selects at table ``gid``: arm the picked offer (``op``
+    "arm"; the value names it) or switch off the picked armed order ("off")."""
+
+    TEMPLATE: ClassVar[str] = r"tg:o(?P<op>a|d):(?P<gid>\d+)"
+    gid: int
+    op: Literal["arm", "off"]
+
+    def encode(self) -> str:
+        return f"tg:o{'a' if self.op == 'arm' else 'd'}:{self.gid}"
+
+    @classmethod
+    def read(cls, m: re.Match[str]) -> OrderMenu:
+        return cls(int(m["gid"]), "arm" if m["op"] == "a" else "off")
+
+
 ComponentId: TypeAlias = (
-    Action | ActionMenu | Lobby | LobbyAI | Panel | PrivateView | Catchup | TextBoard | Vote | LeagueSignup
+    Action
+    | ActionMenu
+    | Lobby
+    | LobbyAI
+    | Panel
+    | PrivateView
+    | Catchup
+    | TextBoard
+    | Vote
+    | LeagueSignup
+    | Orders
+    | OrderMenu
 )
 KINDS: tuple[type[ComponentId], ...] = (
     Action,
@@ -207,6 +250,8 @@ KINDS: tuple[type[ComponentId], ...] = (
     Vote,
     LeagueSignup,
     TextBoard,
+    Orders,
+    OrderMenu,
 )
 _COMPILED = [(re.compile(kind.TEMPLATE), kind) for kind in KINDS]
 

@@ -32,6 +32,16 @@ log = logging.getLogger("tabletop.boards")
 TEXT_BOARD_CHARS = 1900
 
 
+def orders_button(row: GameRow, game: Game, state: BaseState, seat: str | None, locale: str) -> list[discord.ui.Item]:
+    """A private panel's "Standing orders" button, where the game offers its seat orders
+    (cogs/game/orders.py opens them); none for a game without orders."""
+    from cogs.kit.components import OrdersButton
+
+    if seat is None or row.status != "active" or not game.order_kinds(state, seat):
+        return []
+    return [OrdersButton(row.id, label=clip(t("orders.button", locale), 80))]
+
+
 class BoardMessages(Surgery):
     """Building board messages."""
 
@@ -105,7 +115,8 @@ class BoardMessages(Surgery):
         b = await self.board(row, user_id, locale, state=(game, state))
         # the panel carries its seat's choice token: other seats' moves leave it live (tables/rules/panels.py)
         token = await self.tables.panel_token(row, game, state, b.viewer_seat) if b.choices and b.viewer_seat else None
-        return b.prompt or "", action_view(row, game, offered(b.choices), locale, board=board, ver=token)
+        extra = orders_button(row, game, state, b.viewer_seat, locale)
+        return b.prompt or "", action_view(row, game, offered(b.choices), locale, board=board, ver=token, extra=extra)
 
     async def private_view(self, row: GameRow, game: Game, state: BaseState, user_id: int, locale: str) -> dict:
         """ "My view": the member's own view of the board (their hand), privately."""
