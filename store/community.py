@@ -24,7 +24,8 @@ from .base import (
     dumps,
     json_dict,
 )
-from .core import CAPPED, SqlCore
+from .core import CAPPED
+from .notify_sql import SqlNotify
 from .privacy import forget_personal, personal_footprint
 from .sql import Conn, chunks, fl
 
@@ -94,7 +95,7 @@ def _results(rows: Sequence[Any]) -> list[tuple[int, ResultRow]]:
     return [(g, ResultRow(s, u, p, bool(w), sc, rec)) for g, s, u, p, w, sc, rec in rows]
 
 
-class SqlStore(SqlCore):
+class SqlStore(SqlNotify):
     """:class:`store.ports.Store` in SQL: the core (store/core.py) and the features around tables."""
 
     async def _fetch(self, sql: str, args: Sequence[Any] = ()) -> list[tuple]:

@@ -20,7 +20,9 @@ nobody sees a half-migrated schema.
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .schema import MIGRATIONS
@@ -71,6 +73,59 @@ def statements(script: str, dialect: str = SQLITE) -> list[str]:
     return out
 
 
+def remind_to_notify(prefs: dict[str, Any]) -> dict[str, Any]:
+    """A member's preferences with the old ``/remind quiet`` (``quiet`` hours and a fixed
+    ``utc_offset``) moved into the notification policy (tables/rules/notify.py): the same
+    hours in the same fixed offset (``+HH:MM``), so the member is quiet exactly when they
+    were.  Preferences without them come back unchanged."""
+    if "quiet" not in prefs and "utc_offset" not in prefs:
+        return prefs
+    out = {k: v for k, v in prefs.items() if k not in ("quiet", "utc_offset")}
+    notify = dict(out.get("notify") or {})
+    quiet = prefs.get("quiet")
+    if isinstance(quiet, list) and len(quiet) == 2:
+        minutes = round(float(prefs.get("utc_offset") or 0) * 60)
+        sign = "-" if minutes < 0 else "+"
+        notify["quiet"] = [int(quiet[0]) % 24, int(quiet[1]) % 24]
+        notify["tz"] = f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+    out["notify"] = notify
+    return out
+
+
+#: the two queries a data step runs, in either dialect (``?`` placeholders)
+Fetch = Callable[[str, list[Any]], Awaitable[list[Any]]]
+Execute = Callable[[str, list[Any]], Awaitable[Any]]
+
+
+async def _remind_to_notify(fetch: Fetch, execute: Execute) -> None:
+    for user_id, text in await fetch("SELECT user_id, prefs_json FROM user_prefs", []):
+        try:
+            prefs = json.loads(text or "{}")
+        except ValueError:
+            continue  # a broken row stays as it is (it reads as no preferences)
+        if not isinstance(prefs, dict):
+            continue
+        new = remind_to_notify(prefs)
+        if new != prefs:
+            await execute("UPDATE user_prefs SET prefs_json=? WHERE user_id=?", [json.dumps(new), user_id])
+
+
+#: steps of a migration that change data rather than the schema, run after its
+#: statements in the same transaction (both backends)
+DATA_STEPS: dict[int, Callable[[Fetch, Execute], Awaitable[None]]] = {19: _remind_to_notify}
+
+
+def _pg(sql: str) -> str:
+    n = 0
+
+    def nxt(_: re.Match[str]) -> str:
+        nonlocal n
+        n += 1
+        return f"${n}"
+
+    return re.sub(r"\?", nxt, sql)
+
+
 def pending(current: int, dialect: str) -> list[tuple[int, list[str]]]:
     """(version, statements) of every migration after ``current``, in order."""
     return [(v, statements(script, dialect)) for v, script in MIGRATIONS if v > current]
@@ -90,6 +145,13 @@ async def migrate_sqlite(db: Any, now: float) -> tuple[int, int]:
         for version, stmts in pending(current, SQLITE):
             for stmt in stmts:
                 await db.execute(stmt)
+            if version in DATA_STEPS:
+
+                async def fetch(sql: str, args: list[Any]) -> list[Any]:
+                    async with db.execute(sql, args) as cur:
+                        return list(await cur.fetchall())
+
+                await DATA_STEPS[version](fetch, db.execute)
             await db.execute("INSERT INTO schema_migrations(version, applied_at) VALUES (?, ?)", (version, now))
             current = version
         await db.execute("COMMIT")
@@ -110,6 +172,10 @@ async def migrate_postgres(conn: Any, now: float) -> tuple[int, int]:
         for version, stmts in pending(current, POSTGRESQL):
             for stmt in stmts:
                 await conn.execute(stmt)
+            if version in DATA_STEPS:
+                await DATA_STEPS[version](
+                    lambda sql, args: conn.fetch(_pg(sql), *args), lambda sql, args: conn.execute(_pg(sql), *args)
+                )
             await conn.execute("INSERT INTO schema_migrations(version, applied_at) VALUES ($1, $2)", version, now)
             current = version
     return before, current

@@ -95,7 +95,10 @@ PERSONAL_DATA: list[PersonalData] = [
     PersonalData("prefs", "user_prefs", "user_id", "delete", None),
     PersonalData("web_sessions", "web_tokens", "user_id", "delete", None),  # the web companion's sign-ins
     PersonalData("names", "member_names", "user_id", "delete", "guild_id"),  # display names (tables/people/names.py)
-    PersonalData("calendar", "calendar_feeds", "user_id", "delete", None),  # the calendar feed's secret
+    PersonalData("calendar", "calendar_feeds", "user_id", "delete", None),
+    PersonalData(
+        "records", "notify_sent", "user_id", "delete", None
+    ),  # alerts and digests sent  # the calendar feed's secret
     # members' armed standing orders and their notices (store/orders.py): a forget drops them
     PersonalData("records", "games", "orders_json", scope="guild_id", json=True, pk="id"),
 ]

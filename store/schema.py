@@ -465,4 +465,20 @@ MIGRATIONS: list[tuple[int, str]] = [
         created_at, taken_by, source ON actions FOR EACH ROW EXECUTE FUNCTION actions_append_only()
     """,
     ),
+    (  # notifications (issue 32 items 1, 3): what the bot sent once and must not send again --
+        # a clock alert of one turn, a member's digest of one day -- claimed by inserting its key
+        # (the first process to insert it sends; store/notify_sql.py); and the old /remind quiet
+        # hours with their fixed UTC offset moved into each member's notification policy
+        # (store/migrations.py, DATA_STEPS[19]: prefs "quiet"/"utc_offset" -> prefs "notify")
+        19,
+        """
+    CREATE TABLE notify_sent (
+        key TEXT PRIMARY KEY,
+        user_id BIGINT NOT NULL,
+        sent_at DOUBLE PRECISION NOT NULL
+    )
+    --;
+    CREATE INDEX notify_sent_user ON notify_sent(user_id)
+    """,
+    ),
 ]

@@ -22,6 +22,7 @@ from tables.people import privacy, standings
 from tables.people.flood import FloodGate
 from tables.people.members import MemberLocales
 from tables.people.names import clean
+from tables.people.notify import Reach
 from tables.people.standings import rank, rank_by_rating, record_value
 from tables.people.web_sessions import LINK_SECONDS, SESSION_SECONDS, WebSessions
 from tables.play import refusals
@@ -38,6 +39,7 @@ from tables.rules.levels import (
     seat_level,
     table_level,
 )
+from tables.rules.notify import DEFAULT_WAYS, EVENTS, WAYS, NotifyPolicy, offset_zone, zone_names
 from tables.rules.preview import Preview, preview, step_ends_chain
 from tables.rules.settings import DEFAULT_SETTINGS, Settings, in_quiet_hours
 from tables.rules.text import escape, plain, quote
@@ -145,6 +147,13 @@ __all__ = [
     "WebSessions",
     "clean",
     "in_quiet_hours",
+    "DEFAULT_WAYS",
+    "EVENTS",
+    "WAYS",
+    "NotifyPolicy",
+    "Reach",
+    "zone_names",
+    "offset_zone",
     "open_database",
     "rank",
     "rank_by_rating",

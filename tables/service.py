@@ -38,6 +38,7 @@ from tables.people.community import Community
 from tables.people.facade import PeopleVerbs
 from tables.people.mine import People
 from tables.people.names import MemberNames
+from tables.people.notify import Notify
 from tables.people.privacy import Privacy
 from tables.people.web_sessions import WebSessions
 from tables.play.campaigns import Campaigns
@@ -94,6 +95,8 @@ class TableService(KernelVerbs, PlayVerbs, SeeingVerbs, PeopleVerbs):
         self.people.privacy.on_forget(self.names.forget)
         #: each member's calendar feed (tables/people/calendar.py)
         self.calendar = Calendar(kernel, self.people)
+        #: each member's notification policy (tables/people/notify.py)
+        self.notify = Notify(kernel)
         #: the rooms a board reads (tables/seeing/reads.py): the builder never calls back up through here
         self.reads = Reads(kernel, self.views, self.history)
         self.seeing = Seeing(self.reads)

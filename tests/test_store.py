@@ -398,6 +398,7 @@ async def test_opening_an_older_database_fills_in_the_due_times(store, database_
     await store.sql("DROP TABLE member_names")
     await store.sql("DROP TABLE outbox_messages")
     await store.sql("DROP TABLE calendar_feeds")
+    await store.sql("DROP TABLE notify_sent")
     if str(database_url).startswith("postgres"):  # the web companion's change notification
         await store.sql("DROP TRIGGER games_notify ON games")
         await store.sql("DROP FUNCTION tg_table_changed()")

@@ -34,6 +34,7 @@ OWNERS = {
     "settings": "server_settings",
     "web_sessions": "link_token redeem_link session_member sign_out",
     "calendar": "calendar_secret calendar_member calendar_deadlines",
+    "notify": "notify_settings set_notify set_quiet_hours set_digest_hour reach",
     "privacy": "on_forget",
     "orders": "order_choices arm_order disarm_order my_orders orders_due",
 }

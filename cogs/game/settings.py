@@ -20,7 +20,7 @@ from cogs.present.ui import clip
 from engine import GameError, get_game
 from engine.i18n import t
 from engine.locales import CODES, language
-from tables import TurnRefused, clocks, limits
+from tables import TurnRefused, clocks, limits, offset_zone, zone_names
 
 log = logging.getLogger("tabletop.settings")
 GAME_CHOICES = game_choices()  # at load time: see game_choices()
@@ -39,6 +39,11 @@ LIMIT_HELP = {
     "leagues_server": "Leagues the server may run at once (0 = no limit)",
     "lobby_idle_hours": "Hours before an idle lobby expires (0 = never)",
 }
+
+
+async def zone_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """IANA time zones matching what the member typed."""
+    return [app_commands.Choice(name=z, value=z) for z in zone_names(current)]
 
 
 class Settings(commands.Cog):
@@ -240,23 +245,27 @@ class Settings(commands.Cog):
         start=ls("From hour (0-23, your time)", "discord.arg.start"),
         end=ls("To hour (0-23, your time)", "discord.arg.end"),
         utc_offset=ls("Your offset from UTC in hours, e.g. 8 or -5", "discord.arg.utc_offset"),
+        zone=ls("Your time zone, e.g. Europe/Berlin (follows daylight saving)", "notify.arg.zone"),
     )
+    @app_commands.autocomplete(zone=zone_choices)
     async def remind_quiet(
         self,
         interaction: discord.Interaction,
         start: app_commands.Range[int, 0, 23],
         end: app_commands.Range[int, 0, 23],
         utc_offset: app_commands.Range[float, -12, 14] = 0.0,
+        zone: str | None = None,
     ) -> None:
+        """Quiet hours, now kept in the member's notification policy: in their IANA zone
+        when they name one, else at the fixed offset they give (docs/rulings.md)."""
         locale = self.loc(interaction)
-        if not (0 <= start <= 23 and 0 <= end <= 23 and -12 <= utc_offset <= 14):
-            await interaction.response.send_message(t("core.ui.bad_number", locale, lo=0, hi=23), ephemeral=True)
+        if not (-12 <= utc_offset <= 14):
+            await interaction.response.send_message(t("core.ui.bad_number", locale, lo=-12, hi=14), ephemeral=True)
             return
-        await self.services.settings.update_user(
-            interaction.user.id, lambda prefs: {**prefs, "quiet": [start, end], "utc_offset": utc_offset}
-        )
+        tz = zone or offset_zone(utc_offset)
+        await self.services.tables.set_quiet_hours(interaction.user.id, tz, start, end)
         await interaction.response.send_message(
-            t("core.remind.quiet_set", locale, start=start, end=end, offset=f"{utc_offset:+g}"), ephemeral=True
+            t("notify.quiet_set", locale, start=start, end=end, zone=echo(tz)), ephemeral=True
         )
 
     @remind_group.command(
@@ -264,9 +273,8 @@ class Settings(commands.Cog):
         description=ls("Remind me at any hour", "discord.cmd.remind.always.desc"),
     )
     async def remind_always(self, interaction: discord.Interaction) -> None:
-        await self.services.settings.update_user(
-            interaction.user.id, lambda prefs: {k: v for k, v in prefs.items() if k != "quiet"}
-        )
+        policy = await self.services.tables.notify_settings(interaction.user.id)
+        await self.services.tables.set_quiet_hours(interaction.user.id, policy.tz, None, None)
         await interaction.response.send_message(t("core.remind.always", self.loc(interaction)), ephemeral=True)
 
     # ------------------------------------------------------- vacations

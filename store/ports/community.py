@@ -216,6 +216,24 @@ class CalendarStore(Protocol):
 
 
 @runtime_checkable
+class NotifyStore(Protocol):
+    """tables/people/notify.py: notifications sent once (a clock alert, a day's digest), claimed
+    by their key across processes, and when a member last acted at a table."""
+
+    async def notify_claim(self, key: str, user_id: int, now: float) -> bool:
+        """Claim sending ``key`` (to ``user_id``): True for the one caller that inserted it first."""
+
+    async def notify_release(self, key: str) -> None:
+        """Give a claim back (sending failed: it may be sent later)."""
+
+    async def notify_claimed(self, key: str) -> bool:
+        """Whether ``key`` was claimed (sent, or being sent)."""
+
+    async def last_acted(self, game_id: int, user_id: int) -> float | None:
+        """When the member last took a step at the table (None: never)."""
+
+
+@runtime_checkable
 class NameStore(Protocol):
     """tables/people/names.py: members' display names per server (guild id 0: outside any server), read by every
     process (the web companion's pages)."""

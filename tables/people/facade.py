@@ -4,7 +4,7 @@ verb classes :class:`TableService` is made of (tables/core/facade.py says how)."
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from store import Campaign, GameRow, RatingRow, StatRow
@@ -14,8 +14,10 @@ from tables.people.calendar import Calendar, Deadline
 from tables.people.community import Community
 from tables.people.mine import People
 from tables.people.names import MemberNames
+from tables.people.notify import Notify, Reach
 from tables.people.privacy import ForgetHook
 from tables.people.web_sessions import LINK_SECONDS, WebSessions
+from tables.rules.notify import NotifyPolicy
 
 
 class PeopleVerbs:
@@ -27,6 +29,7 @@ class PeopleVerbs:
     names: MemberNames
     web_sessions: WebSessions
     calendar: Calendar
+    notify: Notify
 
     # ---------------------------------------------------------- people
     async def mine(self, user_id: int, guild_id: int | None) -> list[tuple[GameRow, str | None, float | None]]:
@@ -116,3 +119,23 @@ class PeopleVerbs:
 
     async def calendar_deadlines(self, user_id: int) -> list[Deadline]:
         return await self.calendar.calendar_deadlines(user_id)
+
+    # ------------------------------------------- people: the notification policy
+    async def notify_settings(self, user_id: int) -> NotifyPolicy:
+        return await self.notify.notify_settings(user_id)
+
+    async def set_notify(
+        self, user_id: int, event: str, way: str, game: str | None = None, table: int | None = None
+    ) -> NotifyPolicy:
+        return await self.notify.set_notify(user_id, event, way, game, table)
+
+    async def set_quiet_hours(self, user_id: int, tz: str, start: int | None, end: int | None) -> NotifyPolicy:
+        return await self.notify.set_quiet_hours(user_id, tz, start, end)
+
+    async def set_digest_hour(self, user_id: int, hour: int) -> NotifyPolicy:
+        return await self.notify.set_digest_hour(user_id, hour)
+
+    async def reach(
+        self, event: str, users: Iterable[int], row: GameRow | None = None, now: float | None = None
+    ) -> Reach:
+        return await self.notify.reach(event, users, row, now)

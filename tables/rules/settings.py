@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from store.ports import SettingsStore
 from tables.rules.clocks import DEFAULT_CLOCKS
+from tables.rules.notify import NotifyPolicy
 
 #: server-settings defaults; every key is documented in the README (/settings)
 DEFAULT_SETTINGS: dict[str, Any] = {
@@ -82,14 +82,6 @@ class Settings:
 
 
 def in_quiet_hours(prefs: dict[str, Any], now: float) -> bool:
-    """``prefs["quiet"] = [start_hour, end_hour]`` in the user's local time
-    (``prefs["utc_offset"]`` hours); the range may wrap past midnight."""
-    quiet = prefs.get("quiet")
-    if not quiet or len(quiet) != 2:
-        return False
-    start, end = int(quiet[0]) % 24, int(quiet[1]) % 24
-    if start == end:
-        return False
-    local = datetime.fromtimestamp(now, UTC) + timedelta(hours=float(prefs.get("utc_offset", 0)))
-    h = local.hour
-    return start <= h < end if start < end else (h >= start or h < end)
+    """Whether ``now`` is in the member's quiet hours: their notification policy's
+    (tables/rules/notify.py; local hours in their IANA zone, daylight saving followed)."""
+    return NotifyPolicy.of(prefs).quiet_at(now)
