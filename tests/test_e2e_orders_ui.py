@@ -235,3 +235,38 @@ async def test_orders_are_reached_from_anywhere_and_the_panel_works_there(table)
     assert msg.content == t("orders.none_running", "en")
     assert await armed(table, gid, uid) == ["exec_pass"]
     assert not table.fd.violations
+
+
+async def test_a_crew_arms_orders_from_its_secret_orders_panel_and_after_locking_in(table):
+    """Armor Clash: every crew decides in its private panel; the panel, and the panel that says
+    the crew has locked in while the other still chooses, both open the crew's orders."""
+    fd = table.fd
+    users = [fd.add_user(600 + i, f"crew{i}") for i in range(2)]
+    await table.start()
+    gid, board = await table.open_table(users[0], "armor_clash", users[1:], options="scenario=duel")
+    game = get_game("armor_clash")
+    seat = game.to_act(table.state(gid))[0]
+    user = fd.users[table.seat_user(gid)[seat]]
+    ex = await fd.slash(user, "game status")
+    shown = await table.wait_board(ex)
+    ex = await fd.click(user, shown, next(c for c in shown.custom_ids if c.startswith(f"tg:p:{gid}:")))
+    panel = await ex.wait(lambda e: next((m for m in e.messages if m.ephemeral and m.custom_ids), None), 20, "panel")
+    assert f"tg:o:{gid}" in panel.custom_ids, panel.custom_ids
+    turn = table.state(gid).turn
+    for _ in range(20):  # the crew's order, step by step, until it is locked in
+        version = table.row(gid)["version"]
+        idx = table.choice_for(gid, seat, table.ai_index(gid, seat))
+        ex = await table.choose(user, panel, gid, idx, version)
+        await ex.wait(lambda e: e.edits or e.followups, 20, "the pick's reply")
+        await ex.wait_idle(quiet=0.2, timeout=20)
+        state = table.state(gid)
+        if seat not in game.to_act(state) or state.turn != turn:
+            break
+    state = table.state(gid)
+    assert state.turn == turn and seat not in game.to_act(state), "locked in, the other crew still choosing"
+    assert t("core.ui.committed", "en") in panel.content
+    assert f"tg:o:{gid}" in panel.custom_ids, panel.custom_ids  # orders while the other crew chooses
+    ex = await fd.click(user, panel, f"tg:o:{gid}")
+    orders = await ex.wait(orders_panel, 20, "the crew's orders")
+    assert orders.ephemeral and f"tg:oa:{gid}" in orders.custom_ids
+    assert not fd.violations
