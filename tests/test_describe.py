@@ -18,7 +18,7 @@ from webtables import HOST, move, open_two_player
 from engine import get_game, register, unregister
 from engine.base import SeatLabel
 from engine.thunder_road.models import Hazard
-from tables import TableService
+from tables import TableService, TurnRefused
 from tables.seeing.describe import LIMIT, MORE, cut, describe_table, fit, view_lines
 
 
@@ -86,6 +86,23 @@ async def test_the_description_names_no_face_down_hazard(service):
     shown.hazards = dict(st.hazards)
     shown.hazards[where] = Hazard(type="mine", up=True)
     assert "Mine " in await words(service, gid, None, shown), "a face-up token is said"
+
+
+async def test_a_finished_game_is_said_once_without_a_doubled_stop_or_an_empty_winner(service):
+    gid = await open_two_player(service, "city_of_fury")
+    for _ in range(400):  # the seat filler plays the hero to the end
+        if (await service.row(gid)).status != "active":
+            break
+        try:
+            await move(service, gid, 1)
+        except TurnRefused:  # (it has just finished)
+            break
+    b = await service.board(gid, None, "en")
+    said = b.describe()
+    assert b.outcome is not None and said.split("\n")[1] == f"Game over: {b.outcome}", said
+    assert ".." not in said and ": -" not in said, said
+    if b.winners:
+        assert any(w in said for w in b.winners)
 
 
 # ------------------------------------------------------------ the limit

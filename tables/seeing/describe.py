@@ -181,7 +181,9 @@ def board_parts(b: Board, view: Any | None, *, full: bool = False, markdown: boo
         head = _line("own_view", loc, title=b.title, seat=named(own.name))
     parts.append((0, _sentence(head, loc)))
     if b.outcome is not None:
-        parts.append((0, _line("over", loc, outcome=b.outcome, winners=tuple(named(w) for w in b.winners) or "-")))
+        parts.append((0, _sentence(_line("over", loc, outcome=b.outcome), loc)))
+        if b.winners and not all(w in b.outcome for w in b.winners):  # (the outcome may name them already)
+            parts.append((0, _line("winners", loc, who=tuple(named(w) for w in b.winners))))
     elif b.status == "abandoned":
         parts.append((0, _line("abandoned", loc)))
     elif b.status == "lobby":
