@@ -270,3 +270,51 @@ async def test_a_crew_arms_orders_from_its_secret_orders_panel_and_after_locking
     orders = await ex.wait(orders_panel, 20, "the crew's orders")
     assert orders.ephemeral and f"tg:oa:{gid}" in orders.custom_ids
     assert not fd.violations
+
+
+async def test_an_order_switched_off_by_another_members_click_is_told_to_its_owner_at_once(table):
+    """The click that ends the order's round (another member's) sends the owner's private
+    message with that change, not later by the outbox."""
+    users = [table.fd.add_user(101 + i, n) for i, n in enumerate(("alice", "bob", "carol"))]
+    await table.start()
+    gid, board = await table.open_table(users[0], GAME, users[1:])
+    game = get_game(GAME)
+    owner = users[2]
+    seat = next(s for s, u in table.seat_user(gid).items() if u == owner.id)
+    ex = await table.fd.slash(owner, "game orders")
+    panel = await ex.wait(orders_panel, 20, "the orders panel")
+    ex = await table.fd.select(owner, panel, f"tg:oa:{gid}", [option(panel, f"tg:oa:{gid}", PASS)])
+    await ex.wait(lambda e: t("orders.armed", "en", order=PASS) in panel.content, 20, "armed")
+    armed_in = table.state(gid).round
+
+    def next_click_ends_it(tb) -> bool:
+        """The next decision is another member's, and the AI's choice there brings the owner's
+        seat to act in a later round (where the order switches itself off)."""
+        state = tb.state(gid)
+        actor = game.to_act(state)[0]
+        if tb.seat_user(gid)[actor] == owner.id:
+            return False
+        after, _ = game.apply(state, actor, game.ai_action(state, actor))
+        return after.round > armed_in and seat in game.to_act(after)
+
+    await table.play_ai(gid, until=next_click_ends_it)
+    assert await armed(table, gid, owner.id) == ["exec_pass"]
+    actor = game.to_act(table.state(gid))[0]
+    clicker = table.fd.users[table.seat_user(gid)[actor]]
+    ex = await table.fd.slash(clicker, "game status")
+    shown = await table.wait_board(ex)
+    await ex.wait_idle(quiet=0.1)
+    idx = table.choice_for(gid, actor, table.ai_index(gid, actor))
+    click = await table.choose(clicker, shown, gid, idx)
+    reason = t("core.order.scope_ended", "en")
+
+    def told(_e):
+        dm = table.fd.dm_channel(owner)
+        return dm is not None and any(reason in m.content for m in table.fd.messages(dm))
+
+    await click.wait(told, 30, "the owner's private message")  # no outbox pass: sent with the click
+    assert await armed(table, gid, owner.id) == []
+    dm = table.fd.dm_channel(clicker)
+    assert dm is None or all(reason not in m.content for m in table.fd.messages(dm))
+    assert all(PASS not in text for _, text in public(table))
+    assert not table.fd.violations
