@@ -97,6 +97,13 @@ async def test_nim_through_discord_new_buttons_board_finish_and_stats(nim, table
     ex = await table.fd.slash(bob, "nim heaps")
     msg = await table.wait_ephemeral(ex)
     assert msg.content == "各堆：3, 4, 5"  # bob's language
+    # a command answered with an image: drawn from the game's view and described from the same view
+    ex = await table.fd.slash(alice, "nim picture")
+    pic = await ex.wait(lambda e: next((m for m in e.messages if m.ephemeral and m.attachments), None), 30, "picture")
+    said = pic.attachments[0]["description"]
+    assert (
+        pic.attachments[0]["filename"] == "view.png" and said.startswith("Nim — table #") and "heaps: 3, 4, 5." in said
+    )
 
     # play every move through the buttons (the AI's choices)
     board = await table.play_buttons(gid, board)

@@ -76,7 +76,12 @@ class Nim(Game[NimState]):
     ai_levels = ("easy", "hard")
     data_dir = Path(__file__).resolve().parent / "data"
     renderer = "nimgame.board"
-    commands = (GameCommand(name="heaps", key="nim.cmd.heaps", hook="heaps_command", description="The heaps, as text"),)
+    commands = (
+        GameCommand(name="heaps", key="nim.cmd.heaps", hook="heaps_command", description="The heaps, as text"),
+        GameCommand(
+            name="picture", key="nim.cmd.picture_desc", hook="picture_command", description="The heaps, as a picture"
+        ),
+    )
 
     def _new(self, seats: list[str], options: NimOptions, seed: int, rng: Rng) -> NimState:
         first = rng.choice("first", [0, 1]) if options.random_start else 0
@@ -157,6 +162,10 @@ class Nim(Game[NimState]):
 
     def heaps_command(self, state: NimState, seat: str | None, locale: str | None, labels: SeatLabels | None) -> Msg:
         return Msg(key="nim.heaps", params={"heaps": ", ".join(map(str, state.heaps))})
+
+    def picture_command(self, state: NimState, seat: str | None, locale: str | None, labels: SeatLabels | None) -> View:
+        """A command answered with an image: the caller's view, drawn (and described) by the platform."""
+        return self.view(state, seat, labels)
 
 
 GAME = Nim()
