@@ -95,6 +95,8 @@ async def fill(store) -> None:
     assert await store.claim_league_step(league.id, 1, "open:0", 100.0, 600)
     await store.finish_league_step(league.id, 1, "open:0", 101.5)
     await store.web_token_put("0" * 64, "session", 5, None, 2_000_000_000.0)  # a web companion session
+    await store.calendar_feed_put(5, "1" * 64, 1000.5, replace=False)  # a calendar feed's secret (its hash)
+    assert await store.notify_claim("digest:5:2027-01-15", 5, 1000.5)  # a digest sent once (tables/people/notify.py)
 
 
 async def dump(url: str) -> dict[str, list[tuple]]:
