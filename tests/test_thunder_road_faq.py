@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from roadfaces import add_face, only_this_test
 
 from engine.errors import GameError
 from engine.thunder_road import GAME
@@ -12,9 +13,12 @@ from engine.thunder_road import content as C
 from engine.thunder_road import rules as R
 from engine.thunder_road.models import Hazard, Pending
 
-ALL_ROAD = ["RRRRRRR"] * C.ROWS
-C.load("tiles")["faces"].setdefault("9a", {"name": "Test road", "rows": ALL_ROAD})
-C.load("tiles")["faces"].setdefault("9b", {"name": "Test road B", "rows": ALL_ROAD})
+
+@pytest.fixture(autouse=True)
+def _test_only_faces():
+    """ "9a"/"9b" (all road) and the faces a test adds, for that test only."""
+    with only_this_test():
+        yield
 
 
 def hx(row, col):
@@ -206,11 +210,7 @@ def test_fire_die_results(face, expect):
 
 def test_fire_hazard_sets_a_vehicle_on_fire():
     st = board(2, {"on_fire": True})
-    C.load("tiles")["faces"]["8z"] = {"name": "fire test", "rows": ["RRRRRRR", "RRRHRRR"] + ["RRRRRRR"] * 6}
-    C.face_char.cache_clear()
-    C.grid.cache_clear()
-    C.drivable.cache_clear()
-    C._LAST[:] = [None, None]
+    add_face("8z", ["RRRRRRR", "RRRHRRR"] + ["RRRRRRR"] * 6, "fire test")
     st.tiles[1] = "8z"
     turn(st, "p0", [2])
     put(st, "p0:small", 8, 3)
@@ -270,11 +270,7 @@ def test_big_rig_moves_every_turn_first_die_sets_turns_and_cannot_be_pushed():
 
 def test_big_rig_ploughs_through_hazards_taking_minor_damage():
     st = board(2, {"big_rig": True})
-    C.load("tiles")["faces"]["8y"] = {"name": "plough", "rows": ["RRRRRRR", "RRRHRRR"] + ["RRRRRRR"] * 6}
-    C.face_char.cache_clear()
-    C.grid.cache_clear()
-    C.drivable.cache_clear()
-    C._LAST[:] = [None, None]
+    add_face("8y", ["RRRRRRR", "RRRHRRR"] + ["RRRRRRR"] * 6, "plough")
     st.tiles[1] = "8y"
     put(st, "p1:rig", 8, 3)
     st.hazards[C.key(hx(9, 3))] = Hazard(type="mine")

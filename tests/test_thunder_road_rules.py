@@ -7,6 +7,7 @@ Scenario tests run on test-only tile faces injected into the cached tile data
 from __future__ import annotations
 
 import pytest
+from roadfaces import add_face, only_this_test
 
 from engine.errors import GameError
 from engine.thunder_road import GAME
@@ -14,20 +15,17 @@ from engine.thunder_road import content as C
 from engine.thunder_road import rules as R
 from engine.thunder_road.models import Hazard, Pending
 
-ALL_ROAD = ["RRRRRRR"] * C.ROWS
-C.load("tiles")["faces"].setdefault("9a", {"name": "Test road", "rows": ALL_ROAD})
-C.load("tiles")["faces"].setdefault("9b", {"name": "Test road B", "rows": ALL_ROAD})
+
+@pytest.fixture(autouse=True)
+def _test_only_faces():
+    """ "9a"/"9b" (all road) and the faces a test adds with :func:`face`, for that test only."""
+    with only_this_test():
+        yield
 
 
 def face(fid: str, rows: list[str]) -> str:
     """Register a test-only face (rows[0] = back edge)."""
-    assert len(rows) == C.ROWS and all(len(r) == C.W for r in rows)
-    C.load("tiles")["faces"][fid] = {"name": fid, "rows": rows}
-    C.face_char.cache_clear()
-    C.grid.cache_clear()
-    C.drivable.cache_clear()
-    C._LAST[:] = [None, None]
-    return fid
+    return add_face(fid, rows)
 
 
 def hx(row: int, col: int) -> list[int]:
