@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from driver import Session
 from engine import available, canonical, get_game
+from engine.locales import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -228,3 +231,15 @@ def test_docs_list_every_declared_rig_name_of_every_game():
         for gid, name, kind, vals in re.findall(r"^\| (\w+) \| `([^`]+)` \| (\w+) \| (.+?) \|", doc, re.M)
     }
     assert rows == declared
+
+
+@pytest.mark.parametrize("lang", CODES)
+def test_a_request_before_new_names_the_command_as_it_is_typed(lang):
+    """The driver's commands are not translated: every language tells a program to send
+    ``new`` (the German message said „neu“, which the driver refuses as unknown)."""
+    session = Session()
+    starts = next(name for name, fn in session.commands.items() if fn == session.new)
+    refused = session.handle_line(json.dumps({"cmd": "legal", "seat": "p0", "locale": lang}))
+    assert refused["error"]["code"] == "no_game"
+    assert re.search(rf"(?<!\w){starts}(?!\w)", refused["error"]["message"]), refused
+    assert session.handle_line(json.dumps({"cmd": starts, "game": "city_of_fury", "seats": ["p0"]}))["ok"]

@@ -28,7 +28,9 @@ async def test_status_after_the_end_shows_the_finished_table_privately(table):
     assert len([m for m in table.fd.messages() if not m.ephemeral]) <= before, "nothing posted in the channel"
     ex = await table.fd.slash(bob, "game status")  # in the reader's language
     msg = await ex.wait(lambda e: next((m for m in e.messages if m.ephemeral and m.attachments), None), 20, "zh")
-    assert "已经结束" in msg.text and f"/game replay table:{gid}" in msg.text, msg.text
+    # ... with the command as a Chinese member's Discord names it (/游戏 回放 牌桌:), not /game replay table:
+    replay = f"/{t('discord.cmd.game', 'zh')} {t('discord.cmd.game.replay', 'zh')} {t('discord.opt.table', 'zh')}:{gid}"
+    assert "已经结束" in msg.text and replay in msg.text and "/game" not in msg.text, msg.text
     assert not table.fd.violations
 
 
