@@ -1,6 +1,7 @@
 """A community playing slow games over calendar time, with and without standing orders.
 
     python bench/async_days.py [--games thunder_road,automobile,armor_clash] [--seed N] [--tables N] [--members N]
+                               [--option GAME.KEY=VALUE ...]
 
 A simulated community of members plays full games of every multiplayer game through the
 table service (``TableService``: open, join, start, act; a temporary SQLite store) on a
@@ -198,14 +199,14 @@ class Town:
         return self.now
 
     # ------------------------------------------------------------ the tables
-    async def open(self, gid: str, users: list[int], seed: int, channel: int) -> None:
+    async def open(self, gid: str, users: list[int], seed: int, channel: int, options: dict | None = None) -> None:
         host = users[0]
         lobby = await self.service.open_table(
             guild_id=None,
             channel_id=channel,
             game_id=gid,
             host_id=host,
-            options={},
+            options=dict(options or {}),
             ai=0,
             seed=seed,
             locale="en",
@@ -408,7 +409,9 @@ def key(params) -> str:
     return json.dumps(params or {}, sort_keys=True, default=str)
 
 
-async def play(games: list[str], seed: int, tables: int, members: int, orders: bool) -> tuple[Town, float]:
+async def play(
+    games: list[str], seed: int, tables: int, members: int, orders: bool, options: dict[str, dict] | None = None
+) -> tuple[Town, float]:
     t0 = time.process_time()
     with tempfile.TemporaryDirectory() as tmp:
         town_box: list[Town] = []
@@ -428,7 +431,7 @@ async def play(games: list[str], seed: int, tables: int, members: int, orders: b
                     channel += 1
             for at, gid, users, game_seed, ch in sorted(starts):  # the hosts start them through the first day
                 town.now = at
-                await town.open(gid, users, game_seed, ch)
+                await town.open(gid, users, game_seed, ch, (options or {}).get(gid))
             await town.run()
             town.same = await town.replays_equal()
         finally:
@@ -442,17 +445,31 @@ async def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--tables", type=int, default=6, help="tables of each game per mode")
     ap.add_argument("--members", type=int, default=10, help="members in the community")
+    ap.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="GAME.KEY=VALUE",
+        help="a table option of a game, e.g. armor_clash.scenario=duel (repeatable)",
+    )
     args = ap.parse_args()
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     for gid in games:
         if gid not in SEATS:
             raise SystemExit(f"unknown or single-player game {gid!r} (one of {', '.join(SEATS)})")
+    options: dict[str, dict] = {}
+    for given in args.option:
+        name, _, value = given.partition("=")
+        gid, _, key = name.partition(".")
+        if not key or gid not in SEATS:
+            raise SystemExit(f"--option {given!r}: expected GAME.KEY=VALUE for one of {', '.join(SEATS)}")
+        options.setdefault(gid, {})[key] = value
     if args.members < max(SEATS[g] for g in games):
         raise SystemExit("--members must seat the largest table")
     same = total = errors = steps = armed = 0
     cpu = 0.0
     for mode in ("off", "on"):
-        town, used = await play(games, args.seed, args.tables, args.members, mode == "on")
+        town, used = await play(games, args.seed, args.tables, args.members, mode == "on", options)
         cpu += used
         s, n = town.same
         same, total, errors = same + s, total + n, errors + town.errors
