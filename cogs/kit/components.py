@@ -45,6 +45,12 @@ class LeagueClicks(Protocol):
     async def on_signup(self, interaction: discord.Interaction, lid: int, op: str) -> None: ...
 
 
+class NotifyClicks(Protocol):
+    """A choice in a member's /notify panel (cogs/game/notify.py implements it)."""
+
+    async def on_notify(self, interaction: discord.Interaction, scope: str, key: str, value: str | None) -> None: ...
+
+
 class ClickHook(Protocol):
     """The one error hook (cogs/present/errors.py): runs a click after the flood check and
     answers whatever it raises; answers a slash command's error the same way."""
@@ -66,6 +72,7 @@ class Routes:
     hook: ClickHook
     tables: TableClicks | None = None
     leagues: LeagueClicks | None = None
+    notify: NotifyClicks | None = None
     #: ordinary (non-dynamic) views the bot keeps live on its messages: a click on one of
     #: their components is theirs to answer (the bot sends none today; add any it sends here)
     views: weakref.WeakSet[discord.ui.View] = field(default_factory=weakref.WeakSet)
@@ -88,6 +95,11 @@ class Routes:
         if self.leagues is None:
             raise NotLoaded("no league handler is registered")
         return self.leagues
+
+    def notify_clicks(self) -> NotifyClicks:
+        if self.notify is None:
+            raise NotLoaded("no notify handler is registered")
+        return self.notify
 
 
 def routes_of(client: discord.Client) -> Routes:
@@ -385,6 +397,36 @@ class OrderSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.OrderM
         await route(interaction, lambda r: r.table_clicks().on_order(interaction, i.gid, i.op, value))
 
 
+class NotifySelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.Notify.TEMPLATE):
+    """A select of the member's /notify panel (cogs/present/notify_panel.py): what it sets is in its id."""
+
+    def __init__(
+        self,
+        scope: str,
+        key: str,
+        *,
+        placeholder: str | None = None,
+        options: list[discord.SelectOption] | None = None,
+    ) -> None:
+        self.key = ids.Notify(scope, key)
+        super().__init__(
+            discord.ui.Select(
+                custom_id=self.key.encode(),
+                placeholder=placeholder,
+                options=options or [discord.SelectOption(label="-", value="-")],
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        i = ids.Notify.read(match)
+        return cls(i.scope, i.key)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        i, value = self.key, _selected(interaction)
+        await route(interaction, lambda r: r.notify_clicks().on_notify(interaction, i.scope, i.key, value))
+
+
 DYNAMIC_ITEMS = (
     ActionButton,
     ActionSelect,
@@ -398,4 +440,5 @@ DYNAMIC_ITEMS = (
     TextBoardButton,
     OrdersButton,
     OrderSelect,
+    NotifySelect,
 )

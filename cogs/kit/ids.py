@@ -194,6 +194,25 @@ class LeagueSignup:
 
 
 @dataclass(frozen=True)
+class Notify:
+    """A control of a member's ``/notify`` panel: ``key`` what it sets (an event's way, the
+    time zone, the quiet hours, the digest's hour, the scope shown) in ``scope`` ("all":
+    every table; "g.<game>": one game's tables; "t.<id>": one table).  The member is the
+    clicker: the id names nobody."""
+
+    TEMPLATE: ClassVar[str] = r"tg:n:(?P<scope>all|g\.[a-z0-9_]{1,40}|t\.\d{1,18}):(?P<key>[a-z0-9_]{1,40})"
+    scope: str
+    key: str
+
+    def encode(self) -> str:
+        return f"tg:n:{self.scope}:{self.key}"
+
+    @classmethod
+    def read(cls, m: re.Match[str]) -> Notify:
+        return cls(m["scope"], m["key"])
+
+
+@dataclass(frozen=True)
 class Orders:
     """Opens the clicker's standing orders at table ``gid`` (what is armed, what may be)."""
 
@@ -238,6 +257,7 @@ ComponentId: TypeAlias = (
     | LeagueSignup
     | Orders
     | OrderMenu
+    | Notify
 )
 KINDS: tuple[type[ComponentId], ...] = (
     Action,
@@ -252,6 +272,7 @@ KINDS: tuple[type[ComponentId], ...] = (
     TextBoard,
     Orders,
     OrderMenu,
+    Notify,
 )
 _COMPILED = [(re.compile(kind.TEMPLATE), kind) for kind in KINDS]
 
@@ -268,9 +289,9 @@ def decode(custom_id: object) -> ComponentId | None:
 
 
 def table_of(custom_id: object) -> int | None:
-    """The table a component belongs to (None: a vote, a league, not ours)."""
+    """The table a component belongs to (None: a vote, a league, the notify panel, not ours)."""
     found = decode(custom_id)
-    return None if found is None or isinstance(found, (Vote, LeagueSignup)) else found.gid
+    return None if found is None or isinstance(found, (Vote, LeagueSignup, Notify)) else found.gid
 
 
 def panel_board(custom_id: object) -> int | None:
