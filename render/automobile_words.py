@@ -37,5 +37,11 @@ def describe(view: PublicView, locale: str) -> list[str]:
         name = t(f"automobile.space.{sp.id}", locale)  # year and name, as the game's catalog names a space
         out.append(_k("space", locale, name=name, owner=view.label(sp.owner), factories=sp.factories, cars=sp.cars))
     if view.demand:
-        out.append(_k("demand", locale, demand=", ".join(f"{k} {v}" for k, v in view.demand.items())))
+        out.append(
+            _k(
+                "demand",
+                locale,
+                demand=", ".join(f"{t(f'automobile.cls_short.{k}', locale)} {v}" for k, v in view.demand.items()),
+            )
+        )
     return out

@@ -30,7 +30,7 @@ def test_package_has_the_one_layout():
     import engine.thunder_road as pkg
 
     names = {m.name for m in __import__("pkgutil").iter_modules(pkg.__path__)}
-    assert names == {"models", "rules", "game", "ai", "content"}
+    assert names == {"models", "rules", "game", "ai", "content", "orders"}
 
 
 def test_ai_levels_easy_and_hard_are_legal_and_deterministic():
