@@ -109,13 +109,21 @@ PERSONAL_DATA: list[PersonalData] = [
 #: it would write the member's id back: issue 28)
 VERSIONED = {"votes", "campaigns", "leagues"}
 #: a feature's own step on its JSON once the pseudonym is in, per (table, column):
-#: ``step(value, anon_id) -> value`` (a forgotten member withdraws from a league)
+#: ``step(value, anon_id) -> value`` (a forgotten member withdraws from a league; None: SQL NULL)
 FORGET_STEPS: dict[tuple[str, str], Callable[[Any, int], Any]] = {}
+#: the other columns of the same row a forget's step decides, per (table, column):
+#: ``also(value) -> {column: value}`` (a table's orders and when their next step is due)
+FORGET_ALSO: dict[tuple[str, str], Callable[[Any], dict[str, Any]]] = {}
 
 
-def on_forget_json(table: str, column: str, step: Callable[[Any, int], Any]) -> None:
-    """Run ``step`` on every ``table.column`` JSON a forget rewrites (in its transaction)."""
+def on_forget_json(
+    table: str, column: str, step: Callable[[Any, int], Any], also: Callable[[Any], dict[str, Any]] | None = None
+) -> None:
+    """Run ``step`` on every ``table.column`` JSON a forget rewrites (in its transaction);
+    ``also``: the row's other columns that follow from the value after it, written with it."""
     FORGET_STEPS[(table, column)] = step
+    if also is not None:
+        FORGET_ALSO[(table, column)] = also
 
 
 def register_personal_data(entry: PersonalData) -> None:
@@ -199,11 +207,18 @@ async def forget_personal(db: Conn, user_id: int, anon_id: int, guild_id: int | 
             hits = await _json_hits(db, e, user_id, guild_id)
             step = FORGET_STEPS.get((e.table, e.column))
             bump = ", version=version+1" if e.table in VERSIONED else ""
+            also = FORGET_ALSO.get((e.table, e.column))
             for k, raw in hits:
                 new = anonymised(raw, user_id, anon_id)
+                more: dict[str, Any] = {}
                 if step is not None and new is not None:
-                    new = dumps(step(json.loads(new), anon_id))
-                await db.execute(f"UPDATE {e.table} SET {e.column}=?{bump} WHERE {e.pk}=?", [new, k])
+                    value = step(json.loads(new), anon_id)
+                    new = None if value is None else dumps(value)
+                    more = also(value) if also is not None else {}
+                sets = "".join(f", {col}=?" for col in more)
+                await db.execute(
+                    f"UPDATE {e.table} SET {e.column}=?{sets}{bump} WHERE {e.pk}=?", [new, *more.values(), k]
+                )
             keyed.setdefault((e.name, e.table), set()).update(k for k, _ in hits)
             continue
         where, wargs = _scoped(e, guild_id)

@@ -16,6 +16,7 @@ and what each may import are in docs/architecture.md (tests/test_architecture.py
 
 from engine import locales  # the one language list, for web/ (which reads the engine through tables/)
 from tables.core.standing import notice_lines as order_notices
+from tables.core.standing import noticed as order_noticed
 from tables.leagues.rounds import LeagueService, RoundEvent, Standings
 from tables.leagues.rounds import standings as league_standings
 from tables.people import privacy, standings
@@ -87,6 +88,7 @@ __all__ = [
     "OrderChoice",
     "said_by",
     "order_notices",
+    "order_noticed",
     # the facade and what its calls return
     "TableService",
     "LeagueService",

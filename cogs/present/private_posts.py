@@ -22,7 +22,7 @@ from cogs.present.ui import board_link, clip, event_lines, msg_text, where
 from engine.base import BaseState, Event, Game
 from engine.i18n import t
 from store import GameRow, OwedMessage
-from tables import TurnRefused, TurnResult, escape, order_notices
+from tables import TurnRefused, TurnResult, escape, order_noticed, order_notices
 
 log = logging.getLogger("tabletop.boards")
 
@@ -101,12 +101,19 @@ async def push_private(boards: Any, result: TurnResult, *, skip: int | None = No
         text = await dm_text(boards, row, game, result.state, uid, own, hand, table_locale)
         if await send_dm(boards, key, uid, text):
             sent += 1
+    seated = {s.user_id for s in row.seats}
+    for uid in order_noticed(row, row.version):  # a member whose seat went with their orders: told why
+        if uid not in seated:
+            text = await dm_text(boards, row, game, result.state, uid, [], None, table_locale)
+            if await send_dm(boards, dm_key(row.id, row.version, uid), uid, text):
+                sent += 1
     return sent
 
 
 async def deliver_dm(boards: Any, owed: OwedMessage) -> None:
     """One owed DM the Outbox cog claimed, worded from the log of its version; a table
-    gone or no longer seating the member: forgotten.  Discord failing raises."""
+    gone or no longer seating the member: forgotten (unless it owes them why their standing
+    orders went with their seat).  Discord failing raises."""
     _, gid, version, uid = owed.key.split(":")
     try:
         row = await boards.tables.row(int(gid))
@@ -114,14 +121,20 @@ async def deliver_dm(boards: Any, owed: OwedMessage) -> None:
     except TurnRefused:
         row = game = state = None
     seat = next((s.seat for s in row.seats if s.user_id == int(uid)), None) if row is not None else None
-    if row is None or game is None or state is None or seat is None:
+    # a member no longer seated is owed only why their standing orders went with their seat
+    gone = row is not None and seat is None and int(uid) in order_noticed(row, int(version))
+    if row is None or game is None or state is None or (seat is None and not gone):
         await done(boards, owed.key)
         return
-    total = await boards.tables.count_actions(row.id)
-    recent = await boards.tables.actions(row.id, limit=200, offset=max(0, total - 200))
-    events = [e for a in recent if a.version == int(version) for e in game.load_events(a.events)]
-    own = [e for e in events if e.to is not None and seat in e.to]
-    hand = game.private_summary(state, seat) if owed.kind == "hand" and game.private_view else None
+    own: list[Event] = []
+    if seat is not None:
+        total = await boards.tables.count_actions(row.id)
+        recent = await boards.tables.actions(row.id, limit=200, offset=max(0, total - 200))
+        events = [e for a in recent if a.version == int(version) for e in game.load_events(a.events)]
+        own = [e for e in events if e.to is not None and seat in e.to]
+    hand = None
+    if seat is not None and owed.kind == "hand" and game.private_view:
+        hand = game.private_summary(state, seat)
     if not own and hand is None and not order_notices(row, int(uid), int(version), None):
         await done(boards, owed.key)
         return

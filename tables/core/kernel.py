@@ -244,10 +244,14 @@ class Kernel:
         seats: Sequence[Seat] | None = None,
         options: dict[str, Any] | None = None,
         table: dict[str, Any] | None = None,
+        unseated: str | None = None,
     ) -> GameChange:
         """The table's part of a turn: state, log, who acts next and, when the
         game just ended, its outcome and the placings for the leaderboards;
-        ``table``: the table's settings with its settled time banks."""
+        ``table``: the table's settings with its settled time banks; the armed orders
+        as the turn leaves them, every one looked at (``unseated``: why a seat changed
+        hands in it; tables/core/standing.py ``sweep``)."""
+        standing.sweep(row, game, state, unseated=unseated, undo=bool(revert))
         outcome = game.outcome(state)
         if outcome is not None:
             status = "finished"

@@ -21,6 +21,13 @@ fires the seat's hidden orders at once: its moment tells nothing.
 The policy keeps its working copy of the orders on the row it was built from
 (:func:`book`), so whichever change commits the row writes what the orders did in the
 same compare-and-swap (:func:`pending`), whatever path ran the autopilot.
+
+Every commit of a turn also looks at every armed order of every seat (:func:`sweep`,
+the kernel's ``turn_change``), not only the seats asked: an order whose scope ended (its
+phase, round or game marker changed) and an order of a member who no longer holds its
+seat (handed over, resigned, voted away, played out at a league's deadline) are removed
+and their owner told why, in that commit's private message.  The game's own reasons to
+switch an order off are asked when its seat is next to act, as before (docs/rulings.md).
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.base import BaseState, Game, Msg
 from engine.i18n import t
-from engine.orders import ArmedOrder, Fire, Lapse, OrderStep
+from engine.orders import NO_LONGER_LEGAL, SCOPE_ENDED, ArmedOrder, Fire, Lapse, OrderStep
 from store import GameRow, OrdersChange
 from tables.rules.decisions import order_by, order_kind
 
@@ -44,6 +51,11 @@ log = logging.getLogger("tabletop.orders")
 DELAY = (120.0, 1200.0)
 #: notices kept in a table's orders (the oldest are dropped beyond this)
 NOTICES = 16
+#: why a member's orders went with their seat (the notice's reason, catalog "standing"), by
+#: the change that unseated them; without one, by who holds the seat now ("member", "ai")
+UNSEATED = ("member", "ai", "resigned", "vote", "league")
+#: the reason of an order whose scope an undo took the game back out of
+TAKEN_BACK = "standing.taken_back"
 
 
 def random_delay() -> float:
@@ -146,6 +158,12 @@ def notices(row: GameRow, user_id: int, version: int) -> list[Notice]:
     return [n for n in parse(row.orders_json).notices if n.user == user_id and n.version == version]
 
 
+def noticed(row: GameRow, version: int) -> list[int]:
+    """The members told with ``version`` of an order that switched off (as stored; one who
+    no longer holds a seat there is told too: their seat went with their orders)."""
+    return sorted({n.user for n in parse(row.orders_json).notices if n.version == version})
+
+
 def notice_lines(row: GameRow, user_id: int, version: int, locale: str | None) -> list[str]:
     """The member's notices of orders that switched off with ``version``, in ``locale``."""
     return [
@@ -171,6 +189,32 @@ def lapse(row: GameRow, order: Standing, reason: Msg) -> None:
     del b.notices[:-NOTICES]
 
 
+def sweep(row: GameRow, game: Game, state: BaseState, *, unseated: str | None = None, undo: bool = False) -> None:
+    """Every armed order of ``row`` checked as the commit of ``state`` is built, every seat's,
+    not only the seats the autopilot asked: one whose member no longer holds its seat is
+    removed (``unseated``: why, one of :data:`UNSEATED`), and, while the game goes on, one
+    whose scope's marker moved (``undo``: the game was taken back out of it); each owner is
+    told in this commit's private message (:func:`lapse`).  Nothing to do without orders."""
+    if not row.orders_json and "_orders_book" not in row.__dict__:
+        return
+    b = book(row)
+    over = bool(b.armed) and game.outcome(state) is not None
+    for order in list(b.armed):
+        owner = row.user_of(order.seat)
+        if owner != order.user:
+            why = unseated if unseated in UNSEATED else ("ai" if owner is None else "member")
+            lapse(row, order, Msg(key=f"standing.unseated.{why}"))
+        elif not over:
+            try:
+                moved = game.order_marker(state, order.scope) != order.marker
+            except Exception:  # noqa: BLE001 -- a game's broken hook switches its order off, never the table
+                log.exception("table %s: order %s of seat %s failed; switched off", row.id, order.kind, order.seat)
+                lapse(row, order, Msg(key=NO_LONGER_LEGAL))
+                continue
+            if moved:
+                lapse(row, order, Msg(key=TAKEN_BACK if undo else SCOPE_ENDED))
+
+
 def stored_by(order: Standing) -> str:
     """The log's source of a step ``order`` took ("order:" and its kind and label)."""
     return order_by(order.kind, order.label)
@@ -187,13 +231,24 @@ def taken_back(row: GameRow, user_id: int, steps: Sequence[Any]) -> None:
 
 def forgotten(value: Any, anon_id: int) -> Any:
     """A table's stored orders once a forget put ``anon_id`` in a member's place: theirs
-    (armed, and the notices for them) are gone (store/privacy.py's forget step)."""
+    (armed, and the notices for them) are gone (store/privacy.py's forget step); None when
+    no order or notice is left (as a table nobody armed one at)."""
     if not isinstance(value, dict):
         return value
     for key in ("armed", "notices"):
         if isinstance(value.get(key), list):
             value[key] = [o for o in value[key] if not (isinstance(o, dict) and o.get("user") == anon_id)]
-    return value
+    return None if not value.get("armed") and not value.get("notices") else value
+
+
+def forgotten_due(value: Any) -> dict[str, Any]:
+    """``games.orders_due`` for the orders a forget left (its step's companion): the next due
+    step of an order still armed, else none, so the scheduler stops reading the row."""
+    try:
+        left = Book.model_validate(value) if value is not None else Book()
+    except ValidationError:
+        left = Book()
+    return {"orders_due": due(left)}
 
 
 class OrderPolicy:
@@ -223,8 +278,7 @@ class OrderPolicy:
         if owner is None or not b.armed:
             return None
         for order in [o for o in b.armed if o.seat == seat]:
-            if order.user != owner:  # the seat changed hands: its orders were the previous member's
-                b.armed = [o for o in b.armed if o is not order]
+            if order.user != owner:  # the seat changed hands: the commit's sweep removes it, and says so
                 continue
             step = self._ask(game, state, seat, order)
             if isinstance(step, Lapse):
@@ -263,7 +317,7 @@ class OrderPolicy:
             return game.order_step(state, seat, order)
         except Exception:  # noqa: BLE001 -- a game's broken hook switches its order off, never the table
             log.exception("table order %s of seat %s failed; switched off", order.kind, seat)
-            return Lapse(reason=Msg(key="core.order.no_longer_legal"))
+            return Lapse(reason=Msg(key=NO_LONGER_LEGAL))
 
 
 def policies(row: GameRow, now: Callable[[], float], delay: Callable[[], float], at_once: Any = ()) -> Sequence[Any]:

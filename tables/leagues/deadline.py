@@ -160,7 +160,7 @@ class LeagueDeadline(LeagueSetup):
                 raise TurnRefused("action_failed", "discord.table.action_failed", id=game_id)
             waiting_before = list(row.to_act)
             kept.version = await t.kernel.save_turn(
-                kept, game, state, entries, seats=kept.seats, rated_users=sorted(moved)
+                kept, game, state, entries, seats=kept.seats, rated_users=sorted(moved), unseated="league"
             )
             result = TurnResult(kept, game, state, events, [e.seat for e in entries], waiting_before, entries)
             return Decided(absent, result=result)

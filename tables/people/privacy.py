@@ -27,8 +27,9 @@ from tables.core import standing
 from tables.leagues import rules as league_rules  # noqa: F401 -- a forget withdraws the member from every league (its forget step)
 
 log = logging.getLogger("tabletop.privacy")
-#: a forget drops the member's standing orders and their notices (tables/core/standing.py)
-on_forget_json("games", "orders_json", standing.forgotten)
+#: a forget drops the member's standing orders and their notices, and the table's next due
+#: step is that of the orders left (tables/core/standing.py)
+on_forget_json("games", "orders_json", standing.forgotten, also=standing.forgotten_due)
 
 #: called with (member id, server id or None: every server) after a forget committed
 ForgetHook = Callable[[int, int | None], Awaitable[None]]

@@ -191,14 +191,19 @@ class Seats:
         votes=(),
         notes: Sequence[dict[str, Any]] = (),
         by: int | None = None,
+        unseated: str | None = None,
     ) -> TurnResult:
         """The seat changes hands and, when it went to the AI and is to act, the
-        AI plays at once: one commit (``by``: the member who asked)."""
+        AI plays at once: one commit (``by``: the member who asked).  The former
+        member's standing orders go in that commit, and they are told privately why
+        (``unseated``: "resigned", "vote"; else by who holds the seat now)."""
         row, game, state = loaded.row, loaded.game, loaded.state
         waiting = list(row.to_act) if row.status == "active" else []
         seats, moved = self._handover_state(row, game, state, seat, to)
         state, entries, events = await self.k.advance_ai(moved, game, state)
-        moved.version = await self.k.save_turn(moved, game, state, entries, seats=seats, votes=votes, notes=notes)
+        moved.version = await self.k.save_turn(
+            moved, game, state, entries, seats=seats, votes=votes, notes=notes, unseated=unseated
+        )
         return TurnResult(moved, game, state, events, [e.seat for e in entries], waiting, entries, list(notes), by=by)
 
     async def resign(self, game_id: int, user_id: int) -> TurnResult:
@@ -212,7 +217,7 @@ class Seats:
                 raise TurnRefused("not_seated", "core.ui.not_seated")
             note = {"note": "resigned", "user": user_id}
             if [u for u in row.humans if u != user_id]:
-                return await self.hand_over(loaded, seat, None, notes=[note], by=user_id)
+                return await self.hand_over(loaded, seat, None, notes=[note], by=user_id, unseated="resigned")
             outcome = {
                 "winners": [],
                 "scores": {},

@@ -88,7 +88,9 @@ class Votes:
                 else:
                     seat, to = vote.payload["seat"], vote.payload.get("to")
                     note = {"note": "handover", "seat": seat, "to": to, "previous": vote.payload.get("owner")}
-                    result = await self.seats.hand_over(loaded, seat, to, votes=closing, notes=[note], by=user_id)
+                    result = await self.seats.hand_over(
+                        loaded, seat, to, votes=closing, notes=[note], by=user_id, unseated="vote"
+                    )
             except TurnRefused as exc:
                 await self._raced_if_moved(vote, exc)
                 raise
